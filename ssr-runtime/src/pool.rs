@@ -1,0 +1,194 @@
+//! The pool: one OS thread per engine, all taking jobs from one queue.
+
+use crate::engine::{Engine, Limits};
+use crate::{RenderError, RenderedPage};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// How many engines to keep warm and the limits they run under.
+#[derive(Debug, Clone)]
+pub struct RendererConfig {
+    /// Number of engines, each on its own thread. Size it to the server's workers.
+    pub engines: usize,
+    /// Longest a single render may run before it is interrupted.
+    pub render_timeout: Duration,
+    /// Longest loading the bundle into a new engine may take.
+    pub load_timeout: Duration,
+    /// Heap limit of each engine.
+    pub memory_limit_bytes: usize,
+}
+
+impl Default for RendererConfig {
+    fn default() -> Self {
+        Self {
+            engines: thread::available_parallelism().map_or(2, usize::from),
+            render_timeout: Duration::from_millis(500),
+            load_timeout: Duration::from_secs(10),
+            memory_limit_bytes: 128 * 1024 * 1024,
+        }
+    }
+}
+
+/// Counters of the pool's work since it started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RendererStats {
+    /// Renders that returned a page.
+    pub rendered: u64,
+    /// Renders that returned an error.
+    pub failed: u64,
+    /// Engines rebuilt after a render poisoned them.
+    pub engines_rebuilt: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    rendered: AtomicU64,
+    failed: AtomicU64,
+    engines_rebuilt: AtomicU64,
+}
+
+struct Job {
+    page: String,
+    props_json: String,
+    reply: oneshot::Sender<Result<RenderedPage, RenderError>>,
+}
+
+/// A pool of warm engines with the server bundle loaded. Cheap to share behind an `Arc`; dropping
+/// the last handle stops the engine threads once they finish their current job.
+pub struct Renderer {
+    jobs: Sender<Job>,
+    counters: Arc<Counters>,
+}
+
+/// Stack for an engine thread: QuickJS's own stack limit sits well inside it.
+const ENGINE_THREAD_STACK_BYTES: usize = 8 * 1024 * 1024;
+const ENGINE_MAX_STACK_BYTES: usize = 4 * 1024 * 1024;
+
+impl Renderer {
+    /// Starts `config.engines` engines and loads `bundle` into each. Returns when all are warm, or
+    /// with the first engine's error if the bundle cannot be loaded.
+    pub fn start(bundle: impl Into<String>, config: RendererConfig) -> Result<Self, RenderError> {
+        let bundle: Arc<str> = Arc::from(bundle.into());
+        let limits = Limits {
+            render_timeout: config.render_timeout,
+            load_timeout: config.load_timeout,
+            memory_limit_bytes: config.memory_limit_bytes,
+            max_stack_bytes: ENGINE_MAX_STACK_BYTES,
+        };
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let counters = Arc::new(Counters::default());
+        let (ready_tx, ready_rx) = mpsc::channel::<Result<(), RenderError>>();
+
+        for index in 0..config.engines.max(1) {
+            let bundle = Arc::clone(&bundle);
+            let queue = Arc::clone(&queue);
+            let counters = Arc::clone(&counters);
+            let ready = ready_tx.clone();
+            thread::Builder::new()
+                .name(format!("ssr-engine-{index}"))
+                .stack_size(ENGINE_THREAD_STACK_BYTES)
+                .spawn(move || run_engine(&bundle, limits, &queue, &counters, &ready))
+                .map_err(|_| RenderError::Unavailable)?;
+        }
+        drop(ready_tx);
+        for ready in ready_rx.iter().take(config.engines.max(1)) {
+            ready?;
+        }
+        Ok(Self { jobs, counters })
+    }
+
+    /// Renders `page` with `props_json` on the next free engine.
+    pub async fn render(&self, page: &str, props_json: &str) -> Result<RenderedPage, RenderError> {
+        self.submit(page, props_json)?.await.unwrap_or(Err(RenderError::Unavailable))
+    }
+
+    /// Like [`Renderer::render`], blocking the calling thread. Do not call it on an async runtime.
+    pub fn render_blocking(&self, page: &str, props_json: &str) -> Result<RenderedPage, RenderError> {
+        self.submit(page, props_json)?.blocking_recv().unwrap_or(Err(RenderError::Unavailable))
+    }
+
+    /// The pool's counters so far.
+    pub fn stats(&self) -> RendererStats {
+        RendererStats {
+            rendered: self.counters.rendered.load(Ordering::Relaxed),
+            failed: self.counters.failed.load(Ordering::Relaxed),
+            engines_rebuilt: self.counters.engines_rebuilt.load(Ordering::Relaxed),
+        }
+    }
+
+    fn submit(
+        &self,
+        page: &str,
+        props_json: &str,
+    ) -> Result<oneshot::Receiver<Result<RenderedPage, RenderError>>, RenderError> {
+        let (reply, answer) = oneshot::channel();
+        let job = Job { page: page.to_owned(), props_json: props_json.to_owned(), reply };
+        self.jobs.send(job).map_err(|_| RenderError::Unavailable)?;
+        Ok(answer)
+    }
+}
+
+fn run_engine(
+    bundle: &str,
+    limits: Limits,
+    queue: &Mutex<Receiver<Job>>,
+    counters: &Counters,
+    ready: &mpsc::Sender<Result<(), RenderError>>,
+) {
+    let mut engine = match Engine::load(bundle, limits) {
+        Ok(engine) => {
+            let _ = ready.send(Ok(()));
+            Some(engine)
+        }
+        Err(error) => {
+            let _ = ready.send(Err(error));
+            return;
+        }
+    };
+    loop {
+        // The lock is held only while waiting for a job, never during a render.
+        let job = match queue.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        let Ok(job) = job else { return };
+        if engine.is_none() {
+            engine = rebuild(bundle, limits, counters);
+        }
+        let Some(current) = engine.as_ref() else {
+            let _ = job.reply.send(Err(RenderError::Unavailable));
+            continue;
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| current.render(&job.page, &job.props_json)))
+            .unwrap_or_else(|_| {
+                Err(RenderError::Threw { message: "the engine panicked while rendering".to_owned() })
+            });
+        match &result {
+            Ok(_) => counters.rendered.fetch_add(1, Ordering::Relaxed),
+            Err(_) => counters.failed.fetch_add(1, Ordering::Relaxed),
+        };
+        let poisoned = result.as_ref().is_err_and(RenderError::poisons_engine);
+        let _ = job.reply.send(result);
+        if poisoned {
+            // Rebuilt now, after answering, so that the next job does not wait for it.
+            engine = rebuild(bundle, limits, counters);
+        }
+    }
+}
+
+fn rebuild(bundle: &str, limits: Limits, counters: &Counters) -> Option<Engine> {
+    counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
+    match Engine::load(bundle, limits) {
+        Ok(engine) => Some(engine),
+        Err(error) => {
+            tracing::error!(%error, "could not rebuild a rendering engine");
+            None
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The renderer against small hand-written bundles that follow the bundle contract.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use ssr_runtime::{RenderError, Renderer, RendererConfig};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A bundle with a few "pages": one that echoes its props, one that throws, one that never ends,
+/// one that allocates without bound.
+const BUNDLE: &str = r#"
+globalThis.ssrRender = function (page, propsJson) {
+    const props = JSON.parse(propsJson);
+    if (page === "greeting") {
+        return JSON.stringify({
+            html: "<p>Hello, " + props.name + "</p>",
+            title: "Greeting",
+            description: "A greeting",
+            status: 200,
+        });
+    }
+    if (page === "throws") throw new Error("component exploded");
+    if (page === "endless") { for (;;) {} }
+    if (page === "greedy") { const keep = []; for (;;) keep.push(new Array(100000).fill(1)); }
+    if (page === "not-json") return "<p>no</p>";
+    throw new Error("unknown page " + page);
+};
+"#;
+
+fn config() -> RendererConfig {
+    RendererConfig {
+        engines: 2,
+        render_timeout: Duration::from_millis(200),
+        load_timeout: Duration::from_secs(5),
+        memory_limit_bytes: 32 * 1024 * 1024,
+    }
+}
+
+fn renderer() -> Renderer {
+    Renderer::start(BUNDLE, config()).unwrap()
+}
+
+#[test]
+fn a_page_renders_to_html_with_its_shell_fields() {
+    let renderer = renderer();
+
+    let page = renderer.render_blocking("greeting", r#"{"name":"Wanjiku"}"#).unwrap();
+
+    assert_eq!(page.html, "<p>Hello, Wanjiku</p>");
+    assert_eq!(page.title, "Greeting");
+    assert_eq!(page.description, "A greeting");
+    assert_eq!(page.status, 200);
+    assert_eq!(renderer.stats().rendered, 1);
+}
+
+#[test]
+fn a_component_that_throws_comes_back_as_an_error_with_its_message() {
+    let renderer = renderer();
+
+    let error = renderer.render_blocking("throws", "{}").unwrap_err();
+
+    match error {
+        RenderError::Threw { message } => assert!(message.contains("component exploded"), "{message}"),
+        other => panic!("expected Threw, got {other:?}"),
+    }
+    // The engine is still good for the next page.
+    assert!(renderer.render_blocking("greeting", r#"{"name":"A"}"#).is_ok());
+}
+
+#[test]
+fn an_endless_loop_is_stopped_by_the_time_limit_and_the_engine_recovers() {
+    let renderer = Renderer::start(BUNDLE, RendererConfig { engines: 1, ..config() }).unwrap();
+    let started = Instant::now();
+
+    let error = renderer.render_blocking("endless", "{}").unwrap_err();
+
+    assert_eq!(error, RenderError::TimedOut { limit: Duration::from_millis(200) });
+    assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
+    let next = renderer.render_blocking("greeting", r#"{"name":"B"}"#).unwrap();
+    assert_eq!(next.html, "<p>Hello, B</p>");
+    assert_eq!(renderer.stats().engines_rebuilt, 1);
+}
+
+#[test]
+fn a_render_that_exhausts_memory_is_an_error_not_a_crash() {
+    let renderer = Renderer::start(BUNDLE, RendererConfig { engines: 1, ..config() }).unwrap();
+
+    let error = renderer.render_blocking("greedy", "{}").unwrap_err();
+
+    assert_eq!(error, RenderError::OutOfMemory { limit_bytes: 32 * 1024 * 1024 });
+    assert!(renderer.render_blocking("greeting", r#"{"name":"C"}"#).is_ok());
+}
+
+#[test]
+fn a_result_that_is_not_the_contract_json_is_an_invalid_output() {
+    let renderer = renderer();
+
+    let error = renderer.render_blocking("not-json", "{}").unwrap_err();
+
+    assert!(matches!(error, RenderError::InvalidOutput { .. }), "{error:?}");
+}
+
+#[test]
+fn a_bundle_that_does_not_parse_fails_to_start_with_a_load_error() {
+    let result = Renderer::start("globalThis.ssrRender = function ( {", config());
+
+    match result {
+        Err(RenderError::BundleLoad { message }) => assert!(message.contains("eval_script:1"), "{message}"),
+        Err(other) => panic!("expected BundleLoad, got {other:?}"),
+        Ok(_) => panic!("a broken bundle started"),
+    }
+}
+
+#[test]
+fn a_bundle_without_ssr_render_fails_to_start() {
+    let result = Renderer::start("globalThis.somethingElse = 1;", config());
+
+    match result {
+        Err(RenderError::BundleLoad { message }) => assert!(message.contains("ssrRender"), "{message}"),
+        Err(other) => panic!("expected BundleLoad, got {other:?}"),
+        Ok(_) => panic!("a bundle without ssrRender started"),
+    }
+}
+
+#[test]
+fn a_bundle_that_loops_while_loading_is_stopped() {
+    let config = RendererConfig { load_timeout: Duration::from_millis(200), ..config() };
+
+    let result = Renderer::start("for (;;) {}", config);
+
+    assert!(matches!(result, Err(RenderError::BundleLoad { .. })));
+}
+
+#[test]
+fn renders_from_many_threads_at_once_all_come_back_right() {
+    let renderer = Arc::new(renderer());
+
+    let handles: Vec<_> = (0..8)
+        .map(|thread| {
+            let renderer = Arc::clone(&renderer);
+            std::thread::spawn(move || {
+                for i in 0..25 {
+                    let name = format!("t{thread}-{i}");
+                    let page = renderer
+                        .render_blocking("greeting", &format!(r#"{{"name":"{name}"}}"#))
+                        .unwrap();
+                    assert_eq!(page.html, format!("<p>Hello, {name}</p>"));
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+
+    assert_eq!(renderer.stats().rendered, 200);
+}
+
+#[test]
+fn console_output_of_the_bundle_does_not_break_rendering() {
+    let bundle = r#"
+        console.log("loading", { a: 1 });
+        console.error(new Error("just logged"));
+        globalThis.ssrRender = () => JSON.stringify({ html: "", title: "", description: "", status: 204 });
+    "#;
+    let renderer = Renderer::start(bundle, config()).unwrap();
+
+    assert_eq!(renderer.render_blocking("any", "{}").unwrap().status, 204);
+}
+
+#[tokio::test]
+async fn render_can_be_awaited_on_an_async_runtime() {
+    let renderer = renderer();
+
+    let page = renderer.render("greeting", r#"{"name":"Async"}"#).await.unwrap();
+
+    assert_eq!(page.html, "<p>Hello, Async</p>");
+}
