@@ -1,0 +1,114 @@
+// Builds the frontend with esbuild's API:
+// - dist/server/server.js: one self-contained classic script for the server's embedded engine;
+// - dist/client/: the browser's ES modules, split per page, with hashed names, and the CSS;
+// - dist/manifest.json: which files the server must name for each page.
+// Both bundles start from the one route table in src/routes.ts.
+import { build } from "esbuild";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(root, "dist");
+const production = process.env.NODE_ENV !== "development";
+const define = { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") };
+
+// React's `react-dom/server` brings the streaming renderer too, which needs web streams and
+// TextEncoder; the server only calls renderToString, so it gets the legacy renderer alone.
+const legacyServerRenderer = {
+  name: "legacy-server-renderer",
+  setup(build) {
+    build.onResolve({ filter: /^react-dom\/server$/ }, () => ({
+      path: path.join(
+        root,
+        "node_modules/react-dom/cjs",
+        `react-dom-server-legacy.browser.${production ? "production" : "development"}.js`,
+      ),
+    }));
+  },
+};
+
+/** Page name → source file, read from the route table so that the two cannot drift. */
+function pageSources() {
+  const table = readFileSync(path.join(root, "src/routes.ts"), "utf8");
+  const pages = [...table.matchAll(/^\s*"?([\w-]+)"?:\s*\(\)\s*=>\s*import\("(\.\/[^"]+)"\)/gm)].map(
+    ([, name, file]) => [name, path.relative(root, path.join(root, "src", `${file}.tsx`))],
+  );
+  if (pages.length === 0) throw new Error("no pages found in src/routes.ts");
+  return new Map(pages);
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+await build({
+  entryPoints: [path.join(root, "src/entry-server.tsx")],
+  outfile: path.join(dist, "server/server.js"),
+  bundle: true,
+  format: "iife",
+  platform: "neutral",
+  mainFields: ["module", "main"],
+  target: "es2022",
+  minify: production,
+  legalComments: "none",
+  define,
+  plugins: [legacyServerRenderer],
+  logLevel: "warning",
+});
+
+const client = await build({
+  entryPoints: {
+    "entry-client": path.join(root, "src/entry-client.tsx"),
+    site: path.join(root, "src/styles/site.css"),
+  },
+  outdir: path.join(dist, "client"),
+  entryNames: "[name]-[hash]",
+  chunkNames: "[name]-[hash]",
+  assetNames: "[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "browser",
+  target: ["es2022", "chrome100", "safari15", "firefox100"],
+  minify: production,
+  legalComments: "none",
+  define,
+  metafile: true,
+  logLevel: "warning",
+});
+
+const outputs = client.metafile.outputs;
+const name = (output) => path.relative(path.join(dist, "client"), path.join(root, output));
+const outputFor = (predicate) => Object.keys(outputs).find((output) => predicate(outputs[output]));
+/** The static imports of a chunk, transitively: what must be preloaded with it. */
+function staticImports(output, seen = new Set()) {
+  for (const dependency of outputs[output].imports) {
+    if (dependency.kind === "import-statement" && !seen.has(dependency.path)) {
+      seen.add(dependency.path);
+      staticImports(dependency.path, seen);
+    }
+  }
+  return seen;
+}
+
+const entry = outputFor((o) => o.entryPoint === "src/entry-client.tsx");
+const css = outputFor((o) => o.entryPoint === "src/styles/site.css" && !o.entryPoint.endsWith(".js"));
+if (!entry || !css) throw new Error("the client build lacks its entry or its CSS");
+const entryImports = staticImports(entry);
+
+const pages = {};
+for (const [page, source] of pageSources()) {
+  const chunk = outputFor((o) => o.entryPoint === source);
+  if (!chunk) throw new Error(`page "${page}" (${source}) has no chunk of its own`);
+  const preload = [chunk, ...staticImports(chunk)].filter((o) => o !== entry && !entryImports.has(o));
+  pages[page] = preload.map(name);
+}
+
+const manifest = {
+  entry: name(entry),
+  preload: [...entryImports].map(name),
+  css: name(css),
+  pages,
+};
+writeFileSync(path.join(dist, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+console.log(`frontend built: ${Object.keys(pages).length} pages, entry ${manifest.entry}`);

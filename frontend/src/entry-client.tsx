@@ -1,0 +1,26 @@
+// The client entry: reads the page name and props the server embedded, loads that page's chunk and
+// hydrates the server's markup with the same tree. If the server could not render (its engine
+// failed), the root is empty and the page is rendered here instead.
+import type { ComponentType } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { App } from "./App";
+import type { PageData } from "./lib/types";
+import { type AnyPageProps, isPageName, routes } from "./routes";
+
+async function start() {
+  const dataElement = document.getElementById("page-data");
+  const root = document.getElementById("root");
+  if (!dataElement || !root) throw new Error("the document has no page data or root element");
+  const data = JSON.parse(dataElement.textContent ?? "") as PageData;
+  const name = isPageName(data.page) ? data.page : "error";
+  const module = await routes[name]();
+  const Page = module.default as unknown as ComponentType<AnyPageProps>;
+  const tree = <App Page={Page} props={data.props as AnyPageProps} />;
+  if (root.firstElementChild) {
+    hydrateRoot(root, tree);
+  } else {
+    createRoot(root).render(tree);
+  }
+}
+
+void start();

@@ -1,0 +1,19 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatKsh, itemAnchor, telHref, whatsappHref } from "./format";
+
+test("amounts read as KSh with thousands separators", () => {
+  assert.equal(formatKsh(500), "KSh 500");
+  assert.equal(formatKsh(1500), "KSh 1,500");
+  assert.equal(formatKsh(1234567), "KSh 1,234,567");
+});
+
+test("item anchors are lower-case slugs", () => {
+  assert.equal(itemAnchor("Bed Cover (King)"), "item-bed-cover-king");
+  assert.equal(itemAnchor("General Laundry (1-5kg)"), "item-general-laundry-1-5kg");
+});
+
+test("phone links keep digits and the plus sign", () => {
+  assert.equal(telHref("+254 700 000 000"), "tel:+254700000000");
+  assert.equal(whatsappHref("+254 700-000-000"), "https://wa.me/254700000000");
+});

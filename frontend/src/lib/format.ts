@@ -1,0 +1,23 @@
+// Formatting shared by the pages.
+
+/** 'KSh 1,500': whole shillings with thousands separators, the same on the server and in the browser. */
+export function formatKsh(amount: number): string {
+  const whole = Math.round(amount).toString();
+  return `KSh ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+}
+
+/** An anchor id for a price-list item: 'Bed Cover (King)' → 'item-bed-cover-king'. */
+export function itemAnchor(label: string): string {
+  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return `item-${slug}`;
+}
+
+/** A phone number as a tel: link target, digits and a leading + only. */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, "")}`;
+}
+
+/** The WhatsApp chat link for a number in any common notation. */
+export function whatsappHref(number: string): string {
+  return `https://wa.me/${number.replace(/\D/g, "")}`;
+}

@@ -1,0 +1,35 @@
+// The one route table, imported by both the server entry and the client entry. Each page is its own
+// lazily loaded module: the client loads only the current page's chunk, the server preloads them all.
+import type { ComponentType } from "react";
+import type { SharedProps } from "./lib/types";
+
+/** What a page tells the document shell. */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** The HTTP status, when it is not 200. */
+  status?: number;
+}
+
+/** The shape of a page module: the component and its metadata. */
+export interface PageModule {
+  default: ComponentType<never>;
+  meta(props: never): PageMeta;
+}
+
+/** Page name → loader. The server names a page by these keys. */
+export const routes = {
+  pricing: () => import("./pages/PricingPage"),
+  error: () => import("./pages/ErrorPage"),
+} satisfies Record<string, () => Promise<PageModule>>;
+
+/** The name of a page of the route table. */
+export type PageName = keyof typeof routes;
+
+/** Whether `name` is a page of the route table. */
+export function isPageName(name: string): name is PageName {
+  return Object.hasOwn(routes, name);
+}
+
+/** Props as the page component receives them. */
+export type AnyPageProps = SharedProps & Record<string, unknown>;

@@ -1,0 +1,139 @@
+//! A response body kept in memory in the three encodings a browser may ask for, compressed once
+//! when it is stored, with a strong ETag. Served for cached pages and for assets.
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::Write;
+
+/// One body, stored as is, gzip and brotli.
+#[derive(Debug, Clone)]
+pub struct Compressed {
+    identity: Bytes,
+    gzip: Bytes,
+    brotli: Bytes,
+    etag: String,
+}
+
+/// The content codings we send, in order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Coding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+impl Compressed {
+    /// Compresses `body` with both codings at their best levels: it is done once per body.
+    pub fn new(body: impl Into<Bytes>) -> Self {
+        let identity: Bytes = body.into();
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let gzip = gzip.write_all(&identity).and_then(|()| gzip.finish()).unwrap_or_default();
+        let mut brotli = Vec::new();
+        let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() };
+        let brotli_ok = brotli::BrotliCompress(&mut identity.as_ref(), &mut brotli, &params).is_ok();
+        let mut hasher = DefaultHasher::new();
+        identity.hash(&mut hasher);
+        Self {
+            etag: format!("\"{:016x}-{:x}\"", hasher.finish(), identity.len()),
+            gzip: if gzip.is_empty() { identity.clone() } else { Bytes::from(gzip) },
+            brotli: if brotli_ok { Bytes::from(brotli) } else { identity.clone() },
+            identity,
+        }
+    }
+
+    /// The uncompressed body.
+    pub fn identity(&self) -> &Bytes {
+        &self.identity
+    }
+
+    /// Size in bytes of the brotli body, the one most browsers get.
+    pub fn brotli_len(&self) -> usize {
+        self.brotli.len()
+    }
+
+    /// Size in bytes of the gzip body.
+    pub fn gzip_len(&self) -> usize {
+        self.gzip.len()
+    }
+
+    /// Answers `request` with this body in the best coding it accepts, or 304 if its ETag matches.
+    /// `response` carries the status, content type and caching headers of the caller.
+    pub fn respond(&self, request: &HttpRequest, mut response: HttpResponseBuilder) -> HttpResponse {
+        response
+            .insert_header((header::ETAG, self.etag.as_str()))
+            .insert_header((header::VARY, "Accept-Encoding"));
+        let if_none_match = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
+        if if_none_match.is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == self.etag)) {
+            return response.status(StatusCode::NOT_MODIFIED).finish();
+        }
+        let (coding, body) = match negotiate(request.headers().get(header::ACCEPT_ENCODING)) {
+            Coding::Brotli => (Some("br"), &self.brotli),
+            Coding::Gzip => (Some("gzip"), &self.gzip),
+            Coding::Identity => (None, &self.identity),
+        };
+        if let Some(coding) = coding {
+            response.insert_header((header::CONTENT_ENCODING, coding));
+        }
+        response.body(body.clone())
+    }
+}
+
+/// Picks the coding from an `Accept-Encoding` header, honouring `q=0`.
+fn negotiate(accept: Option<&HeaderValue>) -> Coding {
+    let Some(accept) = accept.and_then(|v| v.to_str().ok()) else { return Coding::Identity };
+    let accepts = |wanted: &str| {
+        accept.split(',').any(|part| {
+            let mut pieces = part.split(';');
+            let name = pieces.next().unwrap_or_default().trim();
+            let refused = pieces.any(|p| {
+                p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()) == Some(0.0)
+            });
+            (name.eq_ignore_ascii_case(wanted) || name == "*") && !refused
+        })
+    };
+    if accepts("br") {
+        Coding::Brotli
+    } else if accepts("gzip") {
+        Coding::Gzip
+    } else {
+        Coding::Identity
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pick(header: &str) -> Coding {
+        negotiate(Some(&HeaderValue::from_str(header).unwrap_or(HeaderValue::from_static(""))))
+    }
+
+    #[test]
+    fn brotli_is_preferred_when_accepted() {
+        assert_eq!(pick("gzip, deflate, br, zstd"), Coding::Brotli);
+    }
+
+    #[test]
+    fn gzip_is_used_when_brotli_is_not_accepted() {
+        assert_eq!(pick("gzip, deflate"), Coding::Gzip);
+        assert_eq!(pick("br;q=0, gzip"), Coding::Gzip);
+    }
+
+    #[test]
+    fn no_header_or_nothing_known_gives_the_plain_body() {
+        assert_eq!(negotiate(None), Coding::Identity);
+        assert_eq!(pick("deflate"), Coding::Identity);
+    }
+
+    #[test]
+    fn compressed_bodies_are_smaller_for_repetitive_text() {
+        let body = "<li>Shirt KSh 200</li>".repeat(100);
+        let compressed = Compressed::new(body.clone());
+        assert!(compressed.brotli_len() < body.len() / 4);
+        assert!(compressed.gzip_len() < body.len() / 4);
+        assert_eq!(compressed.identity().len(), body.len());
+    }
+}

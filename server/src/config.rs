@@ -1,0 +1,174 @@
+//! Configuration from the environment. Every variable is checked at start; a bad one stops the
+//! server with a message naming it. `.env.example` at the top of the repository lists them all.
+
+use serde::Serialize;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything the server reads from its environment.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Where to listen (`LAUNDRY_ADDR`, default `127.0.0.1:8080`).
+    pub addr: SocketAddr,
+    /// The built frontend: `manifest.json`, `server/`, `client/` (`LAUNDRY_FRONTEND_DIR`).
+    pub frontend_dir: PathBuf,
+    /// HTTP workers, and as many rendering engines (`LAUNDRY_WORKERS`, default: one per core).
+    pub workers: usize,
+    /// Time limit of one server render (`LAUNDRY_RENDER_TIMEOUT_MS`, default 1000).
+    pub render_timeout: Duration,
+    /// The business details pages show.
+    pub business: Business,
+}
+
+/// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Business {
+    /// The trading name; the header's wordmark is made of its words (`BUSINESS_NAME`).
+    pub name: String,
+    /// Phone number customers call (`BUSINESS_PHONE`).
+    pub phone: String,
+    /// WhatsApp number, international format (`BUSINESS_WHATSAPP`).
+    pub whatsapp: String,
+    /// Sales and support e-mail address (`BUSINESS_EMAIL`).
+    pub email: String,
+    /// Public website address (`BUSINESS_WEBSITE`).
+    pub website: String,
+    /// Where the shop is (`BUSINESS_LOCATION`).
+    pub location: String,
+    /// The M-PESA till number customers pay to.
+    pub mpesa_till: String,
+}
+
+/// The M-PESA till of spec section 9.
+pub const MPESA_TILL: &str = "3552248";
+
+/// A variable that is set but unusable.
+#[derive(Debug, thiserror::Error)]
+#[error("{variable} is invalid: {reason} (got {value:?})")]
+pub struct ConfigError {
+    variable: &'static str,
+    value: String,
+    reason: &'static str,
+}
+
+impl Settings {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads settings through `lookup`, so tests can give their own environment.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let var = |name: &'static str, default: &str| -> (&'static str, String) {
+            let value = lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+            (name, value.unwrap_or_else(|| default.to_owned()))
+        };
+        let default_workers = std::thread::available_parallelism().map_or(2, usize::from).to_string();
+
+        let (name, addr) = var("LAUNDRY_ADDR", "127.0.0.1:8080");
+        let addr = addr.parse().map_err(|_| invalid(name, &addr, "expected IP:PORT, like 127.0.0.1:8080"))?;
+        let (_, frontend_dir) = var("LAUNDRY_FRONTEND_DIR", "frontend/dist");
+        let (name, workers_text) = var("LAUNDRY_WORKERS", &default_workers);
+        let workers = workers_text
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=64).contains(n))
+            .ok_or_else(|| invalid(name, &workers_text, "expected a whole number from 1 to 64"))?;
+        let (name, timeout_text) = var("LAUNDRY_RENDER_TIMEOUT_MS", "1000");
+        let render_timeout = timeout_text
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| (10..=60_000).contains(ms))
+            .map(Duration::from_millis)
+            .ok_or_else(|| invalid(name, &timeout_text, "expected milliseconds from 10 to 60000"))?;
+
+        let business = Business {
+            name: checked(var("BUSINESS_NAME", "Usafi Express Laundry"), |v| v.len() <= 60, "at most 60 characters")?,
+            phone: checked(var("BUSINESS_PHONE", "+254 700 000 000"), is_phone, "expected a phone number like +254 700 000 000")?,
+            whatsapp: checked(var("BUSINESS_WHATSAPP", "+254 700 000 000"), is_phone, "expected a phone number like +254 700 000 000")?,
+            email: checked(var("BUSINESS_EMAIL", "sales@example.com"), is_email, "expected an e-mail address")?,
+            website: checked(var("BUSINESS_WEBSITE", "https://example.com"), is_web_address, "expected an address starting with https:// or http://")?,
+            location: checked(var("BUSINESS_LOCATION", "Example Apartments, Nairobi"), |v| v.len() <= 120, "at most 120 characters")?,
+            mpesa_till: MPESA_TILL.to_owned(),
+        };
+        Ok(Self { addr, frontend_dir: PathBuf::from(frontend_dir), workers, render_timeout, business })
+    }
+}
+
+fn invalid(variable: &'static str, value: &str, reason: &'static str) -> ConfigError {
+    ConfigError { variable, value: value.to_owned(), reason }
+}
+
+fn checked(
+    (variable, value): (&'static str, String),
+    valid: impl Fn(&str) -> bool,
+    reason: &'static str,
+) -> Result<String, ConfigError> {
+    if valid(&value) { Ok(value) } else { Err(invalid(variable, &value, reason)) }
+}
+
+fn is_phone(value: &str) -> bool {
+    let digits = value.chars().filter(char::is_ascii_digit).count();
+    let allowed = value.chars().all(|c| c.is_ascii_digit() || " +-()".contains(c));
+    allowed && (9..=15).contains(&digits)
+}
+
+fn is_email(value: &str) -> bool {
+    match value.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+                && !value.chars().any(char::is_whitespace)
+        }
+        None => false,
+    }
+}
+
+fn is_web_address(value: &str) -> bool {
+    let rest = value.strip_prefix("https://").or_else(|| value.strip_prefix("http://"));
+    rest.is_some_and(|host| !host.is_empty() && !host.contains(char::is_whitespace))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::collections::HashMap;
+
+    fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        let env: HashMap<String, String> = vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        Settings::from_lookup(|name| env.get(name).cloned())
+    }
+
+    #[test]
+    fn an_empty_environment_gives_the_clearly_fake_defaults() {
+        let settings = settings(&[]).unwrap();
+        assert_eq!(settings.addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(settings.business.email, "sales@example.com");
+        assert_eq!(settings.business.mpesa_till, "3552248");
+    }
+
+    #[test]
+    fn a_bad_address_names_the_variable() {
+        let error = settings(&[("LAUNDRY_ADDR", "localhost")]).unwrap_err().to_string();
+        assert!(error.starts_with("LAUNDRY_ADDR is invalid"), "{error}");
+    }
+
+    #[test]
+    fn a_phone_number_with_letters_is_refused() {
+        let error = settings(&[("BUSINESS_PHONE", "call us")]).unwrap_err().to_string();
+        assert!(error.contains("BUSINESS_PHONE"), "{error}");
+    }
+
+    #[test]
+    fn an_email_without_a_domain_is_refused() {
+        assert!(settings(&[("BUSINESS_EMAIL", "sales@")]).is_err());
+        assert!(settings(&[("BUSINESS_EMAIL", "sales@shop.co.ke")]).is_ok());
+    }
+
+    #[test]
+    fn zero_workers_is_refused() {
+        assert!(settings(&[("LAUNDRY_WORKERS", "0")]).is_err());
+    }
+}

@@ -1,0 +1,16 @@
+//! The laundry service's web server: public pages rendered by React inside the process, the JSON
+//! API for the hydrated pages, and the built frontend's assets.
+//!
+//! `main.rs` only reads the configuration and calls [`startup::Application::build`]; everything
+//! else lives in these modules.
+
+pub mod catalogue;
+pub mod clock;
+pub mod compressed;
+pub mod config;
+pub mod frontend;
+pub mod pages;
+pub mod routes;
+pub mod startup;
+pub mod state;
+pub mod telemetry;

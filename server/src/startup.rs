@@ -1,0 +1,94 @@
+//! Building the application: load the frontend, start the rendering engines, bind the listener,
+//! and register every route in [`routes`], the one place that shows the whole HTTP surface.
+
+use crate::config::Settings;
+use crate::frontend::Frontend;
+use crate::pages::Pages;
+use crate::routes::{assets, catalogue, health, pages};
+use crate::state::AppState;
+use actix_web::dev::Server;
+use actix_web::middleware::{Compress, DefaultHeaders};
+use actix_web::{App, HttpServer, web};
+use anyhow::Context as _;
+use ssr_runtime::{Renderer, RendererConfig};
+use std::net::TcpListener;
+use tracing_actix_web::TracingLogger;
+
+/// Security headers on every response.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
+    form-action 'self'; frame-ancestors 'none'";
+
+/// A built server, bound to its port, not yet running.
+pub struct Application {
+    port: u16,
+    server: Server,
+    state: web::Data<AppState>,
+}
+
+impl Application {
+    /// Loads everything the server needs and binds `settings.addr` (port 0 picks a free port).
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let frontend = Frontend::load(&settings.frontend_dir)?;
+        let config = RendererConfig {
+            engines: settings.workers,
+            render_timeout: settings.render_timeout,
+            ..RendererConfig::default()
+        };
+        let bundle = frontend.server_bundle().to_owned();
+        let renderer = tokio::task::spawn_blocking(move || Renderer::start(bundle, config))
+            .await
+            .context("the rendering engines' start was cancelled")?
+            .context("the rendering engines could not start")?;
+        let listener = TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
+        let port = listener.local_addr()?.port();
+        let workers = settings.workers;
+        let pages = Pages::new(renderer, frontend, settings.business.clone());
+        let state = web::Data::new(AppState::new(settings, pages));
+        pages::warm_cache(&state).await;
+
+        let shared = state.clone();
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(shared.clone())
+                .wrap(Compress::default())
+                .wrap(
+                    DefaultHeaders::new()
+                        .add(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+                        .add(("X-Content-Type-Options", "nosniff"))
+                        .add(("Referrer-Policy", "strict-origin-when-cross-origin")),
+                )
+                .wrap(TracingLogger::default())
+                .configure(routes)
+        })
+        .workers(workers)
+        .listen(listener)?
+        .run();
+        Ok(Self { port, server, state })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The shared state, for tests that look inside (render counters, say).
+    pub fn state(&self) -> web::Data<AppState> {
+        self.state.clone()
+    }
+
+    /// Serves until the process is told to stop.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// Every route of the server.
+pub fn routes(config: &mut web::ServiceConfig) {
+    config
+        .route("/pricing", web::get().to(pages::show_pricing))
+        .route("/assets/{name}", web::get().to(assets::serve_asset))
+        .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
+        .route("/healthz", web::get().to(health::health))
+        .default_service(web::to(pages::not_found));
+}
