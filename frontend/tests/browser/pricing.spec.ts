@@ -1,0 +1,90 @@
+// /pricing in a real browser: server-rendered, hydrated without complaint, and the header search.
+import { expect, type Page, test } from "@playwright/test";
+
+/** Collects console errors and page errors; hydration problems arrive as one or the other. */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return problems;
+}
+
+/** Resolves once React has hydrated: the search toggle then answers clicks. */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('button[aria-label="Search pricing items"]');
+    return button !== null && Object.keys(button).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+
+test("pricing hydrates with no console error or hydration warning", async ({ page }) => {
+  const problems = watchConsole(page);
+
+  await page.goto("/pricing");
+  await hydrated(page);
+
+  await expect(page.locator(".price-card")).toHaveCount(34);
+  await expect(page.getByRole("link", { name: "Pricing", exact: true }).first()).toHaveClass(/active/);
+  expect(problems).toEqual([]);
+});
+
+test("the search modal finds shirts with their prices", async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.goto("/pricing");
+  await hydrated(page);
+
+  await page.getByRole("button", { name: "Search pricing items" }).click();
+  const dialog = page.getByRole("dialog", { name: "Search Pricing Items" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByPlaceholder("Search for laundry items...").fill("shirt");
+
+  await expect(dialog.getByText("Search Results (2)")).toBeVisible();
+  await expect(dialog.getByRole("link", { name: /^Shirt\s*KSh 200$/ })).toBeVisible();
+  await expect(dialog.getByRole("link", { name: /^T-shirt\s*KSh 150$/ })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("a search with no match says so and suggests what to try", async ({ page }) => {
+  await page.goto("/pricing");
+  await hydrated(page);
+
+  await page.getByRole("button", { name: "Search pricing items" }).click();
+  const dialog = page.getByRole("dialog", { name: "Search Pricing Items" });
+  await dialog.getByPlaceholder("Search for laundry items...").fill("zzz");
+
+  await expect(dialog.getByText('No items found for "zzz"')).toBeVisible();
+  await expect(dialog.getByText("Try searching for: shirt, dress, towel, etc.")).toBeVisible();
+  await expect(dialog.getByText(/Search Results/)).toHaveCount(0);
+});
+
+test("closing the search clears the query", async ({ page }) => {
+  await page.goto("/pricing");
+  await hydrated(page);
+  const toggle = page.getByRole("button", { name: "Search pricing items" });
+
+  await toggle.click();
+  await page.getByPlaceholder("Search for laundry items...").fill("towel");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(toggle).toBeFocused();
+  await toggle.click();
+
+  await expect(page.getByPlaceholder("Search for laundry items...")).toHaveValue("");
+});
+
+test("the mobile menu opens, and Search Pricing closes it and opens the search", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/pricing");
+  await hydrated(page);
+
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const menu = page.getByRole("dialog", { name: "Menu" });
+  await expect(menu.getByRole("link", { name: "Contact" })).toBeVisible();
+  await menu.getByRole("button", { name: "Search Pricing" }).click();
+
+  await expect(page.getByRole("dialog", { name: "Menu" })).toHaveCount(0);
+  await expect(page.getByRole("dialog", { name: "Search Pricing Items" })).toBeVisible();
+  await expect(page.getByPlaceholder("Search for laundry items...")).toBeFocused();
+});
