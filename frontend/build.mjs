@@ -4,7 +4,8 @@
 // - dist/manifest.json: which files the server must name for each page.
 // Both bundles start from the one route table in src/routes.ts.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -111,4 +112,16 @@ const manifest = {
   pages,
 };
 writeFileSync(path.join(dist, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+// Precompressed beside each client file (name.br, name.gz), at the best levels: the server loads
+// them as they are instead of compressing at every start.
+const clientDir = path.join(dist, "client");
+for (const file of readdirSync(clientDir)) {
+  const body = readFileSync(path.join(clientDir, file));
+  writeFileSync(
+    path.join(clientDir, `${file}.br`),
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  );
+  writeFileSync(path.join(clientDir, `${file}.gz`), gzipSync(body, { level: 9 }));
+}
 console.log(`frontend built: ${Object.keys(pages).length} pages, entry ${manifest.entry}`);

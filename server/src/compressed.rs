@@ -1,8 +1,8 @@
 //! A response body kept in memory in the three encodings a browser may ask for, compressed once
 //! when it is stored, with a strong ETag. Served for cached pages and for assets.
 
-use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -34,12 +34,19 @@ impl Compressed {
         let mut brotli = Vec::new();
         let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() };
         let brotli_ok = brotli::BrotliCompress(&mut identity.as_ref(), &mut brotli, &params).is_ok();
+        let gzip = if gzip.is_empty() { None } else { Some(Bytes::from(gzip)) };
+        Self::from_parts(identity, gzip, brotli_ok.then(|| Bytes::from(brotli)))
+    }
+
+    /// A body compressed beforehand (by the frontend build). A missing coding falls back to the
+    /// plain body.
+    pub fn from_parts(identity: Bytes, gzip: Option<Bytes>, brotli: Option<Bytes>) -> Self {
         let mut hasher = DefaultHasher::new();
         identity.hash(&mut hasher);
         Self {
             etag: format!("\"{:016x}-{:x}\"", hasher.finish(), identity.len()),
-            gzip: if gzip.is_empty() { identity.clone() } else { Bytes::from(gzip) },
-            brotli: if brotli_ok { Bytes::from(brotli) } else { identity.clone() },
+            gzip: gzip.unwrap_or_else(|| identity.clone()),
+            brotli: brotli.unwrap_or_else(|| identity.clone()),
             identity,
         }
     }
@@ -62,9 +69,7 @@ impl Compressed {
     /// Answers `request` with this body in the best coding it accepts, or 304 if its ETag matches.
     /// `response` carries the status, content type and caching headers of the caller.
     pub fn respond(&self, request: &HttpRequest, mut response: HttpResponseBuilder) -> HttpResponse {
-        response
-            .insert_header((header::ETAG, self.etag.as_str()))
-            .insert_header((header::VARY, "Accept-Encoding"));
+        response.insert_header((header::ETAG, self.etag.as_str())).insert_header((header::VARY, "Accept-Encoding"));
         let if_none_match = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
         if if_none_match.is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == self.etag)) {
             return response.status(StatusCode::NOT_MODIFIED).finish();
@@ -88,9 +93,8 @@ fn negotiate(accept: Option<&HeaderValue>) -> Coding {
         accept.split(',').any(|part| {
             let mut pieces = part.split(';');
             let name = pieces.next().unwrap_or_default().trim();
-            let refused = pieces.any(|p| {
-                p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()) == Some(0.0)
-            });
+            let refused =
+                pieces.any(|p| p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()) == Some(0.0));
             (name.eq_ignore_ascii_case(wanted) || name == "*") && !refused
         })
     };

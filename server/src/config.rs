@@ -86,11 +86,27 @@ impl Settings {
 
         let business = Business {
             name: checked(var("BUSINESS_NAME", "Usafi Express Laundry"), |v| v.len() <= 60, "at most 60 characters")?,
-            phone: checked(var("BUSINESS_PHONE", "+254 700 000 000"), is_phone, "expected a phone number like +254 700 000 000")?,
-            whatsapp: checked(var("BUSINESS_WHATSAPP", "+254 700 000 000"), is_phone, "expected a phone number like +254 700 000 000")?,
+            phone: checked(
+                var("BUSINESS_PHONE", "+254 700 000 000"),
+                is_phone,
+                "expected a phone number like +254 700 000 000",
+            )?,
+            whatsapp: checked(
+                var("BUSINESS_WHATSAPP", "+254 700 000 000"),
+                is_phone,
+                "expected a phone number like +254 700 000 000",
+            )?,
             email: checked(var("BUSINESS_EMAIL", "sales@example.com"), is_email, "expected an e-mail address")?,
-            website: checked(var("BUSINESS_WEBSITE", "https://example.com"), is_web_address, "expected an address starting with https:// or http://")?,
-            location: checked(var("BUSINESS_LOCATION", "Example Apartments, Nairobi"), |v| v.len() <= 120, "at most 120 characters")?,
+            website: checked(
+                var("BUSINESS_WEBSITE", "https://example.com"),
+                is_web_address,
+                "expected an address starting with https:// or http://",
+            )?,
+            location: checked(
+                var("BUSINESS_LOCATION", "Example Apartments, Nairobi"),
+                |v| v.len() <= 120,
+                "at most 120 characters",
+            )?,
             mpesa_till: MPESA_TILL.to_owned(),
         };
         Ok(Self { addr, frontend_dir: PathBuf::from(frontend_dir), workers, render_timeout, business })
@@ -118,7 +134,10 @@ fn is_phone(value: &str) -> bool {
 fn is_email(value: &str) -> bool {
     match value.split_once('@') {
         Some((local, domain)) => {
-            !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
                 && !value.chars().any(char::is_whitespace)
         }
         None => false,

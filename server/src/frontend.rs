@@ -2,6 +2,7 @@
 //! kept in memory already compressed.
 
 use crate::compressed::Compressed;
+use actix_web::web::Bytes;
 use anyhow::Context as _;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -44,7 +45,8 @@ impl Frontend {
         let hint = "build the frontend first (make build)";
         let manifest_path = dir.join("manifest.json");
         let manifest: Manifest = serde_json::from_slice(
-            &std::fs::read(&manifest_path).with_context(|| format!("cannot read {}; {hint}", manifest_path.display()))?,
+            &std::fs::read(&manifest_path)
+                .with_context(|| format!("cannot read {}; {hint}", manifest_path.display()))?,
         )
         .with_context(|| format!("{} is not a valid manifest", manifest_path.display()))?;
         let bundle_path = dir.join("server/server.js");
@@ -56,17 +58,23 @@ impl Frontend {
         for entry in std::fs::read_dir(&client_dir).with_context(|| format!("cannot read {}", client_dir.display()))? {
             let path = entry?.path();
             let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
-            if !path.is_file() {
+            if !path.is_file() || name.ends_with(".br") || name.ends_with(".gz") {
                 continue;
             }
             let body = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let precompressed =
+                |suffix: &str| std::fs::read(client_dir.join(format!("{name}.{suffix}"))).ok().map(Bytes::from);
+            let body = match (precompressed("gz"), precompressed("br")) {
+                (None, None) => Compressed::new(body),
+                (gzip, brotli) => Compressed::from_parts(Bytes::from(body), gzip, brotli),
+            };
             let content_type = match mime_guess::from_path(&path).first_raw() {
                 Some("application/javascript" | "text/javascript") => "text/javascript; charset=utf-8".to_owned(),
                 Some("text/css") => "text/css; charset=utf-8".to_owned(),
                 Some(other) => other.to_owned(),
                 None => "application/octet-stream".to_owned(),
             };
-            assets.insert(name, Asset { content_type, body: Compressed::new(body) });
+            assets.insert(name, Asset { content_type, body });
         }
 
         let referenced = std::iter::once(&manifest.entry)
@@ -74,7 +82,11 @@ impl Frontend {
             .chain(std::iter::once(&manifest.css))
             .chain(manifest.pages.values().flatten());
         for name in referenced {
-            anyhow::ensure!(assets.contains_key(name), "the manifest names {name}, which is not in {}", client_dir.display());
+            anyhow::ensure!(
+                assets.contains_key(name),
+                "the manifest names {name}, which is not in {}",
+                client_dir.display()
+            );
         }
         let css = String::from_utf8_lossy(assets[&manifest.css].body.identity()).into_owned();
         Ok(Self { manifest, server_bundle, css, assets })

@@ -44,9 +44,7 @@ impl PageResponse {
     /// Answers `request` with this page.
     pub fn respond(&self, request: &HttpRequest) -> HttpResponse {
         let mut response = HttpResponse::build(self.status);
-        response
-            .content_type("text/html; charset=utf-8")
-            .insert_header(CacheControl(vec![CacheDirective::NoCache]));
+        response.content_type("text/html; charset=utf-8").insert_header(CacheControl(vec![CacheDirective::NoCache]));
         self.body.respond(request, response)
     }
 }
@@ -179,7 +177,9 @@ impl Pages {
         };
         let html = document.render().unwrap_or_else(|error| {
             tracing::error!(%error, "the document shell failed to render");
-            String::from("<!doctype html><title>Unexpected Application Error!</title><h1>Unexpected Application Error!</h1>")
+            String::from(
+                "<!doctype html><title>Unexpected Application Error!</title><h1>Unexpected Application Error!</h1>",
+            )
         });
         let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
         PageResponse { status, body: Compressed::new(html) }

@@ -40,7 +40,8 @@ impl Application {
             .await
             .context("the rendering engines' start was cancelled")?
             .context("the rendering engines could not start")?;
-        let listener = TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
+        let listener =
+            TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         let workers = settings.workers;
         let pages = Pages::new(renderer, frontend, settings.business.clone());

@@ -56,10 +56,9 @@ impl Engine {
         engine.deadline.set(None);
         match loaded {
             Ok(()) => Ok(engine),
-            Err(_) if timed_out => Err(load_error(format!(
-                "loading took longer than {} ms",
-                limits.load_timeout.as_millis()
-            ))),
+            Err(_) if timed_out => {
+                Err(load_error(format!("loading took longer than {} ms", limits.load_timeout.as_millis())))
+            }
             Err(message) => Err(load_error(message)),
         }
     }
@@ -77,8 +76,7 @@ impl Engine {
         let timed_out = self.deadline_passed();
         self.deadline.set(None);
         match result {
-            Ok(json) => serde_json::from_str(&json)
-                .map_err(|e| RenderError::InvalidOutput { message: e.to_string() }),
+            Ok(json) => serde_json::from_str(&json).map_err(|e| RenderError::InvalidOutput { message: e.to_string() }),
             Err(_) if timed_out => Err(RenderError::TimedOut { limit: self.limits.render_timeout }),
             Err(failure) if failure.out_of_memory => {
                 Err(RenderError::OutOfMemory { limit_bytes: self.limits.memory_limit_bytes })
@@ -101,8 +99,8 @@ struct Failure {
 impl From<CaughtError<'_>> for Failure {
     fn from(error: CaughtError<'_>) -> Self {
         let message = describe(&error);
-        let out_of_memory = matches!(error, CaughtError::Error(rquickjs::Error::Allocation))
-            || message.contains("out of memory");
+        let out_of_memory =
+            matches!(error, CaughtError::Error(rquickjs::Error::Allocation)) || message.contains("out of memory");
         Failure { message, out_of_memory }
     }
 }

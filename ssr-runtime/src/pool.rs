@@ -166,9 +166,7 @@ fn run_engine(
             continue;
         };
         let result = catch_unwind(AssertUnwindSafe(|| current.render(&job.page, &job.props_json)))
-            .unwrap_or_else(|_| {
-                Err(RenderError::Threw { message: "the engine panicked while rendering".to_owned() })
-            });
+            .unwrap_or_else(|_| Err(RenderError::Threw { message: "the engine panicked while rendering".to_owned() }));
         match &result {
             Ok(_) => counters.rendered.fetch_add(1, Ordering::Relaxed),
             Err(_) => counters.failed.fetch_add(1, Ordering::Relaxed),

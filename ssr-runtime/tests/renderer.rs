@@ -140,9 +140,7 @@ fn renders_from_many_threads_at_once_all_come_back_right() {
             std::thread::spawn(move || {
                 for i in 0..25 {
                     let name = format!("t{thread}-{i}");
-                    let page = renderer
-                        .render_blocking("greeting", &format!(r#"{{"name":"{name}"}}"#))
-                        .unwrap();
+                    let page = renderer.render_blocking("greeting", &format!(r#"{{"name":"{name}"}}"#)).unwrap();
                     assert_eq!(page.html, format!("<p>Hello, {name}</p>"));
                 }
             })

@@ -1,0 +1,125 @@
+//! The pages as the HTML arrives, before any JavaScript runs.
+
+use crate::helpers::spawn_app;
+use laundry::catalogue::PRICE_LIST;
+
+#[actix_web::test]
+async fn pricing_html_holds_every_price_and_the_header_links_before_javascript() {
+    let app = spawn_app().await;
+
+    let response = app.get("/pricing").await;
+
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/html; charset=utf-8");
+    let html = response.text().await.unwrap();
+    let root = html.split(r#"<div id="root">"#).nth(1).unwrap().split(r#"<script id="page-data""#).next().unwrap();
+    assert_eq!(PRICE_LIST.len(), 34);
+    for entry in PRICE_LIST {
+        let item = entry.item.replace('&', "&amp;");
+        let card = format!(
+            r#"<span class="price-card__item">{item}</span><span class="price-card__price">KSh {}</span>"#,
+            entry.price
+        );
+        assert!(root.contains(&card), "the server-rendered HTML lacks {card}");
+    }
+    for (href, label) in [("/", "Home"), ("/pricing", "Pricing"), ("/order", "Order"), ("/contact", "Contact")] {
+        assert!(
+            root.contains(&format!(r#"<a href="{href}""#)) && root.contains(&format!(">{label}</a>")),
+            "no {label} link"
+        );
+    }
+    assert!(root.contains("General Laundry (1-5kg)</span><span class=\"price-card__price\">KSh 500"));
+    assert!(root.contains("Order Now") && root.contains("Place Your Order"));
+    assert!(html.contains("<title>Laundry &#38; Dry Cleaning Prices in Nairobi"));
+}
+
+#[actix_web::test]
+async fn the_active_header_link_is_the_current_page() {
+    let app = spawn_app().await;
+
+    let html = app.get("/pricing").await.text().await.unwrap();
+
+    assert!(html.contains(r#"<a href="/pricing" class="active" aria-current="page">Pricing</a>"#));
+    assert!(html.contains(r#"<a href="/">Home</a>"#), "Home must not be active on /pricing");
+}
+
+#[actix_web::test]
+async fn the_footer_shows_the_tagline_business_details_and_this_year() {
+    let app = spawn_app().await;
+
+    let html = app.get("/pricing").await.text().await.unwrap();
+
+    let year = laundry::clock::nairobi_year();
+    assert!(html.contains("Express Laundry Services"));
+    assert!(html.contains("Pickup &amp; delivery available"));
+    assert!(html.contains("sales@example.com"));
+    assert!(html.contains(&format!("© <!-- -->{year}")), "no copyright line for {year}");
+    assert!(html.contains(r#"href="https://wa.me/254700000000" target="_blank" rel="noopener noreferrer""#));
+}
+
+#[actix_web::test]
+async fn an_unknown_route_is_404_with_the_error_text_inside_the_header_and_footer() {
+    let app = spawn_app().await;
+
+    let response = app.get("/no-such-page").await;
+
+    assert_eq!(response.status(), 404);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("Unexpected Application Error!"));
+    assert!(html.contains(r#"class="site-header""#) && html.contains(r#"class="site-footer""#));
+}
+
+#[actix_web::test]
+async fn a_second_request_for_pricing_is_served_without_rendering_again() {
+    let app = spawn_app().await;
+    let first = app.get("/pricing").await.text().await.unwrap();
+    let renders_after_first = app.renders();
+
+    let second = app.get("/pricing").await.text().await.unwrap();
+
+    assert_eq!(app.renders(), renders_after_first, "the second request rendered again");
+    assert_eq!(first, second);
+}
+
+#[actix_web::test]
+async fn pages_are_compressed_for_clients_that_accept_it_and_revalidate_by_etag() {
+    let app = spawn_app().await;
+
+    let brotli = app.get_with("/pricing", &[("accept-encoding", "br, gzip")]).await;
+    let gzip = app.get_with("/pricing", &[("accept-encoding", "gzip")]).await;
+
+    assert_eq!(brotli.headers()["content-encoding"], "br");
+    assert_eq!(gzip.headers()["content-encoding"], "gzip");
+    let etag = brotli.headers()["etag"].to_str().unwrap().to_owned();
+    let revalidated = app.get_with("/pricing", &[("if-none-match", &etag)]).await;
+    assert_eq!(revalidated.status(), 304);
+}
+
+#[actix_web::test]
+async fn the_page_data_carries_the_catalogue_the_search_reads() {
+    let app = spawn_app().await;
+
+    let html = app.get("/pricing").await.text().await.unwrap();
+
+    let data = html
+        .split(r#"<script id="page-data" type="application/json">"#)
+        .nth(1)
+        .unwrap()
+        .split("</script>")
+        .next()
+        .unwrap();
+    let data: serde_json::Value = serde_json::from_str(data).unwrap();
+    assert_eq!(data["page"], "pricing");
+    assert_eq!(data["props"]["priceList"].as_array().unwrap().len(), 34);
+    assert_eq!(data["props"]["priceList"][0]["price"], 500);
+}
+
+#[actix_web::test]
+async fn the_catalogue_api_serves_the_same_price_list() {
+    let app = spawn_app().await;
+
+    let catalogue: serde_json::Value = app.get("/api/catalogue").await.json().await.unwrap();
+
+    assert_eq!(catalogue["priceList"].as_array().unwrap().len(), 34);
+    assert_eq!(catalogue["services"][0]["pricePerKg"], 150);
+}
