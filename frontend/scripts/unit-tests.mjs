@@ -33,7 +33,7 @@ try {
   const compiled = readdirSync(outdir, { recursive: true })
     .filter((file) => String(file).endsWith(".test.mjs"))
     .map((file) => path.join(outdir, String(file)));
-  const run = spawnSync(process.execPath, ["--test", ...compiled], { stdio: "inherit" });
+  const run = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...compiled], { stdio: "inherit" });
   process.exitCode = run.status ?? 1;
 } finally {
   rmSync(outdir, { recursive: true, force: true });

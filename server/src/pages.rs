@@ -83,22 +83,9 @@ impl Pages {
         self.renderer.stats()
     }
 
-    /// Props for `page` at `path`: the shared props plus the page's own fields.
+    /// Props for a page at `path`: the shared props plus the page's own fields.
     pub fn props(&self, path: &str, own: Value) -> Value {
-        let shared = SharedProps {
-            path,
-            year: clock::nairobi_year(),
-            business: &self.business,
-            price_list: &catalogue::PRICE_LIST,
-        };
-        let mut props = match serde_json::to_value(shared) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
-        };
-        if let Value::Object(own) = own {
-            props.extend(own);
-        }
-        Value::Object(props)
+        page_props(&self.business, path, own)
     }
 
     /// A page whose props do not depend on the request: rendered once per `key` and then served
@@ -184,6 +171,20 @@ impl Pages {
         let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
         PageResponse { status, body: Compressed::new(html) }
     }
+}
+
+/// The props of a page at `path`: what every page gets (`SharedProps` in
+/// `frontend/src/lib/types.ts`) plus the page's own fields in `own`.
+pub fn page_props(business: &Business, path: &str, own: Value) -> Value {
+    let shared = SharedProps { path, year: clock::nairobi_year(), business, price_list: &catalogue::PRICE_LIST };
+    let mut props = match serde_json::to_value(shared) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    if let Value::Object(own) = own {
+        props.extend(own);
+    }
+    Value::Object(props)
 }
 
 impl std::fmt::Debug for Pages {

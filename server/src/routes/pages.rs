@@ -11,8 +11,13 @@ pub async fn show_pricing(state: web::Data<AppState>, request: HttpRequest) -> H
 
 async fn pricing(state: &AppState) -> std::sync::Arc<crate::pages::PageResponse> {
     let pages = state.pages();
-    let props = pages.props("/pricing", serde_json::json!({ "services": catalogue::SERVICES }));
+    let props = pages.props("/pricing", pricing_props());
     pages.cached("pricing", "pricing", props).await
+}
+
+/// The pricing page's own props, besides the shared ones.
+pub fn pricing_props() -> serde_json::Value {
+    serde_json::json!({ "services": catalogue::SERVICES })
 }
 
 /// Any route that matches nothing: 404 with 'Unexpected Application Error!'.

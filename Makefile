@@ -1,0 +1,50 @@
+# The laundry site. `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+FRONTEND := frontend
+NPM_STAMP := $(FRONTEND)/node_modules/.package-lock.json
+
+.PHONY: help deps frontend build run test lint test-rust test-frontend test-browser bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+$(NPM_STAMP): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
+	cd $(FRONTEND) && npm ci --no-audit --no-fund
+	@touch $@
+
+deps: $(NPM_STAMP) ## Install the frontend's npm packages (npm ci)
+
+frontend: deps ## Build the frontend bundles into frontend/dist
+	cd $(FRONTEND) && node build.mjs
+
+build: frontend ## Build the frontend and target/release/laundry
+	cargo build --release -p laundry
+
+run: build ## Build, then serve on LAUNDRY_ADDR (default 127.0.0.1:8080)
+	./target/release/laundry serve
+
+lint: deps ## cargo fmt --check, clippy with warnings as errors, tsc --noEmit
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cd $(FRONTEND) && npx tsc --noEmit
+
+test-rust: frontend ## The Rust unit and integration tests
+	cargo test --workspace
+
+test-frontend: deps ## The frontend unit tests
+	cd $(FRONTEND) && node scripts/unit-tests.mjs
+
+test-browser: frontend ## The browser tests in Debian's Chromium
+	cargo build -p laundry
+	cd $(FRONTEND) && npx playwright test
+
+test: lint test-rust test-frontend test-browser ## Everything CI runs
+
+bench: frontend ## Print render times, engine cold start and load-test figures (see BENCHMARKS.md)
+	cargo build --release -p laundry
+	cargo bench -p laundry --bench pages
+
+clean: ## Remove build outputs
+	cargo clean
+	rm -rf $(FRONTEND)/dist

@@ -1,0 +1,155 @@
+//! `make bench`: prints figures, asserts nothing.
+//! 1. Render time of each page in the embedded engine (median and p95).
+//! 2. Cold start of one engine (create it and load the server bundle).
+//! 3. Requests per second and p50/p99 latency for the cached /pricing under load on loopback, with
+//!    wrk against the release binary.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use laundry::config::Settings;
+use laundry::frontend::Frontend;
+use laundry::pages::page_props;
+use laundry::routes::pages::pricing_props;
+use ssr_runtime::{Renderer, RendererConfig};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RENDERS: usize = 500;
+const COLD_STARTS: usize = 10;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let frontend = Frontend::load(&root.join("frontend/dist")).expect("build the frontend first (make frontend)");
+    let settings = Settings::from_lookup(|_| None).unwrap();
+    println!("machine: {} cores, {}", std::thread::available_parallelism().map_or(0, usize::from), cpu_model());
+    println!("server bundle: {} KB", frontend.server_bundle().len() / 1024);
+
+    println!("\n## Render time in the embedded engine ({RENDERS} renders after 20 warm-up renders)");
+    let renderer =
+        Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
+    let pages = [
+        ("pricing", page_props(&settings.business, "/pricing", pricing_props())),
+        ("error (404)", page_props(&settings.business, "", serde_json::json!({ "status": 404 }))),
+    ];
+    for (label, props) in &pages {
+        let page = label.split(' ').next().unwrap();
+        let props = props.to_string();
+        for _ in 0..20 {
+            renderer.render_blocking(page, &props).unwrap();
+        }
+        let mut times = Vec::with_capacity(RENDERS);
+        let mut html_bytes = 0;
+        for _ in 0..RENDERS {
+            let started = Instant::now();
+            html_bytes = renderer.render_blocking(page, &props).unwrap().html.len();
+            times.push(started.elapsed());
+        }
+        let (median, p95) = (percentile(&mut times, 50.0), percentile(&mut times, 95.0));
+        println!(
+            "{label:<12} median {:>7.2} ms   p95 {:>7.2} ms   ({} KB of HTML)",
+            ms(median),
+            ms(p95),
+            html_bytes / 1024
+        );
+    }
+
+    println!("\n## Cold start of one engine ({COLD_STARTS} starts)");
+    let mut starts: Vec<Duration> = (0..COLD_STARTS)
+        .map(|_| {
+            let started = Instant::now();
+            let renderer =
+                Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
+            let elapsed = started.elapsed();
+            drop(renderer);
+            elapsed
+        })
+        .collect();
+    println!(
+        "create + load bundle: median {:.1} ms, max {:.1} ms",
+        ms(percentile(&mut starts, 50.0)),
+        ms(percentile(&mut starts, 100.0))
+    );
+
+    println!("\n## Cached /pricing under load (wrk, loopback)");
+    load_test(&root);
+}
+
+fn load_test(root: &Path) {
+    if Command::new("wrk").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
+        println!("wrk is not installed (Debian: apt-get install wrk); skipped");
+        return;
+    }
+    let binary = root.join("target/release/laundry");
+    if !binary.exists() {
+        println!("{} is missing (cargo build --release -p laundry); skipped", binary.display());
+        return;
+    }
+    let port = 18_087;
+    let server = Server(
+        Command::new(&binary)
+            .arg("serve")
+            .env("LAUNDRY_ADDR", format!("127.0.0.1:{port}"))
+            .env("LAUNDRY_FRONTEND_DIR", root.join("frontend/dist"))
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let url = format!("http://127.0.0.1:{port}/pricing");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Command::new("wrk").args(["-t1", "-c1", "-d1s", &url]).output().map_or(true, |o| !o.status.success())
+        || std::net::TcpStream::connect(("127.0.0.1", port)).is_err()
+    {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for (label, encoding) in [("brotli", "br"), ("identity", "identity")] {
+        let output = Command::new("wrk")
+            .args(["-t2", "-c64", "-d10s", "--latency", "-H", &format!("Accept-Encoding: {encoding}"), &url])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        let field = |prefix: &str| {
+            text.lines().find(|l| l.trim_start().starts_with(prefix)).map_or("?".to_owned(), |l| l.trim().to_owned())
+        };
+        println!(
+            "{label:<9} 64 connections, 10 s: {} | latency {} | {} | non-2xx: {}",
+            field("Requests/sec"),
+            field("50%"),
+            field("99%"),
+            text.lines().find(|l| l.contains("Non-2xx")).unwrap_or("none")
+        );
+    }
+    drop(server);
+}
+
+/// Kills the server when the bench ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn percentile(times: &mut [Duration], p: f64) -> Duration {
+    times.sort_unstable();
+    let index = ((p / 100.0) * (times.len() - 1) as f64).round() as usize;
+    times[index]
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned())
+}
