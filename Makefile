@@ -36,7 +36,8 @@ test-frontend: deps ## The frontend unit tests
 	cd $(FRONTEND) && node scripts/unit-tests.mjs
 
 test-browser: frontend ## The browser tests in Debian's Chromium
-	cargo build -p laundry
+	@# Builds target/debug/laundry as `cargo test` does (same features), so neither rebuilds the other.
+	cargo test -p laundry --no-run
 	cd $(FRONTEND) && npx playwright test
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs

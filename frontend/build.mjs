@@ -42,7 +42,12 @@ function pageSources() {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// Images imported by components become hashed files under /assets/; both builds compute the same
+// URL from the content, and the client build's copy is the one served.
+const images = { loader: { ".svg": "file", ".png": "file", ".jpg": "file", ".webp": "file" }, publicPath: "/assets/" };
+
 await build({
+  ...images,
   entryPoints: [path.join(root, "src/entry-server.tsx")],
   outfile: path.join(dist, "server/server.js"),
   bundle: true,
@@ -58,6 +63,7 @@ await build({
 });
 
 const client = await build({
+  ...images,
   entryPoints: {
     "entry-client": path.join(root, "src/entry-client.tsx"),
     site: path.join(root, "src/styles/site.css"),

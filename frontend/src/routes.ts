@@ -19,7 +19,12 @@ export interface PageModule {
 
 /** Page name → loader. The server names a page by these keys. */
 export const routes = {
+  home: () => import("./pages/HomePage"),
   pricing: () => import("./pages/PricingPage"),
+  order: () => import("./pages/OrderPage"),
+  tracking: () => import("./pages/TrackingPage"),
+  contact: () => import("./pages/ContactPage"),
+  confirmation: () => import("./pages/ConfirmationPage"),
   error: () => import("./pages/ErrorPage"),
 } satisfies Record<string, () => Promise<PageModule>>;
 

@@ -8,7 +8,7 @@
 use laundry::config::Settings;
 use laundry::frontend::Frontend;
 use laundry::pages::page_props;
-use laundry::routes::pages::pricing_props;
+use laundry::routes::pages::{STATIC_PAGES, own_props};
 use ssr_runtime::{Renderer, RendererConfig};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -27,12 +27,13 @@ fn main() {
     println!("\n## Render time in the embedded engine ({RENDERS} renders after 20 warm-up renders)");
     let renderer =
         Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
-    let pages = [
-        ("pricing", page_props(&settings.business, "/pricing", pricing_props())),
-        ("error (404)", page_props(&settings.business, "", serde_json::json!({ "status": 404 }))),
-    ];
+    let mut pages: Vec<(&str, serde_json::Value)> = STATIC_PAGES
+        .iter()
+        .map(|(page, path)| (*page, page_props(&settings.business, path, own_props(&settings, page))))
+        .collect();
+    pages.push(("error", page_props(&settings.business, "", serde_json::json!({ "status": 404 }))));
     for (label, props) in &pages {
-        let page = label.split(' ').next().unwrap();
+        let page = *label;
         let props = props.to_string();
         for _ in 0..20 {
             renderer.render_blocking(page, &props).unwrap();

@@ -19,6 +19,8 @@ pub struct Settings {
     pub render_timeout: Duration,
     /// The business details pages show.
     pub business: Business,
+    /// The home page's intro video (`INTRO_VIDEO_URL`, an https:// address or a path); none if unset.
+    pub intro_video_url: Option<String>,
 }
 
 /// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
@@ -109,7 +111,18 @@ impl Settings {
             )?,
             mpesa_till: MPESA_TILL.to_owned(),
         };
-        Ok(Self { addr, frontend_dir: PathBuf::from(frontend_dir), workers, render_timeout, business })
+        let intro_video_url = match lookup("INTRO_VIDEO_URL").map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
+            Some(url) if is_web_address(&url) || (url.starts_with('/') && !url.starts_with("//")) => Some(url),
+            Some(url) => {
+                return Err(invalid(
+                    "INTRO_VIDEO_URL",
+                    &url,
+                    "expected an https:// address or a path like /media/intro.mp4",
+                ));
+            }
+            None => None,
+        };
+        Ok(Self { addr, frontend_dir: PathBuf::from(frontend_dir), workers, render_timeout, business, intro_video_url })
     }
 }
 

@@ -87,7 +87,12 @@ impl Application {
 /// Every route of the server.
 pub fn routes(config: &mut web::ServiceConfig) {
     config
+        .route("/", web::get().to(pages::show_home))
         .route("/pricing", web::get().to(pages::show_pricing))
+        .route("/order", web::get().to(pages::show_order))
+        .route("/tracking", web::get().to(pages::show_tracking))
+        .route("/contact", web::get().to(pages::show_contact))
+        .route("/confirmation", web::get().to(pages::show_confirmation))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
         .route("/healthz", web::get().to(health::health))

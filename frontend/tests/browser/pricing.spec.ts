@@ -88,3 +88,61 @@ test("the mobile menu opens, and Search Pricing closes it and opens the search",
   await expect(page.getByRole("dialog", { name: "Search Pricing Items" })).toBeVisible();
   await expect(page.getByPlaceholder("Search for laundry items...")).toBeFocused();
 });
+
+for (const path of ["/", "/order", "/tracking", "/contact", "/confirmation"]) {
+  test(`${path} hydrates with no console error`, async ({ page }) => {
+    const problems = watchConsole(page);
+
+    await page.goto(path);
+    await hydrated(page);
+
+    expect(problems).toEqual([]);
+  });
+}
+
+test("the order summary follows the chosen service and quantity", async ({ page }) => {
+  await page.goto("/order");
+  await hydrated(page);
+  const summary = page.getByRole("complementary", { name: "Order Summary" });
+  await expect(summary).toContainText("Select a service to see pricing");
+
+  await page.getByLabel("Service Type").selectOption("dry-cleaning");
+  await page.getByLabel("Quantity (kg)").fill("3");
+  await page.getByLabel("Phone Number").fill("0712 345 678");
+
+  await expect(summary).toContainText("Dry Cleaning");
+  await expect(summary).toContainText("3 kg");
+  await expect(summary).toContainText("KSh 500");
+  await expect(summary).toContainText("KSh 1,500");
+  await expect(summary).toContainText("Reference: 0712 345 678");
+  await page.getByLabel("Quantity (kg)").fill("0");
+  await expect(summary).toContainText("Select a service to see pricing");
+});
+
+test("a testimonial photo that fails to load shows the fallback avatar", async ({ page }) => {
+  await page.route("**/assets/avatar-otieno-*.svg", (route) => route.abort());
+  await page.goto("/");
+  await hydrated(page);
+
+  await expect(page.getByTestId("avatar-fallback")).toHaveText("BO");
+  await expect(page.getByTestId("avatar-fallback")).toHaveCount(1);
+});
+
+test("the active header link follows the page", async ({ page }) => {
+  await page.goto("/contact");
+  const nav = page.getByRole("navigation", { name: "Main" });
+
+  await expect(nav.getByRole("link", { name: "Contact" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "Home" })).not.toHaveAttribute("aria-current", "page");
+});
+
+test("a link in the mobile menu closes it", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/pricing#item-shirt");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Open menu" }).click();
+
+  await page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Pricing" }).click();
+
+  await expect(page.getByRole("dialog", { name: "Menu" })).toHaveCount(0);
+});

@@ -1,23 +1,87 @@
-//! The public pages and the 404 page.
+//! The public pages and the 404 page. Pages whose props do not depend on the request are rendered
+//! once and served from memory ([`crate::pages::Pages::cached`]).
 
 use crate::catalogue;
+use crate::config::Settings;
+use crate::pages::PageResponse;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
 
-/// GET /pricing: the same for every visitor, so rendered once and served from memory.
-pub async fn show_pricing(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
-    pricing(&state).await.respond(&request)
+/// The pages that are the same for every visitor: (page name, path).
+pub const STATIC_PAGES: [(&str, &str); 6] = [
+    ("home", "/"),
+    ("pricing", "/pricing"),
+    ("order", "/order"),
+    ("tracking", "/tracking"),
+    ("contact", "/contact"),
+    ("confirmation", "/confirmation"),
+];
+
+/// A page's own props, besides the shared ones.
+pub fn own_props(settings: &Settings, page: &str) -> Value {
+    match page {
+        "home" => json!({ "introVideoUrl": settings.intro_video_url }),
+        "pricing" | "order" => json!({ "services": catalogue::SERVICES }),
+        "tracking" => json!({ "query": null }),
+        _ => json!({}),
+    }
 }
 
-async fn pricing(state: &AppState) -> std::sync::Arc<crate::pages::PageResponse> {
+async fn static_page(state: &AppState, page: &str, path: &str) -> Arc<PageResponse> {
     let pages = state.pages();
-    let props = pages.props("/pricing", pricing_props());
-    pages.cached("pricing", "pricing", props).await
+    pages.cached(page, page, pages.props(path, own_props(state.settings(), page))).await
 }
 
-/// The pricing page's own props, besides the shared ones.
-pub fn pricing_props() -> serde_json::Value {
-    serde_json::json!({ "services": catalogue::SERVICES })
+/// GET /
+pub async fn show_home(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
+    static_page(&state, "home", "/").await.respond(&request)
+}
+
+/// GET /pricing
+pub async fn show_pricing(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
+    static_page(&state, "pricing", "/pricing").await.respond(&request)
+}
+
+/// GET /order
+pub async fn show_order(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
+    static_page(&state, "order", "/order").await.respond(&request)
+}
+
+/// GET /contact
+pub async fn show_contact(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
+    static_page(&state, "contact", "/contact").await.respond(&request)
+}
+
+/// GET /confirmation
+pub async fn show_confirmation(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
+    static_page(&state, "confirmation", "/confirmation").await.respond(&request)
+}
+
+/// The tracking form's query string: `by=phone|order&q=…`.
+#[derive(Debug, Deserialize)]
+pub struct TrackingQuery {
+    by: Option<String>,
+    q: Option<String>,
+}
+
+/// GET /tracking, with or without a search. Without one it is a cached page.
+pub async fn show_tracking(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    query: web::Query<TrackingQuery>,
+) -> HttpResponse {
+    let value: String = query.q.as_deref().unwrap_or_default().trim().chars().take(40).collect();
+    if value.is_empty() {
+        return static_page(&state, "tracking", "/tracking").await.respond(&request);
+    }
+    let by = if query.by.as_deref() == Some("order") { "order" } else { "phone" };
+    let pages = state.pages();
+    let props = pages.props("/tracking", json!({ "query": { "by": by, "value": value } }));
+    let (response, _) = pages.render("tracking", props).await;
+    response.respond(&request)
 }
 
 /// Any route that matches nothing: 404 with 'Unexpected Application Error!'.
@@ -25,9 +89,11 @@ pub async fn not_found(state: web::Data<AppState>, request: HttpRequest) -> Http
     state.pages().not_found().await.respond(&request)
 }
 
-/// Renders the pages that do not depend on the request, so that the first visitor is served from
-/// memory too. A failure here is logged and retried by the first request.
+/// Renders every page that does not depend on the request, so that the first visitor is served
+/// from memory too. A failure here is logged and retried by the first request.
 pub async fn warm_cache(state: &AppState) {
-    pricing(state).await;
+    for (page, path) in STATIC_PAGES {
+        static_page(state, page, path).await;
+    }
     state.pages().not_found().await;
 }

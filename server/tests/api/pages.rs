@@ -123,3 +123,62 @@ async fn the_catalogue_api_serves_the_same_price_list() {
     assert_eq!(catalogue["priceList"].as_array().unwrap().len(), 34);
     assert_eq!(catalogue["services"][0]["pricePerKg"], 150);
 }
+
+#[actix_web::test]
+async fn every_public_page_is_server_rendered_with_its_own_title() {
+    let app = spawn_app().await;
+    let pages = [
+        ("/", "We&#x27;ll take the laundry. You take the time."),
+        ("/order", "Place Your Order"),
+        ("/tracking", "Track Your Order"),
+        ("/contact", "Get in Touch"),
+        ("/confirmation", "Order Confirmed!"),
+    ];
+    let mut titles = std::collections::HashSet::new();
+
+    for (path, heading) in pages {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(heading), "{path} lacks {heading}");
+        let title = html.split("<title>").nth(1).unwrap().split("</title>").next().unwrap().to_owned();
+        assert!(titles.insert(title.clone()), "{path} repeats the title {title}");
+    }
+}
+
+#[actix_web::test]
+async fn the_order_form_posts_named_fields_without_javascript() {
+    let app = spawn_app().await;
+
+    let html = app.get("/order").await.text().await.unwrap();
+
+    assert!(html.contains(r#"<form class="card form" action="/order" method="post">"#));
+    for name in [
+        "customerName",
+        "phone",
+        "email",
+        "location",
+        "serviceType",
+        "quantity",
+        "paymentMethod",
+        "specialInstructions",
+    ] {
+        assert!(html.contains(&format!(r#"name="{name}""#)), "no field named {name}");
+    }
+    assert!(html.contains(r#"<option value="wash-fold">Wash &amp; Fold - KSh 150 per kg</option>"#));
+    assert!(html.contains("Select a service to see pricing"));
+    assert!(html.contains("3552248"));
+    assert!(html.contains(">Place Order</button>"));
+}
+
+#[actix_web::test]
+async fn the_home_page_has_the_banner_and_three_testimonials() {
+    let app = spawn_app().await;
+
+    let html = app.get("/").await.text().await.unwrap();
+
+    assert!(html.contains("Get $20 off your first order"));
+    assert_eq!(html.matches(r#"class="card testimonial""#).count(), 3);
+    assert!(html.contains(r#"href="/order">Schedule a Pickup</a>"#));
+    assert!(html.contains(r#"href="/pricing">View Pricing</a>"#));
+}

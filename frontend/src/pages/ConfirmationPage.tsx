@@ -1,0 +1,55 @@
+// /confirmation (spec section 2): what happens after an order was placed.
+import { Icon } from "../components/Icon";
+import { telHref, whatsappHref } from "../lib/format";
+import type { SharedProps } from "../lib/types";
+import type { PageMeta } from "../routes";
+
+const STEPS = [
+  { title: "Confirmation Call", text: "We will contact you within 30 minutes to confirm pickup details." },
+  { title: "Pickup", text: "Our valet collects your laundry at the agreed time, free of charge." },
+  { title: "Processing", text: "Your items are cleaned with care. Standard turnaround is 3-4 days, next-day rush available." },
+  { title: "Delivery", text: "Fresh, folded and delivered back to your door." },
+];
+
+/** Title and description for the document shell. */
+export function meta(props: SharedProps): PageMeta {
+  return {
+    title: `Order Confirmed | ${props.business.name}`,
+    description: "Your laundry order is confirmed. We will call you within 30 minutes to confirm pickup details.",
+  };
+}
+
+/** The confirmation page. */
+export default function ConfirmationPage(props: SharedProps) {
+  return (
+    <section className="section">
+      <div className="container narrow">
+        <div className="card confirmation">
+          <span className="confirmation__icon"><Icon name="shield" /></span>
+          <h1>Order Confirmed!</h1>
+          <p className="section__lead">Thank you for choosing {props.business.name}. Here is what happens next.</p>
+          <ol className="steps">
+            {STEPS.map((step, index) => (
+              <li key={step.title} className="step">
+                <span className="step__number" aria-hidden="true">{index + 1}</span>
+                <div>
+                  <h2 className="step__title">{step.title}</h2>
+                  <p>{step.text}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+          <div className="actions">
+            <a className="button button--whatsapp" href={whatsappHref(props.business.whatsapp)} target="_blank" rel="noopener noreferrer">
+              <Icon name="chat" /> WhatsApp Us
+            </a>
+            <a className="button button--outline" href={telHref(props.business.phone)}>
+              <Icon name="phone" /> Call Us
+            </a>
+            <a className="button button--primary" href="/">Back to Home</a>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
