@@ -19,6 +19,9 @@ pub struct Settings {
     pub render_timeout: Duration,
     /// The business details pages show.
     pub business: Business,
+    /// The public address of this site, for canonical URLs, Open Graph and the sitemap
+    /// (`LAUNDRY_BASE_URL`, default `http://127.0.0.1:8080`), without a trailing slash.
+    pub base_url: String,
     /// The home page's intro video (`INTRO_VIDEO_URL`, an https:// address or a path); none if unset.
     pub intro_video_url: Option<String>,
 }
@@ -122,7 +125,22 @@ impl Settings {
             }
             None => None,
         };
-        Ok(Self { addr, frontend_dir: PathBuf::from(frontend_dir), workers, render_timeout, business, intro_video_url })
+        let base_url = checked(
+            var("LAUNDRY_BASE_URL", "http://127.0.0.1:8080"),
+            |v| is_web_address(v) && !v.contains(['?', '#']),
+            "expected the site's address, like https://laundry.example.com",
+        )?
+        .trim_end_matches('/')
+        .to_owned();
+        Ok(Self {
+            addr,
+            frontend_dir: PathBuf::from(frontend_dir),
+            workers,
+            render_timeout,
+            business,
+            base_url,
+            intro_video_url,
+        })
     }
 }
 
@@ -197,6 +215,15 @@ mod tests {
     fn an_email_without_a_domain_is_refused() {
         assert!(settings(&[("BUSINESS_EMAIL", "sales@")]).is_err());
         assert!(settings(&[("BUSINESS_EMAIL", "sales@shop.co.ke")]).is_ok());
+    }
+
+    #[test]
+    fn the_base_url_loses_its_trailing_slash_and_must_be_an_address() {
+        assert_eq!(
+            settings(&[("LAUNDRY_BASE_URL", "https://laundry.example.com/")]).unwrap().base_url,
+            "https://laundry.example.com"
+        );
+        assert!(settings(&[("LAUNDRY_BASE_URL", "laundry.example.com")]).is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod config;
 pub mod frontend;
 pub mod pages;
 pub mod routes;
+pub mod seo;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

@@ -9,7 +9,7 @@
 use crate::compressed::Compressed;
 use crate::config::Business;
 use crate::frontend::Frontend;
-use crate::{catalogue, clock};
+use crate::{catalogue, clock, seo};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CacheControl, CacheDirective};
 use actix_web::{HttpRequest, HttpResponse};
@@ -26,6 +26,10 @@ use std::sync::{Arc, RwLock};
 struct Document<'a> {
     title: &'a str,
     description: &'a str,
+    site_name: &'a str,
+    /// Absolute address of an indexed page; none for pages kept out of search results.
+    canonical: Option<String>,
+    structured_data: &'a str,
     css: &'a str,
     html: &'a str,
     page_data: &'a str,
@@ -64,13 +68,15 @@ pub struct Pages {
     renderer: Renderer,
     frontend: Frontend,
     business: Business,
+    base_url: String,
     cache: RwLock<HashMap<String, Arc<PageResponse>>>,
 }
 
 impl Pages {
-    /// Pages rendered by `renderer` into the shell with `frontend`'s files.
-    pub fn new(renderer: Renderer, frontend: Frontend, business: Business) -> Self {
-        Self { renderer, frontend, business, cache: RwLock::default() }
+    /// Pages rendered by `renderer` into the shell with `frontend`'s files; canonical addresses
+    /// start with `base_url`.
+    pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String) -> Self {
+        Self { renderer, frontend, business, base_url, cache: RwLock::default() }
     }
 
     /// The built frontend.
@@ -153,9 +159,14 @@ impl Pages {
     fn document(&self, page: &str, props: &Value, rendered: &RenderedPage) -> PageResponse {
         let manifest = self.frontend.manifest();
         let page_data = script_safe_json(&serde_json::json!({ "page": page, "props": props }));
+        let path = props.get("path").and_then(Value::as_str).unwrap_or_default();
+        let structured_data = script_safe_json(&seo::structured_data(&self.business, &self.base_url, page));
         let document = Document {
             title: &rendered.title,
             description: &rendered.description,
+            site_name: &self.business.name,
+            canonical: seo::is_indexed(path).then(|| format!("{}{path}", self.base_url)),
+            structured_data: &structured_data,
             css: self.frontend.css(),
             html: &rendered.html,
             page_data: &page_data,

@@ -4,7 +4,7 @@
 use crate::config::Settings;
 use crate::frontend::Frontend;
 use crate::pages::Pages;
-use crate::routes::{assets, catalogue, health, pages};
+use crate::routes::{assets, catalogue, health, pages, seo};
 use crate::state::AppState;
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, DefaultHeaders};
@@ -44,7 +44,7 @@ impl Application {
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         let workers = settings.workers;
-        let pages = Pages::new(renderer, frontend, settings.business.clone());
+        let pages = Pages::new(renderer, frontend, settings.business.clone(), settings.base_url.clone());
         let state = web::Data::new(AppState::new(settings, pages));
         pages::warm_cache(&state).await;
 
@@ -96,5 +96,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
         .route("/healthz", web::get().to(health::health))
+        .route("/sitemap.xml", web::get().to(seo::sitemap))
+        .route("/robots.txt", web::get().to(seo::robots))
         .default_service(web::to(pages::not_found));
 }

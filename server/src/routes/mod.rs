@@ -4,3 +4,4 @@ pub mod assets;
 pub mod catalogue;
 pub mod health;
 pub mod pages;
+pub mod seo;

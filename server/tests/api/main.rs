@@ -5,3 +5,4 @@ mod assets;
 mod failures;
 mod helpers;
 mod pages;
+mod seo;
