@@ -16,7 +16,7 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
   return (
     <header className="site-header">
       <div className="container site-header__bar">
-        <a href="/" className="site-header__brand" aria-label={`${business.name} home`}>
+        <a href="/" className="site-header__brand">
           <Logo name={business.name} size="medium" />
         </a>
         <nav className="site-nav" aria-label="Main">

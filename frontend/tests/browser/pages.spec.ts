@@ -1,4 +1,4 @@
-// /pricing in a real browser: server-rendered, hydrated without complaint, and the header search.
+// The public pages in a real browser: server-rendered, hydrated without complaint, and interactive.
 import { expect, type Page, test } from "@playwright/test";
 
 /** Collects console errors and page errors; hydration problems arrive as one or the other. */
@@ -145,4 +145,21 @@ test("a link in the mobile menu closes it", async ({ page }) => {
   await page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Pricing" }).click();
 
   await expect(page.getByRole("dialog", { name: "Menu" })).toHaveCount(0);
+});
+
+test("focus stays inside the open search modal and returns to the toggle on Escape", async ({ page }) => {
+  await page.goto("/pricing");
+  await hydrated(page);
+  const toggle = page.getByRole("button", { name: "Search pricing items" });
+  await toggle.click();
+  await page.getByPlaceholder("Search for laundry items...").fill("bed");
+
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press("Tab");
+    const inside = await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null);
+    expect(inside, `focus left the dialog after ${i + 1} Tab presses`).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+
+  await expect(toggle).toBeFocused();
 });
