@@ -4,7 +4,7 @@ SHELL := /bin/bash
 FRONTEND := frontend
 NPM_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 
-.PHONY: help deps frontend build run test lint test-rust test-frontend test-browser bench clean
+.PHONY: help deps frontend build run test lint test-rust test-frontend test-browser bench lighthouse clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ test: lint test-rust test-frontend test-browser ## Everything CI runs
 bench: frontend ## Print render times, engine cold start and load-test figures (see BENCHMARKS.md)
 	cargo build --release -p laundry
 	cargo bench -p laundry --bench pages
+
+lighthouse: build ## Lighthouse scores of every public page (needs chromium; fetches lighthouse with npx)
+	scripts/lighthouse.sh
 
 clean: ## Remove build outputs
 	cargo clean

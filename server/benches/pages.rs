@@ -71,7 +71,7 @@ fn main() {
         ms(percentile(&mut starts, 100.0))
     );
 
-    println!("\n## Cached /pricing under load (wrk, loopback)");
+    println!("\n## Against the release server");
     load_test(&root);
 }
 
@@ -104,6 +104,8 @@ fn load_test(root: &Path) {
         assert!(Instant::now() < deadline, "the server did not start");
         std::thread::sleep(Duration::from_millis(200));
     }
+    page_weights(port);
+    println!("\n## Cached /pricing under load (wrk, loopback)");
     for (label, encoding) in [("brotli", "br"), ("identity", "identity")] {
         let output = Command::new("wrk")
             .args(["-t2", "-c64", "-d10s", "--latency", "-H", &format!("Accept-Encoding: {encoding}"), &url])
@@ -122,6 +124,47 @@ fn load_test(root: &Path) {
         );
     }
     drop(server);
+}
+
+/// What a first visit to each page transfers with brotli: the HTML (with its inlined CSS) and the
+/// JavaScript modules it names.
+fn page_weights(port: u16) {
+    println!("\n## First-visit transfer per page (brotli; CSS is inlined in the HTML)");
+    println!("{:<14} {:>9} {:>9} {:>9}", "page", "HTML+CSS", "JS", "total");
+    let fetch = |path: &str| -> (usize, String) {
+        let output = Command::new("curl")
+            .args(["-s", "-H", "Accept-Encoding: br", "-D", "-", "-o", "/dev/stdout", "--compressed"])
+            .arg(format!("http://127.0.0.1:{port}{path}"))
+            .output()
+            .expect("curl is needed for the page weights");
+        let raw = Command::new("curl")
+            .args(["-s", "-H", "Accept-Encoding: br", "-o", "/dev/null", "-w", "%{size_download}"])
+            .arg(format!("http://127.0.0.1:{port}{path}"))
+            .output()
+            .unwrap();
+        let size = String::from_utf8_lossy(&raw.stdout).trim().parse().unwrap_or(0);
+        (size, String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    for path in ["/", "/pricing", "/order", "/tracking", "/contact", "/confirmation"] {
+        let (html_bytes, html) = fetch(path);
+        let modules: Vec<&str> = html
+            .split(r#"<script type="module" src=""#)
+            .skip(1)
+            .chain(html.split(r#"<link rel="modulepreload" href=""#).skip(1))
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        let js_bytes: usize = modules.iter().map(|module| fetch(module).0).sum();
+        println!(
+            "{path:<14} {:>6.1} KB {:>6.1} KB {:>6.1} KB",
+            kb(html_bytes),
+            kb(js_bytes),
+            kb(html_bytes + js_bytes)
+        );
+    }
+}
+
+fn kb(bytes: usize) -> f64 {
+    bytes as f64 / 1024.0
 }
 
 /// Kills the server when the bench ends, however it ends.
