@@ -8,6 +8,8 @@ pub mod catalogue;
 pub mod clock;
 pub mod compressed;
 pub mod config;
+pub mod db;
+pub mod domain;
 pub mod frontend;
 pub mod pages;
 pub mod routes;

@@ -1,0 +1,273 @@
+//! The database: SQLite (one file, the default) or PostgreSQL, chosen by `DATABASE_URL`, through one
+//! diesel code base. Migrations for each backend are embedded and run at start; connections come
+//! from an r2d2 pool; blocking work runs off the async threads ([`Database::run`]).
+
+mod connection;
+pub mod schema;
+
+use diesel::ConnectionError;
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use r2d2::{CustomizeConnection, ManageConnection, Pool, PooledConnection};
+use std::path::Path;
+use std::time::Duration;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
+
+pub use connection::DbConnection;
+
+/// A connection borrowed from the pool.
+pub type PooledDb = PooledConnection<Manager>;
+
+/// Opens connections of the one backend `DATABASE_URL` named (diesel's own manager would try
+/// each backend of the enum in turn).
+#[derive(Debug)]
+pub struct Manager {
+    backend: Backend,
+    url: String,
+}
+
+impl ManageConnection for Manager {
+    type Connection = DbConnection;
+    type Error = ConnectionError;
+
+    fn connect(&self) -> Result<DbConnection, ConnectionError> {
+        match self.backend {
+            Backend::Sqlite => diesel::SqliteConnection::establish(&self.url).map(DbConnection::Sqlite),
+            Backend::Postgres => diesel::PgConnection::establish(&self.url).map(DbConnection::Postgres),
+        }
+    }
+
+    fn is_valid(&self, connection: &mut DbConnection) -> Result<(), ConnectionError> {
+        connection.batch_execute("SELECT 1").map_err(ConnectionError::CouldntSetupConfiguration)
+    }
+
+    fn has_broken(&self, _connection: &mut DbConnection) -> bool {
+        false
+    }
+}
+
+/// Why the database could not be opened: says which database and why.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// `DATABASE_URL` names no backend we have.
+    #[error("DATABASE_URL must start with sqlite:// or postgres:// (got {0:?})")]
+    UnknownScheme(String),
+    /// The folder of the SQLite file could not be created.
+    #[error("cannot create the folder {folder} for the SQLite database: {source}")]
+    Folder {
+        /// The folder.
+        folder: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// No connection could be made.
+    #[error("cannot connect to the database at {url}: {source}")]
+    Connect {
+        /// The URL, password removed.
+        url: String,
+        /// The cause.
+        source: r2d2::Error,
+    },
+    /// The migrations failed.
+    #[error("cannot migrate the database at {url}: {message}")]
+    Migrate {
+        /// The URL, password removed.
+        url: String,
+        /// The migration error.
+        message: String,
+    },
+}
+
+/// Errors of a query run through [`Database::run`].
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// No connection was free in time.
+    #[error("no database connection is available: {0}")]
+    Pool(#[from] r2d2::Error),
+    /// The query failed.
+    #[error(transparent)]
+    Query(#[from] diesel::result::Error),
+    /// The blocking task panicked or was cancelled.
+    #[error("the database task failed: {0}")]
+    Task(String),
+}
+
+/// Sets each new SQLite connection up: WAL, a busy timeout, foreign keys on.
+#[derive(Debug)]
+struct SqlitePragmas;
+
+impl CustomizeConnection<DbConnection, ConnectionError> for SqlitePragmas {
+    fn on_acquire(&self, connection: &mut DbConnection) -> Result<(), ConnectionError> {
+        if let DbConnection::Sqlite(sqlite) = connection {
+            sqlite
+                .batch_execute(
+                    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
+                     PRAGMA synchronous = NORMAL;",
+                )
+                .map_err(ConnectionError::CouldntSetupConfiguration)?;
+        }
+        Ok(())
+    }
+}
+
+/// The pool, shared by all workers.
+#[derive(Clone)]
+pub struct Database {
+    pool: Pool<Manager>,
+    backend: Backend,
+}
+
+/// Which database a [`Database`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database").field("backend", &self.backend).finish_non_exhaustive()
+    }
+}
+
+impl Database {
+    /// Opens `url` (`sqlite://path` or `postgres://…`), creating a SQLite file and its folder if
+    /// missing, and runs the pending migrations. Blocking: call it before the server starts.
+    pub fn open(url: &str, max_connections: u32) -> Result<Self, OpenError> {
+        let shown = redact(url);
+        let (backend, connect_url) = if let Some(path) = url.strip_prefix("sqlite://") {
+            if let Some(folder) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(folder)
+                    .map_err(|source| OpenError::Folder { folder: folder.display().to_string(), source })?;
+            }
+            (Backend::Sqlite, path.to_owned())
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            (Backend::Postgres, url.to_owned())
+        } else {
+            return Err(OpenError::UnknownScheme(shown));
+        };
+        let mut builder = Pool::builder()
+            .max_size(max_connections)
+            .connection_timeout(Duration::from_secs(5))
+            .test_on_check_out(false);
+        if backend == Backend::Sqlite {
+            builder = builder.connection_customizer(Box::new(SqlitePragmas));
+        }
+        let manager = Manager { backend, url: connect_url };
+        let pool = builder.build(manager).map_err(|source| OpenError::Connect { url: shown.clone(), source })?;
+        let database = Self { pool, backend };
+        database.migrate().map_err(|message| OpenError::Migrate { url: shown, message })?;
+        Ok(database)
+    }
+
+    /// Which backend this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    fn migrate(&self) -> Result<(), String> {
+        let mut connection = self.pool.get().map_err(|e| e.to_string())?;
+        let result = match &mut *connection {
+            DbConnection::Sqlite(sqlite) => sqlite.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
+            DbConnection::Postgres(pg) => pg.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+        };
+        result.map_err(|e| e.to_string())
+    }
+
+    /// Runs `work` with a pooled connection on the blocking thread pool.
+    pub async fn run<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let joined = tokio::task::spawn_blocking(move || {
+            let mut connection = pool.get().map_err(|e| E::from(DbError::Pool(e)))?;
+            work(&mut connection)
+        })
+        .await;
+        joined.unwrap_or_else(|error| Err(E::from(DbError::Task(error.to_string()))))
+    }
+
+    /// A pooled connection for blocking code (start-up checks, tests, benchmarks).
+    pub fn connection(&self) -> Result<PooledDb, DbError> {
+        Ok(self.pool.get()?)
+    }
+}
+
+/// Runs `work` in a transaction that holds the write lock from its start. On SQLite a deferred
+/// transaction that reads and then writes can fail at once with SQLITE_BUSY when another writer got
+/// in between, without waiting for the busy timeout; `BEGIN IMMEDIATE` waits instead.
+pub fn write_transaction<T, E>(
+    connection: &mut DbConnection,
+    work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    match connection {
+        DbConnection::Postgres(_) => connection.transaction(work),
+        DbConnection::Sqlite(_) => {
+            connection.batch_execute("BEGIN IMMEDIATE")?;
+            let mut guard = Rollback { connection, done: false };
+            let result = work(guard.connection);
+            if result.is_ok() {
+                guard.connection.batch_execute("COMMIT")?;
+                guard.done = true;
+            }
+            result
+        }
+    }
+}
+
+/// Rolls back an open SQLite transaction unless it was committed (also when `work` panicked).
+struct Rollback<'a> {
+    connection: &'a mut DbConnection,
+    done: bool,
+}
+
+impl Drop for Rollback<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self.connection.batch_execute("ROLLBACK");
+        }
+    }
+}
+
+/// The URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_removed_from_urls_in_messages() {
+        assert_eq!(redact("postgres://app:secret@db:5432/laundry"), "postgres://app:***@db:5432/laundry");
+        assert_eq!(redact("postgres://db/laundry"), "postgres://db/laundry");
+        assert_eq!(redact("sqlite://data/laundry.db"), "sqlite://data/laundry.db");
+    }
+
+    #[test]
+    fn an_unknown_scheme_is_refused_with_the_url() {
+        let error = Database::open("mysql://localhost/laundry", 1).unwrap_err().to_string();
+        assert!(error.contains("sqlite:// or postgres://"), "{error}");
+    }
+}
