@@ -1,5 +1,11 @@
 // Browser tests in Debian's Chromium (never a downloaded browser) against the real server.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
+
+// A fresh SQLite database for each run of the browser tests.
+const database = path.join(mkdtempSync(path.join(tmpdir(), "laundry-browser-")), "laundry.db");
 
 const port = Number(process.env.BROWSER_TEST_PORT ?? 4173);
 
@@ -33,6 +39,7 @@ export default defineConfig({
     env: {
       LAUNDRY_ADDR: `127.0.0.1:${port}`,
       LAUNDRY_FRONTEND_DIR: "dist",
+      DATABASE_URL: `sqlite://${database}`,
       RUST_LOG: "warn",
     },
   },

@@ -19,6 +19,11 @@ pub struct Settings {
     pub render_timeout: Duration,
     /// The business details pages show.
     pub business: Business,
+    /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
+    pub database_url: String,
+    /// `LAUNDRY_BEHIND_PROXY=true`: take the client address from `X-Forwarded-For`/`Forwarded`
+    /// (only behind a proxy that sets them; otherwise clients could pick their own address).
+    pub behind_proxy: bool,
     /// The public address of this site, for canonical URLs, Open Graph and the sitemap
     /// (`LAUNDRY_BASE_URL`, default `http://127.0.0.1:8080`), without a trailing slash.
     pub base_url: String,
@@ -132,8 +137,20 @@ impl Settings {
         )?
         .trim_end_matches('/')
         .to_owned();
+        let (name, database_url) = var("DATABASE_URL", "sqlite://data/laundry.db");
+        if !["sqlite://", "postgres://", "postgresql://"].iter().any(|scheme| database_url.starts_with(scheme)) {
+            return Err(invalid(name, &crate::db::redact(&database_url), "expected sqlite://PATH or postgres://…"));
+        }
+        let (name, proxy) = var("LAUNDRY_BEHIND_PROXY", "false");
+        let behind_proxy = match proxy.as_str() {
+            "true" | "1" | "yes" => true,
+            "false" | "0" | "no" => false,
+            _ => return Err(invalid(name, &proxy, "expected true or false")),
+        };
         Ok(Self {
             addr,
+            database_url,
+            behind_proxy,
             frontend_dir: PathBuf::from(frontend_dir),
             workers,
             render_timeout,

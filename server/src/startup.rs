@@ -2,9 +2,10 @@
 //! and register every route in [`routes`], the one place that shows the whole HTTP surface.
 
 use crate::config::Settings;
+use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::pages::Pages;
-use crate::routes::{assets, catalogue, health, pages, seo};
+use crate::routes::{assets, catalogue, contacts, health, orders, pages, seo, tracking};
 use crate::state::AppState;
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, DefaultHeaders};
@@ -40,12 +41,18 @@ impl Application {
             .await
             .context("the rendering engines' start was cancelled")?
             .context("the rendering engines could not start")?;
+        let database_url = settings.database_url.clone();
+        let connections = (settings.workers as u32 * 4).max(8);
+        let database = tokio::task::spawn_blocking(move || Database::open(&database_url, connections))
+            .await
+            .context("opening the database was cancelled")??;
+        tracing::info!(backend = ?database.backend(), url = %crate::db::redact(&settings.database_url), "database ready");
         let listener =
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         let workers = settings.workers;
         let pages = Pages::new(renderer, frontend, settings.business.clone(), settings.base_url.clone());
-        let state = web::Data::new(AppState::new(settings, pages));
+        let state = web::Data::new(AppState::new(settings, pages, database));
         pages::warm_cache(&state).await;
 
         let shared = state.clone();
@@ -89,12 +96,23 @@ pub fn routes(config: &mut web::ServiceConfig) {
     config
         .route("/", web::get().to(pages::show_home))
         .route("/pricing", web::get().to(pages::show_pricing))
-        .route("/order", web::get().to(pages::show_order))
-        .route("/tracking", web::get().to(pages::show_tracking))
-        .route("/contact", web::get().to(pages::show_contact))
-        .route("/confirmation", web::get().to(pages::show_confirmation))
+        .service(
+            web::resource("/order")
+                .route(web::get().to(pages::show_order))
+                .route(web::post().to(orders::submit_order_form)),
+        )
+        .route("/tracking", web::get().to(tracking::show_tracking))
+        .service(
+            web::resource("/contact")
+                .route(web::get().to(contacts::show_contact))
+                .route(web::post().to(contacts::submit_contact_form)),
+        )
+        .route("/confirmation", web::get().to(orders::show_confirmation))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
+        .route("/api/orders", web::post().to(orders::create_order))
+        .route("/api/contacts", web::post().to(contacts::create_contact))
+        .route("/api/tracking", web::get().to(tracking::track_order))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))

@@ -1,4 +1,5 @@
-// A labelled form field: label, control, optional hint. Used by the order and contact forms.
+// A labelled form field: label, control, optional hint, and the server's or browser's message
+// when the value is wrong.
 import type { ReactNode } from "react";
 
 interface FieldProps {
@@ -7,13 +8,21 @@ interface FieldProps {
   /** Shown after the label, as '(Optional)'. */
   optional?: boolean;
   hint?: string;
+  /** What is wrong with the value, if anything. */
+  error?: string | undefined;
   children: ReactNode;
 }
 
-/** Wraps one control with its label and hint; the control carries the same `id`. */
-export function Field({ id, label, optional = false, hint, children }: FieldProps) {
+/** The `aria-describedby` of a control inside a [`Field`]: its hint and its error. */
+export function describedBy(id: string, hint: boolean, error: string | undefined): string | undefined {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
+  return ids.length > 0 ? ids.join(" ") : undefined;
+}
+
+/** Wraps one control with its label, hint and error; the control carries the same `id`. */
+export function Field({ id, label, optional = false, hint, error, children }: FieldProps) {
   return (
-    <div className="field">
+    <div className={error ? "field field--invalid" : "field"}>
       <label htmlFor={id}>
         {label}
         {optional && <span className="field__optional"> (Optional)</span>}
@@ -22,6 +31,11 @@ export function Field({ id, label, optional = false, hint, children }: FieldProp
       {hint && (
         <p className="field__hint" id={`${id}-hint`}>
           {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
         </p>
       )}
     </div>

@@ -17,3 +17,10 @@ test("phone links keep digits and the plus sign", () => {
   assert.equal(telHref("+254 700 000 000"), "tel:+254700000000");
   assert.equal(whatsappHref("+254 700-000-000"), "https://wa.me/254700000000");
 });
+
+test("dates read in Nairobi time whatever the machine's zone", async () => {
+  const { formatDate } = await import("./format");
+  assert.equal(formatDate("2026-11-24T20:30:00.000Z"), "Tue, 24 Nov 2026");
+  assert.equal(formatDate("2026-11-24T21:30:00.000Z"), "Wed, 25 Nov 2026");
+  assert.equal(formatDate("not a date"), "");
+});

@@ -21,3 +21,18 @@ export function telHref(phone: string): string {
 export function whatsappHref(number: string): string {
   return `https://wa.me/${number.replace(/\D/g, "")}`;
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+/** Nairobi keeps UTC+3 all year. */
+const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+/**
+ * An RFC 3339 time as a Nairobi date, 'Tue, 24 Nov 2026'. Written out by hand so that the
+ * server's engine and every browser give the same text (no locale data involved).
+ */
+export function formatDate(iso: string): string {
+  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
+  if (Number.isNaN(at.getTime())) return "";
+  return `${DAYS[at.getUTCDay()]}, ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+}

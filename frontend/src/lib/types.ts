@@ -50,3 +50,12 @@ export interface PageData {
   page: string;
   props: SharedProps;
 }
+
+/** A form the server sends back: the entered values, a message per wrong field, and an alert. */
+export interface FormState {
+  values: Record<string, string | null>;
+  errors: Record<string, string>;
+  alert: string | null;
+  /** The HTTP status the page answers with. */
+  status: number;
+}

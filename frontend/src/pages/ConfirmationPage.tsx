@@ -1,6 +1,6 @@
 // /confirmation (spec section 2): what happens after an order was placed.
 import { Icon } from "../components/Icon";
-import { telHref, whatsappHref } from "../lib/format";
+import { formatKsh, telHref, whatsappHref } from "../lib/format";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
@@ -11,8 +11,24 @@ const STEPS = [
   { title: "Delivery", text: "Fresh, folded and delivered back to your door." },
 ];
 
+/** The order just placed, as the server shows it (no more personal data than needed). */
+export interface ConfirmedOrder {
+  reference: string;
+  serviceLabel: string;
+  quantity: number;
+  totalAmount: number;
+  payNow: boolean;
+  /** Masked. */
+  phone: string;
+}
+
+/** Props of the confirmation page. */
+export interface ConfirmationProps extends SharedProps {
+  order?: ConfirmedOrder | null;
+}
+
 /** Title and description for the document shell. */
-export function meta(props: SharedProps): PageMeta {
+export function meta(props: ConfirmationProps): PageMeta {
   return {
     title: `Order Confirmed | ${props.business.name}`,
     description: "Your laundry order is confirmed. We will call you within 30 minutes to confirm pickup details.",
@@ -20,7 +36,8 @@ export function meta(props: SharedProps): PageMeta {
 }
 
 /** The confirmation page. */
-export default function ConfirmationPage(props: SharedProps) {
+export default function ConfirmationPage(props: ConfirmationProps) {
+  const { order } = props;
   return (
     <section className="section">
       <div className="container narrow">
@@ -28,6 +45,25 @@ export default function ConfirmationPage(props: SharedProps) {
           <span className="confirmation__icon"><Icon name="shield" /></span>
           <h1>Order Confirmed!</h1>
           <p className="section__lead">Thank you for choosing {props.business.name}. Here is what happens next.</p>
+          {order && (
+            <div className="order-receipt">
+              <p className="order-receipt__reference">
+                Your order ID: <strong>{order.reference}</strong>
+              </p>
+              <p className="muted">Keep it to track your order. {order.serviceLabel}, {order.quantity} kg: {formatKsh(order.totalAmount)}</p>
+              {order.payNow && (
+                <div className="payment-steps">
+                  <h2 className="step__title">Pay with M-PESA</h2>
+                  <ol>
+                    <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
+                    <li>Till Number: <strong className="till">{props.business.mpesaTill}</strong></li>
+                    <li>Amount: <strong>{formatKsh(order.totalAmount)}</strong></li>
+                    <li>Reference: <strong>your phone number ({order.phone})</strong></li>
+                  </ol>
+                </div>
+              )}
+            </div>
+          )}
           <ol className="steps">
             {STEPS.map((step, index) => (
               <li key={step.title} className="step">

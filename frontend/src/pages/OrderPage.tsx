@@ -1,16 +1,23 @@
 // /order, 'Place Your Order' (spec section 2): three field groups and the Order Summary. A real
-// form with named fields (spec section 3), so it posts even before or without JavaScript.
-import { useState } from "react";
-import { Field } from "../components/Field";
+// form with named fields (spec section 3), so it posts even before or without JavaScript; once
+// hydrated it sends JSON with an Idempotency-Key, so a double click or a retry stores one order.
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { describedBy, Field } from "../components/Field";
 import { OrderSummary } from "../components/OrderSummary";
 import { formatKsh } from "../lib/format";
 import { MAX_QUANTITY_KG, quote } from "../lib/order";
-import type { Service, SharedProps } from "../lib/types";
+import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
+import type { FormState, Service, SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
+
+/** Spec section 8: the alert when the order could not be stored. */
+const SAVE_FAILED = "There was an error saving your order. Please try again.";
 
 /** Props of the order page. */
 export interface OrderProps extends SharedProps {
   services: Service[];
+  /** The form sent back by the server after a plain post with mistakes. */
+  form?: FormState | null;
 }
 
 /** Title and description for the document shell. */
@@ -18,15 +25,54 @@ export function meta(props: OrderProps): PageMeta {
   return {
     title: `Place Your Order: Free Pickup in Nairobi | ${props.business.name}`,
     description: "Book a laundry, ironing, dry-cleaning or bedding pickup in Nairobi. Pay by M-PESA or on delivery; we confirm within 30 minutes.",
+    status: props.form?.status,
   };
 }
 
 /** The order page. */
 export default function OrderPage(props: OrderProps) {
-  const [serviceId, setServiceId] = useState("");
-  const [quantity, setQuantity] = useState("");
-  const [phone, setPhone] = useState("");
+  const initial = props.form?.values ?? {};
+  const value = (name: string) => initial[name] ?? "";
+  const [serviceId, setServiceId] = useState(value("serviceType"));
+  const [quantity, setQuantity] = useState(value("quantity"));
+  const [phone, setPhone] = useState(value("phone"));
+  const [errors, setErrors] = useState<Record<string, string>>(props.form?.errors ?? {});
+  const [alert, setAlert] = useState<string | null>(props.form?.alert ?? null);
+  const [sending, setSending] = useState(false);
+  const [idempotencyKey, setIdempotencyKey] = useState("");
+  const form = useRef<HTMLFormElement>(null);
   const current = quote(props.services, serviceId, quantity);
+
+  // One key per order being filled in: retries of it, or a double click, store one order.
+  useEffect(() => setIdempotencyKey(newIdempotencyKey()), []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending) return;
+    setSending(true);
+    setAlert(null);
+    const values = formValues(event.currentTarget);
+    const result = await postJson<{ reference: string }>("/api/orders", values, { "Idempotency-Key": idempotencyKey });
+    if (result.kind === "ok") {
+      window.location.assign(`/confirmation?ref=${encodeURIComponent(result.body.reference)}`);
+      return;
+    }
+    setSending(false);
+    if (result.kind === "invalid") {
+      setErrors(result.fields);
+      const first = Object.keys(result.fields)[0];
+      form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    } else {
+      setErrors({});
+      setAlert(result.message ?? SAVE_FAILED);
+    }
+  }
+
+  const field = (name: string) => ({ error: errors[name] });
+  const aria = (id: string, name: string, hint = false) => ({
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": describedBy(id, hint, errors[name]),
+  });
 
   return (
     <>
@@ -38,13 +84,19 @@ export default function OrderPage(props: OrderProps) {
       </section>
       <section className="section">
         <div className="container two-columns two-columns--wide-first">
-          <form className="card form" method="post" action="/order">
+          <form ref={form} className="card form" method="post" action="/order" onSubmit={submit}>
+            {alert && (
+              <div className="alert alert--error" role="alert">
+                {alert}
+              </div>
+            )}
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <fieldset>
               <legend>Personal Information</legend>
-              <Field id="order-name" label="Full Name">
-                <input id="order-name" name="customerName" type="text" autoComplete="name" required maxLength={100} />
+              <Field id="order-name" label="Full Name" {...field("customerName")}>
+                <input id="order-name" name="customerName" type="text" autoComplete="name" required maxLength={100} defaultValue={value("customerName")} {...aria("order-name", "customerName")} />
               </Field>
-              <Field id="order-phone" label="Phone Number">
+              <Field id="order-phone" label="Phone Number" {...field("phone")}>
                 <input
                   id="order-phone"
                   name="phone"
@@ -56,6 +108,7 @@ export default function OrderPage(props: OrderProps) {
                   placeholder="07XX XXX XXX"
                   value={phone}
                   onChange={(event) => setPhone(event.target.value)}
+                  {...aria("order-phone", "phone")}
                 />
               </Field>
               <Field
@@ -63,17 +116,18 @@ export default function OrderPage(props: OrderProps) {
                 label="Email Address"
                 optional
                 hint="We'll send your order confirmation and updates to this address."
+                {...field("email")}
               >
-                <input id="order-email" name="email" type="email" autoComplete="email" maxLength={254} aria-describedby="order-email-hint" />
+                <input id="order-email" name="email" type="email" autoComplete="email" maxLength={254} defaultValue={value("email")} {...aria("order-email", "email", true)} />
               </Field>
-              <Field id="order-location" label="Location">
-                <input id="order-location" name="location" type="text" autoComplete="street-address" required maxLength={200} placeholder="Estate, street, building or landmark" />
+              <Field id="order-location" label="Location" {...field("location")}>
+                <input id="order-location" name="location" type="text" autoComplete="street-address" required maxLength={200} placeholder="Estate, street, building or landmark" defaultValue={value("location")} {...aria("order-location", "location")} />
               </Field>
             </fieldset>
             <fieldset>
               <legend>Service Selection</legend>
-              <Field id="order-service" label="Service Type">
-                <select id="order-service" name="serviceType" required value={serviceId} onChange={(event) => setServiceId(event.target.value)}>
+              <Field id="order-service" label="Service Type" {...field("serviceType")}>
+                <select id="order-service" name="serviceType" required value={serviceId} onChange={(event) => setServiceId(event.target.value)} {...aria("order-service", "serviceType")}>
                   <option value="">Select a service</option>
                   {props.services.map((service) => (
                     <option key={service.id} value={service.id}>
@@ -82,7 +136,7 @@ export default function OrderPage(props: OrderProps) {
                   ))}
                 </select>
               </Field>
-              <Field id="order-quantity" label="Quantity (kg)">
+              <Field id="order-quantity" label="Quantity (kg)" {...field("quantity")}>
                 <input
                   id="order-quantity"
                   name="quantity"
@@ -94,6 +148,7 @@ export default function OrderPage(props: OrderProps) {
                   required
                   value={quantity}
                   onChange={(event) => setQuantity(event.target.value)}
+                  {...aria("order-quantity", "quantity")}
                 />
               </Field>
             </fieldset>
@@ -102,17 +157,20 @@ export default function OrderPage(props: OrderProps) {
               <div className="field" role="radiogroup" aria-labelledby="order-payment-label">
                 <span id="order-payment-label" className="field__label">Payment Method</span>
                 <label className="choice">
-                  <input type="radio" name="paymentMethod" value="pay-now" defaultChecked /> Pay Now (M-PESA)
+                  <input type="radio" name="paymentMethod" value="pay-now" defaultChecked={value("paymentMethod") !== "pay-delivery"} /> Pay Now (M-PESA)
                 </label>
                 <label className="choice">
-                  <input type="radio" name="paymentMethod" value="pay-delivery" /> Pay on Delivery
+                  <input type="radio" name="paymentMethod" value="pay-delivery" defaultChecked={value("paymentMethod") === "pay-delivery"} /> Pay on Delivery
                 </label>
+                {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
               </div>
-              <Field id="order-instructions" label="Special Instructions" optional>
-                <textarea id="order-instructions" name="specialInstructions" rows={3} maxLength={1000} placeholder="Stains to look at, delicate items, gate code…" />
+              <Field id="order-instructions" label="Special Instructions" optional {...field("specialInstructions")}>
+                <textarea id="order-instructions" name="specialInstructions" rows={3} maxLength={1000} placeholder="Stains to look at, delicate items, gate code…" defaultValue={value("specialInstructions")} {...aria("order-instructions", "specialInstructions")} />
               </Field>
             </fieldset>
-            <button type="submit" className="button button--primary button--large button--block">Place Order</button>
+            <button type="submit" className="button button--primary button--large button--block" disabled={sending}>
+              {sending ? "Placing your order…" : "Place Order"}
+            </button>
           </form>
           <OrderSummary quote={current} phone={phone} till={props.business.mpesaTill} />
         </div>

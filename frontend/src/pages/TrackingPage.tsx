@@ -1,7 +1,8 @@
 // /tracking, 'Track Your Order' (spec section 2). The form is a plain GET, so it works without
 // JavaScript; the server answers the lookup.
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Icon } from "../components/Icon";
+import { type TrackedOrder, TrackedOrderCard } from "../components/TrackedOrderCard";
 import { whatsappHref } from "../lib/format";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -12,22 +13,48 @@ export interface TrackingQuery {
   value: string;
 }
 
+/** What a look-up found: orders, or why there are none. */
+export type TrackingResult = { orders: TrackedOrder[] } | { error: string; status: number };
+
 /** Props of the tracking page. */
 export interface TrackingProps extends SharedProps {
   query: TrackingQuery | null;
+  result: TrackingResult | null;
 }
+
+const LOOKUP_FAILED = "The order look-up failed. Please check your connection and try again.";
 
 /** Title and description for the document shell. */
 export function meta(props: TrackingProps): PageMeta {
   return {
     title: `Track Your Order | ${props.business.name}`,
     description: "Track your laundry order by phone number or order ID: pickup, cleaning, and delivery status.",
+    status: props.result && "status" in props.result ? props.result.status : undefined,
   };
 }
 
 /** The tracking page. */
 export default function TrackingPage(props: TrackingProps) {
   const [by, setBy] = useState<TrackingQuery["by"]>(props.query?.by ?? "phone");
+  const [result, setResult] = useState<TrackingResult | null>(props.result);
+  const [searching, setSearching] = useState(false);
+
+  async function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const value = new FormData(event.currentTarget).get("q");
+    const params = new URLSearchParams({ by, q: typeof value === "string" ? value : "" });
+    setSearching(true);
+    try {
+      const response = await fetch(`/api/tracking?${params}`, { headers: { Accept: "application/json" } });
+      const body = (await response.json()) as { orders?: TrackedOrder[]; error?: string };
+      setResult(body.orders ? { orders: body.orders } : { error: body.error ?? LOOKUP_FAILED, status: response.status });
+      window.history.replaceState(null, "", `/tracking?${params}`);
+    } catch {
+      setResult({ error: LOOKUP_FAILED, status: 0 });
+    } finally {
+      setSearching(false);
+    }
+  }
   return (
     <>
       <section className="hero hero--compact">
@@ -38,7 +65,7 @@ export default function TrackingPage(props: TrackingProps) {
       </section>
       <section className="section">
         <div className="container narrow">
-          <form className="card form" method="get" action="/tracking">
+          <form className="card form" method="get" action="/tracking" onSubmit={search}>
             <fieldset>
               <legend>Search By</legend>
               <div className="segmented">
@@ -65,16 +92,18 @@ export default function TrackingPage(props: TrackingProps) {
                 placeholder={by === "phone" ? "07XX XXX XXX" : "e.g. LX7K2P9Q"}
               />
             </div>
-            <button type="submit" className="button button--primary button--block">Track Order</button>
+            <button type="submit" className="button button--primary button--block" disabled={searching}>
+              {searching ? "Looking up…" : "Track Order"}
+            </button>
           </form>
-          {props.query && (
-            <div className="card notice" role="status">
-              <p>
-                Online lookup is not available yet. Please call or WhatsApp us with your order details and we
-                will tell you its status right away.
-              </p>
-            </div>
-          )}
+          <div aria-live="polite">
+            {result && "orders" in result && result.orders.map((order) => <TrackedOrderCard key={order.reference} order={order} />)}
+            {result && "error" in result && (
+              <div className="card notice" role="alert">
+                <p>{result.error}</p>
+              </div>
+            )}
+          </div>
           <div className="card help-card">
             <h2>Need Help?</h2>
             <p>Our team is available 24/7 to answer questions about your order.</p>

@@ -163,3 +163,65 @@ test("focus stays inside the open search modal and returns to the toggle on Esca
 
   await expect(toggle).toBeFocused();
 });
+
+test("an order placed through the form lands on the confirmation and can be tracked", async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.goto("/order");
+  await hydrated(page);
+
+  await page.getByLabel("Full Name").fill("Wanjiru Kamau");
+  await page.getByLabel("Phone Number").fill("0712 345 678");
+  await page.getByLabel("Location").fill("Kilimani, Argwings Kodhek Rd");
+  await page.getByLabel("Service Type").selectOption("wash-fold");
+  await page.getByLabel("Quantity (kg)").fill("4");
+  await page.getByRole("button", { name: "Place Order" }).click();
+
+  await expect(page).toHaveURL(/\/confirmation\?ref=[A-Z0-9]{8}$/);
+  await expect(page.getByRole("heading", { name: "Order Confirmed!" })).toBeVisible();
+  await expect(page.getByText("Till Number: 3552248")).toBeVisible();
+  await expect(page.getByText("Amount: KSh 600")).toBeVisible();
+  const reference = new URL(page.url()).searchParams.get("ref") ?? "";
+
+  await page.goto("/tracking");
+  await hydrated(page);
+  await page.getByRole("radio", { name: "Order ID" }).check();
+  await page.getByRole("textbox", { name: "Order ID" }).fill(reference);
+  await page.getByRole("button", { name: "Track Order" }).click();
+
+  const card = page.getByRole("article", { name: `Order #${reference}` });
+  await expect(card).toBeVisible();
+  await expect(card.getByText("Wanjiru", { exact: true })).toBeVisible();
+  await expect(card.getByText("Pending", { exact: true })).toBeVisible();
+  await expect(card.getByText("KSh 600")).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("the order form shows the server's message next to a wrong phone number", async ({ page }) => {
+  await page.goto("/order");
+  await hydrated(page);
+
+  await page.getByLabel("Full Name").fill("Wanjiru Kamau");
+  await page.getByLabel("Phone Number").fill("12345");
+  await page.getByLabel("Location").fill("Kilimani");
+  await page.getByLabel("Service Type").selectOption("ironing");
+  await page.getByLabel("Quantity (kg)").fill("2");
+  await page.getByRole("button", { name: "Place Order" }).click();
+
+  await expect(page.getByText("Please enter a Kenyan phone number, like 0712 345 678 or +254 712 345 678.")).toBeVisible();
+  await expect(page.getByLabel("Phone Number")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/order$/);
+});
+
+test("a contact message is sent, thanked for, and the form is cleared", async ({ page }) => {
+  await page.goto("/contact");
+  await hydrated(page);
+
+  await page.getByLabel("Full Name").fill("Brian Otieno");
+  await page.getByLabel("Email Address").fill("brian@example.com");
+  await page.getByLabel("Subject").fill("Curtains");
+  await page.getByLabel("Message").fill("Do you take sheers?");
+  await page.getByRole("button", { name: "Send Message" }).click();
+
+  await expect(page.getByText("Thank you for your message! We will get back to you soon.")).toBeVisible();
+  await expect(page.getByLabel("Full Name")).toHaveValue("");
+});

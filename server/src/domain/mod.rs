@@ -9,7 +9,7 @@ mod status;
 mod text;
 
 pub use contact::{ContactInput, ValidContact};
-pub use order::{MAX_QUANTITY_KG, OrderInput, PaymentMethod, ValidOrder};
+pub use order::{Loose, MAX_QUANTITY_KG, OrderInput, PaymentMethod, ValidOrder};
 pub use phone::PhoneNumber;
 pub use reference::OrderReference;
 pub use status::OrderStatus;

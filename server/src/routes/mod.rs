@@ -2,6 +2,9 @@
 
 pub mod assets;
 pub mod catalogue;
+pub mod contacts;
 pub mod health;
+pub mod orders;
 pub mod pages;
 pub mod seo;
+pub mod tracking;

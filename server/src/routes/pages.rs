@@ -6,7 +6,6 @@ use crate::config::Settings;
 use crate::pages::PageResponse;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -25,12 +24,14 @@ pub fn own_props(settings: &Settings, page: &str) -> Value {
     match page {
         "home" => json!({ "introVideoUrl": settings.intro_video_url }),
         "pricing" | "order" => json!({ "services": catalogue::SERVICES }),
-        "tracking" => json!({ "query": null }),
+        "tracking" => json!({ "query": null, "result": null }),
+        "contact" => json!({ "form": null, "sent": false }),
         _ => json!({}),
     }
 }
 
-async fn static_page(state: &AppState, page: &str, path: &str) -> Arc<PageResponse> {
+/// A page that is the same for every visitor, from the cache.
+pub async fn static_page(state: &AppState, page: &str, path: &str) -> Arc<PageResponse> {
     let pages = state.pages();
     pages.cached(page, page, pages.props(path, own_props(state.settings(), page))).await
 }
@@ -48,40 +49,6 @@ pub async fn show_pricing(state: web::Data<AppState>, request: HttpRequest) -> H
 /// GET /order
 pub async fn show_order(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
     static_page(&state, "order", "/order").await.respond(&request)
-}
-
-/// GET /contact
-pub async fn show_contact(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
-    static_page(&state, "contact", "/contact").await.respond(&request)
-}
-
-/// GET /confirmation
-pub async fn show_confirmation(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
-    static_page(&state, "confirmation", "/confirmation").await.respond(&request)
-}
-
-/// The tracking form's query string: `by=phone|order&q=…`.
-#[derive(Debug, Deserialize)]
-pub struct TrackingQuery {
-    by: Option<String>,
-    q: Option<String>,
-}
-
-/// GET /tracking, with or without a search. Without one it is a cached page.
-pub async fn show_tracking(
-    state: web::Data<AppState>,
-    request: HttpRequest,
-    query: web::Query<TrackingQuery>,
-) -> HttpResponse {
-    let value: String = query.q.as_deref().unwrap_or_default().trim().chars().take(40).collect();
-    if value.is_empty() {
-        return static_page(&state, "tracking", "/tracking").await.respond(&request);
-    }
-    let by = if query.by.as_deref() == Some("order") { "order" } else { "phone" };
-    let pages = state.pages();
-    let props = pages.props("/tracking", json!({ "query": { "by": by, "value": value } }));
-    let (response, _) = pages.render("tracking", props).await;
-    response.respond(&request)
 }
 
 /// Any route that matches nothing: 404 with 'Unexpected Application Error!'.

@@ -6,11 +6,77 @@ use laundry::startup::Application;
 use laundry::state::AppState;
 use std::path::{Path, PathBuf};
 
-/// A running server and a client for it.
+/// A running server and a client for it. Its database lives as long as it does.
 pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub state: web::Data<AppState>,
+    _database: TestDatabase,
+}
+
+/// Which backend a test runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A fresh database for one test: a SQLite file in a temporary folder, or a new PostgreSQL
+/// database on the server `TEST_DATABASE_URL` names, dropped at the end.
+pub enum TestDatabase {
+    Sqlite(tempfile::TempDir),
+    Postgres { admin_url: String, name: String },
+}
+
+impl TestDatabase {
+    fn url(&self) -> String {
+        match self {
+            TestDatabase::Sqlite(dir) => format!("sqlite://{}/laundry.db", dir.path().display()),
+            TestDatabase::Postgres { admin_url, name } => with_database(admin_url, name),
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let TestDatabase::Postgres { admin_url, name } = self {
+            use diesel::{Connection, RunQueryDsl};
+            if let Ok(mut admin) = diesel::PgConnection::establish(admin_url) {
+                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut admin);
+            }
+        }
+    }
+}
+
+/// `url` with its database name replaced by `name`.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
+    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+    match query {
+        Some(query) => format!("{server}/{name}?{query}"),
+        None => format!("{server}/{name}"),
+    }
+}
+
+/// The PostgreSQL server for tests, from `TEST_DATABASE_URL`. Unset: the PostgreSQL variants of
+/// the tests are skipped (CI sets it). Set but unreachable: the test fails.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty())
+}
+
+fn new_database(backend: Backend) -> Option<TestDatabase> {
+    match backend {
+        Backend::Sqlite => Some(TestDatabase::Sqlite(tempfile::tempdir().unwrap())),
+        Backend::Postgres => {
+            use diesel::{Connection, RunQueryDsl};
+            let admin_url = postgres_url()?;
+            let mut admin = diesel::PgConnection::establish(&admin_url)
+                .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+            let name = format!("laundry_test_{}", uuid::Uuid::new_v4().simple());
+            diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
+            Some(TestDatabase::Postgres { admin_url, name })
+        }
+    }
 }
 
 impl TestApp {
@@ -28,6 +94,33 @@ impl TestApp {
         request.send().await.unwrap()
     }
 
+    /// POST `body` as JSON to `path`, with optional extra headers.
+    pub async fn post_json(&self, path: &str, body: &serde_json::Value, headers: &[(&str, &str)]) -> reqwest::Response {
+        let mut request = self.client.post(format!("{}{path}", self.address)).json(body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.unwrap()
+    }
+
+    /// POST a urlencoded form to `path`, as a browser without JavaScript does.
+    pub async fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+        let body = serde_urlencoded::to_string(fields).unwrap();
+        self.client
+            .post(format!("{}{path}", self.address))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Runs a query on the app's database.
+    pub fn with_db<T>(&self, query: impl FnOnce(&mut laundry::db::DbConnection) -> T) -> T {
+        let mut connection = self.state.db().connection().unwrap();
+        query(&mut connection)
+    }
+
     /// Renders completed by the server's engines so far.
     pub fn renders(&self) -> u64 {
         self.state.pages().render_stats().rendered
@@ -41,20 +134,33 @@ pub fn built_frontend() -> PathBuf {
     dir
 }
 
-/// Starts the real server on a free port with the built frontend.
+/// Starts the real server on a free port with the built frontend and a fresh SQLite database.
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(&built_frontend(), 1000).await
 }
 
+/// Starts the real server on `backend`; `None` when PostgreSQL is not configured for tests.
+pub async fn spawn_app_on(backend: Backend) -> Option<TestApp> {
+    let database = new_database(backend)?;
+    Some(start(&built_frontend(), 1000, database).await)
+}
+
 /// Starts the real server with another frontend folder and render time limit.
 pub async fn spawn_app_with(frontend_dir: &Path, render_timeout_ms: u64) -> TestApp {
+    let database = new_database(Backend::Sqlite).unwrap();
+    start(frontend_dir, render_timeout_ms, database).await
+}
+
+async fn start(frontend_dir: &Path, render_timeout_ms: u64, database: TestDatabase) -> TestApp {
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
+    let database_url = database.url();
     let settings = Settings::from_lookup(|name| match name {
         "LAUNDRY_ADDR" => Some("127.0.0.1:0".to_owned()),
         "LAUNDRY_FRONTEND_DIR" => Some(frontend.clone()),
         "LAUNDRY_WORKERS" => Some("2".to_owned()),
         "LAUNDRY_RENDER_TIMEOUT_MS" => Some(timeout.clone()),
+        "DATABASE_URL" => Some(database_url.clone()),
         _ => None,
     })
     .unwrap();
@@ -63,5 +169,37 @@ pub async fn spawn_app_with(frontend_dir: &Path, render_timeout_ms: u64) -> Test
     let state = application.state();
     actix_web::rt::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    TestApp { address, client, state }
+    TestApp { address, client, state, _database: database }
+}
+
+/// Declares each test twice, on SQLite and on PostgreSQL (skipped when `TEST_DATABASE_URL` is unset).
+#[macro_export]
+macro_rules! on_both_backends {
+    ($(async fn $name:ident($app:ident: TestApp) $body:block)*) => {
+        mod sqlite {
+            #[allow(unused_imports)]
+            use super::*;
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    let $app = $crate::helpers::spawn_app_on($crate::helpers::Backend::Sqlite).await.unwrap();
+                    $body
+                }
+            )*
+        }
+        mod postgres {
+            #[allow(unused_imports)]
+            use super::*;
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    let Some($app) = $crate::helpers::spawn_app_on($crate::helpers::Backend::Postgres).await else {
+                        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
+                        return;
+                    };
+                    $body
+                }
+            )*
+        }
+    };
 }

@@ -2,7 +2,11 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 mod assets;
+mod contacts;
 mod failures;
 mod helpers;
+mod migrations;
+mod orders;
 mod pages;
 mod seo;
+mod tracking;

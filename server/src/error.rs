@@ -1,0 +1,84 @@
+//! Errors of the JSON API and how they answer.
+//!
+//! Policy: validation problems are [`ApiError::Invalid`] with a message per field (422); a reused
+//! idempotency key is 409; too many look-ups 429; a busy database pool 503; anything unexpected is
+//! logged once here with its cause and answers 500 with a message the customer can act on.
+
+use crate::db::DbError;
+use crate::domain::FieldErrors;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+use std::time::Duration;
+
+/// An API request that did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Some fields are wrong.
+    #[error("{message}")]
+    Invalid {
+        /// A summary.
+        message: String,
+        /// A message per field.
+        fields: FieldErrors,
+    },
+    /// The request itself is malformed (not JSON, a bad header).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The `Idempotency-Key` was used before with a different body.
+    #[error("This Idempotency-Key was already used for a different order.")]
+    KeyReused,
+    /// Nothing matches.
+    #[error("{0}")]
+    NotFound(String),
+    /// Too many requests from this client.
+    #[error("Too many look-ups from your connection. Please wait {} minutes and try again.", retry_after.as_secs().div_ceil(60))]
+    RateLimited {
+        /// How long until the client may try again.
+        retry_after: Duration,
+    },
+    /// Storage failed; `message` is what the customer reads (spec section 8 texts).
+    #[error("{message}")]
+    Storage {
+        /// The customer's message.
+        message: &'static str,
+        /// The cause, for the log.
+        source: DbError,
+    },
+}
+
+impl ApiError {
+    /// 422 with these field messages.
+    pub fn invalid(fields: FieldErrors) -> Self {
+        Self::Invalid { message: "Please correct the highlighted fields.".to_owned(), fields }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::KeyReused => StatusCode::CONFLICT,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Storage { source: DbError::Pool(_), .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Storage { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status_code());
+        match self {
+            ApiError::Invalid { message, fields } => response.json(json!({ "error": message, "fields": fields })),
+            ApiError::RateLimited { retry_after } => response
+                .insert_header(("Retry-After", retry_after.as_secs().max(1).to_string()))
+                .json(json!({ "error": self.to_string() })),
+            ApiError::Storage { message, source } => {
+                tracing::error!(error = %source, "storage failed");
+                response.json(json!({ "error": message }))
+            }
+            other => response.json(json!({ "error": other.to_string() })),
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Orders and their status history.
+
+use crate::db::schema::{order_status_history, orders};
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::{OrderReference, OrderStatus, ValidOrder};
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use time::PrimitiveDateTime;
+use uuid::Uuid;
+
+/// A stored order.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = orders)]
+pub struct Order {
+    /// Assigned by us (UUID v4); the e-mails and the admin use it.
+    pub id: String,
+    /// The short reference customers read and track by.
+    pub reference: String,
+    /// Full name.
+    pub customer_name: String,
+    /// `+2547XXXXXXXX`.
+    pub phone: String,
+    /// If given.
+    pub email: Option<String>,
+    /// Pickup location.
+    pub location: String,
+    /// Catalogue id.
+    pub service_type: String,
+    /// Catalogue label at the time of the order.
+    pub service_label: String,
+    /// Whole kg.
+    pub quantity: i32,
+    /// `pay-now` or `pay-delivery`.
+    pub payment_method: String,
+    /// Possibly empty.
+    pub special_instructions: String,
+    /// Catalogue price at the time of the order.
+    pub price_per_kg: i32,
+    /// `price_per_kg * quantity`, computed by the server.
+    pub total_amount: i32,
+    /// See [`OrderStatus`].
+    pub status: String,
+    /// The client's `Idempotency-Key`, if it sent one.
+    pub idempotency_key: Option<String>,
+    /// Digest of the accepted values, to refuse a reused key with another order.
+    pub request_fingerprint: Option<String>,
+    /// UTC.
+    pub created_at: PrimitiveDateTime,
+    /// UTC.
+    pub updated_at: PrimitiveDateTime,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = orders)]
+struct NewOrderRow<'a> {
+    id: &'a str,
+    reference: &'a str,
+    customer_name: &'a str,
+    phone: &'a str,
+    email: Option<&'a str>,
+    location: &'a str,
+    service_type: &'a str,
+    service_label: &'a str,
+    quantity: i32,
+    payment_method: &'a str,
+    special_instructions: &'a str,
+    price_per_kg: i32,
+    total_amount: i32,
+    status: &'a str,
+    idempotency_key: Option<&'a str>,
+    request_fingerprint: Option<&'a str>,
+    created_at: PrimitiveDateTime,
+    updated_at: PrimitiveDateTime,
+}
+
+/// One change of an order's status.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = order_status_history)]
+pub struct StatusChange {
+    /// The new status.
+    pub status: String,
+    /// When, UTC.
+    pub changed_at: PrimitiveDateTime,
+    /// The staff member, if a person made the change.
+    pub changed_by: Option<String>,
+}
+
+/// What placing an order did.
+#[derive(Debug)]
+pub enum Placed {
+    /// A new order was stored.
+    Created(Order),
+    /// The key was seen before with the same order: this is that order, nothing new was stored.
+    Replayed(Order),
+}
+
+/// Why an order was not placed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// The key was used before for a different order.
+    #[error("the idempotency key was already used for a different order")]
+    KeyReused,
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] DieselError),
+}
+
+impl Order {
+    /// Stores `order` with status pending and its first history entry, in one transaction. With
+    /// `idempotency_key`, a retry of the same order returns the stored one instead.
+    pub fn place(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: Option<&str>,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        match Self::place_once(connection, order, idempotency_key, now) {
+            // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
+            // the winner's row.
+            Err(PlaceError::Database(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)))
+                if idempotency_key.is_some() =>
+            {
+                Self::place_once(connection, order, idempotency_key, now)
+            }
+            other => other,
+        }
+    }
+
+    fn place_once(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: Option<&str>,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        let fingerprint = order.fingerprint();
+        write_transaction(connection, |connection| {
+            if let Some(key) = idempotency_key {
+                let existing: Option<Order> = orders::table
+                    .filter(orders::idempotency_key.eq(key))
+                    .select(Order::as_select())
+                    .first(connection)
+                    .optional()?;
+                if let Some(existing) = existing {
+                    return if existing.request_fingerprint.as_deref() == Some(fingerprint.as_str()) {
+                        Ok(Placed::Replayed(existing))
+                    } else {
+                        Err(PlaceError::KeyReused)
+                    };
+                }
+            }
+            let id = Uuid::new_v4().to_string();
+            let reference = unused_reference(connection)?;
+            let row = NewOrderRow {
+                id: &id,
+                reference: reference.as_str(),
+                customer_name: &order.customer_name,
+                phone: order.phone.as_str(),
+                email: order.email.as_deref(),
+                location: &order.location,
+                service_type: order.service.id,
+                service_label: order.service.label,
+                quantity: order.quantity,
+                payment_method: order.payment_method.as_str(),
+                special_instructions: &order.special_instructions,
+                price_per_kg: order.service.price_per_kg as i32,
+                total_amount: order.total_amount(),
+                status: OrderStatus::Pending.as_str(),
+                idempotency_key,
+                request_fingerprint: Some(&fingerprint),
+                created_at: now,
+                updated_at: now,
+            };
+            diesel::insert_into(orders::table).values(&row).execute(connection)?;
+            diesel::insert_into(order_status_history::table)
+                .values((
+                    order_status_history::order_id.eq(&id),
+                    order_status_history::status.eq(OrderStatus::Pending.as_str()),
+                    order_status_history::changed_at.eq(now),
+                ))
+                .execute(connection)?;
+            let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
+            Ok(Placed::Created(stored))
+        })
+    }
+
+    /// The order with this reference.
+    pub fn find_by_reference(connection: &mut DbConnection, reference: &OrderReference) -> QueryResult<Option<Order>> {
+        orders::table
+            .filter(orders::reference.eq(reference.as_str()))
+            .select(Order::as_select())
+            .first(connection)
+            .optional()
+    }
+
+    /// The newest orders of this phone number (stored form), at most `limit`.
+    pub fn recent_for_phone(connection: &mut DbConnection, phone: &str, limit: i64) -> QueryResult<Vec<Order>> {
+        orders::table
+            .filter(orders::phone.eq(phone))
+            .order(orders::created_at.desc())
+            .limit(limit)
+            .select(Order::as_select())
+            .load(connection)
+    }
+
+    /// The order's status changes, oldest first.
+    pub fn history(connection: &mut DbConnection, order_id: &str) -> QueryResult<Vec<StatusChange>> {
+        order_status_history::table
+            .filter(order_status_history::order_id.eq(order_id))
+            .order((order_status_history::changed_at.asc(), order_status_history::id.asc()))
+            .select(StatusChange::as_select())
+            .load(connection)
+    }
+
+    /// How many orders are stored.
+    pub fn count(connection: &mut DbConnection) -> QueryResult<i64> {
+        orders::table.count().get_result(connection)
+    }
+}
+
+fn unused_reference(connection: &mut DbConnection) -> QueryResult<OrderReference> {
+    loop {
+        let candidate = OrderReference::generate();
+        let taken: i64 =
+            orders::table.filter(orders::reference.eq(candidate.as_str())).count().get_result(connection)?;
+        if taken == 0 {
+            return Ok(candidate);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Contact messages: `POST /api/contacts` (JSON) and `POST /contact` (plain form), and the contact
+//! page's success view.
+
+use crate::db::DbError;
+use crate::domain::ContactInput;
+use crate::error::ApiError;
+use crate::models::contact_message::ContactMessage;
+use crate::models::now_utc;
+use crate::state::AppState;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Spec section 8, after a message was stored.
+pub const SENT: &str = "Thank you for your message! We will get back to you soon.";
+/// Spec section 8, when it could not be stored.
+pub const SEND_FAILED: &str = "There was an error sending your message. Please try again.";
+
+async fn store(state: &AppState, input: &ContactInput) -> Result<ContactMessage, ApiError> {
+    let contact = input.validate().map_err(ApiError::invalid)?;
+    let stored = state
+        .db()
+        .run(move |connection| {
+            ContactMessage::create(connection, &contact, now_utc())
+                .map_err(|source| ApiError::Storage { message: SEND_FAILED, source: DbError::Query(source) })
+        })
+        .await
+        .map_err(|error| match error {
+            ApiError::Storage { source, .. } => ApiError::Storage { message: SEND_FAILED, source },
+            other => other,
+        })?;
+    tracing::info!(message_id = %stored.id, "contact message stored");
+    Ok(stored)
+}
+
+/// POST /api/contacts: 201 with the stored message's id and status 'new'.
+pub async fn create_contact(state: web::Data<AppState>, body: web::Bytes) -> Result<HttpResponse, ApiError> {
+    let input: ContactInput = serde_json::from_slice(&body).map_err(|error| {
+        ApiError::BadRequest(format!(
+            "The body must be a JSON object with name, email, phone, subject and message ({error})."
+        ))
+    })?;
+    let stored = store(&state, &input).await?;
+    Ok(HttpResponse::Created().json(json!({ "id": stored.id, "status": stored.status, "message": SENT })))
+}
+
+/// POST /contact: stores the message and redirects to `/contact?sent=1` (the form is empty
+/// again there), or shows the form again with the values and a message per wrong field.
+pub async fn submit_contact_form(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    let input: ContactInput = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    match store(&state, &input).await {
+        Ok(_) => HttpResponse::SeeOther().insert_header((header::LOCATION, "/contact?sent=1")).finish(),
+        Err(ApiError::Invalid { fields, .. }) => {
+            contact_form_again(&state, &request, &input, json!(fields), None, 422).await
+        }
+        Err(error) => {
+            if let ApiError::Storage { source, .. } = &error {
+                tracing::error!(error = %source, "storing a contact message from the form failed");
+            }
+            contact_form_again(&state, &request, &input, json!({}), Some(SEND_FAILED), 500).await
+        }
+    }
+}
+
+async fn contact_form_again(
+    state: &AppState,
+    request: &HttpRequest,
+    input: &ContactInput,
+    errors: Value,
+    alert: Option<&str>,
+    status: u16,
+) -> HttpResponse {
+    let values = json!({
+        "name": input.name, "email": input.email, "phone": input.phone, "subject": input.subject, "message": input.message,
+    });
+    let pages = state.pages();
+    let own =
+        json!({ "form": { "values": values, "errors": errors, "alert": alert, "status": status }, "sent": false });
+    let (response, _) = pages.render("contact", pages.props("/contact", own)).await;
+    response.respond(request)
+}
+
+/// `?sent=1` after a message was stored.
+#[derive(Debug, Deserialize)]
+pub struct ContactQuery {
+    sent: Option<String>,
+}
+
+/// GET /contact, and its success view `?sent=1`; both are cached.
+pub async fn show_contact(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    query: web::Query<ContactQuery>,
+) -> HttpResponse {
+    if query.sent.is_some() {
+        let pages = state.pages();
+        let props = pages.props("/contact", json!({ "form": null, "sent": true }));
+        return pages.cached("contact-sent", "contact", props).await.respond(&request);
+    }
+    super::pages::static_page(&state, "contact", "/contact").await.respond(&request)
+}

@@ -1,0 +1,209 @@
+//! Placing an order: `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain
+//! HTML form, for browsers without JavaScript), and the confirmation page that follows.
+
+use crate::db::DbError;
+use crate::domain::{OrderInput, OrderReference, PaymentMethod, PhoneNumber};
+use crate::error::ApiError;
+use crate::models::order::{Order, PlaceError, Placed};
+use crate::models::{now_utc, rfc3339};
+use crate::state::AppState;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Spec section 8: what a customer reads when the order could not be stored.
+pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
+
+/// The order as the API returns it: spec section 3's fields, plus the reference.
+pub fn order_json(order: &Order) -> Value {
+    json!({
+        "id": order.id,
+        "reference": order.reference,
+        "customerName": order.customer_name,
+        "phone": order.phone,
+        "email": order.email,
+        "location": order.location,
+        "serviceType": order.service_type,
+        "serviceLabel": order.service_label,
+        "quantity": order.quantity,
+        "paymentMethod": order.payment_method,
+        "specialInstructions": order.special_instructions,
+        "pricePerKg": order.price_per_kg,
+        "totalAmount": order.total_amount,
+        "status": order.status,
+        "createdAt": rfc3339(order.created_at),
+        "updatedAt": rfc3339(order.updated_at),
+    })
+}
+
+/// Validates and stores an order; the one path both endpoints take.
+async fn place(state: &AppState, input: OrderInput, key: Option<String>) -> Result<Placed, ApiError> {
+    let order = input.validate().map_err(ApiError::invalid)?;
+    let outcome = state
+        .db()
+        .run(move |connection| {
+            Order::place(connection, &order, key.as_deref(), now_utc()).map_err(|error| match error {
+                PlaceError::KeyReused => ApiError::KeyReused,
+                PlaceError::Database(source) => {
+                    ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) }
+                }
+            })
+        })
+        .await?;
+    if let Placed::Created(order) = &outcome {
+        tracing::info!(order_id = %order.id, reference = %order.reference, total_kes = order.total_amount, "order placed");
+    }
+    Ok(outcome)
+}
+
+impl From<DbError> for ApiError {
+    fn from(source: DbError) -> Self {
+        ApiError::Storage { message: SAVE_FAILED, source }
+    }
+}
+
+/// `Idempotency-Key`: 1 to 100 visible ASCII characters.
+fn idempotency_key(value: Option<&str>) -> Result<Option<String>, ApiError> {
+    match value.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(key) if key.len() <= 100 && key.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(key.to_owned())),
+        Some(_) => {
+            Err(ApiError::BadRequest("The Idempotency-Key must be 1 to 100 visible ASCII characters.".to_owned()))
+        }
+    }
+}
+
+/// POST /api/orders: 201 with the stored order; the same `Idempotency-Key` and body again gives
+/// the same order (`Idempotent-Replayed: true`), a different body 409.
+pub async fn create_order(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let input: OrderInput = serde_json::from_slice(&body).map_err(|error| {
+        ApiError::BadRequest(format!("The body must be a JSON object with the order's fields ({error})."))
+    })?;
+    let key = idempotency_key(request.headers().get("Idempotency-Key").and_then(|v| v.to_str().ok()))?;
+    let (order, replayed) = match place(&state, input, key).await? {
+        Placed::Created(order) => (order, false),
+        Placed::Replayed(order) => (order, true),
+    };
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
+        .insert_header(("Idempotent-Replayed", if replayed { "true" } else { "false" }))
+        .json(order_json(&order)))
+}
+
+/// The form's fields: the order's, plus the key the hydrated form adds.
+#[derive(Debug, Deserialize)]
+pub struct OrderForm {
+    #[serde(flatten)]
+    order: OrderInput,
+    #[serde(rename = "idempotencyKey")]
+    idempotency_key: Option<String>,
+}
+
+/// POST /order: the same as the API for a browser without JavaScript. Success redirects to the
+/// confirmation (303, so a reload does not post again); a problem shows the form again with the
+/// entered values and a message next to each wrong field.
+pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    let form: OrderForm = match serde_urlencoded::from_bytes(&body) {
+        Ok(form) => form,
+        Err(_) => {
+            let alert = Some("The form could not be read. Please try again.");
+            return order_form_again(&state, &request, &OrderForm::empty(), json!({}), alert, 400).await;
+        }
+    };
+    let key = idempotency_key(form.idempotency_key.as_deref()).ok().flatten();
+    match place(&state, form.order.clone(), key).await {
+        Ok(Placed::Created(order) | Placed::Replayed(order)) => HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
+            .finish(),
+        Err(ApiError::Invalid { fields, .. }) => {
+            order_form_again(&state, &request, &form, json!(fields), None, 422).await
+        }
+        Err(ApiError::KeyReused) => {
+            let alert = Some("This form was already sent with other details. Please check and send it again.");
+            order_form_again(&state, &request, &form, json!({}), alert, 409).await
+        }
+        Err(error) => {
+            if let ApiError::Storage { source, .. } = &error {
+                tracing::error!(error = %source, "storing an order from the form failed");
+            }
+            order_form_again(&state, &request, &form, json!({}), Some(SAVE_FAILED), 500).await
+        }
+    }
+}
+
+impl OrderForm {
+    fn empty() -> Self {
+        Self { order: OrderInput::default(), idempotency_key: None }
+    }
+}
+
+async fn order_form_again(
+    state: &AppState,
+    request: &HttpRequest,
+    form: &OrderForm,
+    errors: Value,
+    alert: Option<&str>,
+    status: u16,
+) -> HttpResponse {
+    let order = &form.order;
+    let quantity = match &order.quantity {
+        Some(crate::domain::Loose::Integer(kg)) => kg.to_string(),
+        Some(crate::domain::Loose::Float(kg)) => kg.to_string(),
+        Some(crate::domain::Loose::Text(text)) => text.clone(),
+        None => String::new(),
+    };
+    let values = json!({
+        "customerName": order.customer_name, "phone": order.phone, "email": order.email, "location": order.location,
+        "serviceType": order.service_type, "quantity": quantity, "paymentMethod": order.payment_method,
+        "specialInstructions": order.special_instructions,
+    });
+    let pages = state.pages();
+    let mut own = super::pages::own_props(state.settings(), "order");
+    own["form"] = json!({ "values": values, "errors": errors, "alert": alert, "status": status });
+    let (response, _) = pages.render("order", pages.props("/order", own)).await;
+    response.respond(request)
+}
+
+/// The confirmation's query: `?ref=K7MX2QPD`.
+#[derive(Debug, Deserialize)]
+pub struct ConfirmationQuery {
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+}
+
+/// GET /confirmation: the generic page, or with `?ref=` the order's reference and, for pay-now,
+/// the till, the amount and the phone number to use as the M-PESA reference.
+pub async fn show_confirmation(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    query: web::Query<ConfirmationQuery>,
+) -> HttpResponse {
+    let Some(reference) = query.reference.as_deref().and_then(OrderReference::parse) else {
+        return super::pages::static_page(&state, "confirmation", "/confirmation").await.respond(&request);
+    };
+    let found =
+        state.db().run(move |connection| Order::find_by_reference(connection, &reference).map_err(DbError::from)).await;
+    let order = match found {
+        Ok(order) => order,
+        Err(error) => {
+            tracing::error!(%error, "looking up an order for the confirmation failed");
+            None
+        }
+    };
+    let own = json!({ "order": order.map(|order| json!({
+        "reference": order.reference,
+        "serviceLabel": order.service_label,
+        "quantity": order.quantity,
+        "totalAmount": order.total_amount,
+        "payNow": order.payment_method == PaymentMethod::PayNow.as_str(),
+        "phone": PhoneNumber::masked(&order.phone),
+    })) });
+    let pages = state.pages();
+    let (response, _) = pages.render("confirmation", pages.props("/confirmation", own)).await;
+    response.respond(&request)
+}

@@ -1,0 +1,161 @@
+//! Order look-up by reference or by phone number: `GET /api/tracking` for the hydrated page and
+//! `GET /tracking?by=…&q=…` for a plain form. Limited per client, and showing no more of the
+//! customer than the first name and a masked phone number.
+
+use crate::db::DbError;
+use crate::domain::{OrderReference, OrderStatus, PhoneNumber};
+use crate::error::ApiError;
+use crate::models::order::{Order, StatusChange};
+use crate::models::rfc3339;
+use crate::state::AppState;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::net::IpAddr;
+
+/// How many of a phone number's orders a look-up shows, newest first.
+const ORDERS_PER_PHONE: i64 = 5;
+/// Standard turnaround (spec section 9: 3-4 days): the estimate counts 4 from pickup, or from the
+/// order while it waits for pickup.
+const TURNAROUND_DAYS: i64 = 4;
+
+/// `by=order|phone&q=…`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TrackingQuery {
+    by: Option<String>,
+    q: Option<String>,
+}
+
+impl TrackingQuery {
+    /// Whether the visitor asked for anything.
+    pub fn is_empty(&self) -> bool {
+        self.q.as_deref().is_none_or(|q| q.trim().is_empty())
+    }
+
+    fn echo(&self) -> Value {
+        let by = if self.by.as_deref() == Some("order") { "order" } else { "phone" };
+        let value: String = self.q.as_deref().unwrap_or_default().trim().chars().take(40).collect();
+        json!({ "by": by, "value": value })
+    }
+}
+
+/// The address the limit counts by: the connection's peer, or the proxy's forwarded address.
+fn client_ip(state: &AppState, request: &HttpRequest) -> IpAddr {
+    let forwarded = state
+        .settings()
+        .behind_proxy
+        .then(|| request.connection_info().realip_remote_addr().map(str::to_owned))
+        .flatten();
+    forwarded
+        .and_then(|addr| {
+            addr.parse::<IpAddr>().ok().or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
+        })
+        .or_else(|| request.peer_addr().map(|addr| addr.ip()))
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+}
+
+/// Looks up what the query asks for; the one path of the API and the page.
+async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery) -> Result<Value, ApiError> {
+    state
+        .tracking_limit()
+        .check(client_ip(state, request))
+        .map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+    let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
+    let found = match query.by.as_deref() {
+        Some("order") => {
+            let reference = OrderReference::parse(&value).ok_or_else(|| {
+                ApiError::BadRequest("An order ID has 8 letters and digits, like K7MX2QPD.".to_owned())
+            })?;
+            state
+                .db()
+                .run(move |c| Ok::<_, DbError>(Order::find_by_reference(c, &reference)?.into_iter().collect()))
+                .await
+        }
+        Some("phone") => {
+            let phone = PhoneNumber::parse(&value).map_err(ApiError::BadRequest)?;
+            state
+                .db()
+                .run(move |c| Ok::<_, DbError>(Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?))
+                .await
+        }
+        _ => {
+            return Err(ApiError::BadRequest(
+                "Choose to search by order ID (by=order) or phone number (by=phone).".to_owned(),
+            ));
+        }
+    };
+    let orders: Vec<Order> = found.map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
+    if orders.is_empty() {
+        return Err(ApiError::NotFound(match query.by.as_deref() {
+            Some("order") => "No order was found with that order ID. Please check it and try again.".to_owned(),
+            _ => "No order was found for that phone number. Please check it and try again.".to_owned(),
+        }));
+    }
+    let ids: Vec<String> = orders.iter().map(|order| order.id.clone()).collect();
+    let histories = state
+        .db()
+        .run(move |c| ids.iter().map(|id| Order::history(c, id)).collect::<Result<Vec<_>, _>>().map_err(DbError::from))
+        .await
+        .map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
+    Ok(
+        json!({ "orders": orders.iter().zip(&histories).map(|(order, history)| tracked(order, history)).collect::<Vec<_>>() }),
+    )
+}
+
+const LOOKUP_FAILED: &str = "The order look-up failed. Please try again in a moment.";
+
+/// What a look-up shows of one order.
+fn tracked(order: &Order, history: &[StatusChange]) -> Value {
+    let first_time =
+        |status: OrderStatus| history.iter().find(|change| change.status == status.as_str()).map(|c| c.changed_at);
+    let picked_up = first_time(OrderStatus::PickedUp);
+    let delivered = first_time(OrderStatus::Delivered);
+    let estimate = picked_up.unwrap_or(order.created_at) + time::Duration::days(TURNAROUND_DAYS);
+    json!({
+        "reference": order.reference,
+        "customer": order.customer_name.split_whitespace().next().unwrap_or_default(),
+        "phone": PhoneNumber::masked(&order.phone),
+        "service": order.service_label,
+        "quantity": order.quantity,
+        "total": order.total_amount,
+        "status": order.status,
+        "placedAt": rfc3339(order.created_at),
+        "pickedUpAt": picked_up.map(rfc3339),
+        "estimatedCompletion": (delivered.is_none() && order.status != OrderStatus::Cancelled.as_str()).then(|| rfc3339(estimate)),
+        "deliveredAt": delivered.map(rfc3339),
+        "history": history.iter().map(|change| json!({ "status": change.status, "at": rfc3339(change.changed_at) })).collect::<Vec<_>>(),
+    })
+}
+
+/// GET /api/tracking?by=order|phone&q=…
+pub async fn track_order(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    query: web::Query<TrackingQuery>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(look_up(&state, &request, &query).await?))
+}
+
+/// GET /tracking: the form, and with a query the result rendered on the server.
+pub async fn show_tracking(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    query: web::Query<TrackingQuery>,
+) -> HttpResponse {
+    if query.is_empty() {
+        return super::pages::static_page(&state, "tracking", "/tracking").await.respond(&request);
+    }
+    let result = match look_up(&state, &request, &query).await {
+        Ok(found) => found,
+        Err(error) => {
+            if let ApiError::Storage { source, .. } = &error {
+                tracing::error!(error = %source, "order look-up failed");
+            }
+            json!({ "error": error.to_string(), "status": actix_web::ResponseError::status_code(&error).as_u16() })
+        }
+    };
+    let pages = state.pages();
+    let props = pages.props("/tracking", json!({ "query": query.echo(), "result": result }));
+    let (response, _) = pages.render("tracking", props).await;
+    response.respond(&request)
+}

@@ -1,0 +1,188 @@
+//! Placing orders through the API and the plain form, on both backends.
+
+use crate::helpers::TestApp;
+use crate::on_both_backends;
+use laundry::models::order::Order;
+use serde_json::{Value, json};
+
+fn valid_order() -> Value {
+    json!({
+        "customerName": "Amina Wanjiru",
+        "phone": "0712 345 678",
+        "email": "amina@example.com",
+        "location": "Kilimani, Argwings Kodhek Rd",
+        "serviceType": "dry-cleaning",
+        "quantity": 3,
+        "paymentMethod": "pay-now",
+        "specialInstructions": "Red wine stain on the white shirt"
+    })
+}
+
+fn with(field: &str, value: Value) -> Value {
+    let mut order = valid_order();
+    order[field] = value;
+    order
+}
+
+fn stored_orders(app: &TestApp) -> i64 {
+    app.with_db(|c| Order::count(c).unwrap())
+}
+
+on_both_backends! {
+    async fn a_valid_order_is_stored_pending_with_its_reference_and_history(app: TestApp) {
+        let response = app.post_json("/api/orders", &valid_order(), &[]).await;
+
+        assert_eq!(response.status(), 201);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["status"], "pending");
+        assert_eq!(body["phone"], "+254712345678");
+        assert_eq!(body["totalAmount"], 1500);
+        assert_eq!(body["pricePerKg"], 500);
+        assert_eq!(body["serviceLabel"], "Dry Cleaning");
+        let reference = body["reference"].as_str().unwrap().to_owned();
+        assert_eq!(reference.len(), 8);
+        let id = body["id"].as_str().unwrap().to_owned();
+        let history = app.with_db(|c| Order::history(c, &id).unwrap());
+        assert_eq!(history.len(), 1);
+        assert_eq!(history[0].status, "pending");
+        assert_eq!(stored_orders(&app), 1);
+    }
+
+    async fn each_invalid_field_is_refused_with_its_own_message_and_nothing_is_stored(app: TestApp) {
+        let cases = [
+            ("customerName", json!("  ")),
+            ("phone", json!("12345")),
+            ("phone", json!("+1 202 555 0100")),
+            ("email", json!("amina@")),
+            ("location", json!("")),
+            ("serviceType", json!("washing")),
+            ("quantity", json!(0)),
+            ("quantity", json!(1.5)),
+            ("quantity", json!(501)),
+            ("quantity", json!("two")),
+            ("paymentMethod", json!("card")),
+            ("specialInstructions", json!("x".repeat(1001))),
+            ("customerName", json!("x".repeat(101))),
+        ];
+        for (field, value) in cases {
+            let response = app.post_json("/api/orders", &with(field, value.clone()), &[]).await;
+
+            assert_eq!(response.status(), 422, "{field} = {value}");
+            let body: Value = response.json().await.unwrap();
+            assert!(body["fields"][field].as_str().is_some_and(|m| !m.is_empty()), "{field} = {value}: {body}");
+        }
+        assert_eq!(stored_orders(&app), 0);
+    }
+
+    async fn the_total_is_computed_on_the_server_and_the_clients_is_ignored(app: TestApp) {
+        let mut order = with("serviceType", json!("wash-fold"));
+        order["quantity"] = json!(4);
+        order["totalAmount"] = json!(1);
+        order["pricePerKg"] = json!(1);
+
+        let body: Value = app.post_json("/api/orders", &order, &[]).await.json().await.unwrap();
+
+        assert_eq!(body["totalAmount"], 600);
+        assert_eq!(body["pricePerKg"], 150);
+    }
+
+    async fn a_retry_with_the_same_key_returns_the_same_order(app: TestApp) {
+        let key = [("Idempotency-Key", "order-form-7f3a")];
+        let first: Value = app.post_json("/api/orders", &valid_order(), &key).await.json().await.unwrap();
+
+        let retry = app.post_json("/api/orders", &valid_order(), &key).await;
+
+        assert_eq!(retry.status(), 201);
+        assert_eq!(retry.headers()["idempotent-replayed"], "true");
+        let second: Value = retry.json().await.unwrap();
+        assert_eq!(first["id"], second["id"]);
+        assert_eq!(stored_orders(&app), 1);
+    }
+
+    async fn the_same_key_with_a_different_order_is_refused(app: TestApp) {
+        let key = [("Idempotency-Key", "order-form-7f3a")];
+        app.post_json("/api/orders", &valid_order(), &key).await;
+
+        let response = app.post_json("/api/orders", &with("quantity", json!(9)), &key).await;
+
+        assert_eq!(response.status(), 409);
+        assert_eq!(stored_orders(&app), 1);
+    }
+
+    async fn twenty_concurrent_submissions_with_one_key_store_one_order(app: TestApp) {
+        let key = [("Idempotency-Key", "double-click-123")];
+        let order = valid_order();
+
+        let responses = futures::future::join_all((0..20).map(|_| app.post_json("/api/orders", &order, &key))).await;
+
+        let mut ids = std::collections::HashSet::new();
+        for response in responses {
+            assert_eq!(response.status(), 201);
+            let body: Value = response.json().await.unwrap();
+            ids.insert(body["id"].as_str().unwrap().to_owned());
+        }
+        assert_eq!(ids.len(), 1, "one order for one key");
+        assert_eq!(stored_orders(&app), 1);
+    }
+
+    async fn malformed_json_is_a_clear_400(app: TestApp) {
+        let response = app
+            .client
+            .post(format!("{}/api/orders", app.address))
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+
+        assert_eq!(response.status(), 400);
+        let body: Value = response.json().await.unwrap();
+        assert!(body["error"].as_str().unwrap().starts_with("The body must be a JSON object"));
+    }
+
+    async fn a_form_post_without_javascript_goes_to_the_confirmation_with_payment_details(app: TestApp) {
+        let response = app
+            .post_form("/order", &[
+                ("customerName", "Brian Otieno"),
+                ("phone", "+254 722 000 111"),
+                ("email", ""),
+                ("location", "Westlands"),
+                ("serviceType", "ironing"),
+                ("quantity", "2"),
+                ("paymentMethod", "pay-now"),
+                ("specialInstructions", ""),
+            ])
+            .await;
+
+        assert_eq!(response.status(), 303);
+        let location = response.headers()["location"].to_str().unwrap().to_owned();
+        assert!(location.starts_with("/confirmation?ref="), "{location}");
+        let html = app.get(&location).await.text().await.unwrap();
+        let reference = location.trim_start_matches("/confirmation?ref=");
+        assert!(html.contains("Order Confirmed!"));
+        assert!(html.contains(reference));
+        assert!(html.contains("3552248"));
+        assert!(html.contains("KSh 400"));
+        assert!(html.contains("+254 7** *** 111"));
+        assert_eq!(stored_orders(&app), 1);
+    }
+
+    async fn a_form_post_with_mistakes_shows_the_form_again_with_the_values_and_messages(app: TestApp) {
+        let response = app
+            .post_form("/order", &[
+                ("customerName", "Brian Otieno"),
+                ("phone", "12345"),
+                ("location", "Westlands"),
+                ("serviceType", "ironing"),
+                ("quantity", "0"),
+            ])
+            .await;
+
+        assert_eq!(response.status(), 422);
+        let html = response.text().await.unwrap();
+        assert!(html.contains(r#"value="Brian Otieno""#), "the entered name is kept");
+        assert!(html.contains("Please enter a Kenyan phone number"));
+        assert!(html.contains("Please enter a whole number of kilograms from 1 to 500."));
+        assert_eq!(stored_orders(&app), 0);
+    }
+}
