@@ -42,9 +42,11 @@ test-browser: frontend ## The browser tests in Debian's Chromium
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs
 
-bench: frontend ## Print render times, engine cold start and load-test figures (see BENCHMARKS.md)
+bench: frontend ## Print render, load-test and order-submission figures (see BENCHMARKS.md)
 	cargo build --release -p laundry
 	cargo bench -p laundry --bench pages
+	@# Orders on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (as .ci/run sets it).
+	cargo bench -p laundry --bench orders
 
 lighthouse: build ## Lighthouse scores of every public page (needs chromium; fetches lighthouse with npx)
 	scripts/lighthouse.sh

@@ -1,0 +1,235 @@
+//! `make bench`, part 2: orders submitted concurrently to the release server over loopback, on
+//! SQLite and (when `TEST_DATABASE_URL` names a PostgreSQL server) on PostgreSQL. Prints orders per
+//! second and p50/p99 latency, then checks the database against the answers: every 2xx answer has
+//! its row, and no row lacks an answer. One in ten submissions is sent twice with the same
+//! `Idempotency-Key`, as a phone on a flaky network would, and must not create a second row.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use diesel::prelude::*;
+use futures::StreamExt;
+use laundry::db::Database;
+use laundry::db::schema::orders;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ORDERS: usize = 2_000;
+const CONCURRENCY: usize = 32;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let binary = root.join("target/release/laundry");
+    assert!(binary.exists(), "{} is missing: cargo build --release -p laundry", binary.display());
+    println!("## Concurrent order submission ({ORDERS} orders, {CONCURRENCY} at a time, 10% retried once)");
+
+    let folder = tempfile::tempdir().unwrap();
+    let sqlite_url = format!("sqlite://{}/bench.db", folder.path().display());
+    run_backend("SQLite", &root, &binary, &sqlite_url);
+
+    match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty()) {
+        Some(admin_url) => {
+            let database = ScratchPostgres::create(&admin_url);
+            run_backend("PostgreSQL", &root, &binary, &database.url);
+        }
+        None => println!("PostgreSQL: skipped (set TEST_DATABASE_URL=postgres://user@host:5432/db to include it)"),
+    }
+}
+
+fn run_backend(label: &str, root: &Path, binary: &PathBuf, database_url: &str) {
+    let port = free_port();
+    let _server = Server(
+        Command::new(binary)
+            .arg("serve")
+            .env("LAUNDRY_ADDR", format!("127.0.0.1:{port}"))
+            .env("LAUNDRY_FRONTEND_DIR", root.join("frontend/dist"))
+            .env("DATABASE_URL", database_url)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let base = format!("http://127.0.0.1:{port}");
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let outcome = runtime.block_on(async {
+        wait_until_up(&base).await;
+        submit_all(&base).await
+    });
+
+    let mut latencies = outcome.latencies;
+    let (p50, p99) = (percentile(&mut latencies, 50.0), percentile(&mut latencies, 99.0));
+    println!(
+        "{label:<10} {:>6.0} orders/s   p50 {:>6.1} ms   p99 {:>6.1} ms   ({} requests in {:.1} s; answers: {})",
+        ORDERS as f64 / outcome.elapsed.as_secs_f64(),
+        ms(p50),
+        ms(p99),
+        latencies.len(),
+        outcome.elapsed.as_secs_f64(),
+        outcome.statuses.iter().map(|(status, n)| format!("{status}×{n}")).collect::<Vec<_>>().join(", "),
+    );
+
+    let database = Database::open(database_url, 1).unwrap();
+    let mut connection = database.connection().unwrap();
+    let stored: Vec<(String, Option<String>)> =
+        orders::table.select((orders::reference, orders::idempotency_key)).load(&mut *connection).unwrap();
+    let stored_references: BTreeSet<&str> = stored.iter().map(|(reference, _)| reference.as_str()).collect();
+    let answered: BTreeSet<&str> = outcome.references.values().map(String::as_str).collect();
+    let unanswered_rows = stored_references.difference(&answered).count();
+    let answers_without_row = answered.difference(&stored_references).count();
+    println!(
+        "{label:<10} rows {} | distinct orders answered 2xx {} | 2xx answers without a row: {} | rows without a 2xx answer: {} | retries that changed the reference: {}",
+        stored.len(),
+        answered.len(),
+        answers_without_row,
+        unanswered_rows,
+        outcome.mismatched_retries,
+    );
+    let healthy = answers_without_row == 0
+        && unanswered_rows == 0
+        && outcome.mismatched_retries == 0
+        && stored.len() == stored_references.len();
+    println!("{label:<10} {}", if healthy { "consistent" } else { "INCONSISTENT: see the counts above" });
+}
+
+struct Outcome {
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+    statuses: BTreeMap<u16, usize>,
+    /// Idempotency key -> the reference its 2xx answer carried.
+    references: BTreeMap<String, String>,
+    mismatched_retries: usize,
+}
+
+async fn submit_all(base: &str) -> Outcome {
+    let client = reqwest::Client::builder().pool_max_idle_per_host(CONCURRENCY).build().unwrap();
+    let started = Instant::now();
+    let answers: Vec<Vec<(String, u16, Option<String>, Duration)>> = futures::stream::iter(0..ORDERS)
+        .map(|n| {
+            let client = client.clone();
+            let url = format!("{base}/api/orders");
+            async move {
+                let key = format!("bench-{n}-{}", uuid::Uuid::new_v4().simple());
+                let body = order_body(n);
+                let tries = if n % 10 == 0 { 2 } else { 1 };
+                let mut answers = Vec::with_capacity(tries);
+                for _ in 0..tries {
+                    let sent = Instant::now();
+                    let response = client.post(&url).header("Idempotency-Key", &key).json(&body).send().await;
+                    let (status, reference) = match response {
+                        Ok(response) => {
+                            let status = response.status().as_u16();
+                            let json: serde_json::Value = response.json().await.unwrap_or_default();
+                            (status, json["reference"].as_str().map(str::to_owned))
+                        }
+                        Err(_) => (0, None),
+                    };
+                    answers.push((key.clone(), status, reference, sent.elapsed()));
+                }
+                answers
+            }
+        })
+        .buffer_unordered(CONCURRENCY)
+        .collect()
+        .await;
+    let elapsed = started.elapsed();
+
+    let mut outcome = Outcome {
+        elapsed,
+        latencies: Vec::new(),
+        statuses: BTreeMap::new(),
+        references: BTreeMap::new(),
+        mismatched_retries: 0,
+    };
+    for (key, status, reference, latency) in answers.into_iter().flatten() {
+        outcome.latencies.push(latency);
+        *outcome.statuses.entry(status).or_default() += 1;
+        if (200..300).contains(&status) {
+            let reference = reference.expect("a 2xx answer carries the order's reference");
+            if let Some(earlier) = outcome.references.insert(key, reference.clone())
+                && earlier != reference
+            {
+                outcome.mismatched_retries += 1;
+            }
+        }
+    }
+    outcome
+}
+
+fn order_body(n: usize) -> serde_json::Value {
+    let services = ["wash-fold", "dry-cleaning", "ironing", "bedding"];
+    serde_json::json!({
+        "customerName": format!("Bench Customer {n}"),
+        "phone": format!("07{:08}", n % 100_000_000),
+        "email": if n % 2 == 0 { serde_json::Value::from(format!("bench{n}@example.com")) } else { serde_json::Value::Null },
+        "location": "Kilimani, Nairobi",
+        "serviceType": services[n % services.len()],
+        "quantity": 1 + n % 20,
+        "paymentMethod": if n % 3 == 0 { "pay-now" } else { "pay-delivery" },
+        "specialInstructions": "",
+    })
+}
+
+async fn wait_until_up(base: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(response) = reqwest::get(format!("{base}/healthz")).await
+            && response.status().is_success()
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the server did not start on {base}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A PostgreSQL database made for this run and dropped after it.
+struct ScratchPostgres {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl ScratchPostgres {
+    fn create(admin_url: &str) -> Self {
+        let mut admin = diesel::PgConnection::establish(admin_url)
+            .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+        let name = format!("laundry_bench_{}", uuid::Uuid::new_v4().simple());
+        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
+        let server = admin_url.split('?').next().unwrap_or(admin_url);
+        let server = server.rsplit_once('/').map_or(server, |(server, _)| server);
+        Self { admin_url: admin_url.to_owned(), url: format!("{server}/{name}"), name }
+    }
+}
+
+impl Drop for ScratchPostgres {
+    fn drop(&mut self) {
+        if let Ok(mut admin) = diesel::PgConnection::establish(&self.admin_url) {
+            let _ =
+                diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
+        }
+    }
+}
+
+/// Kills the server when the run ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn percentile(times: &mut [Duration], p: f64) -> Duration {
+    times.sort_unstable();
+    let index = ((p / 100.0) * (times.len() - 1) as f64).round() as usize;
+    times[index]
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
