@@ -1,7 +1,7 @@
 //! Errors of the JSON API and how they answer.
 //!
 //! Policy: validation problems are [`ApiError::Invalid`] with a message per field (422); a reused
-//! idempotency key is 409; too many look-ups 429; a busy database pool 503; anything unexpected is
+//! idempotency key is 409; no staff session 401, a missing CSRF token 403; too many look-ups 429; a busy database pool 503; anything unexpected is
 //! logged once here with its cause and answers 500 with a message the customer can act on.
 
 use crate::db::DbError;
@@ -31,6 +31,12 @@ pub enum ApiError {
     /// Nothing matches.
     #[error("{0}")]
     NotFound(String),
+    /// No live staff session (the admin API).
+    #[error("Your session has ended. Please sign in again.")]
+    Unauthorized,
+    /// Signed in, but the request is refused (a missing or wrong CSRF token).
+    #[error("{0}")]
+    Forbidden(String),
     /// Too many requests from this client.
     #[error("Too many look-ups from your connection. Please wait {} minutes and try again.", retry_after.as_secs().div_ceil(60))]
     RateLimited {
@@ -61,6 +67,8 @@ impl ResponseError for ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::KeyReused => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Storage { source: DbError::Pool(_), .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage { .. } => StatusCode::INTERNAL_SERVER_ERROR,

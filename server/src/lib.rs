@@ -4,6 +4,7 @@
 //! `main.rs` only reads the configuration and calls [`startup::Application::build`]; everything
 //! else lives in these modules.
 
+pub mod auth;
 pub mod catalogue;
 pub mod clock;
 pub mod compressed;

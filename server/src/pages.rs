@@ -51,6 +51,16 @@ impl PageResponse {
         response.content_type("text/html; charset=utf-8").insert_header(CacheControl(vec![CacheDirective::NoCache]));
         self.body.respond(request, response)
     }
+
+    /// Answers with a page that holds one person's data: never stored by a cache, never indexed.
+    pub fn respond_private(&self, request: &HttpRequest) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        response
+            .content_type("text/html; charset=utf-8")
+            .insert_header(CacheControl(vec![CacheDirective::NoStore, CacheDirective::Private]))
+            .insert_header(("X-Robots-Tag", "noindex, nofollow"));
+        self.body.respond(request, response)
+    }
 }
 
 /// The props every page gets (`SharedProps` in `frontend/src/lib/types.ts`).

@@ -1,6 +1,8 @@
 //! A per-client limit on how often something may be done, in memory. Behind a load balancer each
 //! instance counts on its own, so the effective limit is at most the instances times this one.
 
+use crate::config::Settings;
+use actix_web::HttpRequest;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -43,6 +45,18 @@ impl RateLimiter {
         entry.1 += 1;
         Ok(())
     }
+}
+
+/// The address the limit counts by: the connection's peer, or the proxy's forwarded address.
+pub fn client_ip(settings: &Settings, request: &HttpRequest) -> IpAddr {
+    let forwarded =
+        settings.behind_proxy.then(|| request.connection_info().realip_remote_addr().map(str::to_owned)).flatten();
+    forwarded
+        .and_then(|addr| {
+            addr.parse::<IpAddr>().ok().or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
+        })
+        .or_else(|| request.peer_addr().map(|addr| addr.ip()))
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
 }
 
 #[cfg(test)]

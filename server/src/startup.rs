@@ -1,14 +1,15 @@
 //! Building the application: load the frontend, start the rendering engines, bind the listener,
 //! and register every route in [`routes`], the one place that shows the whole HTTP surface.
 
+use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::pages::Pages;
-use crate::routes::{assets, catalogue, contacts, health, orders, pages, seo, tracking};
+use crate::routes::{admin, assets, catalogue, contacts, health, orders, pages, seo, tracking};
 use crate::state::AppState;
 use actix_web::dev::Server;
-use actix_web::middleware::{Compress, DefaultHeaders};
+use actix_web::middleware::{Compress, DefaultHeaders, from_fn};
 use actix_web::{App, HttpServer, web};
 use anyhow::Context as _;
 use ssr_runtime::{Renderer, RendererConfig};
@@ -113,6 +114,12 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/api/orders", web::post().to(orders::create_order))
         .route("/api/contacts", web::post().to(contacts::create_contact))
         .route("/api/tracking", web::get().to(tracking::track_order))
+        // Staff: the login is open; everything else under /admin and /api/admin is behind the guard.
+        .service(
+            web::resource("/admin/login").route(web::get().to(admin::show_login)).route(web::post().to(admin::login)),
+        )
+        .service(web::scope("/admin").wrap(from_fn(require_staff)).configure(admin::register(admin::page_routes())))
+        .service(web::scope("/api/admin").wrap(from_fn(require_staff)).configure(admin::register(admin::api_routes())))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))

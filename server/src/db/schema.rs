@@ -22,6 +22,11 @@ diesel::table! {
         request_fingerprint -> Nullable<Text>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        payment_status -> Text,
+        paid_via -> Nullable<Text>,
+        mpesa_code -> Nullable<Text>,
+        paid_at -> Nullable<Timestamp>,
+        payment_recorded_by -> Nullable<Text>,
     }
 }
 
@@ -45,8 +50,49 @@ diesel::table! {
         message -> Text,
         status -> Text,
         created_at -> Timestamp,
+        handled_at -> Nullable<Timestamp>,
+        handled_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    staff (id) {
+        id -> Text,
+        email -> Text,
+        password_hash -> Text,
+        created_at -> Timestamp,
+        last_login_at -> Nullable<Timestamp>,
+        disabled_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    staff_sessions (id_hash) {
+        id_hash -> Text,
+        staff_id -> Text,
+        csrf_token -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    login_failures (id) {
+        id -> BigInt,
+        email -> Text,
+        client -> Text,
+        failed_at -> Timestamp,
     }
 }
 
 diesel::joinable!(order_status_history -> orders (order_id));
-diesel::allow_tables_to_appear_in_same_query!(orders, order_status_history, contact_messages);
+diesel::joinable!(staff_sessions -> staff (staff_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    orders,
+    order_status_history,
+    contact_messages,
+    staff,
+    staff_sessions,
+    login_failures
+);

@@ -27,6 +27,10 @@ pub struct ContactMessage {
     pub status: String,
     /// UTC.
     pub created_at: PrimitiveDateTime,
+    /// When staff marked it handled, UTC.
+    pub handled_at: Option<PrimitiveDateTime>,
+    /// Who did.
+    pub handled_by: Option<String>,
 }
 
 impl ContactMessage {
@@ -41,6 +45,8 @@ impl ContactMessage {
             message: contact.message.clone(),
             status: "new".to_owned(),
             created_at: now,
+            handled_at: None,
+            handled_by: None,
         };
         diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
         Ok(row)
@@ -49,5 +55,53 @@ impl ContactMessage {
     /// How many messages are stored.
     pub fn count(connection: &mut DbConnection) -> QueryResult<i64> {
         contact_messages::table.count().get_result(connection)
+    }
+}
+
+impl ContactMessage {
+    /// A page of messages, newest first, optionally of one status (`new` or `handled`).
+    pub fn page(
+        connection: &mut DbConnection,
+        status: Option<&str>,
+        page: i64,
+        page_size: i64,
+    ) -> QueryResult<crate::models::order::Page<ContactMessage>> {
+        let query = || {
+            let mut query = contact_messages::table.into_boxed();
+            if let Some(status) = status {
+                query = query.filter(contact_messages::status.eq(status.to_owned()));
+            }
+            query
+        };
+        let total = query().count().get_result(connection)?;
+        let items = query()
+            .order((contact_messages::created_at.desc(), contact_messages::id.desc()))
+            .limit(page_size)
+            .offset((page.max(1) - 1) * page_size)
+            .select(ContactMessage::as_select())
+            .load(connection)?;
+        Ok(crate::models::order::Page { items, total })
+    }
+
+    /// Marks the message handled (by whom, when) or new again. `None`: no such message.
+    pub fn set_handled(
+        connection: &mut DbConnection,
+        id: &str,
+        handled: bool,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<ContactMessage>> {
+        let (status, at, who) = if handled { ("handled", Some(now), Some(by)) } else { ("new", None, None) };
+        let changed = diesel::update(contact_messages::table.find(id))
+            .set((
+                contact_messages::status.eq(status),
+                contact_messages::handled_at.eq(at),
+                contact_messages::handled_by.eq(who),
+            ))
+            .execute(connection)?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        contact_messages::table.find(id).select(ContactMessage::as_select()).first(connection).optional()
     }
 }

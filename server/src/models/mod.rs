@@ -2,6 +2,8 @@
 
 pub mod contact_message;
 pub mod order;
+pub mod staff;
+pub mod stats;
 
 use time::{OffsetDateTime, PrimitiveDateTime};
 

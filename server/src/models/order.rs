@@ -48,6 +48,16 @@ pub struct Order {
     pub created_at: PrimitiveDateTime,
     /// UTC.
     pub updated_at: PrimitiveDateTime,
+    /// `unpaid` or `paid`: kept apart from the work status.
+    pub payment_status: String,
+    /// When paid: `mpesa` or `cash`.
+    pub paid_via: Option<String>,
+    /// The M-PESA transaction code staff typed in when they confirmed a till payment.
+    pub mpesa_code: Option<String>,
+    /// When staff recorded the payment, UTC.
+    pub paid_at: Option<PrimitiveDateTime>,
+    /// The staff member who recorded it.
+    pub payment_recorded_by: Option<String>,
 }
 
 #[derive(Insertable)]
@@ -226,4 +236,151 @@ fn unused_reference(connection: &mut DbConnection) -> QueryResult<OrderReference
             return Ok(candidate);
         }
     }
+}
+
+/// What the staff's order list shows: optionally one status, optionally a search.
+#[derive(Debug, Clone, Default)]
+pub struct OrderFilter {
+    /// Only this status.
+    pub status: Option<OrderStatus>,
+    /// A name (part of it, any case), a phone number (any usual form, or its last digits) or an
+    /// order reference.
+    pub search: Option<String>,
+}
+
+/// One page of a list, and how many items there are in all.
+#[derive(Debug, Clone)]
+pub struct Page<T> {
+    /// The items of this page.
+    pub items: Vec<T>,
+    /// Items matching the filter, on all pages.
+    pub total: i64,
+}
+
+/// How staff record a payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payment {
+    /// Not paid (also to undo a mistake).
+    Unpaid,
+    /// Paid to the till; the M-PESA transaction code from the customer's SMS.
+    Mpesa(String),
+    /// Paid in cash, at delivery.
+    Cash,
+}
+
+diesel::define_sql_function! {
+    /// SQL `lower`, the same on both backends.
+    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+impl Order {
+    /// A page of orders matching `filter`, newest first. `page` counts from 1.
+    pub fn page(
+        connection: &mut DbConnection,
+        filter: &OrderFilter,
+        page: i64,
+        page_size: i64,
+    ) -> QueryResult<Page<Order>> {
+        let query = || {
+            let mut query = orders::table.into_boxed();
+            if let Some(status) = filter.status {
+                query = query.filter(orders::status.eq(status.as_str()));
+            }
+            if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+                let pattern = format!("%{}%", escape_like(&search.to_lowercase()));
+                let mut matches: Box<dyn BoxableExpression<orders::table, _, SqlType = diesel::sql_types::Bool>> =
+                    Box::new(lower(orders::customer_name).like(pattern).escape('\\'));
+                if let Some(reference) = OrderReference::parse(search) {
+                    matches = Box::new(matches.or(orders::reference.eq(reference.as_str().to_owned())));
+                }
+                if let Ok(phone) = crate::domain::PhoneNumber::parse(search) {
+                    matches = Box::new(matches.or(orders::phone.eq(phone.as_str().to_owned())));
+                } else {
+                    let digits: String = search.chars().filter(char::is_ascii_digit).collect();
+                    if digits.len() >= 4 && search.chars().all(|c| c.is_ascii_digit() || " +-".contains(c)) {
+                        matches = Box::new(matches.or(orders::phone.like(format!("%{digits}"))));
+                    }
+                }
+                query = query.filter(matches);
+            }
+            query
+        };
+        let total = query().count().get_result(connection)?;
+        let items = query()
+            .order((orders::created_at.desc(), orders::id.desc()))
+            .limit(page_size)
+            .offset((page.max(1) - 1) * page_size)
+            .select(Order::as_select())
+            .load(connection)?;
+        Ok(Page { items, total })
+    }
+
+    /// The order with this id.
+    pub fn find(connection: &mut DbConnection, id: &str) -> QueryResult<Option<Order>> {
+        orders::table.find(id).select(Order::as_select()).first(connection).optional()
+    }
+
+    /// Sets the order's status (any to any, spec section 4) and records the change with its time
+    /// and who made it. Setting the status it already has changes nothing. `None`: no such order.
+    pub fn set_status(
+        connection: &mut DbConnection,
+        id: &str,
+        status: OrderStatus,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Order>> {
+        write_transaction(connection, |connection| {
+            let Some(order) = Order::find(connection, id)? else {
+                return Ok(None);
+            };
+            if order.status == status.as_str() {
+                return Ok(Some(order));
+            }
+            diesel::update(orders::table.find(id))
+                .set((orders::status.eq(status.as_str()), orders::updated_at.eq(now)))
+                .execute(connection)?;
+            diesel::insert_into(order_status_history::table)
+                .values((
+                    order_status_history::order_id.eq(id),
+                    order_status_history::status.eq(status.as_str()),
+                    order_status_history::changed_at.eq(now),
+                    order_status_history::changed_by.eq(by),
+                ))
+                .execute(connection)?;
+            Order::find(connection, id)
+        })
+    }
+
+    /// Records a payment (or its absence), apart from the work status. `None`: no such order.
+    pub fn record_payment(
+        connection: &mut DbConnection,
+        id: &str,
+        payment: &Payment,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Order>> {
+        let (status, via, code, paid_at, recorded_by) = match payment {
+            Payment::Unpaid => ("unpaid", None, None, None, None),
+            Payment::Mpesa(code) => ("paid", Some("mpesa"), Some(code.as_str()), Some(now), Some(by)),
+            Payment::Cash => ("paid", Some("cash"), None, Some(now), Some(by)),
+        };
+        write_transaction(connection, |connection| {
+            let changed = diesel::update(orders::table.find(id))
+                .set((
+                    orders::payment_status.eq(status),
+                    orders::paid_via.eq(via),
+                    orders::mpesa_code.eq(code),
+                    orders::paid_at.eq(paid_at),
+                    orders::payment_recorded_by.eq(recorded_by),
+                    orders::updated_at.eq(now),
+                ))
+                .execute(connection)?;
+            if changed == 0 { Ok(None) } else { Order::find(connection, id) }
+        })
+    }
+}
+
+/// `text` with LIKE's wildcards escaped by `\`.
+fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }

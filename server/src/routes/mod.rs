@@ -1,5 +1,6 @@
 //! Request handlers, one file per resource. `startup::routes` registers them all in one place.
 
+pub mod admin;
 pub mod assets;
 pub mod catalogue;
 pub mod contacts;

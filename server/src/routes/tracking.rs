@@ -7,11 +7,11 @@ use crate::domain::{OrderReference, OrderStatus, PhoneNumber};
 use crate::error::ApiError;
 use crate::models::order::{Order, StatusChange};
 use crate::models::rfc3339;
+use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::net::IpAddr;
 
 /// How many of a phone number's orders a look-up shows, newest first.
 const ORDERS_PER_PHONE: i64 = 5;
@@ -39,26 +39,11 @@ impl TrackingQuery {
     }
 }
 
-/// The address the limit counts by: the connection's peer, or the proxy's forwarded address.
-fn client_ip(state: &AppState, request: &HttpRequest) -> IpAddr {
-    let forwarded = state
-        .settings()
-        .behind_proxy
-        .then(|| request.connection_info().realip_remote_addr().map(str::to_owned))
-        .flatten();
-    forwarded
-        .and_then(|addr| {
-            addr.parse::<IpAddr>().ok().or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
-        })
-        .or_else(|| request.peer_addr().map(|addr| addr.ip()))
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
-}
-
 /// Looks up what the query asks for; the one path of the API and the page.
 async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery) -> Result<Value, ApiError> {
     state
         .tracking_limit()
-        .check(client_ip(state, request))
+        .check(client_ip(state.settings(), request))
         .map_err(|retry_after| ApiError::RateLimited { retry_after })?;
     let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
     let found = match query.by.as_deref() {

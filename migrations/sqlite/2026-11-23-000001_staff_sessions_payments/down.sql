@@ -1,0 +1,12 @@
+DROP INDEX contact_messages_status_created;
+ALTER TABLE contact_messages DROP COLUMN handled_by;
+ALTER TABLE contact_messages DROP COLUMN handled_at;
+DROP INDEX orders_status_created;
+ALTER TABLE orders DROP COLUMN payment_recorded_by;
+ALTER TABLE orders DROP COLUMN paid_at;
+ALTER TABLE orders DROP COLUMN mpesa_code;
+ALTER TABLE orders DROP COLUMN paid_via;
+ALTER TABLE orders DROP COLUMN payment_status;
+DROP TABLE login_failures;
+DROP TABLE staff_sessions;
+DROP TABLE staff;
