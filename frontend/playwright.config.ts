@@ -32,7 +32,10 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "../target/debug/laundry serve",
+    // The one staff account of the browser tests (tests/browser/admin.spec.ts), then the server.
+    command:
+      "printf '%s\\n' 'Browser-Test-Pass-2026' | ../target/debug/laundry admin create --email staff@example.com" +
+      " && exec ../target/debug/laundry serve",
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -25,6 +25,8 @@ export const routes = {
   tracking: () => import("./pages/TrackingPage"),
   contact: () => import("./pages/ContactPage"),
   confirmation: () => import("./pages/ConfirmationPage"),
+  login: () => import("./pages/LoginPage"),
+  admin: () => import("./pages/AdminPage"),
   error: () => import("./pages/ErrorPage"),
 } satisfies Record<string, () => Promise<PageModule>>;
 

@@ -18,6 +18,7 @@ pub mod pages;
 pub mod rate_limit;
 pub mod routes;
 pub mod seo;
+pub mod staff_cli;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

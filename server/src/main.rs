@@ -1,17 +1,24 @@
 //! `laundry serve`: reads the configuration from the environment and runs the server.
+//! `laundry admin …`: staff accounts (see `laundry::staff_cli`).
 
 use laundry::config::Settings;
+use laundry::db::Database;
+use laundry::models::staff::Staff;
+use laundry::staff_cli::{self, PasswordSource};
 use laundry::startup::Application;
 use laundry::telemetry;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: laundry serve\n\nConfiguration is read from the environment; see .env.example.";
+const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|list|disable|enable … (laundry admin help)\n\n\
+Configuration is read from the environment; see .env.example.";
 
 #[actix_web::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => {}
+        ["admin", rest @ ..] => return admin(rest),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -37,11 +44,58 @@ async fn main() -> ExitCode {
         }
     };
     tracing::info!(addr = %settings.addr, port = application.port(), "listening; open http://{}/pricing", settings.addr);
+    warn_without_staff(&application).await;
     match application.run_until_stopped().await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "the server stopped with an error");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `laundry admin …` against the database of `DATABASE_URL`.
+fn admin(args: &[&str]) -> ExitCode {
+    if matches!(args, [] | ["help" | "--help" | "-h"]) {
+        println!("{}", staff_cli::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("configuration error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let database = match Database::open(&settings.database_url, 2) {
+        Ok(database) => database,
+        Err(error) => {
+            eprintln!("{error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock();
+    let source =
+        if std::io::stdin().is_terminal() { PasswordSource::Terminal } else { PasswordSource::Lines(&mut lines) };
+    match staff_cli::run(args, &database, source, &mut std::io::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Says on the console how to create the first staff account when none can sign in.
+async fn warn_without_staff(application: &Application) {
+    let state = application.state();
+    let enabled = state.db().run(|c| Staff::count_enabled(c).map_err(laundry::db::DbError::from)).await;
+    if let Ok(0) = enabled {
+        let program = std::env::args().next().unwrap_or_else(|| "laundry".to_owned());
+        tracing::warn!(
+            "no staff account can sign in to /admin yet; create one with:  {program} admin create --email you@example.com  \
+             (it asks for the password, or reads it from standard input)"
+        );
     }
 }

@@ -13,4 +13,4 @@ pub use order::{Loose, MAX_QUANTITY_KG, OrderInput, PaymentMethod, ValidOrder};
 pub use phone::PhoneNumber;
 pub use reference::OrderReference;
 pub use status::OrderStatus;
-pub use text::FieldErrors;
+pub use text::{FieldErrors, email as parse_email};

@@ -282,17 +282,14 @@ fn see_other(location: &str) -> HttpResponse {
 // ---------------------------------------------------------------------------------------------
 // The dashboard
 
-/// The dashboard's query: which tab, and each list's filter and page.
+/// The dashboard's query: which tab, and that tab's filter and page (`status`, `q` for orders,
+/// `page`); the other tab shows its first page.
 #[derive(Debug, Default, Deserialize)]
 pub struct DashboardQuery {
     tab: Option<String>,
     status: Option<String>,
     q: Option<String>,
     page: Option<String>,
-    #[serde(rename = "messageStatus")]
-    message_status: Option<String>,
-    #[serde(rename = "messagePage")]
-    message_page: Option<String>,
 }
 
 /// `?status=&q=&page=` of the orders list, checked.
@@ -398,11 +395,15 @@ pub async fn show_dashboard(
     query: web::Query<DashboardQuery>,
 ) -> HttpResponse {
     // A bad filter in the address shows the unfiltered list rather than an error page.
-    let orders = orders_query(query.status.as_deref(), query.q.as_deref(), query.page.as_deref())
-        .unwrap_or(OrdersQuery { filter: OrderFilter::default(), page: 1 });
-    let messages_status = message_status(query.message_status.as_deref()).unwrap_or(None);
-    let messages_page = page_number(query.message_page.as_deref()).unwrap_or(1);
     let tab = if query.tab.as_deref() == Some("messages") { "messages" } else { "orders" };
+    let unfiltered = OrdersQuery { filter: OrderFilter::default(), page: 1 };
+    let (orders, messages_status, messages_page) = if tab == "orders" {
+        let orders = orders_query(query.status.as_deref(), query.q.as_deref(), query.page.as_deref());
+        (orders.unwrap_or(unfiltered), None, 1)
+    } else {
+        let status = message_status(query.status.as_deref()).unwrap_or(None);
+        (unfiltered, status, page_number(query.page.as_deref()).unwrap_or(1))
+    };
     let filter = orders.clone();
     let loaded = state
         .db()

@@ -203,3 +203,73 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// A signed-in staff member's cookie and CSRF token.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    /// `laundry_session=…`, for the Cookie header.
+    pub cookie: String,
+    /// The session's CSRF token.
+    pub csrf: String,
+}
+
+/// The value of cookie `name` in the response's Set-Cookie headers.
+pub fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
+    response.headers().get_all("set-cookie").iter().filter_map(|value| value.to_str().ok()).find_map(|value| {
+        value.strip_prefix(&format!("{name}=")).map(|rest| rest.split(';').next().unwrap_or("").to_owned())
+    })
+}
+
+impl TestApp {
+    /// Creates a staff account directly in the database.
+    pub fn create_staff(&self, email: &str, password: &str) {
+        let hash = laundry::auth::hash_password(password).unwrap();
+        self.with_db(|c| laundry::models::staff::Staff::create(c, email, &hash, laundry::models::now_utc()).unwrap());
+    }
+
+    /// Posts the login form as a browser does: first GET the form for its token cookie.
+    pub async fn post_login(&self, email: &str, password: &str, extra_cookie: Option<&str>) -> reqwest::Response {
+        let form = self.get("/admin/login").await;
+        let token = set_cookie(&form, laundry::auth::LOGIN_CSRF_COOKIE).expect("the login form sets its token cookie");
+        let mut cookie = format!("{}={token}", laundry::auth::LOGIN_CSRF_COOKIE);
+        if let Some(extra) = extra_cookie {
+            cookie = format!("{cookie}; {extra}");
+        }
+        let body = serde_urlencoded::to_string([("email", email), ("password", password), ("csrf", &token)]).unwrap();
+        self.client
+            .post(format!("{}/admin/login", self.address))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("cookie", cookie)
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Signs in (the account must exist) and reads the CSRF token from the dashboard's props.
+    pub async fn sign_in(&self, email: &str, password: &str) -> SignedIn {
+        let response = self.post_login(email, password, None).await;
+        assert_eq!(response.status(), 303, "sign-in failed");
+        let token = set_cookie(&response, laundry::auth::SESSION_COOKIE).expect("a session cookie");
+        let cookie = format!("{}={token}", laundry::auth::SESSION_COOKIE);
+        let page = self.get_with("/admin", &[("cookie", &cookie)]).await.text().await.unwrap();
+        let csrf = page.split(r#""csrf":""#).nth(1).and_then(|rest| rest.split('"').next()).expect("csrf in the props");
+        SignedIn { cookie, csrf: csrf.to_owned() }
+    }
+
+    /// A request with the session's cookie, and its CSRF header when `with_csrf`.
+    pub fn staff_request(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        session: &SignedIn,
+        with_csrf: bool,
+    ) -> reqwest::RequestBuilder {
+        let mut request =
+            self.client.request(method, format!("{}{path}", self.address)).header("cookie", &session.cookie);
+        if with_csrf {
+            request = request.header(laundry::auth::CSRF_HEADER, &session.csrf);
+        }
+        request
+    }
+}

@@ -1,6 +1,8 @@
 //! Integration tests: the real server on port 0, driven over HTTP.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod admin_dashboard;
+mod admin_guard;
 mod assets;
 mod contacts;
 mod failures;

@@ -1,0 +1,196 @@
+//! `laundry admin …`: staff accounts from the command line.
+//!
+//! ```text
+//! laundry admin create --email EMAIL     the password is read from standard input
+//! laundry admin password --email EMAIL   sets a new password (read the same way), ends the sessions
+//! laundry admin list
+//! laundry admin disable --email EMAIL    no more logins; the account's sessions end now
+//! laundry admin enable --email EMAIL
+//! ```
+
+use crate::auth;
+use crate::db::{Database, DbConnection};
+use crate::domain::parse_email;
+use crate::models::now_utc;
+use crate::models::staff::{CreateStaffError, Staff};
+use std::io::{BufRead, Write};
+
+/// How to use `laundry admin`.
+pub const USAGE: &str = "usage:
+  laundry admin create --email EMAIL     create a staff account; the password is read from standard input
+  laundry admin password --email EMAIL   set a new password (read from standard input); ends its sessions
+  laundry admin list                     list the staff accounts
+  laundry admin disable --email EMAIL    stop an account from signing in; ends its sessions
+  laundry admin enable --email EMAIL     let a disabled account sign in again
+
+The database is the one DATABASE_URL names (default sqlite://data/laundry.db).";
+
+/// Where the password comes from: a terminal (asked twice, not echoed) or a pipe (its first line).
+pub enum PasswordSource<'a> {
+    /// Prompt on the terminal.
+    Terminal,
+    /// Read the first line.
+    Lines(&'a mut dyn BufRead),
+}
+
+/// Runs `laundry admin ARGS…`; the error is the message to print.
+pub fn run(
+    args: &[&str],
+    database: &Database,
+    password: PasswordSource<'_>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let mut connection = database.connection().map_err(|e| e.to_string())?;
+    let connection: &mut DbConnection = &mut connection;
+    let write_failed = |e: std::io::Error| e.to_string();
+    match args {
+        ["create", "--email", email] => {
+            let email = staff_email(email)?;
+            let password = read_password(password)?;
+            auth::check_password_strength(&password, &email)?;
+            let hash = auth::hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
+            match Staff::create(connection, &email, &hash, now_utc()) {
+                Ok(_) => {
+                    writeln!(out, "Created the staff account {email}. Sign in at /admin/login.").map_err(write_failed)
+                }
+                Err(CreateStaffError::EmailTaken) => Err(format!(
+                    "An account for {email} already exists (laundry admin password --email {email} sets a new password)."
+                )),
+                Err(CreateStaffError::Database(e)) => Err(format!("the account could not be stored: {e}")),
+            }
+        }
+        ["password", "--email", email] => {
+            let email = staff_email(email)?;
+            let password = read_password(password)?;
+            auth::check_password_strength(&password, &email)?;
+            let hash = auth::hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
+            match Staff::set_password_hash(connection, &email, &hash) {
+                Ok(true) => {
+                    writeln!(out, "Set a new password for {email}; its sessions have ended.").map_err(write_failed)
+                }
+                Ok(false) => Err(format!("There is no account for {email}.")),
+                Err(e) => Err(format!("the password could not be stored: {e}")),
+            }
+        }
+        ["list"] => {
+            let accounts = Staff::list(connection).map_err(|e| e.to_string())?;
+            if accounts.is_empty() {
+                return writeln!(out, "No staff accounts yet: laundry admin create --email EMAIL")
+                    .map_err(write_failed);
+            }
+            writeln!(out, "{:<40} {:<9} {:<17} LAST SIGN-IN", "EMAIL", "STATE", "CREATED (UTC)")
+                .map_err(write_failed)?;
+            for account in accounts {
+                let state = if account.disabled_at.is_some() { "disabled" } else { "active" };
+                let when = |at: Option<time::PrimitiveDateTime>| {
+                    at.map_or("never".to_owned(), |at| format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute()))
+                };
+                writeln!(
+                    out,
+                    "{:<40} {:<9} {:<17} {}",
+                    account.email,
+                    state,
+                    when(Some(account.created_at)),
+                    when(account.last_login_at)
+                )
+                .map_err(write_failed)?;
+            }
+            Ok(())
+        }
+        [action @ ("disable" | "enable"), "--email", email] => {
+            let email = staff_email(email)?;
+            let disable = *action == "disable";
+            match Staff::set_disabled(connection, &email, disable, now_utc()) {
+                Ok(true) if disable => {
+                    writeln!(out, "Disabled {email}; its sessions have ended.").map_err(write_failed)
+                }
+                Ok(true) => writeln!(out, "Enabled {email}.").map_err(write_failed),
+                Ok(false) => Err(format!("There is no account for {email}.")),
+                Err(e) => Err(format!("the account could not be changed: {e}")),
+            }
+        }
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
+/// A staff login name: a valid e-mail, lower case.
+fn staff_email(input: &str) -> Result<String, String> {
+    parse_email(input.trim()).map(|email| email.to_lowercase())
+}
+
+fn read_password(source: PasswordSource<'_>) -> Result<String, String> {
+    match source {
+        PasswordSource::Terminal => {
+            let first =
+                rpassword::prompt_password("Password: ").map_err(|e| format!("cannot read the password: {e}"))?;
+            let second = rpassword::prompt_password("The same password again: ")
+                .map_err(|e| format!("cannot read the password: {e}"))?;
+            if first != second {
+                return Err("The two passwords differ; nothing was changed.".to_owned());
+            }
+            Ok(first)
+        }
+        PasswordSource::Lines(input) => {
+            let mut line = String::new();
+            input.read_line(&mut line).map_err(|e| format!("cannot read the password from standard input: {e}"))?;
+            let password = line.trim_end_matches(['\n', '\r']).to_owned();
+            if password.is_empty() {
+                return Err("No password on standard input: pipe it in, e.g. `printf '%s\\n' \"$PASSWORD\" | laundry admin create --email …`.".to_owned());
+            }
+            Ok(password)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn database() -> (tempfile::TempDir, Database) {
+        let dir = tempfile::tempdir().unwrap();
+        let database = Database::open(&format!("sqlite://{}/cli.db", dir.path().display()), 2).unwrap();
+        (dir, database)
+    }
+
+    fn admin(database: &Database, args: &[&str], stdin: &str) -> Result<String, String> {
+        let mut input = stdin.as_bytes();
+        let mut out = Vec::new();
+        run(args, database, PasswordSource::Lines(&mut input), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn an_account_is_created_listed_disabled_and_enabled() {
+        let (_dir, database) = database();
+        let created = admin(&database, &["create", "--email", "Amina@Example.com"], "Tumbo-Ngoma-47-Kazi\n").unwrap();
+        assert!(created.contains("amina@example.com"), "{created}");
+
+        let listed = admin(&database, &["list"], "").unwrap();
+        assert!(listed.contains("amina@example.com") && listed.contains("active"), "{listed}");
+
+        admin(&database, &["disable", "--email", "amina@example.com"], "").unwrap();
+        assert!(admin(&database, &["list"], "").unwrap().contains("disabled"));
+        admin(&database, &["enable", "--email", "amina@example.com"], "").unwrap();
+        assert!(admin(&database, &["list"], "").unwrap().contains("active"));
+
+        let stored = Staff::find_by_email(&mut database.connection().unwrap(), "amina@example.com").unwrap().unwrap();
+        assert!(auth::verify_password("Tumbo-Ngoma-47-Kazi", &stored.password_hash));
+    }
+
+    #[test]
+    fn weak_missing_or_duplicate_input_is_refused_and_nothing_is_stored() {
+        let (_dir, database) = database();
+        let weak = admin(&database, &["create", "--email", "amina@example.com"], "short\n").unwrap_err();
+        assert!(weak.contains("at least 12"), "{weak}");
+        let missing = admin(&database, &["create", "--email", "amina@example.com"], "").unwrap_err();
+        assert!(missing.contains("No password"), "{missing}");
+        let bad_email = admin(&database, &["create", "--email", "not-an-email"], "Tumbo-Ngoma-47-Kazi\n").unwrap_err();
+        assert!(bad_email.contains("valid email"), "{bad_email}");
+        assert_eq!(Staff::list(&mut database.connection().unwrap()).unwrap().len(), 0);
+
+        admin(&database, &["create", "--email", "amina@example.com"], "Tumbo-Ngoma-47-Kazi\n").unwrap();
+        let twice = admin(&database, &["create", "--email", "amina@example.com"], "Other-Strong-Pass-9\n").unwrap_err();
+        assert!(twice.contains("already exists"), "{twice}");
+        assert!(admin(&database, &["frobnicate"], "").unwrap_err().contains("usage"));
+    }
+}

@@ -1,0 +1,260 @@
+//! Nobody but signed-in staff gets past /admin and /api/admin: every registered route is walked
+//! without a session, with a dead one and without its CSRF token. The login and its limits.
+
+use crate::helpers::{SignedIn, TestApp, set_cookie, spawn_app};
+use laundry::auth::{FAILURES_PER_ACCOUNT, FAILURES_PER_CLIENT, SESSION_COOKIE};
+use laundry::db::schema::{orders, staff_sessions};
+use laundry::models::order::Order;
+use laundry::routes::admin::{AdminRoute, api_routes, page_routes};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const EMAIL: &str = "wanjiku@example.com";
+const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
+
+/// Every guarded route as a full path (path parameters filled with `id`), its method, and whether
+/// it is an API route.
+fn every_guarded_route(id: &str) -> Vec<(Method, String, bool)> {
+    let full = |prefix: &str, route: &AdminRoute| {
+        (
+            Method::from_bytes(route.method.as_str().as_bytes()).unwrap(),
+            format!("{prefix}{}", route.path.replace("{id}", id)),
+        )
+    };
+    let mut routes: Vec<(Method, String, bool)> = page_routes()
+        .iter()
+        .map(|route| full("/admin", route))
+        .map(|(method, path)| (method, path, false))
+        .chain(api_routes().iter().map(|route| full("/api/admin", route)).map(|(method, path)| (method, path, true)))
+        .collect();
+    // Paths nobody registered yet are inside the guarded scopes too.
+    routes.push((Method::GET, "/admin/reports".to_owned(), false));
+    routes.push((Method::POST, "/api/admin/orders/export".to_owned(), true));
+    routes
+}
+
+async fn place_order(app: &TestApp) -> String {
+    let order = json!({
+        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "location": "Kilimani",
+        "serviceType": "ironing", "quantity": 2, "paymentMethod": "pay-now"
+    });
+    let response = app.post_json("/api/orders", &order, &[]).await;
+    assert_eq!(response.status(), 201);
+    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+}
+
+fn stored(app: &TestApp, id: &str) -> Order {
+    app.with_db(|c| Order::find(c, id).unwrap().unwrap())
+}
+
+fn body_for(path: &str) -> Value {
+    if path.ends_with("/payment") {
+        json!({ "paymentStatus": "paid", "paidVia": "cash" })
+    } else if path.contains("/messages/") {
+        json!({ "status": "handled" })
+    } else {
+        json!({ "status": "delivered" })
+    }
+}
+
+/// Sends `method path` with `cookie` and, for writes, a JSON body (and the token if given).
+async fn send(
+    app: &TestApp,
+    method: &Method,
+    path: &str,
+    cookie: Option<&str>,
+    csrf: Option<&str>,
+) -> reqwest::Response {
+    let mut request = app.client.request(method.clone(), format!("{}{path}", app.address));
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    if let Some(csrf) = csrf {
+        request = request.header(laundry::auth::CSRF_HEADER, csrf);
+    }
+    if *method != Method::GET {
+        request = request.json(&body_for(path));
+    }
+    request.send().await.unwrap()
+}
+
+async fn assert_refused(app: &TestApp, cookie: Option<&str>, id: &str, why: &str) {
+    for (method, path, api) in every_guarded_route(id) {
+        let response = send(app, &method, &path, cookie, None).await;
+        if api {
+            assert_eq!(response.status(), 401, "{why}: {method} {path} must answer 401");
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["error"], "Your session has ended. Please sign in again.");
+        } else {
+            assert_eq!(response.status(), 303, "{why}: {method} {path} must redirect to the login");
+            let location = response.headers()["location"].to_str().unwrap();
+            assert!(location.starts_with("/admin/login?next="), "{why}: {method} {path} went to {location}");
+        }
+    }
+    let order = stored(app, id);
+    assert_eq!((order.status.as_str(), order.payment_status.as_str()), ("pending", "unpaid"), "{why}: nothing changes");
+}
+
+#[actix_web::test]
+async fn every_admin_route_refuses_a_request_without_a_session() {
+    let app = spawn_app().await;
+    let id = place_order(&app).await;
+    assert!(every_guarded_route(&id).len() >= 8, "the walk must see the registered routes");
+
+    assert_refused(&app, None, &id, "no cookie").await;
+    assert_refused(&app, Some(&format!("{SESSION_COOKIE}=forged-{}", "0".repeat(58))), &id, "a made-up session").await;
+}
+
+#[actix_web::test]
+async fn a_logged_out_idle_or_expired_session_is_refused() {
+    let app = spawn_app().await;
+    let id = place_order(&app).await;
+    app.create_staff(EMAIL, PASSWORD);
+
+    let session = app.sign_in(EMAIL, PASSWORD).await;
+    let ok = app.staff_request(reqwest::Method::GET, "/api/admin/stats", &session, false).send().await.unwrap();
+    assert_eq!(ok.status(), 200);
+    let logout = app
+        .client
+        .post(format!("{}/admin/logout", app.address))
+        .header("cookie", &session.cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("csrf={}", session.csrf))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status(), 303);
+    assert_eq!(set_cookie(&logout, SESSION_COOKIE).as_deref(), Some(""), "the cookie is cleared");
+    assert_refused(&app, Some(&session.cookie), &id, "after logout").await;
+
+    use diesel::prelude::*;
+    let idle = app.sign_in(EMAIL, PASSWORD).await;
+    app.with_db(|c| {
+        let long_ago = laundry::models::now_utc() - time::Duration::hours(3);
+        diesel::update(staff_sessions::table).set(staff_sessions::last_seen_at.eq(long_ago)).execute(c).unwrap()
+    });
+    assert_refused(&app, Some(&idle.cookie), &id, "idle for 3 hours").await;
+
+    let expired = app.sign_in(EMAIL, PASSWORD).await;
+    app.with_db(|c| {
+        let past = laundry::models::now_utc() - time::Duration::minutes(1);
+        diesel::update(staff_sessions::table).set(staff_sessions::expires_at.eq(past)).execute(c).unwrap()
+    });
+    assert_refused(&app, Some(&expired.cookie), &id, "past the absolute end").await;
+}
+
+#[actix_web::test]
+async fn a_state_change_without_the_csrf_token_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let id = place_order(&app).await;
+    app.create_staff(EMAIL, PASSWORD);
+    let session = app.sign_in(EMAIL, PASSWORD).await;
+    let wrong = SignedIn { csrf: "0".repeat(64), ..session.clone() };
+
+    let writes: Vec<(Method, String, bool)> =
+        every_guarded_route(&id).into_iter().filter(|(method, _, _)| *method != Method::GET).collect();
+    for (method, path, _) in &writes {
+        for csrf in [None, Some(wrong.csrf.as_str())] {
+            let response = send(&app, method, path, Some(&session.cookie), csrf).await;
+            assert_eq!(response.status(), 403, "{method} {path} with token {csrf:?}");
+        }
+    }
+    let order = stored(&app, &id);
+    assert_eq!((order.status.as_str(), order.payment_status.as_str()), ("pending", "unpaid"));
+    let still_signed_in =
+        app.staff_request(reqwest::Method::GET, "/api/admin/stats", &session, false).send().await.unwrap();
+    assert_eq!(still_signed_in.status(), 200, "a refused logout leaves the session alive");
+
+    let with_token = app
+        .staff_request(reqwest::Method::POST, &format!("/api/admin/orders/{id}/status"), &session, true)
+        .json(&json!({ "status": "delivered" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(with_token.status(), 200);
+    assert_eq!(stored(&app, &id).status, "delivered");
+}
+
+#[actix_web::test]
+async fn each_login_gets_a_new_session_and_ends_the_one_it_came_with() {
+    let app = spawn_app().await;
+    app.create_staff(EMAIL, PASSWORD);
+    let first = app.sign_in(EMAIL, PASSWORD).await;
+
+    let again = app.post_login(EMAIL, PASSWORD, Some(&first.cookie)).await;
+    assert_eq!(again.status(), 303);
+    let second = set_cookie(&again, SESSION_COOKIE).unwrap();
+    assert_ne!(format!("{SESSION_COOKIE}={second}"), first.cookie);
+    let cookie_header =
+        again.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let session_cookie = cookie_header.iter().find(|c| c.starts_with(SESSION_COOKIE)).unwrap();
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(session_cookie.contains(attribute), "{session_cookie} lacks {attribute}");
+    }
+    assert!(!session_cookie.contains("Secure"), "plain HTTP in tests: no Secure attribute");
+
+    let old = app.get_with("/api/admin/stats", &[("cookie", &first.cookie)]).await;
+    assert_eq!(old.status(), 401, "the session the login came with has ended");
+    use diesel::prelude::*;
+    let stored: Vec<String> = app.with_db(|c| staff_sessions::table.select(staff_sessions::id_hash).load(c).unwrap());
+    assert_eq!(stored, vec![laundry::auth::token_hash(&second)], "only the hash of the token is stored");
+}
+
+#[actix_web::test]
+async fn wrong_passwords_unknown_accounts_and_disabled_accounts_are_refused_alike() {
+    let app = spawn_app().await;
+    app.create_staff(EMAIL, PASSWORD);
+    for (email, password) in [(EMAIL, "Wrong-Password-123"), ("nobody@example.com", PASSWORD)] {
+        let response = app.post_login(email, password, None).await;
+        assert_eq!(response.status(), 401);
+        assert!(set_cookie(&response, SESSION_COOKIE).is_none());
+        assert!(response.text().await.unwrap().contains("The e-mail or password is not right."));
+    }
+
+    let session = app.sign_in(EMAIL, PASSWORD).await;
+    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, EMAIL, true, laundry::models::now_utc()).unwrap());
+    assert_eq!(app.get_with("/api/admin/stats", &[("cookie", &session.cookie)]).await.status(), 401);
+    assert_eq!(app.post_login(EMAIL, PASSWORD, None).await.status(), 401);
+}
+
+#[actix_web::test]
+async fn the_login_form_without_its_token_is_refused() {
+    let app = spawn_app().await;
+    app.create_staff(EMAIL, PASSWORD);
+
+    let response = app.post_form("/admin/login", &[("email", EMAIL), ("password", PASSWORD), ("csrf", "guess")]).await;
+
+    assert_eq!(response.status(), 403);
+    assert!(set_cookie(&response, SESSION_COOKIE).is_none());
+}
+
+#[actix_web::test]
+async fn failed_logins_are_limited_per_account_and_per_client() {
+    let app = spawn_app().await;
+    app.create_staff(EMAIL, PASSWORD);
+    for _ in 0..FAILURES_PER_ACCOUNT {
+        assert_eq!(app.post_login(EMAIL, "Wrong-Password-123", None).await.status(), 401);
+    }
+
+    let limited = app.post_login(EMAIL, PASSWORD, None).await;
+
+    assert_eq!(limited.status(), 429, "even the right password waits");
+    assert!(limited.headers().contains_key("retry-after"));
+    let page = limited.text().await.unwrap();
+    assert!(
+        page.contains("Too many failed sign-ins for this account. Please wait 15 minutes and try again."),
+        "{page}"
+    );
+
+    for n in 0..FAILURES_PER_CLIENT {
+        let status = app.post_login(&format!("guess{n}@example.com"), "Wrong-Password-123", None).await.status();
+        assert!(status == 401 || status == 429);
+    }
+    app.create_staff("other@example.com", PASSWORD);
+    let from_client = app.post_login("other@example.com", PASSWORD, None).await;
+    assert_eq!(from_client.status(), 429);
+    assert!(from_client.text().await.unwrap().contains("Too many failed sign-ins for your connection."));
+    use diesel::prelude::*;
+    let untouched: i64 = app.with_db(|c| orders::table.count().get_result(c).unwrap());
+    assert_eq!(untouched, 0);
+}
