@@ -1,5 +1,6 @@
 //! `make bench`: prints figures, asserts nothing.
-//! 1. Render time of each page in the embedded engine (median and p95).
+//! 1. Render time of each page in the embedded engine (median and p95), including the staff
+//!    dashboard's first page with a full page of orders and messages.
 //! 2. Cold start of one engine (create it and load the server bundle).
 //! 3. Requests per second and p50/p99 latency for the cached /pricing under load on loopback, with
 //!    wrk against the release binary.
@@ -32,6 +33,8 @@ fn main() {
         .map(|(page, path)| (*page, page_props(&settings.business, path, own_props(&settings, page))))
         .collect();
     pages.push(("error", page_props(&settings.business, "", serde_json::json!({ "status": 404 }))));
+    pages.push(("login", page_props(&settings.business, "/admin/login", login_props())));
+    pages.push(("admin", page_props(&settings.business, "/admin", dashboard_props())));
     for (label, props) in &pages {
         let page = *label;
         let props = props.to_string();
@@ -161,6 +164,47 @@ fn page_weights(port: u16) {
             kb(html_bytes + js_bytes)
         );
     }
+}
+
+fn login_props() -> serde_json::Value {
+    serde_json::json!({ "csrf": "0".repeat(64), "next": "/admin", "email": "", "error": null, "status": 200 })
+}
+
+/// The dashboard's first page as staff see it on a busy day: a full page of orders (20) and of
+/// messages.
+fn dashboard_props() -> serde_json::Value {
+    let size = laundry::routes::admin::PAGE_SIZE;
+    let orders: Vec<serde_json::Value> = (0..size)
+        .map(|n| {
+            let status = ["pending", "picked-up", "in-progress", "ready", "delivered"][n as usize % 5];
+            serde_json::json!({
+                "id": format!("3f2b8c1e-0d4a-4c1b-9e7f-{n:012}"), "reference": format!("K7MX{n:04}"),
+                "customerName": format!("Customer Number {n}"), "phone": "+254712345678", "email": "c@example.com",
+                "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "dry-cleaning", "serviceLabel": "Dry Cleaning",
+                "quantity": 3, "paymentMethod": "pay-now", "specialInstructions": "", "pricePerKg": 500,
+                "totalAmount": 1500, "status": status,
+                "createdAt": "2026-11-22T08:30:00.123456Z", "updatedAt": "2026-11-22T08:30:00.123456Z",
+                "paymentStatus": if n % 2 == 0 { "paid" } else { "unpaid" }, "paidVia": if n % 2 == 0 { serde_json::json!("mpesa") } else { serde_json::Value::Null },
+                "mpesaCode": if n % 2 == 0 { serde_json::json!("QJK3L5X9TZ") } else { serde_json::Value::Null }, "paidAt": null,
+            })
+        })
+        .collect();
+    let messages: Vec<serde_json::Value> = (0..size)
+        .map(|n| {
+            serde_json::json!({
+                "id": format!("m-{n}"), "name": "Njeri Kamau", "email": "njeri@example.com", "phone": null,
+                "subject": "Duvet cleaning", "message": "Do you clean king-size duvets?\nThanks", "status": "new",
+                "createdAt": "2026-11-22T08:30:00.123456Z", "handledAt": null, "handledBy": null,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "staff": { "email": "wanjiku@example.com" }, "csrf": "0".repeat(64), "tab": "orders",
+        "stats": { "totalRevenue": 1_250_000, "paidRevenue": 900_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4 },
+        "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" } },
+        "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
+        "statuses": ["pending", "picked-up", "in-progress", "ready", "delivered", "cancelled"],
+    })
 }
 
 fn kb(bytes: usize) -> f64 {

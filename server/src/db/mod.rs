@@ -64,12 +64,12 @@ pub enum OpenError {
         source: std::io::Error,
     },
     /// No connection could be made.
-    #[error("cannot connect to the database at {url}: {source}")]
+    #[error("cannot connect to the database at {url}: {reason}")]
     Connect {
         /// The URL, password removed.
         url: String,
         /// The cause.
-        source: r2d2::Error,
+        reason: String,
     },
     /// The migrations failed.
     #[error("cannot migrate the database at {url}: {message}")]
@@ -95,7 +95,8 @@ pub enum DbError {
     Task(String),
 }
 
-/// Sets each new SQLite connection up: WAL, a busy timeout, foreign keys on.
+/// Sets each new SQLite connection up: a busy timeout, foreign keys on. (WAL is set once at open:
+/// it is a property of the file, and switching to it needs the file to itself.)
 #[derive(Debug)]
 struct SqlitePragmas;
 
@@ -103,10 +104,7 @@ impl CustomizeConnection<DbConnection, ConnectionError> for SqlitePragmas {
     fn on_acquire(&self, connection: &mut DbConnection) -> Result<(), ConnectionError> {
         if let DbConnection::Sqlite(sqlite) = connection {
             sqlite
-                .batch_execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
-                     PRAGMA synchronous = NORMAL;",
-                )
+                .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
         }
         Ok(())
@@ -145,6 +143,14 @@ impl Database {
                 std::fs::create_dir_all(folder)
                     .map_err(|source| OpenError::Folder { folder: folder.display().to_string(), source })?;
             }
+            // WAL before the pool opens its connections all at once: changing the journal mode
+            // needs the file to itself, and would otherwise fail with "database is locked".
+            diesel::SqliteConnection::establish(path)
+                .and_then(|mut c| {
+                    c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
+                        .map_err(ConnectionError::CouldntSetupConfiguration)
+                })
+                .map_err(|e| OpenError::Connect { url: shown.clone(), reason: e.to_string() })?;
             (Backend::Sqlite, path.to_owned())
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (Backend::Postgres, url.to_owned())
@@ -159,7 +165,7 @@ impl Database {
             builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }
         let manager = Manager { backend, url: connect_url };
-        let pool = builder.build(manager).map_err(|source| OpenError::Connect { url: shown.clone(), source })?;
+        let pool = builder.build(manager).map_err(|e| OpenError::Connect { url: shown.clone(), reason: e.to_string() })?;
         let database = Self { pool, backend };
         database.migrate().map_err(|message| OpenError::Migrate { url: shown, message })?;
         Ok(database)
