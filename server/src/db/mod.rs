@@ -165,7 +165,8 @@ impl Database {
             builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }
         let manager = Manager { backend, url: connect_url };
-        let pool = builder.build(manager).map_err(|e| OpenError::Connect { url: shown.clone(), reason: e.to_string() })?;
+        let pool =
+            builder.build(manager).map_err(|e| OpenError::Connect { url: shown.clone(), reason: e.to_string() })?;
         let database = Self { pool, backend };
         database.migrate().map_err(|message| OpenError::Migrate { url: shown, message })?;
         Ok(database)
