@@ -100,17 +100,20 @@ struct Outcome {
     mismatched_retries: usize,
 }
 
+/// One answer: the key sent, the status (0 when the request failed), the reference, the latency.
+type Answer = (String, u16, Option<String>, Duration);
+
 async fn submit_all(base: &str) -> Outcome {
     let client = reqwest::Client::builder().pool_max_idle_per_host(CONCURRENCY).build().unwrap();
     let started = Instant::now();
-    let answers: Vec<Vec<(String, u16, Option<String>, Duration)>> = futures::stream::iter(0..ORDERS)
+    let answers: Vec<Vec<Answer>> = futures::stream::iter(0..ORDERS)
         .map(|n| {
             let client = client.clone();
             let url = format!("{base}/api/orders");
             async move {
                 let key = format!("bench-{n}-{}", uuid::Uuid::new_v4().simple());
                 let body = order_body(n);
-                let tries = if n % 10 == 0 { 2 } else { 1 };
+                let tries = if n.is_multiple_of(10) { 2 } else { 1 };
                 let mut answers = Vec::with_capacity(tries);
                 for _ in 0..tries {
                     let sent = Instant::now();
@@ -160,11 +163,11 @@ fn order_body(n: usize) -> serde_json::Value {
     serde_json::json!({
         "customerName": format!("Bench Customer {n}"),
         "phone": format!("07{:08}", n % 100_000_000),
-        "email": if n % 2 == 0 { serde_json::Value::from(format!("bench{n}@example.com")) } else { serde_json::Value::Null },
+        "email": if n.is_multiple_of(2) { serde_json::Value::from(format!("bench{n}@example.com")) } else { serde_json::Value::Null },
         "location": "Kilimani, Nairobi",
         "serviceType": services[n % services.len()],
         "quantity": 1 + n % 20,
-        "paymentMethod": if n % 3 == 0 { "pay-now" } else { "pay-delivery" },
+        "paymentMethod": if n.is_multiple_of(3) { "pay-now" } else { "pay-delivery" },
         "specialInstructions": "",
     })
 }
