@@ -1,6 +1,6 @@
 //! Nairobi's calendar. Kenya keeps East Africa Time, UTC+3, all year (no daylight saving).
 
-use time::{OffsetDateTime, UtcOffset, macros::offset};
+use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset, macros::offset};
 
 /// East Africa Time.
 pub const NAIROBI: UtcOffset = offset!(+3);
@@ -13,4 +13,23 @@ pub fn nairobi_now() -> OffsetDateTime {
 /// The current year in Nairobi, for the copyright line.
 pub fn nairobi_year() -> i32 {
     nairobi_now().year()
+}
+
+/// A stored UTC time as Nairobi's date and time, as the e-mails show them: `22 Nov 2026`, `14:05`.
+pub fn nairobi_date_time(utc: PrimitiveDateTime) -> (String, String) {
+    let local = utc.assume_utc().to_offset(NAIROBI);
+    let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        [usize::from(u8::from(local.month())) - 1];
+    (format!("{} {month} {}", local.day(), local.year()), format!("{:02}:{:02}", local.hour(), local.minute()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn a_utc_time_late_in_the_day_is_the_next_day_in_nairobi() {
+        assert_eq!(nairobi_date_time(datetime!(2026-11-22 22:30:00)), ("23 Nov 2026".to_owned(), "01:30".to_owned()));
+    }
 }

@@ -1,6 +1,8 @@
 //! Configuration from the environment. Every variable is checked at start; a bad one stops the
 //! server with a message naming it. `.env.example` at the top of the repository lists them all.
 
+use crate::mail::MailSettings;
+use crate::mail::worker::RetryPolicy;
 use serde::Serialize;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -29,6 +31,10 @@ pub struct Settings {
     pub base_url: String,
     /// The home page's intro video (`INTRO_VIDEO_URL`, an https:// address or a path); none if unset.
     pub intro_video_url: Option<String>,
+    /// The mail API and its templates (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
+    pub mail: MailSettings,
+    /// When the mail worker retries (not from the environment; tests shorten it).
+    pub mail_retry: RetryPolicy,
 }
 
 /// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
@@ -147,7 +153,10 @@ impl Settings {
             "false" | "0" | "no" => false,
             _ => return Err(invalid(name, &proxy, "expected true or false")),
         };
+        let mail = mail_settings(&lookup)?;
         Ok(Self {
+            mail,
+            mail_retry: RetryPolicy::default(),
             addr,
             database_url,
             behind_proxy,
@@ -159,6 +168,38 @@ impl Settings {
             intro_video_url,
         })
     }
+}
+
+/// `EMAILJS_*` and `ADMIN_NOTIFY_EMAIL`: each optional, but checked when set.
+fn mail_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<MailSettings, ConfigError> {
+    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let token = |name: &'static str| -> Result<Option<String>, ConfigError> {
+        match get(name) {
+            Some(value) if value.len() > 200 || !value.bytes().all(|b| b.is_ascii_graphic()) => {
+                // The value may be a secret: not repeated in the message.
+                Err(invalid(name, "(hidden)", "expected letters, digits and punctuation, no spaces"))
+            }
+            other => Ok(other),
+        }
+    };
+    let base_url = get("EMAILJS_BASE_URL").unwrap_or_else(|| "https://api.emailjs.com".to_owned());
+    if !is_web_address(&base_url) {
+        return Err(invalid("EMAILJS_BASE_URL", &base_url, "expected an http:// or https:// address"));
+    }
+    let admin_email = get("ADMIN_NOTIFY_EMAIL");
+    if let Some(email) = admin_email.as_deref().filter(|email| !is_email(email)) {
+        return Err(invalid("ADMIN_NOTIFY_EMAIL", email, "expected an e-mail address"));
+    }
+    Ok(MailSettings {
+        base_url: base_url.trim_end_matches('/').to_owned(),
+        service_id: token("EMAILJS_SERVICE_ID")?,
+        public_key: token("EMAILJS_PUBLIC_KEY")?,
+        private_key: token("EMAILJS_PRIVATE_KEY")?,
+        order_template: token("EMAILJS_ORDER_TEMPLATE_ID")?,
+        contact_template: token("EMAILJS_CONTACT_TEMPLATE_ID")?,
+        status_template: token("EMAILJS_STATUS_TEMPLATE_ID")?,
+        admin_email,
+    })
 }
 
 fn invalid(variable: &'static str, value: &str, reason: &'static str) -> ConfigError {

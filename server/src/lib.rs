@@ -13,6 +13,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod frontend;
+pub mod mail;
 pub mod models;
 pub mod pages;
 pub mod rate_limit;

@@ -5,6 +5,7 @@ use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
+use crate::mail::worker::MailWorker;
 use crate::pages::Pages;
 use crate::routes::{admin, assets, catalogue, contacts, health, orders, pages, seo, tracking};
 use crate::state::AppState;
@@ -55,6 +56,13 @@ impl Application {
         let pages = Pages::new(renderer, frontend, settings.business.clone(), settings.base_url.clone());
         let state = web::Data::new(AppState::new(settings, pages, database));
         pages::warm_cache(&state).await;
+        let worker = MailWorker::new(
+            state.db().clone(),
+            state.settings().mail.clone(),
+            state.settings().mail_retry,
+            state.mail_wake().clone(),
+        );
+        actix_web::rt::spawn(worker.run());
 
         let shared = state.clone();
         let server = HttpServer::new(move || {

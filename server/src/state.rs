@@ -4,6 +4,8 @@ use crate::config::Settings;
 use crate::db::Database;
 use crate::pages::Pages;
 use crate::rate_limit::RateLimiter;
+use std::sync::Arc;
+use tokio::sync::Notify;
 
 /// Shared by all workers behind `web::Data`.
 #[derive(Debug)]
@@ -12,12 +14,13 @@ pub struct AppState {
     pages: Pages,
     database: Database,
     tracking_limit: RateLimiter,
+    mail_wake: Arc<Notify>,
 }
 
 impl AppState {
     /// State from loaded settings, the page renderer and the database.
     pub fn new(settings: Settings, pages: Pages, database: Database) -> Self {
-        Self { settings, pages, database, tracking_limit: RateLimiter::tracking() }
+        Self { settings, pages, database, tracking_limit: RateLimiter::tracking(), mail_wake: Arc::new(Notify::new()) }
     }
 
     /// The database pool.
@@ -28,6 +31,11 @@ impl AppState {
     /// The per-client limit on order look-ups.
     pub fn tracking_limit(&self) -> &RateLimiter {
         &self.tracking_limit
+    }
+
+    /// Wakes this instance's mail worker: call it after storing e-mails to send.
+    pub fn mail_wake(&self) -> &Arc<Notify> {
+        &self.mail_wake
     }
 
     /// The configuration the server started with.

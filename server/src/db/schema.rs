@@ -86,6 +86,32 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    email_outbox (id) {
+        id -> Text,
+        kind -> Text,
+        order_id -> Nullable<Text>,
+        contact_message_id -> Nullable<Text>,
+        to_email -> Nullable<Text>,
+        params -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        lease_owner -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    email_pace (id) {
+        id -> Integer,
+        next_send_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(order_status_history -> orders (order_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -94,5 +120,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     contact_messages,
     staff,
     staff_sessions,
-    login_failures
+    login_failures,
+    email_outbox,
+    email_pace
 );

@@ -47,6 +47,18 @@ impl OrderStatus {
     pub fn parse(value: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|status| status.as_str() == value)
     }
+
+    /// What a customer reads (as the tracking page shows it).
+    pub fn label(self) -> &'static str {
+        match self {
+            OrderStatus::Pending => "Pending",
+            OrderStatus::PickedUp => "Picked Up",
+            OrderStatus::InProgress => "In Progress",
+            OrderStatus::Ready => "Ready for Delivery",
+            OrderStatus::Delivered => "Delivered",
+            OrderStatus::Cancelled => "Cancelled",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Contact messages (spec section 3: collection 'contacts').
 
-use crate::db::DbConnection;
 use crate::db::schema::contact_messages;
+use crate::db::{DbConnection, write_transaction};
 use crate::domain::ValidContact;
+use crate::models::outbox::OutboxEmail;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 use uuid::Uuid;
@@ -34,7 +35,7 @@ pub struct ContactMessage {
 }
 
 impl ContactMessage {
-    /// Stores `contact` with status 'new'.
+    /// Stores `contact` with status 'new', and its e-mail to staff in the same transaction.
     pub fn create(connection: &mut DbConnection, contact: &ValidContact, now: PrimitiveDateTime) -> QueryResult<Self> {
         let row = ContactMessage {
             id: Uuid::new_v4().to_string(),
@@ -48,8 +49,11 @@ impl ContactMessage {
             handled_at: None,
             handled_by: None,
         };
-        diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
-        Ok(row)
+        write_transaction(connection, |connection| {
+            diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
+            OutboxEmail::enqueue(connection, &[OutboxEmail::for_contact(&row, now)])?;
+            Ok(row)
+        })
     }
 
     /// How many messages are stored.

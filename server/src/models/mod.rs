@@ -2,6 +2,7 @@
 
 pub mod contact_message;
 pub mod order;
+pub mod outbox;
 pub mod staff;
 pub mod stats;
 

@@ -3,6 +3,7 @@
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{OrderReference, OrderStatus, ValidOrder};
+use crate::models::outbox::OutboxEmail;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -116,7 +117,8 @@ pub enum PlaceError {
 }
 
 impl Order {
-    /// Stores `order` with status pending and its first history entry, in one transaction. With
+    /// Stores `order` with status pending, its first history entry and its e-mails (the outbox), in
+    /// one transaction. With
     /// `idempotency_key`, a retry of the same order returns the stored one instead.
     pub fn place(
         connection: &mut DbConnection,
@@ -189,6 +191,7 @@ impl Order {
                 ))
                 .execute(connection)?;
             let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
+            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, now))?;
             Ok(Placed::Created(stored))
         })
     }
@@ -321,12 +324,15 @@ impl Order {
     }
 
     /// Sets the order's status (any to any, spec section 4) and records the change with its time
-    /// and who made it. Setting the status it already has changes nothing. `None`: no such order.
+    /// and who made it; with `notify_customer`, the customer's e-mail about it goes into the outbox
+    /// in the same transaction. Setting the status it already has changes nothing. `None`: no
+    /// such order.
     pub fn set_status(
         connection: &mut DbConnection,
         id: &str,
         status: OrderStatus,
         by: &str,
+        notify_customer: bool,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Order>> {
         write_transaction(connection, |connection| {
@@ -347,7 +353,13 @@ impl Order {
                     order_status_history::changed_by.eq(by),
                 ))
                 .execute(connection)?;
-            Order::find(connection, id)
+            let changed = Order::find(connection, id)?;
+            if let Some(email) =
+                changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxEmail::for_status(o, status, now))
+            {
+                OutboxEmail::enqueue(connection, &[email])?;
+            }
+            Ok(changed)
         })
     }
 

@@ -10,8 +10,10 @@ use crate::auth::{
 use crate::db::DbError;
 use crate::domain::OrderStatus;
 use crate::error::ApiError;
+use crate::mail::{EmailKind, MailSettings};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::{Order, OrderFilter, Page, Payment};
+use crate::models::outbox::{OutboxEmail, OutboxSummary};
 use crate::models::staff::{LoginFailures, Staff, StaffSession};
 use crate::models::stats::Stats;
 use crate::models::{now_utc, rfc3339};
@@ -63,6 +65,8 @@ pub fn api_routes() -> Vec<AdminRoute> {
         at("/orders/{id}/payment", Method::POST, record_payment),
         at("/messages", Method::GET, list_messages),
         at("/messages/{id}/status", Method::POST, change_message_status),
+        at("/mail", Method::GET, get_mail),
+        at("/mail/{id}/resend", Method::POST, resend_email),
     ]
 }
 
@@ -411,10 +415,11 @@ pub async fn show_dashboard(
             let stats = Stats::load(connection)?;
             let orders = Order::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
-            Ok::<_, DbError>((stats, orders, messages))
+            let mail = MailReport::load(connection)?;
+            Ok::<_, DbError>((stats, orders, messages, mail))
         })
         .await;
-    let (stats, orders_page, messages) = match loaded {
+    let (stats, orders_page, messages, mail) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the dashboard could not be loaded");
@@ -434,6 +439,7 @@ pub async fn show_dashboard(
             "orders": orders_page_json(&orders_page, &orders),
             "messages": messages_page_json(&messages, messages_status, messages_page),
             "statuses": OrderStatus::ALL.map(OrderStatus::as_str),
+            "mail": mail.to_json(&state.settings().mail),
         }),
     );
     let (page, _) = state.pages().render("admin", props).await;
@@ -520,10 +526,11 @@ pub async fn change_order_status(
         ))
     })?;
     let (id, by) = (id.into_inner(), staff.email.clone());
+    let notify = state.settings().mail.status_template.is_some();
     let updated = state
         .db()
         .run(move |connection| {
-            let order = Order::set_status(connection, &id, status, &by, now_utc())?;
+            let order = Order::set_status(connection, &id, status, &by, notify, now_utc())?;
             let stats = Stats::load(connection)?;
             Ok::<_, DbError>(order.map(|order| (order, stats)))
         })
@@ -531,6 +538,7 @@ pub async fn change_order_status(
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
     let (order, stats) = updated.ok_or_else(|| ApiError::NotFound("There is no such order.".to_owned()))?;
     tracing::info!(order_id = %order.id, status = %order.status, staff = %staff.email, "order status changed");
+    state.mail_wake().notify_one();
     Ok(private_json(json!({ "order": admin_order_json(&order), "stats": stats })))
 }
 
@@ -627,4 +635,85 @@ pub async fn change_message_status(
         })?;
     let (message, stats) = updated.ok_or_else(|| ApiError::NotFound("There is no such message.".to_owned()))?;
     Ok(private_json(json!({ "message": message_json(&message), "stats": stats })))
+}
+
+/// What staff see of the e-mail outbox: counts, the last error, the e-mails that need a look.
+struct MailReport {
+    summary: OutboxSummary,
+    problems: Vec<OutboxEmail>,
+}
+
+/// E-mails listed as needing a look.
+const MAIL_PROBLEMS_SHOWN: i64 = 20;
+
+impl MailReport {
+    fn load(connection: &mut crate::db::DbConnection) -> diesel::QueryResult<MailReport> {
+        Ok(MailReport {
+            summary: OutboxEmail::summary(connection)?,
+            problems: OutboxEmail::problems(connection, MAIL_PROBLEMS_SHOWN)?,
+        })
+    }
+
+    fn to_json(&self, settings: &MailSettings) -> Value {
+        json!({
+            "configured": settings.is_configured(),
+            "missing": settings.missing(),
+            "waiting": self.summary.waiting,
+            "failed": self.summary.failed,
+            "blocked": self.summary.blocked,
+            "sent": self.summary.sent,
+            "lastError": self.summary.last_error.as_ref().map(|(error, _)| error),
+            "lastErrorAt": self.summary.last_error.as_ref().map(|(_, at)| rfc3339(*at)),
+            "problems": self.problems.iter().map(outbox_email_json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// One outbox e-mail for staff: what it is, to whom, and how it went (never its parameters).
+fn outbox_email_json(email: &OutboxEmail) -> Value {
+    let kind = EmailKind::parse(&email.kind);
+    json!({
+        "id": email.id,
+        "kind": email.kind,
+        "label": kind.map_or_else(|| email.kind.clone(), |kind| kind.label().to_owned()),
+        "to": if kind.is_some_and(EmailKind::to_staff) { "staff" } else { email.to_email.as_deref().unwrap_or("") },
+        "orderId": email.order_id,
+        "status": email.status,
+        "attempts": email.attempts,
+        "lastError": email.last_error,
+        "createdAt": rfc3339(email.created_at),
+        "nextAttemptAt": rfc3339(email.next_attempt_at),
+    })
+}
+
+/// GET /api/admin/mail: the outbox's counts, last error and the e-mails that need a look.
+pub async fn get_mail(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
+    let report = state.db().run(|c| MailReport::load(c).map_err(DbError::from)).await.map_err(load_failed)?;
+    Ok(private_json(report.to_json(&state.settings().mail)))
+}
+
+/// POST /api/admin/mail/{id}/resend: a failed or blocked e-mail goes back in the queue, due now.
+pub async fn resend_email(
+    state: web::Data<AppState>,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let resent = state
+        .db()
+        .run(move |connection| {
+            let email = OutboxEmail::resend(connection, &id, now_utc())?;
+            Ok::<_, DbError>(email.map(|email| (email, MailReport::load(connection))))
+        })
+        .await
+        .map_err(|source| ApiError::Storage {
+            message: "The e-mail could not be queued again. Please try again.",
+            source,
+        })?;
+    let (email, report) =
+        resent.ok_or_else(|| ApiError::NotFound("There is no such e-mail, or it was sent already.".to_owned()))?;
+    let report = report.map_err(|e| load_failed(DbError::from(e)))?;
+    tracing::info!(email_id = %email.id, staff = %staff.email, "e-mail queued again by staff");
+    state.mail_wake().notify_one();
+    Ok(private_json(json!({ "email": outbox_email_json(&email), "mail": report.to_json(&state.settings().mail) })))
 }

@@ -31,6 +31,7 @@ async fn store(state: &AppState, input: &ContactInput) -> Result<ContactMessage,
             other => other,
         })?;
     tracing::info!(message_id = %stored.id, "contact message stored");
+    state.mail_wake().notify_one();
     Ok(stored)
 }
 

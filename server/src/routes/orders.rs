@@ -53,6 +53,7 @@ async fn place(state: &AppState, input: OrderInput, key: Option<String>) -> Resu
         .await?;
     if let Placed::Created(order) = &outcome {
         tracing::info!(order_id = %order.id, reference = %order.reference, total_kes = order.total_amount, "order placed");
+        state.mail_wake().notify_one();
     }
     Ok(outcome)
 }

@@ -1,0 +1,2 @@
+DROP TABLE email_pace;
+DROP TABLE email_outbox;

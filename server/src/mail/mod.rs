@@ -1,0 +1,163 @@
+//! E-mail notifications through an EmailJS-compatible API, from a durable outbox.
+//!
+//! An order or message writes its e-mails to the `email_outbox` table in the same transaction as
+//! itself ([`crate::models::outbox`]), so nothing is lost and placing an order never waits for
+//! the mail API. The [`worker`] inside the server claims due rows (on PostgreSQL with
+//! `FOR UPDATE SKIP LOCKED` and a lease, so several instances never send one row twice), paces
+//! itself to one request per second across all instances, sends through [`client`], and records
+//! the outcome: sent, retried later, failed, or blocked (an account problem staff must see).
+
+pub mod client;
+pub mod params;
+pub mod worker;
+
+use std::fmt;
+use std::time::Duration;
+
+/// The mail API's documented limit: at most one request per second, for all instances together.
+pub const PACE: Duration = Duration::from_secs(1);
+
+/// The mail configuration (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct MailSettings {
+    /// `EMAILJS_BASE_URL`, default `https://api.emailjs.com`, without a trailing slash.
+    pub base_url: String,
+    /// `EMAILJS_SERVICE_ID`.
+    pub service_id: Option<String>,
+    /// `EMAILJS_PUBLIC_KEY` (sent as `user_id`).
+    pub public_key: Option<String>,
+    /// `EMAILJS_PRIVATE_KEY` (sent as `accessToken`). Never printed: see the `Debug` impl.
+    pub private_key: Option<String>,
+    /// `EMAILJS_ORDER_TEMPLATE_ID`: the admin's and the customer's order e-mails.
+    pub order_template: Option<String>,
+    /// `EMAILJS_CONTACT_TEMPLATE_ID`: the admin's e-mail about a contact message.
+    pub contact_template: Option<String>,
+    /// `EMAILJS_STATUS_TEMPLATE_ID`: the customer's e-mail when staff change an order's status.
+    pub status_template: Option<String>,
+    /// `ADMIN_NOTIFY_EMAIL`: the staff address that receives the admin e-mails.
+    pub admin_email: Option<String>,
+}
+
+impl fmt::Debug for MailSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MailSettings")
+            .field("base_url", &self.base_url)
+            .field("service_id", &self.service_id)
+            .field("public_key", &self.public_key)
+            .field("private_key", &self.private_key.as_ref().map(|_| "***"))
+            .field("order_template", &self.order_template)
+            .field("contact_template", &self.contact_template)
+            .field("status_template", &self.status_template)
+            .field("admin_email", &self.admin_email)
+            .finish()
+    }
+}
+
+impl MailSettings {
+    /// The variables still missing before any e-mail can be sent; empty when configured.
+    pub fn missing(&self) -> Vec<&'static str> {
+        let mut missing = Vec::new();
+        for (name, value) in [
+            ("EMAILJS_SERVICE_ID", &self.service_id),
+            ("EMAILJS_PUBLIC_KEY", &self.public_key),
+            ("EMAILJS_PRIVATE_KEY", &self.private_key),
+            ("EMAILJS_ORDER_TEMPLATE_ID", &self.order_template),
+            ("EMAILJS_CONTACT_TEMPLATE_ID", &self.contact_template),
+            ("ADMIN_NOTIFY_EMAIL", &self.admin_email),
+        ] {
+            if value.is_none() {
+                missing.push(name);
+            }
+        }
+        missing
+    }
+
+    /// Whether e-mails can be sent.
+    pub fn is_configured(&self) -> bool {
+        self.missing().is_empty()
+    }
+
+    /// The template of an e-mail of this kind, if configured.
+    pub fn template(&self, kind: EmailKind) -> Option<&str> {
+        match kind {
+            EmailKind::OrderAdmin | EmailKind::OrderCustomer => self.order_template.as_deref(),
+            EmailKind::Contact => self.contact_template.as_deref(),
+            EmailKind::OrderStatus => self.status_template.as_deref(),
+        }
+    }
+}
+
+/// What an outbox row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmailKind {
+    /// Spec section 7: the order e-mail to staff.
+    OrderAdmin,
+    /// Spec section 7: the customer's confirmation (only when they gave an e-mail).
+    OrderCustomer,
+    /// Spec section 7: the contact message e-mail to staff.
+    Contact,
+    /// Beyond the spec: the customer's e-mail when the order's status changes.
+    OrderStatus,
+}
+
+impl EmailKind {
+    /// Every kind.
+    pub const ALL: [EmailKind; 4] =
+        [EmailKind::OrderAdmin, EmailKind::OrderCustomer, EmailKind::Contact, EmailKind::OrderStatus];
+
+    /// The stored value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailKind::OrderAdmin => "order-admin",
+            EmailKind::OrderCustomer => "order-customer",
+            EmailKind::Contact => "contact-admin",
+            EmailKind::OrderStatus => "order-status",
+        }
+    }
+
+    /// The kind with this stored value.
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == value)
+    }
+
+    /// Whether it goes to `ADMIN_NOTIFY_EMAIL` (the address is taken when it is sent).
+    pub fn to_staff(self) -> bool {
+        matches!(self, EmailKind::OrderAdmin | EmailKind::Contact)
+    }
+
+    /// What staff read in the dashboard.
+    pub fn label(self) -> &'static str {
+        match self {
+            EmailKind::OrderAdmin => "New order (to staff)",
+            EmailKind::OrderCustomer => "Order confirmation (to the customer)",
+            EmailKind::Contact => "Contact message (to staff)",
+            EmailKind::OrderStatus => "Status update (to the customer)",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_private_key_is_never_printed() {
+        let settings = MailSettings {
+            base_url: "https://api.emailjs.com".to_owned(),
+            service_id: Some("service_x".to_owned()),
+            public_key: Some("public".to_owned()),
+            private_key: Some("very-secret-key".to_owned()),
+            order_template: None,
+            contact_template: None,
+            status_template: None,
+            admin_email: None,
+        };
+        let printed = format!("{settings:?}");
+        assert!(!printed.contains("very-secret-key"), "{printed}");
+        assert!(printed.contains("***"));
+        assert_eq!(
+            settings.missing(),
+            vec!["EMAILJS_ORDER_TEMPLATE_ID", "EMAILJS_CONTACT_TEMPLATE_ID", "ADMIN_NOTIFY_EMAIL"]
+        );
+    }
+}

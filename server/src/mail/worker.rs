@@ -1,0 +1,208 @@
+//! The mail worker: one task per server instance that sends the outbox.
+
+use super::client::{self, Outcome};
+use super::{EmailKind, MailSettings, PACE};
+use crate::db::{Database, DbError};
+use crate::models::now_utc;
+use crate::models::outbox::{Finish, OutboxEmail, Pace};
+use rand::Rng;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// How long a claimed row stays with its worker. Longer than a request may take
+/// ([`client::REQUEST_TIMEOUT`]) plus a wait for the pace; after it, another worker may take it.
+pub const LEASE: Duration = Duration::from_secs(120);
+
+/// When to try again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// The first wait after a passing failure (5xx, timeout, no connection, 429 without a time).
+    pub base: Duration,
+    /// The longest wait between two attempts.
+    pub cap: Duration,
+    /// Attempts before giving up (the row is then marked failed, for staff to send again).
+    pub max_attempts: i32,
+    /// The wait between attempts while the account is blocked (401, 403, 412).
+    pub blocked: Duration,
+    /// How often an idle worker looks for due rows (new rows of this instance wake it at once).
+    pub poll: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 30 s, doubling to at most an hour, twelve attempts (about half a day); blocked: every 30 min.
+    fn default() -> Self {
+        Self {
+            base: Duration::from_secs(30),
+            cap: Duration::from_secs(3600),
+            max_attempts: 12,
+            blocked: Duration::from_secs(1800),
+            poll: Duration::from_secs(5),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The wait after the `attempt`th attempt failed: doubling from `base`, at most `cap`, with
+    /// "full jitter" between half and all of it so that instances do not retry in step.
+    pub fn backoff(&self, attempt: i32) -> Duration {
+        let doublings = attempt.saturating_sub(1).clamp(0, 30) as u32;
+        let full = self.base.saturating_mul(2u32.saturating_pow(doublings)).min(self.cap);
+        full.mul_f64(rand::rng().random_range(0.5..=1.0))
+    }
+}
+
+/// Sends the outbox of one database.
+pub struct MailWorker {
+    database: Database,
+    settings: MailSettings,
+    policy: RetryPolicy,
+    owner: String,
+    http: reqwest::Client,
+    wake: Arc<Notify>,
+}
+
+impl MailWorker {
+    /// A worker; `wake` is notified when this instance writes new rows.
+    pub fn new(database: Database, settings: MailSettings, policy: RetryPolicy, wake: Arc<Notify>) -> Self {
+        let owner = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
+        let http = client::http_client();
+        Self { database, settings, policy, owner, http, wake }
+    }
+
+    /// This worker's name in the `lease_owner` column.
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// Sends until the task is dropped. Without configuration it only says so: rows wait, and are
+    /// sent once the server starts configured.
+    pub async fn run(self) {
+        let missing = self.settings.missing();
+        if !missing.is_empty() {
+            let waiting = self.database.run(|c| OutboxEmail::summary(c).map_err(DbError::from)).await;
+            tracing::warn!(
+                missing = %missing.join(", "),
+                waiting = waiting.map(|s| s.waiting).unwrap_or_default(),
+                "e-mail is not configured: e-mails wait in the outbox and are sent once it is"
+            );
+            return;
+        }
+        tracing::info!(api = %self.settings.base_url, "sending e-mails from the outbox");
+        loop {
+            match self.send_next().await {
+                Ok(true) => {}
+                Ok(false) => {
+                    let _ = tokio::time::timeout(self.policy.poll, self.wake.notified()).await;
+                }
+                Err(error) => {
+                    tracing::error!(%error, "the mail worker could not reach the database");
+                    tokio::time::sleep(self.policy.poll).await;
+                }
+            }
+        }
+    }
+
+    /// Claims one due row and sends it, at the shared pace. False when nothing was due.
+    pub async fn send_next(&self) -> Result<bool, DbError> {
+        let owner = self.owner.clone();
+        let lease = time::Duration::try_from(LEASE).unwrap_or(time::Duration::minutes(2));
+        let claimed =
+            self.database.run(move |c| OutboxEmail::claim(c, &owner, now_utc(), lease).map_err(DbError::from)).await?;
+        let Some(email) = claimed else { return Ok(false) };
+
+        let pace = time::Duration::try_from(PACE).unwrap_or(time::Duration::SECOND);
+        let slot = self.database.run(move |c| Pace::reserve(c, now_utc(), pace).map_err(DbError::from)).await?;
+        let wait = slot - now_utc();
+        if wait.is_positive() {
+            tokio::time::sleep(wait.unsigned_abs()).await;
+        }
+
+        let finish = self.attempt(&email).await;
+        match &finish {
+            Finish::Sent => tracing::info!(email_id = %email.id, kind = %email.kind, "e-mail sent"),
+            Finish::Retry { at, error, blocked } => {
+                tracing::warn!(email_id = %email.id, kind = %email.kind, %error, %at, blocked, "e-mail not sent; will retry")
+            }
+            Finish::Failed(error) => {
+                tracing::error!(email_id = %email.id, kind = %email.kind, %error, "e-mail given up")
+            }
+        }
+        let (id, owner) = (email.id.clone(), self.owner.clone());
+        let kept = self
+            .database
+            .run(move |c| OutboxEmail::finish(c, &id, &owner, &finish, now_utc()).map_err(DbError::from))
+            .await?;
+        if !kept {
+            tracing::warn!(email_id = %email.id, "the lease ran out before the outcome was stored");
+        }
+        Ok(true)
+    }
+
+    /// One request for `email`, and what it means for the row.
+    async fn attempt(&self, email: &OutboxEmail) -> Finish {
+        let Some(kind) = EmailKind::parse(&email.kind) else {
+            return Finish::Failed(format!("unknown kind of e-mail '{}'", email.kind));
+        };
+        let Some(template) = self.settings.template(kind) else {
+            return Finish::Failed("EMAILJS_STATUS_TEMPLATE_ID is not set".to_owned());
+        };
+        let mut params: Value = match serde_json::from_str(&email.params) {
+            Ok(params) => params,
+            Err(error) => return Finish::Failed(format!("unreadable template parameters: {error}")),
+        };
+        let to = if kind.to_staff() { self.settings.admin_email.clone() } else { email.to_email.clone() };
+        params["to_email"] = Value::from(to.unwrap_or_default());
+
+        let now = now_utc();
+        let later = |wait: Duration| now + time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR);
+        match client::send(&self.http, &self.settings, template, &params).await {
+            Outcome::Sent => Finish::Sent,
+            Outcome::Rejected(error) => Finish::Failed(format!("refused by the mail API: {error}")),
+            Outcome::Blocked(error) => Finish::Retry {
+                at: later(self.policy.blocked),
+                error: format!("the mail account is blocked: {error}"),
+                blocked: true,
+            },
+            Outcome::TooMany(retry_after) => {
+                let wait = retry_after.unwrap_or_else(|| self.policy.backoff(email.attempts));
+                let until = later(wait);
+                let held = self.database.run(move |c| Pace::hold_until(c, until).map_err(DbError::from)).await;
+                if let Err(error) = held {
+                    tracing::error!(%error, "could not hold the mail pace back");
+                }
+                self.retry_or_give_up(email, until, "too many requests (429)".to_owned())
+            }
+            Outcome::Transient(error) => {
+                self.retry_or_give_up(email, later(self.policy.backoff(email.attempts)), error)
+            }
+        }
+    }
+
+    fn retry_or_give_up(&self, email: &OutboxEmail, at: time::PrimitiveDateTime, error: String) -> Finish {
+        if email.attempts >= self.policy.max_attempts {
+            Finish::Failed(format!("gave up after {} attempts; last: {error}", email.attempts))
+        } else {
+            Finish::Retry { at, error, blocked: false }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_stops_at_the_cap() {
+        let policy =
+            RetryPolicy { base: Duration::from_secs(10), cap: Duration::from_secs(60), ..RetryPolicy::default() };
+        for _ in 0..50 {
+            let first = policy.backoff(1);
+            assert!(first >= Duration::from_secs(5) && first <= Duration::from_secs(10), "{first:?}");
+            let third = policy.backoff(3);
+            assert!(third >= Duration::from_secs(20) && third <= Duration::from_secs(40), "{third:?}");
+            assert!(policy.backoff(30) <= Duration::from_secs(60));
+        }
+    }
+}
