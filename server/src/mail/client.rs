@@ -8,8 +8,6 @@ use std::time::Duration;
 
 /// The `lib_version` the API is told.
 pub const LIB_VERSION: &str = "4.4.1";
-/// How long one request may take before it counts as a timeout (and is retried).
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What the API's answer means.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,13 +52,19 @@ pub fn request_body(settings: &MailSettings, template_id: &str, params: &Value) 
 }
 
 /// Sends one e-mail. Never returns the private key in a message.
-pub async fn send(http: &reqwest::Client, settings: &MailSettings, template_id: &str, params: &Value) -> Outcome {
+pub async fn send(
+    http: &reqwest::Client,
+    settings: &MailSettings,
+    template_id: &str,
+    params: &Value,
+    timeout: Duration,
+) -> Outcome {
     let url = format!("{}/api/v1.0/email/send", settings.base_url);
     let body = request_body(settings, template_id, params);
-    let response = match http.post(&url).timeout(REQUEST_TIMEOUT).json(&body).send().await {
+    let response = match http.post(&url).timeout(timeout).json(&body).send().await {
         Ok(response) => response,
         Err(error) if error.is_timeout() => {
-            return Outcome::Transient(format!("no answer within {} s", REQUEST_TIMEOUT.as_secs()));
+            return Outcome::Transient(format!("no answer within {} s", timeout.as_secs_f32()));
         }
         Err(error) => return Outcome::Transient(format!("cannot reach the mail API: {}", with_causes(&error))),
     };

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 /// How long a claimed row stays with its worker. Longer than a request may take
-/// ([`client::REQUEST_TIMEOUT`]) plus a wait for the pace; after it, another worker may take it.
+/// ([`RetryPolicy::request_timeout`]) plus a wait for the pace; after it, another worker may take it.
 pub const LEASE: Duration = Duration::from_secs(120);
 
 /// When to try again.
@@ -28,6 +28,9 @@ pub struct RetryPolicy {
     pub blocked: Duration,
     /// How often an idle worker looks for due rows (new rows of this instance wake it at once).
     pub poll: Duration,
+    /// How long one request may take before it counts as a timeout (and is retried). Must stay
+    /// well under [`LEASE`].
+    pub request_timeout: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -39,6 +42,7 @@ impl Default for RetryPolicy {
             max_attempts: 12,
             blocked: Duration::from_secs(1800),
             poll: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(15),
         }
     }
 }
@@ -157,7 +161,7 @@ impl MailWorker {
 
         let now = now_utc();
         let later = |wait: Duration| now + time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR);
-        match client::send(&self.http, &self.settings, template, &params).await {
+        match client::send(&self.http, &self.settings, template, &params, self.policy.request_timeout).await {
             Outcome::Sent => Finish::Sent,
             Outcome::Rejected(error) => Finish::Failed(format!("refused by the mail API: {error}")),
             Outcome::Blocked(error) => Finish::Retry {

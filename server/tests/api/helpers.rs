@@ -25,7 +25,12 @@ pub enum Backend {
 /// database on the server `TEST_DATABASE_URL` names, dropped at the end.
 pub enum TestDatabase {
     Sqlite(tempfile::TempDir),
-    Postgres { admin_url: String, name: String },
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
+    /// Another app's database (that app drops it).
+    Shared(String),
 }
 
 impl TestDatabase {
@@ -33,6 +38,7 @@ impl TestDatabase {
         match self {
             TestDatabase::Sqlite(dir) => format!("sqlite://{}/laundry.db", dir.path().display()),
             TestDatabase::Postgres { admin_url, name } => with_database(admin_url, name),
+            TestDatabase::Shared(url) => url.clone(),
         }
     }
 }
@@ -142,16 +148,71 @@ pub async fn spawn_app() -> TestApp {
 /// Starts the real server on `backend`; `None` when PostgreSQL is not configured for tests.
 pub async fn spawn_app_on(backend: Backend) -> Option<TestApp> {
     let database = new_database(backend)?;
-    Some(start(&built_frontend(), 1000, database).await)
+    Some(start(&built_frontend(), 1000, database, &[], None).await)
+}
+
+/// Retries fast enough for a test: 200 ms doubling to 1 s, three attempts, blocked 60 s.
+pub fn quick_retries() -> laundry::mail::worker::RetryPolicy {
+    laundry::mail::worker::RetryPolicy {
+        base: std::time::Duration::from_millis(200),
+        cap: std::time::Duration::from_secs(1),
+        max_attempts: 3,
+        blocked: std::time::Duration::from_secs(60),
+        poll: std::time::Duration::from_millis(100),
+        request_timeout: std::time::Duration::from_secs(2),
+    }
+}
+
+/// The mail configuration of the tests, pointing at `api` (a mock); `status` adds the status template.
+pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
+    let mut env = vec![
+        ("EMAILJS_BASE_URL", api.to_owned()),
+        ("EMAILJS_SERVICE_ID", "service_test".to_owned()),
+        ("EMAILJS_PUBLIC_KEY", "public_test".to_owned()),
+        ("EMAILJS_PRIVATE_KEY", "private_test_secret".to_owned()),
+        ("EMAILJS_ORDER_TEMPLATE_ID", "template_order".to_owned()),
+        ("EMAILJS_CONTACT_TEMPLATE_ID", "template_contact".to_owned()),
+        ("ADMIN_NOTIFY_EMAIL", "staff-inbox@example.com".to_owned()),
+    ];
+    if status {
+        env.push(("EMAILJS_STATUS_TEMPLATE_ID", "template_status".to_owned()));
+    }
+    env
+}
+
+/// Starts the real server on `backend` with extra environment and a retry policy.
+pub async fn spawn_app_with_env(
+    backend: Backend,
+    env: &[(&'static str, String)],
+    retries: laundry::mail::worker::RetryPolicy,
+) -> Option<TestApp> {
+    let database = new_database(backend)?;
+    Some(start(&built_frontend(), 1000, database, env, Some(retries)).await)
+}
+
+/// A second server instance on `app`'s database (as behind a load balancer).
+pub async fn spawn_sibling(
+    app: &TestApp,
+    env: &[(&'static str, String)],
+    retries: laundry::mail::worker::RetryPolicy,
+) -> TestApp {
+    let database = TestDatabase::Shared(app._database.url());
+    start(&built_frontend(), 1000, database, env, Some(retries)).await
 }
 
 /// Starts the real server with another frontend folder and render time limit.
 pub async fn spawn_app_with(frontend_dir: &Path, render_timeout_ms: u64) -> TestApp {
     let database = new_database(Backend::Sqlite).unwrap();
-    start(frontend_dir, render_timeout_ms, database).await
+    start(frontend_dir, render_timeout_ms, database, &[], None).await
 }
 
-async fn start(frontend_dir: &Path, render_timeout_ms: u64, database: TestDatabase) -> TestApp {
+async fn start(
+    frontend_dir: &Path,
+    render_timeout_ms: u64,
+    database: TestDatabase,
+    env: &[(&'static str, String)],
+    retries: Option<laundry::mail::worker::RetryPolicy>,
+) -> TestApp {
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
     let database_url = database.url();
@@ -161,9 +222,10 @@ async fn start(frontend_dir: &Path, render_timeout_ms: u64, database: TestDataba
         "LAUNDRY_WORKERS" => Some("2".to_owned()),
         "LAUNDRY_RENDER_TIMEOUT_MS" => Some(timeout.clone()),
         "DATABASE_URL" => Some(database_url.clone()),
-        _ => None,
+        other => env.iter().find(|(name, _)| *name == other).map(|(_, value)| value.clone()),
     })
     .unwrap();
+    let settings = laundry::config::Settings { mail_retry: retries.unwrap_or_default(), ..settings };
     let application = Application::build(settings).await.unwrap();
     let address = format!("http://127.0.0.1:{}", application.port());
     let state = application.state();

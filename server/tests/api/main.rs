@@ -7,6 +7,8 @@ mod assets;
 mod contacts;
 mod failures;
 mod helpers;
+mod mail;
+mod mail_mock;
 mod migrations;
 mod orders;
 mod pages;

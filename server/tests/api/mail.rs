@@ -1,0 +1,391 @@
+//! E-mails through the outbox, against a mock EmailJS-compatible API on loopback: the exact JSON of
+//! each e-mail, each class of answer, Retry-After, the pace of one request per second, a lease that
+//! outlives a crashed worker, two instances on one PostgreSQL, and a mail API that hangs.
+
+use crate::helpers::{
+    Backend, TestApp, mail_env, postgres_url, quick_retries, spawn_app_on, spawn_app_with_env, spawn_sibling,
+};
+use crate::mail_mock::{MockMail, Received, Reply};
+use laundry::clock::nairobi_date_time;
+use laundry::models::order::Order;
+use laundry::models::outbox::OutboxEmail;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(15);
+
+async fn mailing_app(backend: Backend, mock: &MockMail) -> Option<TestApp> {
+    spawn_app_with_env(backend, &mail_env(&mock.url, true), quick_retries()).await
+}
+
+fn order_body(email: Option<&str>) -> Value {
+    json!({
+        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "email": email,
+        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "dry-cleaning", "quantity": 3,
+        "paymentMethod": "pay-now", "specialInstructions": ""
+    })
+}
+
+async fn place(app: &TestApp, email: Option<&str>) -> Order {
+    let response = app.post_json("/api/orders", &order_body(email), &[]).await;
+    assert_eq!(response.status(), 201);
+    let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    app.with_db(|c| Order::find(c, &id).unwrap().unwrap())
+}
+
+fn outbox(app: &TestApp) -> Vec<OutboxEmail> {
+    app.with_db(|c| OutboxEmail::all(c).unwrap())
+}
+
+/// Waits until every outbox row satisfies `done`.
+async fn until_rows(app: &TestApp, what: &str, done: impl Fn(&OutboxEmail) -> bool) -> Vec<OutboxEmail> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let rows = outbox(app);
+        if !rows.is_empty() && rows.iter().all(&done) {
+            return rows;
+        }
+        assert!(Instant::now() < deadline, "rows never became {what}: {rows:#?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn by_template<'a>(received: &'a [Received], template: &str) -> Vec<&'a Value> {
+    received.iter().map(|r| &r.body).filter(|b| b["template_id"] == template).collect()
+}
+
+fn envelope(template: &str, params: Value) -> Value {
+    json!({
+        "lib_version": laundry::mail::client::LIB_VERSION,
+        "user_id": "public_test",
+        "service_id": "service_test",
+        "template_id": template,
+        "template_params": params,
+        "accessToken": "private_test_secret",
+    })
+}
+
+/// Runs each named test (an `async fn(Backend)` of this module) on SQLite and on PostgreSQL.
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    super::$name(super::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    if super::postgres_url().is_none() {
+                        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
+                        return;
+                    }
+                    super::$name(super::Backend::Postgres).await
+                }
+            )*
+        }
+    };
+}
+
+on_both!(
+    an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters,
+    an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own,
+    a_crashed_workers_lease_expires_and_the_email_is_sent_once,
+    a_status_change_emails_the_customer,
+);
+
+async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters(backend: Backend) {
+    let mock = MockMail::start().await;
+    let app = mailing_app(backend, &mock).await.unwrap();
+    let order = place(&app, Some("amina@example.com")).await;
+
+    let received = mock.wait_for(2, WAIT).await;
+
+    let (date, time) = nairobi_date_time(order.created_at);
+    let staff = envelope(
+        "template_order",
+        json!({
+            "to_email": "staff-inbox@example.com",
+            "order_id": order.id,
+            "customer_name": "Amina Wanjiru",
+            "customer_phone": "+254712345678",
+            "customer_email": "amina@example.com",
+            "location": "Kilimani, Argwings Kodhek Rd",
+            "service_type": "Dry Cleaning",
+            "quantity": 3,
+            "total_amount": 1500,
+            "payment_method": "Pay Now (M-PESA)",
+            "special_instructions": "None",
+            "order_date": date,
+            "order_time": time,
+        }),
+    );
+    let customer = envelope(
+        "template_order",
+        json!({
+            "to_email": "amina@example.com",
+            "customer_name": "Amina Wanjiru",
+            "order_id": order.id,
+            "service_type": "Dry Cleaning",
+            "quantity": 3,
+            "total_amount": 1500,
+            "location": "Kilimani, Argwings Kodhek Rd",
+            "mpesa_till": "3552248",
+            "phone_number": "+254712345678",
+            "order_date": date,
+        }),
+    );
+    let bodies: Vec<&Value> = received.iter().map(|r| &r.body).collect();
+    assert!(bodies.contains(&&staff), "the staff e-mail: {bodies:#?}");
+    assert!(bodies.contains(&&customer), "the customer e-mail: {bodies:#?}");
+    assert_eq!(staff["template_params"].as_object().unwrap().len(), 13, "spec section 7: thirteen parameters");
+    let rows = until_rows(&app, "sent", |row| row.status == "sent").await;
+    assert_eq!(rows.len(), 2);
+}
+
+async fn an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own(backend: Backend) {
+    let mock = MockMail::start().await;
+    let app = mailing_app(backend, &mock).await.unwrap();
+    let mut order = order_body(None);
+    order["paymentMethod"] = json!("pay-delivery");
+    order["specialInstructions"] = json!("Fold, do not hang");
+    assert_eq!(app.post_json("/api/orders", &order, &[]).await.status(), 201);
+    let contact =
+        json!({ "name": "Njeri Kamau", "email": "njeri@example.com", "subject": "Duvets", "message": "King size?" });
+    assert_eq!(app.post_json("/api/contacts", &contact, &[]).await.status(), 201);
+
+    until_rows(&app, "sent", |row| row.status == "sent").await;
+
+    let received = mock.received();
+    assert_eq!(received.len(), 2, "one order e-mail (no customer address) and one contact e-mail");
+    let order_mail = by_template(&received, "template_order")[0];
+    assert_eq!(order_mail["template_params"]["payment_method"], "Pay on Delivery");
+    assert_eq!(order_mail["template_params"]["special_instructions"], "Fold, do not hang");
+    assert_eq!(order_mail["template_params"]["customer_email"], "");
+    let message =
+        app.with_db(|c| laundry::models::contact_message::ContactMessage::page(c, None, 1, 1).unwrap()).items.remove(0);
+    let (date, time) = nairobi_date_time(message.created_at);
+    assert_eq!(
+        *by_template(&received, "template_contact")[0],
+        envelope(
+            "template_contact",
+            json!({
+                "to_email": "staff-inbox@example.com",
+                "customer_name": "Njeri Kamau",
+                "customer_email": "njeri@example.com",
+                "customer_phone": "Not provided",
+                "subject": "Duvets",
+                "message": "King size?",
+                "contact_date": date,
+                "contact_time": time,
+            })
+        )
+    );
+}
+
+async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Backend) {
+    // An instance without mail configuration stores the e-mail; a worker "crashes" holding it.
+    let quiet = spawn_app_on(backend).await.unwrap();
+    let order = place(&quiet, None).await;
+    let lease = time::Duration::seconds(6);
+    let claimed =
+        quiet.with_db(|c| OutboxEmail::claim(c, "crashed-worker", laundry::models::now_utc(), lease).unwrap());
+    assert!(claimed.is_some());
+    let lease_ends = Instant::now() + Duration::from_secs(6);
+
+    let mock = MockMail::start().await;
+    let mailing = spawn_sibling(&quiet, &mail_env(&mock.url, false), quick_retries()).await;
+    assert!(Instant::now() + Duration::from_secs(1) < lease_ends, "the second instance started while the lease held");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(mock.received().len(), 0, "nothing is sent while the crashed worker's lease holds");
+    let received = mock.wait_for(1, WAIT).await;
+
+    assert!(received[0].at + Duration::from_millis(100) >= lease_ends, "not before the lease ran out");
+    assert_eq!(received[0].body["template_params"]["order_id"], order.id);
+    let rows = until_rows(&mailing, "sent", |row| row.status == "sent").await;
+    assert_eq!((rows.len(), rows[0].attempts), (1, 2), "the crashed claim and the real one");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(mock.received().len(), 1, "sent once, not again");
+}
+
+async fn a_status_change_emails_the_customer(backend: Backend) {
+    let mock = MockMail::start().await;
+    let app = mailing_app(backend, &mock).await.unwrap();
+    let order = place(&app, Some("amina@example.com")).await;
+    mock.wait_for(2, WAIT).await;
+    app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
+    let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
+
+    let changed = app
+        .staff_request(reqwest::Method::POST, &format!("/api/admin/orders/{}/status", order.id), &session, true)
+        .json(&json!({ "status": "ready" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+
+    let received = mock.wait_for(3, WAIT).await;
+    let status_mail = by_template(&received, "template_status");
+    assert_eq!(status_mail.len(), 1);
+    let params = &status_mail[0]["template_params"];
+    assert_eq!((params["to_email"].as_str(), params["status"].as_str()), (Some("amina@example.com"), Some("ready")));
+    assert_eq!(params["order_reference"], order.reference.as_str());
+}
+
+#[actix_web::test]
+async fn each_class_of_answer_is_handled_as_it_should() {
+    let mock = MockMail::start().await;
+    // 400: failed at once. 403: blocked. 500 twice then 200: sent on the third try.
+    mock.script(&[Reply::status(400)]);
+    let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+    place(&app, None).await;
+    let rows = until_rows(&app, "failed", |row| row.status == "failed").await;
+    assert_eq!(rows[0].attempts, 1, "400 is not retried");
+    assert!(rows[0].last_error.as_deref().unwrap().contains("400"), "{:?}", rows[0].last_error);
+
+    for code in [401, 403, 412] {
+        let mock = MockMail::start().await;
+        mock.script(&[Reply::status(code)]);
+        let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+        place(&app, None).await;
+        let rows = until_rows(&app, "blocked", |row| row.status == "blocked").await;
+        assert!(rows[0].last_error.as_deref().unwrap().contains("blocked"), "{code}: {:?}", rows[0].last_error);
+        let wait = rows[0].next_attempt_at - laundry::models::now_utc();
+        assert!(wait > time::Duration::seconds(50), "{code}: retried slowly, not at once ({wait})");
+    }
+
+    let mock = MockMail::start().await;
+    mock.script(&[Reply::status(500), Reply::status(503)]);
+    let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+    place(&app, None).await;
+    let rows = until_rows(&app, "sent", |row| row.status == "sent").await;
+    assert_eq!(rows[0].attempts, 3);
+    assert_eq!(mock.received().len(), 3);
+
+    let mock = MockMail::start().await;
+    mock.answer_always(Reply::status(502));
+    let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+    place(&app, None).await;
+    let rows = until_rows(&app, "failed", |row| row.status == "failed").await;
+    assert!(rows[0].last_error.as_deref().unwrap().starts_with("gave up after 3 attempts"), "{:?}", rows[0].last_error);
+    assert_eq!(mock.received().len(), 3, "retried up to the cap, then given up");
+}
+
+#[actix_web::test]
+async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again() {
+    let mock = MockMail::start().await;
+    mock.script(&[Reply::hang(Duration::from_secs(5)), Reply::status(401)]);
+    let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+    place(&app, None).await;
+    let rows = until_rows(&app, "blocked", |row| row.status == "blocked").await;
+    assert_eq!(rows[0].attempts, 2, "the timeout was retried");
+
+    app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
+    let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
+    let report: Value = app
+        .staff_request(reqwest::Method::GET, "/api/admin/mail", &session, false)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!((report["blocked"].as_i64(), report["configured"].as_bool()), (Some(1), Some(true)));
+    assert!(report["lastError"].as_str().unwrap().contains("401"), "{report}");
+    assert_eq!(report["problems"][0]["id"], rows[0].id.as_str());
+    assert!(!report.to_string().contains("private_test_secret"), "the private key never reaches a page");
+
+    let resend = app
+        .staff_request(reqwest::Method::POST, &format!("/api/admin/mail/{}/resend", rows[0].id), &session, true)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resend.status(), 200);
+    until_rows(&app, "sent", |row| row.status == "sent").await;
+    assert_eq!(mock.received().len(), 3);
+}
+
+#[actix_web::test]
+async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
+    let mock = MockMail::start().await;
+    mock.script(&[Reply::too_many(3)]);
+    let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+    place(&app, Some("amina@example.com")).await;
+    place(&app, Some("amina@example.com")).await;
+
+    let received = mock.wait_for(5, Duration::from_secs(20)).await;
+
+    assert!(
+        received[1].at.duration_since(received[0].at) >= Duration::from_millis(2950),
+        "Retry-After: 3 was honoured"
+    );
+    for pair in received.windows(2) {
+        let gap = pair[1].at.duration_since(pair[0].at);
+        // One slot per second; arrival times carry a few milliseconds of scheduling noise.
+        assert!(gap >= Duration::from_millis(950), "two requests {gap:?} apart");
+    }
+    until_rows(&app, "sent", |row| row.status == "sent").await;
+}
+
+#[actix_web::test]
+async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
+    let mock = MockMail::start().await;
+    mock.answer_always(Reply::hang(Duration::from_secs(30)));
+    let retries = laundry::mail::worker::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
+    let app = spawn_app_with_env(Backend::Sqlite, &mail_env(&mock.url, false), retries).await.unwrap();
+    place(&app, None).await;
+    mock.wait_for(1, WAIT).await;
+
+    for _ in 0..5 {
+        let started = Instant::now();
+        place(&app, Some("amina@example.com")).await;
+        // The worker is stuck in a 30 s request; placing an order does not wait for it.
+        assert!(started.elapsed() < Duration::from_secs(2), "placing an order took {:?}", started.elapsed());
+    }
+    assert_eq!(outbox(&app).iter().filter(|row| row.status == "pending").count(), 11, "all waiting, none lost");
+}
+
+#[actix_web::test]
+async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
+    if postgres_url().is_none() {
+        eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test is skipped");
+        return;
+    }
+    let mock = MockMail::start().await;
+    let env = mail_env(&mock.url, false);
+    let first = spawn_app_with_env(Backend::Postgres, &env, quick_retries()).await.unwrap();
+    let second = spawn_sibling(&first, &env, quick_retries()).await;
+    for n in 0..6 {
+        place(if n % 2 == 0 { &first } else { &second }, None).await;
+    }
+
+    let received = mock.wait_for(6, Duration::from_secs(30)).await;
+    until_rows(&first, "sent", |row| row.status == "sent").await;
+
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let received_later = mock.received();
+    assert_eq!(received_later.len(), 6, "each e-mail once");
+    let mut ids: Vec<&str> = received.iter().map(|r| r.body["template_params"]["order_id"].as_str().unwrap()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 6);
+    for pair in received.windows(2) {
+        let gap = pair[1].at.duration_since(pair[0].at);
+        assert!(gap >= Duration::from_millis(950), "two instances together kept one per second: {gap:?}");
+    }
+}
+
+#[actix_web::test]
+async fn without_configuration_emails_wait_and_nothing_is_sent() {
+    let app = spawn_app_on(Backend::Sqlite).await.unwrap();
+    place(&app, Some("amina@example.com")).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rows = outbox(&app);
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|row| row.status == "pending" && row.attempts == 0));
+}
