@@ -297,7 +297,9 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     assert_eq!((report["blocked"].as_i64(), report["configured"].as_bool()), (Some(1), Some(true)));
     assert!(report["lastError"].as_str().unwrap().contains("401"), "{report}");
     assert_eq!(report["problems"][0]["id"], rows[0].id.as_str());
-    assert!(!report.to_string().contains("private_test_secret"), "the private key never reaches a page");
+    assert!(!report.to_string().contains("private_test_secret"), "the private key never reaches the API");
+    let page = app.get_with("/admin", &[("cookie", &session.cookie)]).await.text().await.unwrap();
+    assert!(page.contains("Admin Dashboard") && !page.contains("private_test_secret"), "nor a page");
 
     let resend = app
         .staff_request(reqwest::Method::POST, &format!("/api/admin/mail/{}/resend", rows[0].id), &session, true)
