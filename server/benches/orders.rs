@@ -5,13 +5,16 @@
 //! `Idempotency-Key`, as a phone on a flaky network would, and must not create a second row.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod common;
+
+use common::{Server, ms, percentile};
 use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
 use laundry::db::schema::orders;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const ORDERS: usize = 2_000;
@@ -213,26 +216,6 @@ impl Drop for ScratchPostgres {
     }
 }
 
-/// Kills the server when the run ends, however it ends.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn percentile(times: &mut [Duration], p: f64) -> Duration {
-    times.sort_unstable();
-    let index = ((p / 100.0) * (times.len() - 1) as f64).round() as usize;
-    times[index]
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
 }

@@ -6,13 +6,16 @@
 //!    wrk against the release binary.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod common;
+
+use common::{Server, ms, percentile};
 use laundry::config::Settings;
 use laundry::frontend::Frontend;
 use laundry::pages::page_props;
 use laundry::routes::pages::{STATIC_PAGES, own_props};
 use ssr_runtime::{Renderer, RendererConfig};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const RENDERS: usize = 500;
@@ -209,26 +212,6 @@ fn dashboard_props() -> serde_json::Value {
 
 fn kb(bytes: usize) -> f64 {
     bytes as f64 / 1024.0
-}
-
-/// Kills the server when the bench ends, however it ends.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn percentile(times: &mut [Duration], p: f64) -> Duration {
-    times.sort_unstable();
-    let index = ((p / 100.0) * (times.len() - 1) as f64).round() as usize;
-    times[index]
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
 }
 
 fn cpu_model() -> String {

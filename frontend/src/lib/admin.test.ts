@@ -6,15 +6,23 @@ import {
   adminGet,
   adminHref,
   adminPost,
+  attemptsText,
+  canSendAgain,
   dateOrNA,
+  emailStatusLabel,
+  emailStatusTone,
   failureOf,
   isMpesaCode,
   listApiPath,
+  type MailReport,
+  mailSummaryText,
+  mailTone,
   normaliseMpesaCode,
   pageCount,
   pageSummary,
   paymentLine,
   replaceItem,
+  resendEmail,
   SESSION_ENDED,
   shortOrderId,
   statusTone,
@@ -93,6 +101,89 @@ test("dashboard addresses keep the tab, the filter and pages after the first", (
   assert.equal(listApiPath("messages", { status: "new", page: 3 }), "/api/admin/messages?status=new&page=3");
 });
 
+/** A configured outbox with nothing wrong, to change one thing of in each test. */
+const QUIET_MAIL: MailReport = {
+  configured: true,
+  missing: [],
+  waiting: 1,
+  failed: 0,
+  blocked: 0,
+  sent: 12,
+  lastError: null,
+  lastErrorAt: null,
+  problems: [],
+};
+
+/** An e-mail that was tried once and failed. */
+const FAILED_EMAIL = {
+  id: "e1",
+  kind: "order-customer",
+  label: "Order confirmation (to the customer)",
+  to: "njeri@example.com",
+  orderId: "0f8c2a9e-4b1d-4c7a-9e3f-12ab34cd56ef",
+  status: "failed",
+  attempts: 1,
+  lastError: "HTTP 400: The template ID is invalid",
+  createdAt: "2026-11-24T20:30:00Z",
+  nextAttemptAt: "2026-11-24T20:30:00Z",
+} as const;
+
+test("the e-mail block is one quiet line while the outbox sends", () => {
+  assert.equal(mailTone(QUIET_MAIL), "ok");
+  assert.equal(mailSummaryText(QUIET_MAIL), "E-mail: 12 sent, 1 waiting.");
+});
+
+test("without configuration the e-mail block names the missing settings", () => {
+  const report = { ...QUIET_MAIL, configured: false, missing: ["EMAILJS_SERVICE_ID", "ADMIN_NOTIFY_EMAIL"], sent: 0 };
+
+  assert.equal(mailTone(report), "warning");
+  assert.equal(
+    mailSummaryText(report),
+    "E-mail is not configured: EMAILJS_SERVICE_ID, ADMIN_NOTIFY_EMAIL. Notifications wait in the outbox and are sent once it is.",
+  );
+});
+
+test("failed or blocked e-mails make the block a problem, with the counts", () => {
+  const failed = { ...QUIET_MAIL, failed: 2, problems: [FAILED_EMAIL] };
+  const blocked = { ...QUIET_MAIL, blocked: 1, waiting: 0, problems: [{ ...FAILED_EMAIL, status: "blocked" as const }] };
+
+  assert.equal(mailTone(failed), "problem");
+  assert.equal(mailSummaryText(failed), "E-mail: 2 failed · 0 blocked · 1 waiting.");
+  assert.equal(mailTone(blocked), "problem");
+  assert.equal(mailSummaryText(blocked), "E-mail: 0 failed · 1 blocked · 0 waiting.");
+  assert.equal(mailTone({ ...failed, configured: false, missing: ["EMAILJS_PRIVATE_KEY"] }), "problem");
+});
+
+test("e-mails being retried after an error are a warning, not a quiet line", () => {
+  const report = { ...QUIET_MAIL, problems: [{ ...FAILED_EMAIL, status: "pending" as const }] };
+
+  assert.equal(mailTone(report), "warning");
+  assert.equal(mailSummaryText(report), "E-mail: 0 failed · 0 blocked · 1 waiting.");
+});
+
+test("failed, blocked and retried e-mails can be sent again; sent and untried ones cannot", () => {
+  assert.ok(canSendAgain({ status: "failed", lastError: "HTTP 400" }));
+  assert.ok(canSendAgain({ status: "blocked", lastError: "HTTP 403" }));
+  assert.ok(canSendAgain({ status: "pending", lastError: "timed out" }));
+  assert.ok(!canSendAgain({ status: "pending", lastError: null }));
+  assert.ok(!canSendAgain({ status: "sent", lastError: null }));
+});
+
+test("an outbox e-mail's badge says how it went", () => {
+  assert.deepEqual(
+    (["failed", "blocked", "pending", "sent"] as const).map((status) => [emailStatusTone(status), emailStatusLabel(status)]),
+    [
+      ["danger", "Failed"],
+      ["warning", "Blocked"],
+      ["secondary", "Waiting"],
+      ["success", "Sent"],
+    ],
+  );
+  assert.equal(attemptsText(1), "1 attempt");
+  assert.equal(attemptsText(0), "0 attempts");
+  assert.equal(attemptsText(5), "5 attempts");
+});
+
 test("a changed item replaces its old self in place", () => {
   const items = [
     { id: "a", n: 1 },
@@ -115,6 +206,29 @@ test("a POST sends JSON with the CSRF token and returns the answer", async () =>
   assert.equal(headers["X-CSRF-Token"], "token-1");
   assert.equal(headers["Content-Type"], "application/json");
   assert.equal(calls[0]?.init.body, '{"status":"ready"}');
+});
+
+test("sending an e-mail again POSTs an empty object with the CSRF token", async () => {
+  const calls = answer(200, { email: { ...FAILED_EMAIL, status: "pending" }, mail: QUIET_MAIL });
+
+  const resent = await resendEmail("e1/x", "token-2");
+
+  assert.equal(calls[0]?.url, "/api/admin/mail/e1%2Fx/resend");
+  assert.equal(calls[0]?.init.method, "POST");
+  assert.equal((calls[0]?.init.headers as Record<string, string>)["X-CSRF-Token"], "token-2");
+  assert.equal(calls[0]?.init.body, "{}");
+  assert.equal(resent.email.status, "pending");
+  assert.deepEqual(resent.mail, QUIET_MAIL);
+});
+
+test("an e-mail sent meanwhile answers 404 with the server's text", async () => {
+  answer(404, { error: "There is no such e-mail, or it was sent already." });
+
+  const error = await resendEmail("e1", "t").catch((e: unknown) => e);
+
+  assert.ok(error instanceof AdminError);
+  assert.equal(error.status, 404);
+  assert.deepEqual(failureOf(error), { text: "There is no such e-mail, or it was sent already.", sessionEnded: false });
 });
 
 test("a 401 is told apart as the end of the session", async () => {

@@ -80,8 +80,44 @@ export type OrdersPage = ListPage<AdminOrder, OrdersFilter>;
 /** One page of messages. */
 export type MessagesPage = ListPage<AdminMessage, MessagesFilter>;
 
+/** One e-mail of the outbox as staff see it: what it is, to whom, how it went (never its contents). Times are RFC 3339, UTC. */
+export interface OutboxEmail {
+  id: string;
+  kind: "order-admin" | "order-customer" | "contact-admin" | "order-status";
+  /** What it is, for people: 'Order confirmation (to the customer)'. */
+  label: string;
+  /** 'staff', or the customer's address. */
+  to: string;
+  orderId: string | null;
+  status: "pending" | "sent" | "failed" | "blocked";
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  nextAttemptAt: string;
+}
+
+/** The e-mail outbox on the dashboard: whether it can send, its counts, and the e-mails that need a look. */
+export interface MailReport {
+  /** False while any of the EMAILJS_* variables or ADMIN_NOTIFY_EMAIL is unset; e-mails then wait. */
+  configured: boolean;
+  /** The names of the variables still unset. */
+  missing: string[];
+  /** Queued or being retried. */
+  waiting: number;
+  /** Given up. */
+  failed: number;
+  /** Refused by the mail account (401, 403, 412); retried every 30 minutes. */
+  blocked: number;
+  sent: number;
+  /** The newest error of an e-mail not sent, and when. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Up to 20, newest first: failed, blocked, or pending after a failed attempt. */
+  problems: OutboxEmail[];
+}
+
 /** A badge colour of the dashboard. */
-export type AdminTone = "warning" | "info" | "primary" | "success" | "secondary";
+export type AdminTone = "danger" | "warning" | "info" | "primary" | "success" | "secondary";
 
 /** Spec section 4: pending warning, picked-up info, in-progress primary, ready and delivered success, anything else secondary. */
 export function statusTone(status: string): AdminTone {
@@ -136,6 +172,69 @@ export function paymentLine(order: Pick<AdminOrder, "paymentStatus" | "paidVia" 
 /** Spec section 2: an order's creation date, or 'N/A' when it has none or it cannot be read. */
 export function dateOrNA(iso: string | null): string {
   return (iso && formatDate(iso)) || "N/A";
+}
+
+/** How the e-mail block looks: ok, one quiet line; warning, not configured or e-mails being retried; problem, e-mails failed or blocked. */
+export type MailTone = "ok" | "warning" | "problem";
+
+/** The e-mail block's tone: the worst thing in the report. */
+export function mailTone(report: MailReport): MailTone {
+  if (report.failed > 0 || report.blocked > 0) return "problem";
+  if (!report.configured || report.problems.length > 0) return "warning";
+  return "ok";
+}
+
+/** '2 failed · 1 blocked · 3 waiting'. */
+export function mailCounts(report: Pick<MailReport, "failed" | "blocked" | "waiting">): string {
+  return `${report.failed} failed · ${report.blocked} blocked · ${report.waiting} waiting`;
+}
+
+/** The e-mail block's first line: the missing settings, the quiet line when all is well, or the counts. */
+export function mailSummaryText(report: MailReport): string {
+  if (!report.configured) {
+    const missing = report.missing.length > 0 ? `: ${report.missing.join(", ")}` : "";
+    return `E-mail is not configured${missing}. Notifications wait in the outbox and are sent once it is.`;
+  }
+  if (mailTone(report) === "ok") return `E-mail: ${report.sent} sent, ${report.waiting} waiting.`;
+  return `E-mail: ${mailCounts(report)}.`;
+}
+
+/** Whether staff may send an e-mail again: given up, blocked, or waiting after a failed attempt. */
+export function canSendAgain(email: Pick<OutboxEmail, "status" | "lastError">): boolean {
+  return email.status === "failed" || email.status === "blocked" || (email.status === "pending" && email.lastError !== null);
+}
+
+/** An outbox e-mail's badge colour: failed danger, blocked warning, sent success, waiting secondary. */
+export function emailStatusTone(status: OutboxEmail["status"]): AdminTone {
+  switch (status) {
+    case "failed":
+      return "danger";
+    case "blocked":
+      return "warning";
+    case "sent":
+      return "success";
+    default:
+      return "secondary";
+  }
+}
+
+/** An outbox e-mail's badge text; pending reads 'Waiting', as in the counts. */
+export function emailStatusLabel(status: OutboxEmail["status"]): string {
+  switch (status) {
+    case "failed":
+      return "Failed";
+    case "blocked":
+      return "Blocked";
+    case "sent":
+      return "Sent";
+    default:
+      return "Waiting";
+  }
+}
+
+/** '1 attempt', '3 attempts'. */
+export function attemptsText(attempts: number): string {
+  return attempts === 1 ? "1 attempt" : `${attempts} attempts`;
 }
 
 /** How many pages a list of `total` items has; at least one. */
@@ -294,6 +393,12 @@ export interface MessageChanged {
   stats: AdminStats;
 }
 
+/** What the server answers when an e-mail is sent again: the e-mail, queued, and the new report. */
+export interface MailResent {
+  email: OutboxEmail;
+  mail: MailReport;
+}
+
 /** Sets an order's status. */
 export function setOrderStatus(id: string, status: string, csrf: string): Promise<OrderChanged> {
   return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status }, csrf);
@@ -307,6 +412,11 @@ export function setOrderPayment(id: string, change: PaymentChange, csrf: string)
 /** Marks a message handled or new again. */
 export function setMessageStatus(id: string, status: AdminMessage["status"], csrf: string): Promise<MessageChanged> {
   return adminPost<MessageChanged>(`/api/admin/messages/${encodeURIComponent(id)}/status`, { status }, csrf);
+}
+
+/** Puts a failed, blocked or waiting e-mail back in the queue, due now; 404 when it was sent meanwhile. */
+export function resendEmail(id: string, csrf: string): Promise<MailResent> {
+  return adminPost<MailResent>(`/api/admin/mail/${encodeURIComponent(id)}/resend`, {}, csrf);
 }
 
 /** The items with the one of the same id as `item` replaced by it, in place. */

@@ -24,3 +24,10 @@ test("dates read in Nairobi time whatever the machine's zone", async () => {
   assert.equal(formatDate("2026-11-24T21:30:00.000Z"), "Wed, 25 Nov 2026");
   assert.equal(formatDate("not a date"), "");
 });
+
+test("a time reads as a Nairobi date and 24-hour time", async () => {
+  const { formatDateTime } = await import("./format");
+  assert.equal(formatDateTime("2026-11-24T20:30:00Z"), "Tue, 24 Nov 2026 at 23:30");
+  assert.equal(formatDateTime("2026-11-24T21:05:00Z"), "Wed, 25 Nov 2026 at 00:05");
+  assert.equal(formatDateTime("not a date"), "");
+});

@@ -36,3 +36,11 @@ export function formatDate(iso: string): string {
   if (Number.isNaN(at.getTime())) return "";
   return `${DAYS[at.getUTCDay()]}, ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
 }
+
+/** An RFC 3339 time as a Nairobi date and 24-hour time, 'Tue, 24 Nov 2026 at 23:30'; written out as formatDate is. */
+export function formatDateTime(iso: string): string {
+  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
+  if (Number.isNaN(at.getTime())) return "";
+  const twoDigits = (value: number) => String(value).padStart(2, "0");
+  return `${formatDate(iso)} at ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}`;
+}

@@ -5,6 +5,7 @@
 // GET forms to /admin.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/AdminAlert";
+import { MailStatus } from "../components/MailStatus";
 import { MessagesPanel } from "../components/MessagesPanel";
 import { OrdersPanel } from "../components/OrdersPanel";
 import { StatCards } from "../components/StatCards";
@@ -17,6 +18,8 @@ import {
   failureOf,
   type ListQuery,
   listApiPath,
+  type MailReport,
+  type MailResent,
   type MessageChanged,
   type MessagesPage,
   type OrderChanged,
@@ -40,6 +43,8 @@ export interface AdminProps extends SharedProps {
   messages: MessagesPage;
   /** Every order status, in their usual order. */
   statuses: string[];
+  /** The e-mail outbox: whether it can send, its counts, and the e-mails that need a look. */
+  mail: MailReport;
 }
 
 const TABS: readonly { id: AdminTab; label: string }[] = [
@@ -61,6 +66,7 @@ export default function AdminPage(props: AdminProps) {
   const [stats, setStats] = useState(props.stats);
   const [orders, setOrders] = useState(props.orders);
   const [messages, setMessages] = useState(props.messages);
+  const [mail, setMail] = useState(props.mail);
   const [loading, setLoading] = useState<Record<AdminTab, boolean>>({ orders: false, messages: false });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
@@ -79,19 +85,21 @@ export default function AdminPage(props: AdminProps) {
     return () => Object.values(pending).forEach((request) => request?.abort());
   }, []);
 
-  /** Fetches a page of one list (and fresh stats); a newer request for the same list cancels this one. */
+  /** Fetches a page of one list (with fresh stats and the e-mail report); a newer request for the same list cancels this one. */
   async function load<Page>(list: AdminTab, query: ListQuery, show: (page: Page) => void, moveFocus: boolean) {
     requests.current[list]?.abort();
     const request = new AbortController();
     requests.current[list] = request;
     setLoading((current) => ({ ...current, [list]: true }));
     try {
-      const [page, fresh] = await Promise.all([
+      const [page, fresh, report] = await Promise.all([
         adminGet<Page>(listApiPath(list, query), request.signal),
         adminGet<AdminStats>("/api/admin/stats", request.signal),
+        adminGet<MailReport>("/api/admin/mail", request.signal),
       ]);
       show(page);
       setStats(fresh);
+      setMail(report);
       setFailure(null);
       if (shownTab.current === list) window.history.replaceState(null, "", adminHref(list, query));
       if (moveFocus) panelElements.current[list]?.focus();
@@ -114,12 +122,19 @@ export default function AdminPage(props: AdminProps) {
     setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
     setStats(fresh);
     setAnnouncement(`Order ${order.reference}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
+    // A status change may have queued the customer's e-mail; a failed refresh leaves the old report.
+    adminGet<MailReport>("/api/admin/mail").then(setMail, () => undefined);
   }
 
   function messageChanged({ message, stats: fresh }: MessageChanged) {
     setMessages((current) => ({ ...current, items: replaceItem(current.items, message) }));
     setStats(fresh);
     setAnnouncement(`Message "${message.subject}" marked ${message.status}.`);
+  }
+
+  function mailResent({ mail: fresh }: MailResent) {
+    setMail(fresh);
+    setAnnouncement("E-mail queued again.");
   }
 
   function showTab(next: AdminTab, focus: boolean) {
@@ -170,6 +185,7 @@ export default function AdminPage(props: AdminProps) {
         <div className="container">
           {failure && <AdminAlert failure={failure} />}
           <StatCards stats={stats} />
+          <MailStatus mail={mail} csrf={props.csrf} onResent={mailResent} onSessionEnded={sessionEnded} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
             {TABS.map((entry) => (
               <a

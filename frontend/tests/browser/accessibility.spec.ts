@@ -1,35 +1,9 @@
 // axe-core's scan of every public page, at phone and desktop widths, closed and with the dialogs open.
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+import { expect, test } from "@playwright/test";
+import { hydrated, violations } from "./support";
 
 // axe is injected as an inline script, which the site's Content-Security-Policy rightly forbids.
 test.use({ bypassCSP: true });
-
-interface Violation {
-  id: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations;
-  });
-  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const button = document.querySelector('button[aria-label="Search pricing items"]');
-    return button !== null && Object.keys(button).some((key) => key.startsWith("__reactFiber"));
-  });
-}
 
 for (const width of [375, 1280]) {
   for (const path of ["/", "/pricing", "/order", "/tracking", "/contact", "/confirmation", "/admin/login", "/no-such-page"]) {

@@ -1,30 +1,12 @@
 // The staff dashboard in a real browser: the sign-in in front of it, an order found by its
 // reference and moved on by the status dropdown until the customer's tracking shows it, a payment
-// and a message handled, the phone layout, the keyboard tabs, axe-core's scan, and the sign-out.
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+// and a message handled, the e-mail block of a server without e-mail settings, the phone layout,
+// the keyboard tabs, axe-core's scan, and the sign-out.
 import { expect, type Page, test } from "@playwright/test";
+import { hydrated, violations, watchConsole } from "./support";
 
 /** The one staff account of the browser tests' server. */
 const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
-
-/** Collects console errors and page errors; hydration problems arrive as one or the other. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
-}
-
-/** Resolves once React has hydrated: the header's search toggle then answers clicks. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const button = document.querySelector('button[aria-label="Search pricing items"]');
-    return button !== null && Object.keys(button).some((key) => key.startsWith("__reactFiber"));
-  });
-}
 
 /** Signs in through the form, from wherever `path` sends a visitor who is not signed in. */
 async function signIn(page: Page, path = "/admin") {
@@ -158,6 +140,20 @@ test("a contact message is marked handled on the Messages tab", async ({ page })
   await expect(page.getByRole("tab", { name: /^Messages/ })).toHaveAttribute("aria-selected", "true");
 });
 
+test("without e-mail settings the dashboard says so, and that notifications wait", async ({ page }) => {
+  await placeOrder(page, "Mumbi Gathoni");
+  await signIn(page);
+
+  // The browser tests' server has no EMAILJS_* settings: the new order's e-mail waits in the outbox.
+  const mail = page.getByRole("status").filter({ hasText: "E-mail is not configured" });
+  await expect(mail).toBeVisible();
+  await expect(mail).toContainText("EMAILJS_SERVICE_ID");
+  await expect(mail).toContainText("Notifications wait in the outbox and are sent once it is.");
+  await expect(mail).toContainText(/0 failed · 0 blocked · [1-9]\d* waiting/);
+  const [box, tabs] = await Promise.all([mail.boundingBox(), page.getByRole("tablist", { name: "Dashboard" }).boundingBox()]);
+  expect(box && tabs && box.y + box.height <= tabs.y).toBe(true);
+});
+
 test("the tabs follow the arrow keys", async ({ page }) => {
   await signIn(page);
   const orders = page.getByRole("tab", { name: /^Orders/ });
@@ -201,18 +197,6 @@ test("signing out ends the session", async ({ page }) => {
 test.describe("accessibility", () => {
   // axe is injected as an inline script, which the site's Content-Security-Policy rightly forbids.
   test.use({ bypassCSP: true });
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-  async function violations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: axeSource });
-    const found = await page.evaluate(async () => {
-      type Violation = { id: string; help: string; nodes: { target: string[] }[] };
-      const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe;
-      return (await axe.run(document)).violations;
-    });
-    return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  }
-
   for (const width of [375, 1280]) {
     test(`the dashboard has no accessibility violation at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });

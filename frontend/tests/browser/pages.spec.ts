@@ -1,23 +1,6 @@
 // The public pages in a real browser: server-rendered, hydrated without complaint, and interactive.
-import { expect, type Page, test } from "@playwright/test";
-
-/** Collects console errors and page errors; hydration problems arrive as one or the other. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
-}
-
-/** Resolves once React has hydrated: the search toggle then answers clicks. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const button = document.querySelector('button[aria-label="Search pricing items"]');
-    return button !== null && Object.keys(button).some((key) => key.startsWith("__reactFiber"));
-  });
-}
+import { expect, test } from "@playwright/test";
+import { hydrated, watchConsole } from "./support";
 
 test("pricing hydrates with no console error or hydration warning", async ({ page }) => {
   const problems = watchConsole(page);

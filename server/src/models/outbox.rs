@@ -166,49 +166,24 @@ impl OutboxEmail {
             .eq_any([PENDING, BLOCKED])
             .and(email_outbox::next_attempt_at.le(now))
             .and(email_outbox::lease_until.is_null().or(email_outbox::lease_until.lt(now)));
-        let take = |id: &str, connection: &mut DbConnection| -> QueryResult<Option<OutboxEmail>> {
-            diesel::update(email_outbox::table.find(id))
+        let next_due =
+            email_outbox::table.filter(due).order(email_outbox::next_attempt_at.asc()).select(email_outbox::id);
+        write_transaction(connection, |connection| {
+            let id: Option<String> = match connection {
+                DbConnection::Postgres(pg) => next_due.limit(1).for_update().skip_locked().load(pg)?.into_iter().next(),
+                // SQLite has one writer at a time, and this transaction holds the write lock.
+                DbConnection::Sqlite(sqlite) => next_due.first(sqlite).optional()?,
+            };
+            let Some(id) = id else { return Ok(None) };
+            diesel::update(email_outbox::table.find(&id))
                 .set((
                     email_outbox::lease_owner.eq(owner),
                     email_outbox::lease_until.eq(now + lease),
                     email_outbox::attempts.eq(email_outbox::attempts + 1),
                 ))
                 .execute(connection)?;
-            email_outbox::table.find(id).select(OutboxEmail::as_select()).first(connection).optional()
-        };
-        match connection {
-            DbConnection::Postgres(pg) => pg.transaction(|pg| {
-                let ids: Vec<String> = email_outbox::table
-                    .filter(due)
-                    .order(email_outbox::next_attempt_at.asc())
-                    .select(email_outbox::id)
-                    .limit(1)
-                    .for_update()
-                    .skip_locked()
-                    .load(pg)?;
-                let Some(id) = ids.into_iter().next() else { return Ok(None) };
-                diesel::update(email_outbox::table.find(&id))
-                    .set((
-                        email_outbox::lease_owner.eq(owner),
-                        email_outbox::lease_until.eq(now + lease),
-                        email_outbox::attempts.eq(email_outbox::attempts + 1),
-                    ))
-                    .execute(pg)?;
-                email_outbox::table.find(&id).select(OutboxEmail::as_select()).first(pg).optional()
-            }),
-            DbConnection::Sqlite(_) => write_transaction(connection, |connection| {
-                let id: Option<String> = email_outbox::table
-                    .filter(due)
-                    .order(email_outbox::next_attempt_at.asc())
-                    .select(email_outbox::id)
-                    .first(connection)
-                    .optional()?;
-                match id {
-                    Some(id) => take(&id, connection),
-                    None => Ok(None),
-                }
-            }),
-        }
+            email_outbox::table.find(&id).select(OutboxEmail::as_select()).first(connection).optional()
+        })
     }
 
     /// Records how the attempt of `owner` ended. False when the lease was lost meanwhile (another

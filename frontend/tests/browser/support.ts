@@ -1,0 +1,41 @@
+// Helpers the browser tests share.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "@playwright/test";
+
+/** Collects console errors and page errors; hydration problems arrive as one or the other. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return problems;
+}
+
+/** Resolves once React has hydrated: the header's search toggle then answers clicks. */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('button[aria-label="Search pricing items"]');
+    return button !== null && Object.keys(button).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface Violation {
+  id: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's violations on the page as it is now, one line each. The test must `bypassCSP`: axe
+ * is injected as an inline script, which the site's Content-Security-Policy rightly forbids. */
+export async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  });
+  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
