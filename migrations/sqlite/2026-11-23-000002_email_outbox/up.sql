@@ -15,6 +15,8 @@ CREATE TABLE email_outbox (
     lease_owner TEXT,
     lease_until TIMESTAMP,
     last_error TEXT,
+    -- When the last request was made (or failed to be made).
+    last_attempt_at TIMESTAMP,
     created_at TIMESTAMP NOT NULL,
     sent_at TIMESTAMP
 );

@@ -100,6 +100,7 @@ diesel::table! {
         lease_owner -> Nullable<Text>,
         lease_until -> Nullable<Timestamp>,
         last_error -> Nullable<Text>,
+        last_attempt_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         sent_at -> Nullable<Timestamp>,
     }

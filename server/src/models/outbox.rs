@@ -49,6 +49,8 @@ pub struct OutboxEmail {
     pub lease_until: Option<PrimitiveDateTime>,
     /// The last answer or error that was not a success.
     pub last_error: Option<String>,
+    /// When the last attempt ended, UTC.
+    pub last_attempt_at: Option<PrimitiveDateTime>,
     /// UTC.
     pub created_at: PrimitiveDateTime,
     /// UTC.
@@ -84,7 +86,7 @@ pub struct OutboxSummary {
     pub blocked: i64,
     /// sent rows.
     pub sent: i64,
-    /// The newest error of a row that is not sent, and when that row was last tried.
+    /// The newest error of a row that is not sent, and when it happened.
     pub last_error: Option<(String, PrimitiveDateTime)>,
 }
 
@@ -111,6 +113,7 @@ impl OutboxEmail {
             lease_owner: None,
             lease_until: None,
             last_error: None,
+            last_attempt_at: None,
             created_at: now,
             sent_at: None,
         }
@@ -196,8 +199,11 @@ impl OutboxEmail {
         now: PrimitiveDateTime,
     ) -> QueryResult<bool> {
         let mine = email_outbox::table.find(id).filter(email_outbox::lease_owner.eq(owner));
-        let no_lease =
-            (email_outbox::lease_owner.eq(None::<String>), email_outbox::lease_until.eq(None::<PrimitiveDateTime>));
+        let no_lease = (
+            email_outbox::lease_owner.eq(None::<String>),
+            email_outbox::lease_until.eq(None::<PrimitiveDateTime>),
+            email_outbox::last_attempt_at.eq(now),
+        );
         let changed = match finish {
             Finish::Sent => diesel::update(mine)
                 .set((no_lease, email_outbox::status.eq(SENT), email_outbox::sent_at.eq(now)))
@@ -237,8 +243,9 @@ impl OutboxEmail {
         let last_error = email_outbox::table
             .filter(email_outbox::status.ne(SENT))
             .filter(email_outbox::last_error.is_not_null())
-            .order(email_outbox::next_attempt_at.desc())
-            .select((email_outbox::last_error.assume_not_null(), email_outbox::next_attempt_at))
+            .filter(email_outbox::last_attempt_at.is_not_null())
+            .order(email_outbox::last_attempt_at.desc())
+            .select((email_outbox::last_error.assume_not_null(), email_outbox::last_attempt_at.assume_not_null()))
             .first::<(String, PrimitiveDateTime)>(connection)
             .optional()?;
         Ok(OutboxSummary {

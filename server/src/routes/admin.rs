@@ -682,6 +682,7 @@ fn outbox_email_json(email: &OutboxEmail) -> Value {
         "attempts": email.attempts,
         "lastError": email.last_error,
         "createdAt": rfc3339(email.created_at),
+        "lastAttemptAt": email.last_attempt_at.map(rfc3339),
         "nextAttemptAt": rfc3339(email.next_attempt_at),
     })
 }
