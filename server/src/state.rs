@@ -5,7 +5,7 @@ use crate::db::Database;
 use crate::pages::Pages;
 use crate::rate_limit::RateLimiter;
 use std::sync::Arc;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, Semaphore};
 
 /// Shared by all workers behind `web::Data`.
 #[derive(Debug)]
@@ -15,12 +15,27 @@ pub struct AppState {
     database: Database,
     tracking_limit: RateLimiter,
     mail_wake: Arc<Notify>,
+    password_checks: Semaphore,
 }
 
 impl AppState {
     /// State from loaded settings, the page renderer and the database.
     pub fn new(settings: Settings, pages: Pages, database: Database) -> Self {
-        Self { settings, pages, database, tracking_limit: RateLimiter::tracking(), mail_wake: Arc::new(Notify::new()) }
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Self {
+            settings,
+            pages,
+            database,
+            tracking_limit: RateLimiter::tracking(),
+            mail_wake: Arc::new(Notify::new()),
+            password_checks: Semaphore::new(cores),
+        }
+    }
+
+    /// Password checks (argon2id, memory-hard) that may run at once: one per core, so that a
+    /// burst of sign-ins queues instead of taking the machine's memory.
+    pub fn password_checks(&self) -> &Semaphore {
+        &self.password_checks
     }
 
     /// The database pool.

@@ -94,15 +94,22 @@ impl MailWorker {
             return;
         }
         tracing::info!(api = %self.settings.base_url, "sending e-mails from the outbox");
+        let worker = Arc::new(self);
         loop {
-            match self.send_next().await {
-                Ok(true) => {}
-                Ok(false) => {
-                    let _ = tokio::time::timeout(self.policy.poll, self.wake.notified()).await;
+            // Each round in a task of its own, so that a panic ends that round, not the sending.
+            let round = Arc::clone(&worker);
+            match actix_web::rt::spawn(async move { round.send_next().await }).await {
+                Ok(Ok(true)) => {}
+                Ok(Ok(false)) => {
+                    let _ = tokio::time::timeout(worker.policy.poll, worker.wake.notified()).await;
                 }
-                Err(error) => {
+                Ok(Err(error)) => {
                     tracing::error!(%error, "the mail worker could not reach the database");
-                    tokio::time::sleep(self.policy.poll).await;
+                    tokio::time::sleep(worker.policy.poll).await;
+                }
+                Err(panic) => {
+                    tracing::error!(error = %panic, "the mail worker panicked; it goes on after a pause");
+                    tokio::time::sleep(worker.policy.poll).await;
                 }
             }
         }
@@ -119,8 +126,27 @@ impl MailWorker {
         let pace = time::Duration::try_from(PACE).unwrap_or(time::Duration::SECOND);
         let slot = self.database.run(move |c| Pace::reserve(c, now_utc(), pace).map_err(DbError::from)).await?;
         let wait = slot - now_utc();
+        if wait > lease / 2 {
+            // The API asked every instance to hold back (429), or many queue for slots: give the
+            // row back untried rather than outwait its lease, and come back when the slot is due.
+            let (id, owner) = (email.id.clone(), self.owner.clone());
+            self.database.run(move |c| OutboxEmail::release(c, &id, &owner).map_err(DbError::from)).await?;
+            tokio::time::sleep(wait.unsigned_abs()).await;
+            return Ok(true);
+        }
         if wait.is_positive() {
             tokio::time::sleep(wait.unsigned_abs()).await;
+        }
+        // The lease may have run out meanwhile (a paused process, a slow database) and another
+        // worker may hold the row now: send only while it is still ours, for a full lease more.
+        let (id, owner) = (email.id.clone(), self.owner.clone());
+        let ours = self
+            .database
+            .run(move |c| OutboxEmail::renew(c, &id, &owner, now_utc(), lease).map_err(DbError::from))
+            .await?;
+        if !ours {
+            tracing::warn!(email_id = %email.id, "the lease ran out before the e-mail was sent; left to its new holder");
+            return Ok(true);
         }
 
         let finish = self.attempt(&email).await;
@@ -133,15 +159,34 @@ impl MailWorker {
                 tracing::error!(email_id = %email.id, kind = %email.kind, %error, "e-mail given up")
             }
         }
-        let (id, owner) = (email.id.clone(), self.owner.clone());
-        let kept = self
-            .database
-            .run(move |c| OutboxEmail::finish(c, &id, &owner, &finish, now_utc()).map_err(DbError::from))
-            .await?;
-        if !kept {
-            tracing::warn!(email_id = %email.id, "the lease ran out before the outcome was stored");
+        self.store_outcome(&email, finish).await
+    }
+
+    /// Stores how the attempt ended. The database may fail for a moment right after a send; the
+    /// outcome is tried again for a while (still inside the lease), since a row left leased is
+    /// sent again once the lease runs out.
+    async fn store_outcome(&self, email: &OutboxEmail, finish: Finish) -> Result<bool, DbError> {
+        let mut pause = Duration::from_secs(1);
+        loop {
+            let (id, owner, outcome) = (email.id.clone(), self.owner.clone(), finish.clone());
+            let stored = self
+                .database
+                .run(move |c| OutboxEmail::finish(c, &id, &owner, &outcome, now_utc()).map_err(DbError::from))
+                .await;
+            match stored {
+                Ok(true) => return Ok(true),
+                Ok(false) => {
+                    tracing::warn!(email_id = %email.id, "the lease ran out before the outcome was stored");
+                    return Ok(true);
+                }
+                Err(error) if pause < LEASE / 4 => {
+                    tracing::warn!(email_id = %email.id, %error, "the outcome could not be stored yet; trying again");
+                    tokio::time::sleep(pause).await;
+                    pause *= 2;
+                }
+                Err(error) => return Err(error),
+            }
         }
-        Ok(true)
     }
 
     /// One request for `email`, and what it means for the row.

@@ -223,6 +223,23 @@ impl OutboxEmail {
         Ok(changed == 1)
     }
 
+    /// Extends the lease of `owner` to `now + lease` if it still holds a live one. False when the
+    /// lease ran out (and another worker may have taken the row): the row must not be sent then.
+    pub fn renew(
+        connection: &mut DbConnection,
+        id: &str,
+        owner: &str,
+        now: PrimitiveDateTime,
+        lease: time::Duration,
+    ) -> QueryResult<bool> {
+        let live = email_outbox::table
+            .find(id)
+            .filter(email_outbox::lease_owner.eq(owner))
+            .filter(email_outbox::lease_until.gt(now));
+        let changed = diesel::update(live).set(email_outbox::lease_until.eq(now + lease)).execute(connection)?;
+        Ok(changed == 1)
+    }
+
     /// Gives a claimed row back untried (the worker is stopping, say): the attempt does not count.
     pub fn release(connection: &mut DbConnection, id: &str, owner: &str) -> QueryResult<bool> {
         let changed = diesel::update(email_outbox::table.find(id).filter(email_outbox::lease_owner.eq(owner)))
@@ -271,10 +288,15 @@ impl OutboxEmail {
             .load(connection)
     }
 
-    /// Staff send a failed or blocked row again: pending, due now, attempts from zero. `None`:
-    /// no such row, or it is sent already.
+    /// Staff send a failed, blocked or waiting row again: pending, due now, attempts from zero.
+    /// `None`: no such row, it is sent already, or a worker is sending it right now (its lease
+    /// is live; taking it away could send the e-mail twice).
     pub fn resend(connection: &mut DbConnection, id: &str, now: PrimitiveDateTime) -> QueryResult<Option<OutboxEmail>> {
-        let changed = diesel::update(email_outbox::table.find(id).filter(email_outbox::status.ne(SENT)))
+        let idle = email_outbox::table
+            .find(id)
+            .filter(email_outbox::status.ne(SENT))
+            .filter(email_outbox::lease_until.is_null().or(email_outbox::lease_until.le(now)));
+        let changed = diesel::update(idle)
             .set((
                 email_outbox::status.eq(PENDING),
                 email_outbox::attempts.eq(0),

@@ -196,20 +196,38 @@ impl StaffSession {
 pub struct LoginFailures;
 
 impl LoginFailures {
-    /// Records a failed login for `email` (lower case, with or without an account) from `client`.
-    pub fn record(connection: &mut DbConnection, email: &str, client: &str, now: PrimitiveDateTime) -> QueryResult<()> {
+    /// Counts a sign-in attempt for `email` (lower case, with or without an account) from
+    /// `client` as failed until it succeeds, and forgets failures older than `forget_before`. It is
+    /// counted before the password is checked, so that attempts sent in parallel see each other.
+    /// Returns the row's id, for [`LoginFailures::forget`].
+    pub fn record(
+        connection: &mut DbConnection,
+        email: &str,
+        client: &str,
+        now: PrimitiveDateTime,
+        forget_before: PrimitiveDateTime,
+    ) -> QueryResult<i64> {
+        diesel::delete(login_failures::table.filter(login_failures::failed_at.lt(forget_before)))
+            .execute(connection)?;
         diesel::insert_into(login_failures::table)
             .values((
                 login_failures::email.eq(email),
                 login_failures::client.eq(client),
                 login_failures::failed_at.eq(now),
             ))
-            .execute(connection)?;
+            .returning(login_failures::id)
+            .get_result(connection)
+    }
+
+    /// Takes back one attempt recorded by [`LoginFailures::record`] (one refused by the limit
+    /// before its password was checked).
+    pub fn forget(connection: &mut DbConnection, id: i64) -> QueryResult<()> {
+        diesel::delete(login_failures::table.find(id)).execute(connection)?;
         Ok(())
     }
 
-    /// Failures since `since` for the account and for the client, and the oldest of each (to say
-    /// when the limit lifts).
+    /// Failures since `since` for the account and for the client, oldest first (to say when the
+    /// limit lifts).
     pub fn recent(
         connection: &mut DbConnection,
         email: &str,

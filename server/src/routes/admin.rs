@@ -137,33 +137,49 @@ pub async fn login(state: web::Data<AppState>, request: HttpRequest, body: web::
     let checked = state
         .db()
         .run(move |connection| {
-            let failures = LoginFailures::recent(connection, &lookup_email, &lookup_client, now - FAILURE_WINDOW)?;
+            let since = now - FAILURE_WINDOW;
+            let attempt = LoginFailures::record(connection, &lookup_email, &lookup_client, now, since)?;
+            let failures = LoginFailures::recent(connection, &lookup_email, &lookup_client, since)?;
             let account = Staff::find_by_email(connection, &lookup_email)?;
-            Ok::<_, DbError>((failures, account))
+            Ok::<_, DbError>((attempt, failures, account))
         })
         .await;
-    let (failures, account) = match checked {
+    let (attempt, failures, account) = match checked {
         Ok(checked) => checked,
         Err(error) => {
             tracing::error!(%error, "the login could not be checked");
             return again("Signing in failed. Please try again.", StatusCode::SERVICE_UNAVAILABLE).await;
         }
     };
+    // `times` includes this attempt: over `limit`, it is refused, and the limit lifts when the
+    // oldest failure that makes it too many leaves the window.
     let limited = |times: &[time::PrimitiveDateTime], limit: usize| {
-        (times.len() >= limit).then(|| {
-            let lifts = times[times.len() - limit] + FAILURE_WINDOW;
+        (times.len() > limit).then(|| {
+            let lifts = times[times.len() - 1 - limit] + FAILURE_WINDOW;
             (lifts - now).whole_minutes().max(0) + 1
         })
     };
-    if let Some(minutes) = limited(&failures.for_email, FAILURES_PER_ACCOUNT) {
-        tracing::warn!(%client, "login refused: too many failures for the account");
-        return too_many(&state, &request, &next, &email, "this account", minutes).await;
-    }
-    if let Some(minutes) = limited(&failures.for_client, FAILURES_PER_CLIENT) {
-        tracing::warn!(%client, "login refused: too many failures from the client");
-        return too_many(&state, &request, &next, &email, "your connection", minutes).await;
+    let refused = match (
+        limited(&failures.for_email, FAILURES_PER_ACCOUNT),
+        limited(&failures.for_client, FAILURES_PER_CLIENT),
+    ) {
+        (Some(minutes), _) => Some(("this account", minutes)),
+        (None, Some(minutes)) => Some(("your connection", minutes)),
+        (None, None) => None,
+    };
+    if let Some((from, minutes)) = refused {
+        tracing::warn!(%client, from, "login refused: too many failures");
+        // Refused before the password was looked at: this attempt does not count.
+        if let Err(error) = state.db().run(move |c| LoginFailures::forget(c, attempt).map_err(DbError::from)).await {
+            tracing::error!(%error, "a refused login attempt could not be taken back");
+        }
+        return too_many(&state, &request, &next, &email, from, minutes).await;
     }
 
+    // Each check takes about 19 MiB and a core's worth of work: at most one per core at a time.
+    let Ok(_permit) = state.password_checks().acquire().await else {
+        return again("Signing in failed. Please try again.", StatusCode::SERVICE_UNAVAILABLE).await;
+    };
     let verified = web::block(move || {
         let ok = auth::check_login(account.as_ref(), &password);
         account.filter(|account| ok && account.disabled_at.is_none())
@@ -172,14 +188,7 @@ pub async fn login(state: web::Data<AppState>, request: HttpRequest, body: web::
     .ok()
     .flatten();
     let Some(account) = verified else {
-        let (failed_email, failed_client) = (email.clone(), client.clone());
-        let recorded = state
-            .db()
-            .run(move |c| LoginFailures::record(c, &failed_email, &failed_client, now).map_err(DbError::from))
-            .await;
-        if let Err(error) = recorded {
-            tracing::error!(%error, "a failed login could not be recorded");
-        }
+        // The attempt recorded above stays as a failure.
         tracing::info!(%client, "login failed");
         return again("The e-mail or password is not right.", StatusCode::UNAUTHORIZED).await;
     };
@@ -711,8 +720,9 @@ pub async fn resend_email(
             message: "The e-mail could not be queued again. Please try again.",
             source,
         })?;
-    let (email, report) =
-        resent.ok_or_else(|| ApiError::NotFound("There is no such e-mail, or it was sent already.".to_owned()))?;
+    let (email, report) = resent.ok_or_else(|| {
+        ApiError::NotFound("There is no such e-mail, it was sent already, or it is being sent right now.".to_owned())
+    })?;
     let report = report.map_err(|e| load_failed(DbError::from(e)))?;
     tracing::info!(email_id = %email.id, staff = %staff.email, "e-mail queued again by staff");
     state.mail_wake().notify_one();

@@ -258,3 +258,24 @@ async fn failed_logins_are_limited_per_account_and_per_client() {
     let untouched: i64 = app.with_db(|c| orders::table.count().get_result(c).unwrap());
     assert_eq!(untouched, 0);
 }
+
+#[actix_web::test]
+async fn sign_ins_sent_all_at_once_get_no_more_guesses_than_the_limit() {
+    let app = spawn_app().await;
+    app.create_staff(EMAIL, PASSWORD);
+
+    let attempts = (0..FAILURES_PER_ACCOUNT * 3).map(|_| app.post_login(EMAIL, "Wrong-Password-123", None));
+    let statuses: Vec<u16> = futures::future::join_all(attempts).await.iter().map(|r| r.status().as_u16()).collect();
+
+    let checked = statuses.iter().filter(|&&status| status == 401).count();
+    assert!(checked <= FAILURES_PER_ACCOUNT, "at most {FAILURES_PER_ACCOUNT} passwords were checked: {statuses:?}");
+    assert!(statuses.iter().all(|&status| status == 401 || status == 429), "{statuses:?}");
+    // Whatever the burst used up, one after the other the account gets exactly the rest.
+    let mut later = Vec::new();
+    for _ in 0..=FAILURES_PER_ACCOUNT {
+        later.push(app.post_login(EMAIL, "Wrong-Password-123", None).await.status().as_u16());
+    }
+    let checked_later = later.iter().filter(|&&status| status == 401).count();
+    assert_eq!(checked + checked_later, FAILURES_PER_ACCOUNT, "burst {statuses:?}, then {later:?}");
+    assert_eq!(app.post_login(EMAIL, PASSWORD, None).await.status(), 429, "the account waits now");
+}
