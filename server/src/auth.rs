@@ -1,9 +1,10 @@
 //! Staff authentication: argon2id password hashes, sessions kept in the database behind a random
 //! cookie token, CSRF tokens, and the guard that wraps every route of `/admin` and `/api/admin`.
 //!
-//! The guard ([`require_staff`]) is middleware on the two scopes, so a route added to either scope
-//! is guarded without doing anything; `tests/api/admin_guard.rs` walks every registered route to
-//! keep it that way.
+//! The guard ([`require_staff`]) wraps the whole application and decides by the path alone
+//! ([`is_staff_only`]): every path under `/admin` and `/api/admin` but the login is guarded, however
+//! and wherever its route is registered. `tests/api/admin_guard.rs` walks every registered route
+//! and some that are not to keep it that way.
 
 use crate::error::ApiError;
 use crate::models::now_utc;
@@ -217,6 +218,12 @@ fn is_api(path: &str) -> bool {
     path.starts_with("/api/")
 }
 
+/// Whether `path`, as the router matches it (percent-decoded where that is safe), is for staff
+/// only: everything that starts with `/admin` or `/api/admin`, except the login.
+pub fn is_staff_only(path: &str) -> bool {
+    (path.starts_with("/admin") || path.starts_with("/api/admin")) && path != "/admin/login"
+}
+
 /// The guard of `/admin` and `/api/admin`: a live session, and for every request that can change
 /// something, its CSRF token (header `X-CSRF-Token`, or a `csrf` field of a form). Without a
 /// session, pages redirect to the login (with `next`) and the API answers 401; a missing or wrong
@@ -225,10 +232,15 @@ pub async fn require_staff(
     mut request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    // The router's view of the path: `/%61dmin` reaches the `/admin` route, so it is judged as that.
+    let path = request.match_info().as_str().to_owned();
+    if !is_staff_only(&path) {
+        return Ok(next.call(request).await?.map_into_boxed_body());
+    }
     let Some(state) = request.app_data::<web::Data<AppState>>().cloned() else {
         return Ok(request.into_response(HttpResponse::InternalServerError().finish()));
     };
-    let api = is_api(request.path());
+    let api = is_api(&path);
     let staff = match live_session(&state, request.request()).await {
         Ok(Some(staff)) => staff,
         Ok(None) => {
@@ -306,6 +318,18 @@ pub fn safe_next(next: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn everything_under_admin_but_the_login_is_for_staff_only() {
+        for path in
+            ["/admin", "/admin/", "/admin/logout", "/administration", "/api/admin", "/api/admin/orders/1/status"]
+        {
+            assert!(is_staff_only(path), "{path}");
+        }
+        for path in ["/admin/login", "/", "/api/orders", "/order", "/api/tracking"] {
+            assert!(!is_staff_only(path), "{path}");
+        }
+    }
 
     #[test]
     fn a_password_verifies_against_its_own_hash_only() {

@@ -23,7 +23,7 @@ pub struct Settings {
     pub business: Business,
     /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
     pub database_url: String,
-    /// `LAUNDRY_BEHIND_PROXY=true`: take the client address from `X-Forwarded-For`/`Forwarded`
+    /// `LAUNDRY_BEHIND_PROXY=true`: take the client address from the last `X-Forwarded-For` entry
     /// (only behind a proxy that sets them; otherwise clients could pick their own address).
     pub behind_proxy: bool,
     /// The public address of this site, for canonical URLs, Open Graph and the sitemap

@@ -1,5 +1,9 @@
 //! A per-client limit on how often something may be done, in memory. Behind a load balancer each
 //! instance counts on its own, so the effective limit is at most the instances times this one.
+//!
+//! A client is an IPv4 address or an IPv6 /64 (one household or phone gets a whole /64). The map
+//! holds at most [`MAX_CLIENTS`]; when a flood of new addresses fills it, new clients wait until
+//! old entries expire, and known ones keep their counts.
 
 use crate::config::Settings;
 use actix_web::HttpRequest;
@@ -8,12 +12,22 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// The most clients one limiter remembers (about 5 MB).
+pub const MAX_CLIENTS: usize = 100_000;
+
 /// At most `limit` events per client per `window` (a fixed window that starts at the first event).
 #[derive(Debug)]
 pub struct RateLimiter {
     limit: u32,
     window: Duration,
-    clients: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+    clients: Mutex<Clients>,
+    capacity: usize,
+}
+
+#[derive(Debug)]
+struct Clients {
+    counts: HashMap<IpAddr, (Instant, u32)>,
+    last_sweep: Instant,
 }
 
 impl RateLimiter {
@@ -25,17 +39,30 @@ impl RateLimiter {
 
     /// A limiter of `limit` events per `window`.
     pub fn new(limit: u32, window: Duration) -> Self {
-        Self { limit, window, clients: Mutex::new(HashMap::new()) }
+        Self::with_capacity(limit, window, MAX_CLIENTS)
+    }
+
+    fn with_capacity(limit: u32, window: Duration, capacity: usize) -> Self {
+        let clients = Clients { counts: HashMap::new(), last_sweep: Instant::now() };
+        Self { limit, window, clients: Mutex::new(clients), capacity }
     }
 
     /// Counts one event for `client`; `Err` with the time to wait when over the limit.
     pub fn check(&self, client: IpAddr) -> Result<(), Duration> {
+        let client = client_key(client);
         let now = Instant::now();
         let Ok(mut clients) = self.clients.lock() else { return Ok(()) };
-        if clients.len() > 100_000 {
-            clients.retain(|_, (started, _)| now.duration_since(*started) < self.window);
+        if clients.counts.len() >= self.capacity && !clients.counts.contains_key(&client) {
+            // Full: forget expired entries, at most once a second (a sweep walks the whole map).
+            if now.duration_since(clients.last_sweep) >= Duration::from_secs(1) {
+                clients.counts.retain(|_, (started, _)| now.duration_since(*started) < self.window);
+                clients.last_sweep = now;
+            }
+            if clients.counts.len() >= self.capacity {
+                return Err(Duration::from_secs(60).min(self.window));
+            }
         }
-        let entry = clients.entry(client).or_insert((now, 0));
+        let entry = clients.counts.entry(client).or_insert((now, 0));
         if now.duration_since(entry.0) >= self.window {
             *entry = (now, 0);
         }
@@ -47,16 +74,33 @@ impl RateLimiter {
     }
 }
 
-/// The address the limit counts by: the connection's peer, or the proxy's forwarded address.
+/// What a client is counted as: an IPv4 address, or the /64 network of an IPv6 address.
+fn client_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+    }
+}
+
+/// The address the limit counts by: the connection's peer or, behind a proxy, the address the
+/// proxy saw, which is the last one of `X-Forwarded-For` (the proxy appends it; everything before
+/// it is what the client claims, and a client can claim anything). `Forwarded` is not read.
 pub fn client_ip(settings: &Settings, request: &HttpRequest) -> IpAddr {
-    let forwarded =
-        settings.behind_proxy.then(|| request.connection_info().realip_remote_addr().map(str::to_owned)).flatten();
+    let peer = request.peer_addr().map_or(IpAddr::from([0, 0, 0, 0]), |addr| addr.ip());
+    if !settings.behind_proxy {
+        return peer;
+    }
+    let forwarded = request.headers().get_all("x-forwarded-for").filter_map(|value| value.to_str().ok()).last();
     forwarded
+        .and_then(|list| list.rsplit(',').next())
+        .map(str::trim)
         .and_then(|addr| {
             addr.parse::<IpAddr>().ok().or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
         })
-        .or_else(|| request.peer_addr().map(|addr| addr.ip()))
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+        .unwrap_or(peer)
 }
 
 #[cfg(test)]
@@ -72,6 +116,45 @@ mod tests {
         assert!(limiter.check(one).is_ok());
         assert!(limiter.check(one).is_err());
         assert!(limiter.check(two).is_ok());
+    }
+
+    #[test]
+    fn an_ipv6_network_counts_as_one_client() {
+        let limiter = RateLimiter::new(2, Duration::from_secs(60));
+        let one: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let same_network: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let other_network: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert!(limiter.check(one).is_ok());
+        assert!(limiter.check(same_network).is_ok());
+        assert!(limiter.check(one).is_err());
+        assert!(limiter.check(other_network).is_ok());
+    }
+
+    #[test]
+    fn a_flood_of_new_addresses_cannot_grow_the_map_or_reset_known_clients() {
+        let limiter = RateLimiter::with_capacity(1, Duration::from_secs(60), 3);
+        let known: IpAddr = [10, 0, 0, 1].into();
+        assert!(limiter.check(known).is_ok());
+        for n in 2..=3 {
+            assert!(limiter.check([10, 0, 0, n].into()).is_ok());
+        }
+        assert!(limiter.check([10, 0, 0, 4].into()).is_err(), "full: a new client waits");
+        assert!(limiter.check(known).is_err(), "a known client keeps its count");
+        assert_eq!(limiter.clients.lock().unwrap().counts.len(), 3);
+    }
+
+    #[test]
+    fn behind_a_proxy_the_address_it_appended_counts_not_what_the_client_claims() {
+        let proxied =
+            Settings::from_lookup(|name| (name == "LAUNDRY_BEHIND_PROXY").then(|| "true".to_owned())).unwrap();
+        let direct = Settings::from_lookup(|_| None).unwrap();
+        let request = actix_web::test::TestRequest::default()
+            .peer_addr("10.0.0.2:5000".parse().unwrap())
+            .insert_header(("forwarded", "for=5.6.7.8"))
+            .insert_header(("x-forwarded-for", "1.2.3.4, 41.90.1.7"))
+            .to_http_request();
+        assert_eq!(client_ip(&proxied, &request), IpAddr::from([41, 90, 1, 7]));
+        assert_eq!(client_ip(&direct, &request), IpAddr::from([10, 0, 0, 2]), "headers are ignored without a proxy");
     }
 
     #[test]

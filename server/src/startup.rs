@@ -68,6 +68,8 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(shared.clone())
+                // Innermost: it sees the path as the router does, and its answers get the headers.
+                .wrap(from_fn(require_staff))
                 .wrap(Compress::default())
                 .wrap(
                     DefaultHeaders::new()
@@ -100,7 +102,9 @@ impl Application {
     }
 }
 
-/// Every route of the server.
+/// Every route of the server. Everything under `/admin` and `/api/admin` but the login is for
+/// staff only: [`require_staff`] wraps the whole application and guards those paths, wherever
+/// their routes are registered.
 pub fn routes(config: &mut web::ServiceConfig) {
     config
         .route("/", web::get().to(pages::show_home))
@@ -126,8 +130,8 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .service(
             web::resource("/admin/login").route(web::get().to(admin::show_login)).route(web::post().to(admin::login)),
         )
-        .service(web::scope("/admin").wrap(from_fn(require_staff)).configure(admin::register(admin::page_routes())))
-        .service(web::scope("/api/admin").wrap(from_fn(require_staff)).configure(admin::register(admin::api_routes())))
+        .service(web::scope("/admin").configure(admin::register(admin::page_routes())))
+        .service(web::scope("/api/admin").configure(admin::register(admin::api_routes())))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))

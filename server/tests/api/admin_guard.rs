@@ -27,9 +27,12 @@ fn every_guarded_route(id: &str) -> Vec<(Method, String, bool)> {
         .map(|(method, path)| (method, path, false))
         .chain(api_routes().iter().map(|route| full("/api/admin", route)).map(|(method, path)| (method, path, true)))
         .collect();
-    // Paths nobody registered yet are inside the guarded scopes too.
+    // Paths nobody registered yet are guarded too, and so is a path spelled with escapes.
     routes.push((Method::GET, "/admin/reports".to_owned(), false));
+    routes.push((Method::GET, "/administration".to_owned(), false));
+    routes.push((Method::GET, "/%61dmin".to_owned(), false));
     routes.push((Method::POST, "/api/admin/orders/export".to_owned(), true));
+    routes.push((Method::GET, "/api/%61dmin/stats".to_owned(), true));
     routes
 }
 

@@ -263,6 +263,13 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     }
 
     let mock = MockMail::start().await;
+    mock.script(&[Reply::status(404)]);
+    let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
+    place(&app, None).await;
+    let rows = until_rows(&app, "blocked", |row| row.status == "blocked").await;
+    assert!(rows[0].last_error.as_deref().unwrap().contains("EMAILJS_BASE_URL"), "404: {:?}", rows[0].last_error);
+
+    let mock = MockMail::start().await;
     mock.script(&[Reply::status(500), Reply::status(503)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
@@ -394,4 +401,67 @@ async fn without_configuration_emails_wait_and_nothing_is_sent() {
     let rows = outbox(&app);
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|row| row.status == "pending" && row.attempts == 0));
+}
+
+#[actix_web::test]
+async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
+    // A port that was just free: nothing listens there.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let env = mail_env(&format!("http://{closed}"), false);
+    let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
+    place(&app, None).await;
+
+    let rows = until_rows(&app, "failed", |row| row.status == "failed").await;
+
+    assert_eq!(rows[0].attempts, 3);
+    let error = rows[0].last_error.as_deref().unwrap();
+    assert!(error.starts_with("gave up after 3 attempts") && error.contains("cannot reach the mail API"), "{error}");
+}
+
+#[actix_web::test]
+async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send() {
+    use diesel::prelude::*;
+    use laundry::db::schema::email_outbox;
+    use laundry::models::{now_utc, outbox::Pace};
+    let mock = MockMail::start().await;
+    let app = spawn_app_on(Backend::Sqlite).await.unwrap(); // without mail settings: its rows wait
+    place(&app, None).await;
+    app.with_db(|c| Pace::hold_until(c, now_utc() + time::Duration::seconds(2)).unwrap());
+    let env = mail_env(&mock.url, false);
+    let settings =
+        laundry::config::Settings::from_lookup(|name| env.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()))
+            .unwrap();
+    let worker = laundry::mail::worker::MailWorker::new(
+        app.state.db().clone(),
+        settings.mail,
+        quick_retries(),
+        std::sync::Arc::new(tokio::sync::Notify::new()),
+    );
+
+    let sending = actix_web::rt::spawn(async move { worker.send_next().await });
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    // While it waits for the pace, its lease runs out (a paused process, say) and another takes it.
+    app.with_db(|c| {
+        diesel::update(email_outbox::table)
+            .set((
+                email_outbox::lease_owner.eq("another-worker"),
+                email_outbox::lease_until.eq(now_utc() + time::Duration::minutes(2)),
+            ))
+            .execute(c)
+            .unwrap()
+    });
+    assert!(sending.await.unwrap().unwrap(), "it had claimed a row");
+
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(mock.received().len(), 0, "only the new holder may send it");
+    let rows = outbox(&app);
+    assert_eq!((rows[0].status.as_str(), rows[0].lease_owner.as_deref()), ("pending", Some("another-worker")));
+
+    // Nor can staff take it from its holder with Send again while it is being sent.
+    app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
+    let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
+    let path = format!("/api/admin/mail/{}/resend", rows[0].id);
+    let resend = app.staff_request(reqwest::Method::POST, &path, &session, true).json(&json!({})).send().await.unwrap();
+    assert_eq!(resend.status(), 404);
+    assert_eq!(outbox(&app)[0].lease_owner.as_deref(), Some("another-worker"));
 }
