@@ -92,11 +92,13 @@ fn load_test(root: &Path) {
         return;
     }
     let port = 18_087;
+    let data = tempfile::tempdir().unwrap();
     let server = Server(
         Command::new(&binary)
             .arg("serve")
             .env("LAUNDRY_ADDR", format!("127.0.0.1:{port}"))
             .env("LAUNDRY_FRONTEND_DIR", root.join("frontend/dist"))
+            .env("DATABASE_URL", format!("sqlite://{}/bench.db", data.path().display()))
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .spawn()

@@ -6,7 +6,7 @@ mod connection;
 pub mod schema;
 
 use diesel::ConnectionError;
-use diesel::connection::SimpleConnection;
+use diesel::connection::{SimpleConnection, TransactionManager};
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use r2d2::{CustomizeConnection, ManageConnection, Pool, PooledConnection};
@@ -44,8 +44,14 @@ impl ManageConnection for Manager {
         connection.batch_execute("SELECT 1").map_err(ConnectionError::CouldntSetupConfiguration)
     }
 
-    fn has_broken(&self, _connection: &mut DbConnection) -> bool {
-        false
+    /// A connection that was in use by a panicking thread, or whose transaction was left open or
+    /// failed to roll back, is thrown away rather than handed out again: a later "commit" on it
+    /// would only release a savepoint inside a transaction that never commits.
+    fn has_broken(&self, connection: &mut DbConnection) -> bool {
+        std::thread::panicking()
+            || <<DbConnection as Connection>::TransactionManager as TransactionManager<DbConnection>>::is_broken_transaction_manager(
+                connection,
+            )
     }
 }
 
@@ -95,8 +101,10 @@ pub enum DbError {
     Task(String),
 }
 
-/// Sets each new SQLite connection up: a busy timeout, foreign keys on. (WAL is set once at open:
-/// it is a property of the file, and switching to it needs the file to itself.)
+/// Sets each new SQLite connection up: a busy timeout, foreign keys on, and `synchronous = FULL`
+/// so that an order answered 201 survives a power cut too (WAL's NORMAL may lose the last commits).
+/// (WAL is set once at open: it is a property of the file, and switching to it needs the file to
+/// itself.)
 #[derive(Debug)]
 struct SqlitePragmas;
 
@@ -104,7 +112,7 @@ impl CustomizeConnection<DbConnection, ConnectionError> for SqlitePragmas {
     fn on_acquire(&self, connection: &mut DbConnection) -> Result<(), ConnectionError> {
         if let DbConnection::Sqlite(sqlite) = connection {
             sqlite
-                .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
+                .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
         }
         Ok(())
@@ -160,7 +168,9 @@ impl Database {
         let mut builder = Pool::builder()
             .max_size(max_connections)
             .connection_timeout(Duration::from_secs(5))
-            .test_on_check_out(false);
+            // A PostgreSQL server restarts, and its old connections are dead: checked before use.
+            // A SQLite file cannot go away under an open connection.
+            .test_on_check_out(backend == Backend::Postgres);
         if backend == Backend::Sqlite {
             builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }

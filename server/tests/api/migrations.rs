@@ -31,3 +31,31 @@ fn an_unreachable_postgres_stops_the_start_with_a_message_naming_it() {
     assert!(error.contains("cannot connect to the database at postgres://nobody:***@127.0.0.1:1/laundry"), "{error}");
     assert!(!error.contains("secret"));
 }
+
+#[test]
+fn a_connection_that_panicked_inside_a_transaction_is_not_handed_out_again() {
+    use diesel::connection::SimpleConnection;
+    use diesel::prelude::*;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/laundry.db", dir.path().display());
+    let database = laundry::db::Database::open(&url, 1).unwrap();
+    let shared = database.clone();
+    let panicked = std::thread::spawn(move || {
+        let mut connection = shared.connection().unwrap();
+        let _ = connection.transaction::<(), diesel::result::Error, _>(|_| panic!("a bug inside a transaction"));
+    })
+    .join();
+    assert!(panicked.is_err());
+
+    // The pool's one connection now: a write on it must commit for real, not inside the transaction
+    // the panic left open.
+    database.connection().unwrap().batch_execute("CREATE TABLE probe (x INTEGER)").unwrap();
+
+    let mut other = diesel::SqliteConnection::establish(&format!("{}/laundry.db", dir.path().display())).unwrap();
+    let seen: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+        "(SELECT count(*) FROM sqlite_master WHERE name = 'probe')",
+    ))
+    .get_result(&mut other)
+    .unwrap();
+    assert_eq!(seen, 1, "the write was committed");
+}
