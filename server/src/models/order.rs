@@ -118,8 +118,9 @@ pub enum PlaceError {
 
 impl Order {
     /// Stores `order` with status pending, its first history entry and its e-mails (the outbox), in
-    /// one transaction. With
-    /// `idempotency_key`, a retry of the same order returns the stored one instead.
+    /// one transaction. A retry of the same order with the same `idempotency_key` returns the
+    /// stored one instead; so does the same order sent again without a key within about ten
+    /// minutes (see [`implicit_keys`]).
     pub fn place(
         connection: &mut DbConnection,
         order: &ValidOrder,
@@ -129,9 +130,7 @@ impl Order {
         match Self::place_once(connection, order, idempotency_key, now) {
             // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
             // the winner's row.
-            Err(PlaceError::Database(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)))
-                if idempotency_key.is_some() =>
-            {
+            Err(PlaceError::Database(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _))) => {
                 Self::place_once(connection, order, idempotency_key, now)
             }
             other => other,
@@ -145,20 +144,25 @@ impl Order {
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
         let fingerprint = order.fingerprint();
+        let (key, earlier_keys) = match idempotency_key {
+            Some(key) => (key.to_owned(), vec![key.to_owned()]),
+            None => {
+                let [current, previous] = implicit_keys(&fingerprint, now);
+                (current.clone(), vec![current, previous])
+            }
+        };
         write_transaction(connection, |connection| {
-            if let Some(key) = idempotency_key {
-                let existing: Option<Order> = orders::table
-                    .filter(orders::idempotency_key.eq(key))
-                    .select(Order::as_select())
-                    .first(connection)
-                    .optional()?;
-                if let Some(existing) = existing {
-                    return if existing.request_fingerprint.as_deref() == Some(fingerprint.as_str()) {
-                        Ok(Placed::Replayed(existing))
-                    } else {
-                        Err(PlaceError::KeyReused)
-                    };
-                }
+            let existing: Option<Order> = orders::table
+                .filter(orders::idempotency_key.eq_any(&earlier_keys))
+                .select(Order::as_select())
+                .first(connection)
+                .optional()?;
+            if let Some(existing) = existing {
+                return if existing.request_fingerprint.as_deref() == Some(fingerprint.as_str()) {
+                    Ok(Placed::Replayed(existing))
+                } else {
+                    Err(PlaceError::KeyReused)
+                };
             }
             let id = Uuid::new_v4().to_string();
             let reference = unused_reference(connection)?;
@@ -177,7 +181,7 @@ impl Order {
                 price_per_kg: order.service.price_per_kg as i32,
                 total_amount: order.total_amount(),
                 status: OrderStatus::Pending.as_str(),
-                idempotency_key,
+                idempotency_key: Some(&key),
                 request_fingerprint: Some(&fingerprint),
                 created_at: now,
                 updated_at: now,
@@ -228,6 +232,19 @@ impl Order {
     pub fn count(connection: &mut DbConnection) -> QueryResult<i64> {
         orders::table.count().get_result(connection)
     }
+}
+
+/// How long an order sent again without a key counts as the same submission.
+const IMPLICIT_KEY_WINDOW_SECONDS: i64 = 600;
+
+/// The keys of an order sent without an `Idempotency-Key` (a form posted before or without
+/// JavaScript, an API client that sends none): derived from the order itself and the ten-minute
+/// window it came in, and the previous window's for a double click across the boundary. So the
+/// same order sent twice in a row is stored once, and the same order placed later is a new one.
+/// They hold spaces, which a client's key cannot, so that no client can pick one.
+fn implicit_keys(fingerprint: &str, now: PrimitiveDateTime) -> [String; 2] {
+    let window = now.assume_utc().unix_timestamp().div_euclid(IMPLICIT_KEY_WINDOW_SECONDS);
+    [format!("implicit {fingerprint} {window}"), format!("implicit {fingerprint} {}", window - 1)]
 }
 
 fn unused_reference(connection: &mut DbConnection) -> QueryResult<OrderReference> {

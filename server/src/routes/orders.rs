@@ -69,10 +69,12 @@ fn idempotency_key(value: Option<&str>) -> Result<Option<String>, ApiError> {
     match value.map(str::trim) {
         None | Some("") => Ok(None),
         Some(key) if key.len() <= 100 && key.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(key.to_owned())),
-        Some(_) => {
-            Err(ApiError::BadRequest("The Idempotency-Key must be 1 to 100 visible ASCII characters.".to_owned()))
-        }
+        Some(_) => Err(bad_key()),
     }
+}
+
+fn bad_key() -> ApiError {
+    ApiError::BadRequest("The Idempotency-Key must be 1 to 100 visible ASCII characters.".to_owned())
 }
 
 /// POST /api/orders: 201 with the stored order; the same `Idempotency-Key` and body again gives
@@ -85,7 +87,11 @@ pub async fn create_order(
     let input: OrderInput = serde_json::from_slice(&body).map_err(|error| {
         ApiError::BadRequest(format!("The body must be a JSON object with the order's fields ({error})."))
     })?;
-    let key = idempotency_key(request.headers().get("Idempotency-Key").and_then(|v| v.to_str().ok()))?;
+    let key = match request.headers().get("Idempotency-Key").map(|value| value.to_str()) {
+        None => None,
+        Some(Ok(value)) => idempotency_key(Some(value))?,
+        Some(Err(_)) => return Err(bad_key()),
+    };
     let (order, replayed) = match place(&state, input, key).await? {
         Placed::Created(order) => (order, false),
         Placed::Replayed(order) => (order, true),
@@ -116,7 +122,12 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
             return order_form_again(&state, &request, &OrderForm::empty(), json!({}), alert, 400).await;
         }
     };
-    let key = idempotency_key(form.idempotency_key.as_deref()).ok().flatten();
+    // The hydrated form fills the key in; without JavaScript it is empty, and the same order sent
+    // twice is still stored once (see `Order::place`). A key that is not one of ours was tampered with.
+    let Ok(key) = idempotency_key(form.idempotency_key.as_deref()) else {
+        let alert = Some("The form could not be read. Please try again.");
+        return order_form_again(&state, &request, &form, json!({}), alert, 400).await;
+    };
     match place(&state, form.order.clone(), key).await {
         Ok(Placed::Created(order) | Placed::Replayed(order)) => HttpResponse::SeeOther()
             .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))

@@ -26,8 +26,11 @@ fn order_body(email: Option<&str>) -> Value {
     })
 }
 
+/// Places a new order (each with its own key: the same order sent again without one is the same
+/// order).
 async fn place(app: &TestApp, email: Option<&str>) -> Order {
-    let response = app.post_json("/api/orders", &order_body(email), &[]).await;
+    let key = uuid::Uuid::new_v4().to_string();
+    let response = app.post_json("/api/orders", &order_body(email), &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
     app.with_db(|c| Order::find(c, &id).unwrap().unwrap())

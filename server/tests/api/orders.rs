@@ -185,4 +185,45 @@ on_both_backends! {
         assert!(html.contains("Please enter a whole number of kilograms from 1 to 500."));
         assert_eq!(stored_orders(&app), 0);
     }
+
+    async fn the_same_form_sent_twice_without_javascript_stores_one_order(app: TestApp) {
+        let fields = [
+            ("customerName", "Brian Otieno"),
+            ("phone", "0722 000 111"),
+            ("location", "Westlands"),
+            ("serviceType", "ironing"),
+            ("quantity", "2"),
+            ("paymentMethod", "pay-delivery"),
+            ("idempotencyKey", ""),
+        ];
+
+        let (first, second) = futures::join!(app.post_form("/order", &fields), app.post_form("/order", &fields));
+
+        assert_eq!((first.status(), second.status()), (303.try_into().unwrap(), 303.try_into().unwrap()));
+        assert_eq!(first.headers()["location"], second.headers()["location"], "both land on the one order");
+        assert_eq!(stored_orders(&app), 1);
+        let changed = [("quantity", "3")];
+        let other: Vec<(&str, &str)> =
+            fields.iter().map(|&(name, value)| changed.iter().find(|(n, _)| *n == name).copied().unwrap_or((name, value))).collect();
+        assert_eq!(app.post_form("/order", &other).await.status(), 303);
+        assert_eq!(stored_orders(&app), 2, "a different order is a new one");
+    }
+
+    async fn an_idempotency_key_that_is_not_visible_ascii_is_refused(app: TestApp) {
+        let response = app
+            .client
+            .post(format!("{}/api/orders", app.address))
+            .header("Idempotency-Key", reqwest::header::HeaderValue::from_bytes("clé-\u{e9}".as_bytes()).unwrap())
+            .json(&valid_order())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 400);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"], "The Idempotency-Key must be 1 to 100 visible ASCII characters.");
+
+        let form = app.post_form("/order", &[("customerName", "Brian Otieno"), ("idempotencyKey", "has spaces in it")]).await;
+        assert_eq!(form.status(), 400);
+        assert_eq!(stored_orders(&app), 0);
+    }
 }
