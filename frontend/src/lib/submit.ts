@@ -4,7 +4,7 @@
 export type Submission<T> =
   | { kind: "ok"; body: T }
   | { kind: "invalid"; fields: Record<string, string> }
-  | { kind: "failed"; message: string | null };
+  | { kind: "failed"; message: string | null; status: number | null };
 
 /** POSTs `values` as JSON; sorts the answer into ok, invalid fields, or failure. */
 export async function postJson<T>(url: string, values: unknown, headers: Record<string, string> = {}): Promise<Submission<T>> {
@@ -16,7 +16,7 @@ export async function postJson<T>(url: string, values: unknown, headers: Record<
       body: JSON.stringify(values),
     });
   } catch {
-    return { kind: "failed", message: null };
+    return { kind: "failed", message: null, status: null };
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.ok) return { kind: "ok", body: body as T };
@@ -24,7 +24,7 @@ export async function postJson<T>(url: string, values: unknown, headers: Record<
     return { kind: "invalid", fields: body.fields as Record<string, string> };
   }
   const message = body && typeof body.error === "string" && response.status < 500 ? body.error : null;
-  return { kind: "failed", message };
+  return { kind: "failed", message, status: response.status };
 }
 
 /** The named fields of a form, as strings. */

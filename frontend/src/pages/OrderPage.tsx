@@ -12,6 +12,9 @@ import type { PageMeta } from "../routes";
 
 /** Spec section 8: the alert when the order could not be stored. */
 const SAVE_FAILED = "There was an error saving your order. Please try again.";
+/** After an order from this form was stored and the form was then changed. */
+const ALREADY_PLACED =
+  "This order was already placed with the details you sent first. To place another order with these details, press Place Order again.";
 
 /** Props of the order page. */
 export interface OrderProps extends SharedProps {
@@ -54,6 +57,8 @@ export default function OrderPage(props: OrderProps) {
     const values = formValues(event.currentTarget);
     const result = await postJson<{ reference: string }>("/api/orders", values, { "Idempotency-Key": idempotencyKey });
     if (result.kind === "ok") {
+      // Coming back to this page (the back button keeps it as it was) starts a new order.
+      setIdempotencyKey(newIdempotencyKey());
       window.location.assign(`/confirmation?ref=${encodeURIComponent(result.body.reference)}`);
       return;
     }
@@ -62,6 +67,11 @@ export default function OrderPage(props: OrderProps) {
       setErrors(result.fields);
       const first = Object.keys(result.fields)[0];
       form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    } else if (result.status === 409) {
+      // This form's order was stored already, with other details: sending it again places a new one.
+      setErrors({});
+      setIdempotencyKey(newIdempotencyKey());
+      setAlert(ALREADY_PLACED);
     } else {
       setErrors({});
       setAlert(result.message ?? SAVE_FAILED);

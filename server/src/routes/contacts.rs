@@ -79,7 +79,7 @@ async fn contact_form_again(
     let own =
         json!({ "form": { "values": values, "errors": errors, "alert": alert, "status": status }, "sent": false });
     let (response, _) = pages.render("contact", pages.props("/contact", own)).await;
-    response.respond(request)
+    response.respond_private(request)
 }
 
 /// `?sent=1` after a message was stored.

@@ -178,7 +178,7 @@ async fn order_form_again(
     let mut own = super::pages::own_props(state.settings(), "order");
     own["form"] = json!({ "values": values, "errors": errors, "alert": alert, "status": status });
     let (response, _) = pages.render("order", pages.props("/order", own)).await;
-    response.respond(request)
+    response.respond_private(request)
 }
 
 /// The confirmation's query: `?ref=K7MX2QPD`.
@@ -217,5 +217,5 @@ pub async fn show_confirmation(
     })) });
     let pages = state.pages();
     let (response, _) = pages.render("confirmation", pages.props("/confirmation", own)).await;
-    response.respond(&request)
+    response.respond_private(&request)
 }

@@ -130,17 +130,27 @@ pub async fn show_tracking(
     if query.is_empty() {
         return super::pages::static_page(&state, "tracking", "/tracking").await.respond(&request);
     }
+    let mut retry_after = None;
     let result = match look_up(&state, &request, &query).await {
         Ok(found) => found,
         Err(error) => {
-            if let ApiError::Storage { source, .. } = &error {
-                tracing::error!(error = %source, "order look-up failed");
+            match &error {
+                ApiError::Storage { source, .. } => tracing::error!(error = %source, "order look-up failed"),
+                ApiError::RateLimited { retry_after: wait } => retry_after = Some(wait.as_secs().max(1)),
+                _ => {}
             }
             json!({ "error": error.to_string(), "status": actix_web::ResponseError::status_code(&error).as_u16() })
         }
     };
     let pages = state.pages();
     let props = pages.props("/tracking", json!({ "query": query.echo(), "result": result }));
-    let (response, _) = pages.render("tracking", props).await;
-    response.respond(&request)
+    let (page, _) = pages.render("tracking", props).await;
+    // A result holds an order's details: no cache may keep it.
+    let mut response = page.respond_private(&request);
+    if let Some(seconds) = retry_after
+        && let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string())
+    {
+        response.headers_mut().insert(actix_web::http::header::RETRY_AFTER, value);
+    }
+    response
 }

@@ -16,7 +16,8 @@ async fn order(app: &TestApp, name: &str, phone: &str, service: &str, kg: u32) -
         "customerName": name, "phone": phone, "location": "Kilimani",
         "serviceType": service, "quantity": kg, "paymentMethod": "pay-now"
     });
-    let response = app.post_json("/api/orders", &body, &[]).await;
+    let key = uuid::Uuid::new_v4().to_string(); // each call a new order
+    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     response.json().await.unwrap()
 }

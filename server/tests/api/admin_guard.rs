@@ -41,7 +41,8 @@ async fn place_order(app: &TestApp) -> String {
         "customerName": "Amina Wanjiru", "phone": "0712 345 678", "location": "Kilimani",
         "serviceType": "ironing", "quantity": 2, "paymentMethod": "pay-now"
     });
-    let response = app.post_json("/api/orders", &order, &[]).await;
+    let key = uuid::Uuid::new_v4().to_string(); // each call a new order
+    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
 }

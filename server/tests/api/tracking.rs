@@ -9,7 +9,9 @@ async fn place(app: &TestApp, phone: &str) -> String {
         "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani",
         "serviceType": "wash-fold", "quantity": 5, "paymentMethod": "pay-delivery"
     });
-    let body: Value = app.post_json("/api/orders", &order, &[]).await.json().await.unwrap();
+    // Each its own order: the same order sent again without a key would be the first one.
+    let key = uuid::Uuid::new_v4().to_string();
+    let body: Value = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await.json().await.unwrap();
     body["reference"].as_str().unwrap().to_owned()
 }
 
@@ -57,8 +59,10 @@ on_both_backends! {
     async fn the_tracking_page_shows_the_result_without_javascript(app: TestApp) {
         let reference = place(&app, "0712345678").await;
 
-        let html = app.get(&format!("/tracking?by=order&q={reference}")).await.text().await.unwrap();
+        let response = app.get(&format!("/tracking?by=order&q={reference}")).await;
 
+        assert_eq!(response.headers()["cache-control"], "no-store, private", "no cache keeps an order's details");
+        let html = response.text().await.unwrap();
         assert!(html.contains(&reference));
         assert!(html.contains("Order Information"));
         assert!(html.contains("Order Placed"));
@@ -76,6 +80,10 @@ on_both_backends! {
         assert!(response.headers().contains_key("retry-after"));
         let body: Value = response.json().await.unwrap();
         assert!(body["error"].as_str().unwrap().starts_with("Too many look-ups"));
+        let page = app.get("/tracking?by=order&q=ZZZZ2222").await;
+        assert_eq!(page.status(), 429);
+        assert!(page.headers().contains_key("retry-after"), "the page says when to try again too");
+        assert!(page.text().await.unwrap().contains("Too many look-ups from your connection."));
     }
 
     async fn a_malformed_look_up_is_a_400_that_says_what_is_expected(app: TestApp) {
