@@ -28,18 +28,23 @@ fn main() {
 
     let folder = tempfile::tempdir().unwrap();
     let sqlite_url = format!("sqlite://{}/bench.db", folder.path().display());
-    run_backend("SQLite", &root, &binary, &sqlite_url);
+    let mut consistent = run_backend("SQLite", &root, &binary, &sqlite_url);
 
     match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty()) {
         Some(admin_url) => {
             let database = ScratchPostgres::create(&admin_url);
-            run_backend("PostgreSQL", &root, &binary, &database.url);
+            consistent &= run_backend("PostgreSQL", &root, &binary, &database.url);
         }
         None => println!("PostgreSQL: skipped (set TEST_DATABASE_URL=postgres://user@host:5432/db to include it)"),
     }
+    if !consistent {
+        eprintln!("the database does not match the answers");
+        std::process::exit(1);
+    }
 }
 
-fn run_backend(label: &str, root: &Path, binary: &PathBuf, database_url: &str) {
+/// Runs the load on one backend and prints its figures; false when the rows and answers disagree.
+fn run_backend(label: &str, root: &Path, binary: &PathBuf, database_url: &str) -> bool {
     let port = free_port();
     let _server = Server(
         Command::new(binary)
@@ -59,39 +64,52 @@ fn run_backend(label: &str, root: &Path, binary: &PathBuf, database_url: &str) {
         submit_all(&base).await
     });
 
+    let database = Database::open(database_url, 1).unwrap();
+    let mut connection = database.connection().unwrap();
+    let stored: Vec<(String, Option<String>)> =
+        orders::table.select((orders::reference, orders::idempotency_key)).load(&mut *connection).unwrap();
+    let stored_references: BTreeSet<&str> = stored.iter().map(|(reference, _)| reference.as_str()).collect();
+    let stored_by_key: BTreeMap<&str, &str> =
+        stored.iter().filter_map(|(reference, key)| Some((key.as_deref()?, reference.as_str()))).collect();
+    let answered: BTreeSet<&str> = outcome.references.values().map(String::as_str).collect();
+    let unanswered_rows = stored_references.difference(&answered).count();
+    let answers_without_row = answered.difference(&stored_references).count();
+    // Each key's 2xx answer named the row stored under that key, and no two rows share a key.
+    let wrong_row_for_key = outcome
+        .references
+        .iter()
+        .filter(|(key, reference)| stored_by_key.get(key.as_str()) != Some(&reference.as_str()))
+        .count();
+    let rows_sharing_a_key = stored.len() - stored_by_key.len();
+
     let mut latencies = outcome.latencies;
     let (p50, p99) = (percentile(&mut latencies, 50.0), percentile(&mut latencies, 99.0));
     println!(
         "{label:<10} {:>6.0} orders/s   p50 {:>6.1} ms   p99 {:>6.1} ms   ({} requests in {:.1} s; answers: {})",
-        ORDERS as f64 / outcome.elapsed.as_secs_f64(),
+        answered.len() as f64 / outcome.elapsed.as_secs_f64(),
         ms(p50),
         ms(p99),
         latencies.len(),
         outcome.elapsed.as_secs_f64(),
         outcome.statuses.iter().map(|(status, n)| format!("{status}×{n}")).collect::<Vec<_>>().join(", "),
     );
-
-    let database = Database::open(database_url, 1).unwrap();
-    let mut connection = database.connection().unwrap();
-    let stored: Vec<(String, Option<String>)> =
-        orders::table.select((orders::reference, orders::idempotency_key)).load(&mut *connection).unwrap();
-    let stored_references: BTreeSet<&str> = stored.iter().map(|(reference, _)| reference.as_str()).collect();
-    let answered: BTreeSet<&str> = outcome.references.values().map(String::as_str).collect();
-    let unanswered_rows = stored_references.difference(&answered).count();
-    let answers_without_row = answered.difference(&stored_references).count();
     println!(
-        "{label:<10} rows {} | distinct orders answered 2xx {} | 2xx answers without a row: {} | rows without a 2xx answer: {} | retries that changed the reference: {}",
+        "{label:<10} rows {} | distinct orders answered 2xx {} | 2xx answers without a row: {} | rows without a 2xx answer: {} | answers naming another key's row: {} | rows sharing a key: {} | retries that changed the reference: {}",
         stored.len(),
         answered.len(),
         answers_without_row,
         unanswered_rows,
+        wrong_row_for_key,
+        rows_sharing_a_key,
         outcome.mismatched_retries,
     );
-    let healthy = answers_without_row == 0
+    let consistent = answers_without_row == 0
         && unanswered_rows == 0
-        && outcome.mismatched_retries == 0
-        && stored.len() == stored_references.len();
-    println!("{label:<10} {}", if healthy { "consistent" } else { "INCONSISTENT: see the counts above" });
+        && wrong_row_for_key == 0
+        && rows_sharing_a_key == 0
+        && outcome.mismatched_retries == 0;
+    println!("{label:<10} {}", if consistent { "consistent" } else { "INCONSISTENT: see the counts above" });
+    consistent
 }
 
 struct Outcome {
