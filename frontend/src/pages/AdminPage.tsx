@@ -120,6 +120,8 @@ export default function AdminPage(props: AdminProps) {
 
   function orderChanged({ order, stats: fresh }: OrderChanged) {
     setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
+    // Filtered by status, the changed order no longer belongs on this page: fetch it anew.
+    if (orders.filter.status && orders.filter.status !== order.status) loadOrders({ ...orders.filter, page: orders.page });
     setStats(fresh);
     setAnnouncement(`Order ${order.reference}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
     // A status change may have queued the customer's e-mail; a failed refresh leaves the old report.

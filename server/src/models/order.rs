@@ -310,8 +310,13 @@ impl Order {
                 let pattern = format!("%{}%", escape_like(&search.to_lowercase()));
                 let mut matches: Box<dyn BoxableExpression<orders::table, _, SqlType = diesel::sql_types::Bool>> =
                     Box::new(lower(orders::customer_name).like(pattern).escape('\\'));
-                if let Some(reference) = OrderReference::parse(search) {
+                // The dashboard shows orders as '#' and the id's last 8 characters: either finds it.
+                let bare = search.trim_start_matches('#').to_lowercase();
+                if let Some(reference) = OrderReference::parse(&bare) {
                     matches = Box::new(matches.or(orders::reference.eq(reference.as_str().to_owned())));
+                }
+                if (4..=36).contains(&bare.len()) && bare.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+                    matches = Box::new(matches.or(orders::id.like(format!("%{bare}"))));
                 }
                 if let Ok(phone) = crate::domain::PhoneNumber::parse(search) {
                     matches = Box::new(matches.or(orders::phone.eq(phone.as_str().to_owned())));

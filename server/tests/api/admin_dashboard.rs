@@ -112,6 +112,9 @@ on_both_backends! {
         let by_reference = get(&app, &session, &format!("/api/admin/orders?q={}", amina_ref.to_lowercase())).await;
         assert_eq!(references(&by_reference), vec![amina_ref.clone()]);
         assert_eq!(found("q=%25").await.len(), 1, "% is a character to find, not a wildcard");
+        let shown_id = format!("%23{}", &amina["id"].as_str().unwrap()[28..]);
+        let by_shown_id = get(&app, &session, &format!("/api/admin/orders?q={shown_id}")).await;
+        assert_eq!(references(&by_shown_id), vec![amina_ref.clone()], "the id as the table shows it, #1a2b3c4d");
         assert_eq!(found("status=ready&q=amina").await.len(), 0, "filters combine");
     }
 
