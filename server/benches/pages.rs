@@ -209,6 +209,17 @@ fn dashboard_props() -> serde_json::Value {
         "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" } },
         "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
         "statuses": ["pending", "picked-up", "in-progress", "ready", "delivered", "cancelled"],
+        "mail": {
+            "configured": true, "missing": [], "waiting": 2, "failed": 1, "blocked": 0, "sent": 1_620,
+            "lastError": "500 Internal Server Error", "lastErrorAt": "2026-11-22T08:31:00.000000Z",
+            "problems": [{
+                "id": "e-1", "kind": "order-customer", "label": "Order confirmation to the customer",
+                "to": "c@example.com", "orderId": "3f2b8c1e-0d4a-4c1b-9e7f-000000000001", "status": "failed",
+                "attempts": 12, "lastError": "gave up after 12 attempts; last: 500 Internal Server Error",
+                "lastAttemptAt": "2026-11-22T08:31:00.000000Z", "nextAttemptAt": "2026-11-22T08:31:00.000000Z",
+                "createdAt": "2026-11-22T02:00:00.000000Z",
+            }],
+        },
     })
 }
 
