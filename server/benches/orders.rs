@@ -21,6 +21,9 @@ const ORDERS: usize = 2_000;
 const CONCURRENCY: usize = 32;
 
 fn main() {
+    // reqwest is built without a TLS provider of its own (the server picks ring); this bench speaks
+    // plain HTTP, but the client still wants one installed.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let binary = root.join("target/release/laundry");
     assert!(binary.exists(), "{} is missing: cargo build --release -p laundry", binary.display());
