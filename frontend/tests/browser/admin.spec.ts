@@ -3,7 +3,7 @@
 // and a message handled, the e-mail block of a server without e-mail settings, the phone layout,
 // the keyboard tabs, axe-core's scan, and the sign-out.
 import { expect, type Page, test } from "@playwright/test";
-import { hydrated, violations, watchConsole } from "./support";
+import { hydrated, placeOrder, violations, watchConsole } from "./support";
 
 /** The one staff account of the browser tests' server. */
 const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
@@ -19,18 +19,9 @@ async function signIn(page: Page, path = "/admin") {
   await hydrated(page);
 }
 
-/** Places an order through the public form as a customer would; returns its reference. */
-async function placeOrder(page: Page, customer: string): Promise<string> {
-  await page.goto("/order");
-  await hydrated(page);
-  await page.getByLabel("Full Name").fill(customer);
-  await page.getByLabel("Phone Number").fill("0722 000 111");
-  await page.getByLabel("Location").fill("Westlands, Woodvale Grove");
-  await page.getByLabel("Service Type").selectOption("ironing");
-  await page.getByLabel("Quantity (kg)").fill("3");
-  await page.getByRole("button", { name: "Place Order" }).click();
-  await expect(page).toHaveURL(/\/confirmation\?ref=[A-Z0-9]{8}$/);
-  return new URL(page.url()).searchParams.get("ref") ?? "";
+/** Places an order through the public form for `customer`; returns its reference. */
+function placeOrderFor(page: Page, customer: string): Promise<string> {
+  return placeOrder(page, { customer, phone: "0722 000 111", location: "Westlands, Woodvale Grove", service: "ironing", kg: "3" });
 }
 
 /** Searches the orders tab for a reference and waits for its row. */
@@ -63,7 +54,7 @@ test("a wrong password is refused with a message", async ({ page }) => {
 });
 
 test("staff mark an order ready from the dashboard, and the customer's tracking shows it", async ({ page }) => {
-  const reference = await placeOrder(page, "Achieng Odhiambo");
+  const reference = await placeOrderFor(page, "Achieng Odhiambo");
   const problems = watchConsole(page);
   await signIn(page);
   await expect(page.getByText("Manage orders and customer inquiries")).toBeVisible();
@@ -96,7 +87,7 @@ test("staff mark an order ready from the dashboard, and the customer's tracking 
 });
 
 test("a till payment is recorded with its M-PESA code", async ({ page }) => {
-  const reference = await placeOrder(page, "Kamau Njoroge");
+  const reference = await placeOrderFor(page, "Kamau Njoroge");
   await signIn(page);
   const { row } = await findOrder(page, reference);
   await expect(row).toContainText("Unpaid · M-PESA till");
@@ -141,7 +132,7 @@ test("a contact message is marked handled on the Messages tab", async ({ page })
 });
 
 test("without e-mail settings the dashboard says so, and that notifications wait", async ({ page }) => {
-  await placeOrder(page, "Mumbi Gathoni");
+  await placeOrderFor(page, "Mumbi Gathoni");
   await signIn(page);
 
   // The browser tests' server has no EMAILJS_* settings: the new order's e-mail waits in the outbox.
@@ -174,7 +165,7 @@ test("the tabs follow the arrow keys", async ({ page }) => {
 
 test("on a phone the orders are cards and the page does not scroll sideways", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  const reference = await placeOrder(page, "Otieno Ouma");
+  const reference = await placeOrderFor(page, "Otieno Ouma");
   await signIn(page);
   const { status } = await findOrder(page, reference);
 
@@ -200,7 +191,7 @@ test.describe("accessibility", () => {
   for (const width of [375, 1280]) {
     test(`the dashboard has no accessibility violation at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
-      const reference = await placeOrder(page, "Wairimu Kariuki");
+      const reference = await placeOrderFor(page, "Wairimu Kariuki");
       await signIn(page);
       await findOrder(page, reference);
       expect(await violations(page)).toEqual([]);

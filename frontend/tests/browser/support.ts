@@ -1,7 +1,7 @@
 // Helpers the browser tests share.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** Collects console errors and page errors; hydration problems arrive as one or the other. */
 export function watchConsole(page: Page): string[] {
@@ -38,4 +38,27 @@ export async function violations(page: Page): Promise<string[]> {
     return (await axe.run(document)).violations;
   });
   return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** An order as a customer types it into the public form. */
+export interface OrderEntry {
+  customer: string;
+  phone: string;
+  location: string;
+  service: string;
+  kg: string;
+}
+
+/** Places an order through the public form as a customer would; returns its reference. */
+export async function placeOrder(page: Page, order: OrderEntry): Promise<string> {
+  await page.goto("/order");
+  await hydrated(page);
+  await page.getByLabel("Full Name").fill(order.customer);
+  await page.getByLabel("Phone Number").fill(order.phone);
+  await page.getByLabel("Location").fill(order.location);
+  await page.getByLabel("Service Type").selectOption(order.service);
+  await page.getByLabel("Quantity (kg)").fill(order.kg);
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect(page).toHaveURL(/\/confirmation\?ref=[A-Z0-9]{8}$/);
+  return new URL(page.url()).searchParams.get("ref") ?? "";
 }
