@@ -86,6 +86,37 @@ test("staff mark an order ready from the dashboard, and the customer's tracking 
   await expect(card.locator(".badge")).toHaveText("Ready for Delivery");
 });
 
+test("while a list loads the dashboard says so, and a status change that fails leaves the order as it was", async ({ page }) => {
+  const reference = await placeOrderFor(page, "Nyambura Wekesa");
+  await signIn(page);
+  // A slow connection: the list answers after a second.
+  await page.route("**/api/admin/orders?*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
+  const search = page.getByLabel("Search name, phone or order ID");
+  await search.fill(reference);
+  await search.press("Enter");
+  await expect(page.getByText("Loading admin dashboard...")).toBeVisible();
+  const status = page.getByLabel(`Status of order ${reference}`);
+  await expect(status).toBeVisible();
+  await expect(page.getByText("Loading admin dashboard...")).toBeHidden();
+  const row = page.locator("tr", { has: status });
+
+  // The server cannot store the change.
+  await page.route("**/api/admin/orders/*/status", (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "The database is busy. Please try again." }) }),
+  );
+  await status.selectOption("delivered");
+
+  await expect(row.getByRole("alert")).toContainText("Please try again.");
+  await expect(status).toHaveValue("pending");
+  await expect(row.locator(".badge")).toHaveText("Pending");
+  await page.unroute("**/api/admin/orders/*/status");
+  await page.reload();
+  await expect(page.getByLabel(`Status of order ${reference}`)).toHaveValue("pending");
+});
+
 test("a till payment is recorded with its M-PESA code", async ({ page }) => {
   const reference = await placeOrderFor(page, "Kamau Njoroge");
   await signIn(page);
