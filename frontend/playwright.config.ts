@@ -44,6 +44,8 @@ export default defineConfig({
       LAUNDRY_FRONTEND_DIR: "dist",
       DATABASE_URL: `sqlite://${database}`,
       RUST_LOG: "warn",
+      // All of the tests' orders and messages come from one address.
+      LAUNDRY_SUBMISSIONS_PER_HOUR: "10000",
     },
   },
 });

@@ -26,6 +26,10 @@ pub struct Settings {
     /// `LAUNDRY_BEHIND_PROXY=true`: take the client address from the last `X-Forwarded-For` entry
     /// (only behind a proxy that sets them; otherwise clients could pick their own address).
     pub behind_proxy: bool,
+    /// Orders and contact messages one client may send per hour (`LAUNDRY_SUBMISSIONS_PER_HOUR`,
+    /// default 30): enough for a household or an office behind one address, not for a script
+    /// filling the order list and spending the mail quota.
+    pub submissions_per_hour: u32,
     /// The public address of this site, for canonical URLs, Open Graph and the sitemap
     /// (`LAUNDRY_BASE_URL`, default `http://127.0.0.1:8080`), without a trailing slash.
     pub base_url: String,
@@ -153,8 +157,15 @@ impl Settings {
             "false" | "0" | "no" => false,
             _ => return Err(invalid(name, &proxy, "expected true or false")),
         };
+        let (name, submissions_text) = var("LAUNDRY_SUBMISSIONS_PER_HOUR", "30");
+        let submissions_per_hour = submissions_text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=1_000_000).contains(n))
+            .ok_or_else(|| invalid(name, &submissions_text, "expected a whole number from 1 to 1000000"))?;
         let mail = mail_settings(&lookup)?;
         Ok(Self {
+            submissions_per_hour,
             mail,
             mail_retry: RetryPolicy::default(),
             addr,
@@ -287,5 +298,15 @@ mod tests {
     #[test]
     fn zero_workers_is_refused() {
         assert!(settings(&[("LAUNDRY_WORKERS", "0")]).is_err());
+    }
+
+    #[test]
+    fn the_submission_limit_is_a_positive_whole_number() {
+        assert_eq!(settings(&[]).unwrap().submissions_per_hour, 30);
+        assert_eq!(settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", "120")]).unwrap().submissions_per_hour, 120);
+        for bad in ["0", "-1", "lots", "2.5"] {
+            let error = settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", bad)]).unwrap_err().to_string();
+            assert!(error.contains("LAUNDRY_SUBMISSIONS_PER_HOUR"), "{error}");
+        }
     }
 }

@@ -1,12 +1,12 @@
 //! Errors of the JSON API and how they answer.
 //!
 //! Policy: validation problems are [`ApiError::Invalid`] with a message per field (422); a reused
-//! idempotency key is 409; no staff session 401, a missing CSRF token 403; too many look-ups 429; a busy database pool 503; anything unexpected is
+//! idempotency key is 409; no staff session 401, a missing CSRF token 403; too many look-ups or submissions 429; a busy database pool 503; anything unexpected is
 //! logged once here with its cause and answers 500 with a message the customer can act on.
 
 use crate::db::DbError;
 use crate::domain::FieldErrors;
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 use std::time::Duration;
@@ -38,8 +38,12 @@ pub enum ApiError {
     #[error("{0}")]
     Forbidden(String),
     /// Too many requests from this client.
-    #[error("Too many look-ups from your connection. Please wait {} minutes and try again.", retry_after.as_secs().div_ceil(60))]
+    #[error("Too many {what} from your connection. Please wait {} and try again, or call us on {phone}.", minutes(*retry_after))]
     RateLimited {
+        /// What was counted, in the plural: "look-ups".
+        what: &'static str,
+        /// The business's phone: a customer behind a busy shared address can still reach the shop.
+        phone: String,
         /// How long until the client may try again.
         retry_after: Duration,
     },
@@ -53,10 +57,30 @@ pub enum ApiError {
     },
 }
 
+/// A wait in whole seconds for `Retry-After`, rounded up: a client that waits that long is let in.
+fn whole_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+/// "1 minute", "15 minutes": a wait rounded up to whole minutes.
+fn minutes(wait: Duration) -> String {
+    match whole_seconds(wait).div_ceil(60) {
+        1 => "1 minute".to_owned(),
+        n => format!("{n} minutes"),
+    }
+}
+
 impl ApiError {
     /// 422 with these field messages.
     pub fn invalid(fields: FieldErrors) -> Self {
         Self::Invalid { message: "Please correct the highlighted fields.".to_owned(), fields }
+    }
+
+    /// A page that shows this error tells when to try again, as the API's answer does.
+    pub fn set_retry_after(&self, response: &mut HttpResponse) {
+        if let ApiError::RateLimited { retry_after, .. } = self {
+            response.headers_mut().insert(header::RETRY_AFTER, whole_seconds(*retry_after).into());
+        }
     }
 }
 
@@ -79,8 +103,8 @@ impl ResponseError for ApiError {
         let mut response = HttpResponse::build(self.status_code());
         match self {
             ApiError::Invalid { message, fields } => response.json(json!({ "error": message, "fields": fields })),
-            ApiError::RateLimited { retry_after } => response
-                .insert_header(("Retry-After", retry_after.as_secs().max(1).to_string()))
+            ApiError::RateLimited { retry_after, .. } => response
+                .insert_header((header::RETRY_AFTER, whole_seconds(*retry_after)))
                 .json(json!({ "error": self.to_string() })),
             ApiError::Storage { message, source } => {
                 tracing::error!(error = %source, "storage failed");

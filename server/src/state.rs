@@ -5,6 +5,7 @@ use crate::db::Database;
 use crate::pages::Pages;
 use crate::rate_limit::RateLimiter;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
 
 /// Shared by all workers behind `web::Data`.
@@ -14,6 +15,7 @@ pub struct AppState {
     pages: Pages,
     database: Database,
     tracking_limit: RateLimiter,
+    submission_limit: RateLimiter,
     mail_wake: Arc<Notify>,
     password_checks: Semaphore,
 }
@@ -22,7 +24,9 @@ impl AppState {
     /// State from loaded settings, the page renderer and the database.
     pub fn new(settings: Settings, pages: Pages, database: Database) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let submission_limit = RateLimiter::new(settings.submissions_per_hour, Duration::from_secs(3600));
         Self {
+            submission_limit,
             settings,
             pages,
             database,
@@ -46,6 +50,11 @@ impl AppState {
     /// The per-client limit on order look-ups.
     pub fn tracking_limit(&self) -> &RateLimiter {
         &self.tracking_limit
+    }
+
+    /// The per-client limit on orders and contact messages stored (`LAUNDRY_SUBMISSIONS_PER_HOUR`).
+    pub fn submission_limit(&self) -> &RateLimiter {
+        &self.submission_limit
     }
 
     /// Wakes this instance's mail worker: call it after storing e-mails to send.

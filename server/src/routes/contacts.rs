@@ -17,8 +17,9 @@ pub const SENT: &str = "Thank you for your message! We will get back to you soon
 /// Spec section 8, when it could not be stored.
 pub const SEND_FAILED: &str = "There was an error sending your message. Please try again.";
 
-async fn store(state: &AppState, input: &ContactInput) -> Result<ContactMessage, ApiError> {
+async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) -> Result<ContactMessage, ApiError> {
     let contact = input.validate().map_err(ApiError::invalid)?;
+    super::orders::count_submission(state, request)?;
     let stored = state
         .db()
         .run(move |connection| {
@@ -36,13 +37,17 @@ async fn store(state: &AppState, input: &ContactInput) -> Result<ContactMessage,
 }
 
 /// POST /api/contacts: 201 with the stored message's id and status 'new'.
-pub async fn create_contact(state: web::Data<AppState>, body: web::Bytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_contact(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
     let input: ContactInput = serde_json::from_slice(&body).map_err(|error| {
         ApiError::BadRequest(format!(
             "The body must be a JSON object with name, email, phone, subject and message ({error})."
         ))
     })?;
-    let stored = store(&state, &input).await?;
+    let stored = store(&state, &request, &input).await?;
     Ok(HttpResponse::Created().json(json!({ "id": stored.id, "status": stored.status, "message": SENT })))
 }
 
@@ -50,10 +55,15 @@ pub async fn create_contact(state: web::Data<AppState>, body: web::Bytes) -> Res
 /// again there), or shows the form again with the values and a message per wrong field.
 pub async fn submit_contact_form(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
     let input: ContactInput = serde_urlencoded::from_bytes(&body).unwrap_or_default();
-    match store(&state, &input).await {
+    match store(&state, &request, &input).await {
         Ok(_) => HttpResponse::SeeOther().insert_header((header::LOCATION, "/contact?sent=1")).finish(),
         Err(ApiError::Invalid { fields, .. }) => {
             contact_form_again(&state, &request, &input, json!(fields), None, 422).await
+        }
+        Err(error @ ApiError::RateLimited { .. }) => {
+            let mut page = contact_form_again(&state, &request, &input, json!({}), Some(&error.to_string()), 429).await;
+            error.set_retry_after(&mut page);
+            page
         }
         Err(error) => {
             if let ApiError::Storage { source, .. } = &error {

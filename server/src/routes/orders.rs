@@ -6,6 +6,7 @@ use crate::domain::{OrderInput, OrderReference, PaymentMethod, PhoneNumber};
 use crate::error::ApiError;
 use crate::models::order::{Order, PlaceError, Placed};
 use crate::models::{now_utc, rfc3339};
+use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -38,8 +39,14 @@ pub fn order_json(order: &Order) -> Value {
 }
 
 /// Validates and stores an order; the one path both endpoints take.
-async fn place(state: &AppState, input: OrderInput, key: Option<String>) -> Result<Placed, ApiError> {
+async fn place(
+    state: &AppState,
+    request: &HttpRequest,
+    input: OrderInput,
+    key: Option<String>,
+) -> Result<Placed, ApiError> {
     let order = input.validate().map_err(ApiError::invalid)?;
+    count_submission(state, request)?;
     let outcome = state
         .db()
         .run(move |connection| {
@@ -56,6 +63,16 @@ async fn place(state: &AppState, input: OrderInput, key: Option<String>) -> Resu
         state.mail_wake().notify_one();
     }
     Ok(outcome)
+}
+
+/// Counts an order or message about to be stored against the client's hourly limit. Forms sent
+/// back with mistakes are not counted: a customer may correct theirs as often as needed.
+pub fn count_submission(state: &AppState, request: &HttpRequest) -> Result<(), ApiError> {
+    state.submission_limit().check(client_ip(state.settings(), request)).map_err(|retry_after| ApiError::RateLimited {
+        what: "orders and messages",
+        phone: state.settings().business.phone.clone(),
+        retry_after,
+    })
 }
 
 impl From<DbError> for ApiError {
@@ -92,7 +109,7 @@ pub async fn create_order(
         Some(Ok(value)) => idempotency_key(Some(value))?,
         Some(Err(_)) => return Err(bad_key()),
     };
-    let (order, replayed) = match place(&state, input, key).await? {
+    let (order, replayed) = match place(&state, &request, input, key).await? {
         Placed::Created(order) => (order, false),
         Placed::Replayed(order) => (order, true),
     };
@@ -128,7 +145,7 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         let alert = Some("The form could not be read. Please try again.");
         return order_form_again(&state, &request, &form, json!({}), alert, 400).await;
     };
-    match place(&state, form.order.clone(), key).await {
+    match place(&state, &request, form.order.clone(), key).await {
         Ok(Placed::Created(order) | Placed::Replayed(order)) => HttpResponse::SeeOther()
             .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
             .finish(),
@@ -138,6 +155,11 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         Err(ApiError::KeyReused) => {
             let alert = Some("This form was already sent with other details. Please check and send it again.");
             order_form_again(&state, &request, &form, json!({}), alert, 409).await
+        }
+        Err(error @ ApiError::RateLimited { .. }) => {
+            let mut page = order_form_again(&state, &request, &form, json!({}), Some(&error.to_string()), 429).await;
+            error.set_retry_after(&mut page);
+            page
         }
         Err(error) => {
             if let ApiError::Storage { source, .. } = &error {

@@ -41,10 +41,9 @@ impl TrackingQuery {
 
 /// Looks up what the query asks for; the one path of the API and the page.
 async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery) -> Result<Value, ApiError> {
-    state
-        .tracking_limit()
-        .check(client_ip(state.settings(), request))
-        .map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+    state.tracking_limit().check(client_ip(state.settings(), request)).map_err(|retry_after| {
+        ApiError::RateLimited { what: "look-ups", phone: state.settings().business.phone.clone(), retry_after }
+    })?;
     let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
     let found = match query.by.as_deref() {
         Some("order") => {
@@ -130,16 +129,17 @@ pub async fn show_tracking(
     if query.is_empty() {
         return super::pages::static_page(&state, "tracking", "/tracking").await.respond(&request);
     }
-    let mut retry_after = None;
+    let mut refused = None;
     let result = match look_up(&state, &request, &query).await {
         Ok(found) => found,
         Err(error) => {
-            match &error {
-                ApiError::Storage { source, .. } => tracing::error!(error = %source, "order look-up failed"),
-                ApiError::RateLimited { retry_after: wait } => retry_after = Some(wait.as_secs().max(1)),
-                _ => {}
+            if let ApiError::Storage { source, .. } = &error {
+                tracing::error!(error = %source, "order look-up failed");
             }
-            json!({ "error": error.to_string(), "status": actix_web::ResponseError::status_code(&error).as_u16() })
+            let shown =
+                json!({ "error": error.to_string(), "status": actix_web::ResponseError::status_code(&error).as_u16() });
+            refused = Some(error);
+            shown
         }
     };
     let pages = state.pages();
@@ -147,10 +147,8 @@ pub async fn show_tracking(
     let (page, _) = pages.render("tracking", props).await;
     // A result holds an order's details: no cache may keep it.
     let mut response = page.respond_private(&request);
-    if let Some(seconds) = retry_after
-        && let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string())
-    {
-        response.headers_mut().insert(actix_web::http::header::RETRY_AFTER, value);
+    if let Some(error) = refused {
+        error.set_retry_after(&mut response);
     }
     response
 }

@@ -227,3 +227,62 @@ on_both_backends! {
         assert_eq!(stored_orders(&app), 0);
     }
 }
+
+/// The hourly limit on orders and messages per client, here 3 (`LAUNDRY_SUBMISSIONS_PER_HOUR`).
+#[actix_web::test]
+async fn a_client_over_the_submission_limit_gets_429_and_nothing_more_is_stored() {
+    let env = [("LAUNDRY_SUBMISSIONS_PER_HOUR", "3".to_owned())];
+    let app =
+        crate::helpers::spawn_app_with_env(crate::helpers::Backend::Sqlite, &env, Default::default()).await.unwrap();
+    let message = json!({ "name": "Achieng", "email": "achieng@example.com", "phone": "", "subject": "Curtains", "message": "Do you take sheers?" });
+    for key in ["limit-1", "limit-2"] {
+        assert_eq!(app.post_json("/api/orders", &valid_order(), &[("Idempotency-Key", key)]).await.status(), 201);
+    }
+    assert_eq!(
+        app.post_json("/api/orders", &with("quantity", json!(0)), &[]).await.status(),
+        422,
+        "mistakes are not counted"
+    );
+    assert_eq!(app.post_json("/api/contacts", &message, &[]).await.status(), 201, "messages share the limit");
+
+    let refused = app.post_json("/api/orders", &valid_order(), &[("Idempotency-Key", "limit-4")]).await;
+    assert_eq!(refused.status(), 429);
+    let retry_after: u64 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((3590..=3600).contains(&retry_after), "an hour from the first order: {retry_after}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(
+        body["error"],
+        "Too many orders and messages from your connection. Please wait 60 minutes and try again, or call us on +254 700 000 000."
+    );
+    assert_eq!(app.post_json("/api/contacts", &message, &[]).await.status(), 429);
+
+    let form = app
+        .post_form(
+            "/order",
+            &[
+                ("customerName", "Brian Otieno"),
+                ("phone", "0722 000 111"),
+                ("location", "Westlands"),
+                ("serviceType", "ironing"),
+                ("quantity", "2"),
+                ("paymentMethod", "pay-delivery"),
+            ],
+        )
+        .await;
+    assert_eq!(form.status(), 429);
+    assert!(form.headers().contains_key("retry-after"));
+    let html = form.text().await.unwrap();
+    assert!(html.contains("Too many orders and messages from your connection."), "the form says why");
+    assert!(html.contains(r#"value="Brian Otieno""#), "and keeps what was typed");
+    let contact = app
+        .post_form(
+            "/contact",
+            &[("name", "Achieng"), ("email", "achieng@example.com"), ("subject", "Hello"), ("message", "Hi!")],
+        )
+        .await;
+    assert_eq!(contact.status(), 429);
+    assert!(contact.text().await.unwrap().contains("Too many orders and messages from your connection."));
+
+    assert_eq!(stored_orders(&app), 2);
+    assert_eq!(app.with_db(|c| laundry::models::contact_message::ContactMessage::count(c).unwrap()), 1);
+}
