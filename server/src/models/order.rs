@@ -385,20 +385,48 @@ impl Order {
         })
     }
 
-    /// Records a payment (or its absence), apart from the work status. `None`: no such order.
+    /// Records a payment (or its absence), apart from the work status. An M-PESA code pays for
+    /// one order only: a code already recorded for another order is refused (a typo, or one
+    /// payment message shown for two orders).
     pub fn record_payment(
         connection: &mut DbConnection,
         id: &str,
         payment: &Payment,
         by: &str,
         now: PrimitiveDateTime,
-    ) -> QueryResult<Option<Order>> {
+    ) -> QueryResult<PaymentRecorded> {
+        match Self::try_record_payment(connection, id, payment, by, now) {
+            // Another order took the code between the check and the write; the check now sees it.
+            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                Self::try_record_payment(connection, id, payment, by, now)
+            }
+            outcome => outcome,
+        }
+    }
+
+    fn try_record_payment(
+        connection: &mut DbConnection,
+        id: &str,
+        payment: &Payment,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<PaymentRecorded> {
         let (status, via, code, paid_at, recorded_by) = match payment {
             Payment::Unpaid => ("unpaid", None, None, None, None),
             Payment::Mpesa(code) => ("paid", Some("mpesa"), Some(code.as_str()), Some(now), Some(by)),
             Payment::Cash => ("paid", Some("cash"), None, Some(now), Some(by)),
         };
         write_transaction(connection, |connection| {
+            if let Some(code) = code {
+                let holder: Option<String> = orders::table
+                    .filter(orders::mpesa_code.eq(code).and(orders::id.ne(id)))
+                    .select(orders::reference)
+                    .first(connection)
+                    .optional()?;
+                if let Some(reference) = holder {
+                    return Ok(PaymentRecorded::CodeUsedBy(reference));
+                }
+            }
             let changed = diesel::update(orders::table.find(id))
                 .set((
                     orders::payment_status.eq(status),
@@ -409,9 +437,23 @@ impl Order {
                     orders::updated_at.eq(now),
                 ))
                 .execute(connection)?;
-            if changed == 0 { Ok(None) } else { Order::find(connection, id) }
+            match Order::find(connection, id)? {
+                Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
+                _ => Ok(PaymentRecorded::NoSuchOrder),
+            }
         })
     }
+}
+
+/// What recording a payment came to.
+#[derive(Debug)]
+pub enum PaymentRecorded {
+    /// Stored; the order as it now is.
+    Recorded(Box<Order>),
+    /// No order has that id.
+    NoSuchOrder,
+    /// The M-PESA code is already recorded for the order with this reference.
+    CodeUsedBy(String),
 }
 
 /// `text` with LIKE's wildcards escaped by `\`.

@@ -12,7 +12,7 @@ use crate::domain::OrderStatus;
 use crate::error::ApiError;
 use crate::mail::{EmailKind, MailSettings};
 use crate::models::contact_message::ContactMessage;
-use crate::models::order::{Order, OrderFilter, Page, Payment};
+use crate::models::order::{Order, OrderFilter, Page, Payment, PaymentRecorded};
 use crate::models::outbox::{OutboxEmail, OutboxSummary};
 use crate::models::staff::{LoginFailures, Staff, StaffSession};
 use crate::models::stats::Stats;
@@ -605,13 +605,24 @@ pub async fn record_payment(
     let updated = state
         .db()
         .run(move |connection| {
-            let order = Order::record_payment(connection, &id, &payment, &by, now_utc())?;
+            let recorded = Order::record_payment(connection, &id, &payment, &by, now_utc())?;
             let stats = Stats::load(connection)?;
-            Ok::<_, DbError>(order.map(|order| (order, stats)))
+            Ok::<_, DbError>((recorded, stats))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
-    let (order, stats) = updated.ok_or_else(|| ApiError::NotFound("There is no such order.".to_owned()))?;
+    let (order, stats) = match updated {
+        (PaymentRecorded::Recorded(order), stats) => (*order, stats),
+        (PaymentRecorded::NoSuchOrder, _) => return Err(ApiError::NotFound("There is no such order.".to_owned())),
+        (PaymentRecorded::CodeUsedBy(reference), _) => {
+            let mut fields = crate::domain::FieldErrors::default();
+            fields.add(
+                "mpesaCode",
+                format!("This M-PESA code is already recorded for order {reference}. Check the code in the customer's M-PESA message."),
+            );
+            return Err(ApiError::invalid(fields));
+        }
+    };
     tracing::info!(order_id = %order.id, payment = %order.payment_status, staff = %staff.email, "payment recorded");
     Ok(private_json(json!({ "order": admin_order_json(&order), "stats": stats })))
 }

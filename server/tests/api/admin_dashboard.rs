@@ -172,6 +172,51 @@ on_both_backends! {
         assert_eq!((undone["order"]["paymentStatus"].as_str(), &undone["order"]["paidAt"]), (Some("unpaid"), &Value::Null));
     }
 
+    async fn one_mpesa_code_pays_for_one_order_only(app: TestApp) {
+        let session = staff(&app).await;
+        let first = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
+        let second = order(&app, "Brian Otieno", "0722000111", "ironing", 3).await;
+        let pay = |placed: &Value, code: &str| {
+            let path = format!("/api/admin/orders/{}/payment", placed["id"].as_str().unwrap());
+            (path, json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": code }))
+        };
+
+        let (path, body) = pay(&first, "qjk3l5x9tz");
+        assert_eq!(post(&app, &session, &path, body).await.status(), 200);
+        let (path, body) = pay(&first, "QJK3L5X9TZ");
+        assert_eq!(post(&app, &session, &path, body).await.status(), 200, "the same order again is fine");
+        let (path, body) = pay(&second, " QJK3L5X9TZ ");
+        let refused = post(&app, &session, &path, body).await;
+
+        assert_eq!(refused.status(), 422);
+        let error: Value = refused.json().await.unwrap();
+        let expected = format!(
+            "This M-PESA code is already recorded for order {}. Check the code in the customer's M-PESA message.",
+            first["reference"].as_str().unwrap()
+        );
+        assert_eq!(error["fields"]["mpesaCode"], expected.as_str());
+        let stored = app.with_db(|c| Order::find(c, second["id"].as_str().unwrap()).unwrap().unwrap());
+        assert_eq!((stored.payment_status.as_str(), stored.mpesa_code), ("unpaid", None), "the second order is unchanged");
+
+        let (path, _) = pay(&first, "");
+        assert_eq!(post(&app, &session, &path, json!({ "paymentStatus": "unpaid" })).await.status(), 200);
+        let (path, body) = pay(&second, "QJK3L5X9TZ");
+        assert_eq!(post(&app, &session, &path, body).await.status(), 200, "a code freed by undoing a payment can be used");
+
+        // Two staff members typing one code at once: the database holds the line as well.
+        let twice = app.with_db(|c| {
+            use diesel::prelude::*;
+            use laundry::db::schema::orders;
+            diesel::update(orders::table.find(first["id"].as_str().unwrap()))
+                .set(orders::mpesa_code.eq("QJK3L5X9TZ"))
+                .execute(c)
+        });
+        assert!(
+            matches!(twice, Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))),
+            "{twice:?}"
+        );
+    }
+
     async fn a_message_is_marked_handled_and_filtered_by_status(app: TestApp) {
         let session = staff(&app).await;
         for subject in ["First", "Second"] {

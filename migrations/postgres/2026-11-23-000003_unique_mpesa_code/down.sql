@@ -1,0 +1,1 @@
+DROP INDEX orders_mpesa_code;
