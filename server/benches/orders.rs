@@ -7,17 +7,16 @@
 
 mod common;
 
-use common::{Server, ms, percentile};
+use common::{Server, ms, percentile, scaled, server_binary};
 use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
 use laundry::db::schema::orders;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const ORDERS: usize = 2_000;
 const CONCURRENCY: usize = 32;
 
 fn main() {
@@ -25,18 +24,18 @@ fn main() {
     // plain HTTP, but the client still wants one installed.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let binary = root.join("target/release/laundry");
-    assert!(binary.exists(), "{} is missing: cargo build --release -p laundry", binary.display());
-    println!("## Concurrent order submission ({ORDERS} orders, {CONCURRENCY} at a time, 10% retried once)");
+    let binary = server_binary();
+    let count = scaled(2_000, 200);
+    println!("## Concurrent order submission ({count} orders, {CONCURRENCY} at a time, 10% retried once)");
 
     let folder = tempfile::tempdir().unwrap();
     let sqlite_url = format!("sqlite://{}/bench.db", folder.path().display());
-    let mut consistent = run_backend("SQLite", &root, &binary, &sqlite_url);
+    let mut consistent = run_backend("SQLite", &root, &binary, &sqlite_url, count);
 
     match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty()) {
         Some(admin_url) => {
             let database = ScratchPostgres::create(&admin_url);
-            consistent &= run_backend("PostgreSQL", &root, &binary, &database.url);
+            consistent &= run_backend("PostgreSQL", &root, &binary, &database.url, count);
         }
         None => println!("PostgreSQL: skipped (set TEST_DATABASE_URL=postgres://user@host:5432/db to include it)"),
     }
@@ -47,7 +46,7 @@ fn main() {
 }
 
 /// Runs the load on one backend and prints its figures; false when the rows and answers disagree.
-fn run_backend(label: &str, root: &Path, binary: &PathBuf, database_url: &str) -> bool {
+fn run_backend(label: &str, root: &Path, binary: &Path, database_url: &str, count: usize) -> bool {
     let port = free_port();
     let _server = Server(
         Command::new(binary)
@@ -66,7 +65,7 @@ fn run_backend(label: &str, root: &Path, binary: &PathBuf, database_url: &str) -
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let outcome = runtime.block_on(async {
         wait_until_up(&base).await;
-        submit_all(&base).await
+        submit_all(&base, count).await
     });
 
     let database = Database::open(database_url, 1).unwrap();
@@ -129,10 +128,10 @@ struct Outcome {
 /// One answer: the key sent, the status (0 when the request failed), the reference, the latency.
 type Answer = (String, u16, Option<String>, Duration);
 
-async fn submit_all(base: &str) -> Outcome {
+async fn submit_all(base: &str, count: usize) -> Outcome {
     let client = reqwest::Client::builder().pool_max_idle_per_host(CONCURRENCY).build().unwrap();
     let started = Instant::now();
-    let answers: Vec<Vec<Answer>> = futures::stream::iter(0..ORDERS)
+    let answers: Vec<Vec<Answer>> = futures::stream::iter(0..count)
         .map(|n| {
             let client = client.clone();
             let url = format!("{base}/api/orders");

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Server, ms, percentile};
+use common::{Server, ms, percentile, quick, scaled, server_binary};
 use laundry::config::Settings;
 use laundry::frontend::Frontend;
 use laundry::pages::page_props;
@@ -18,17 +18,16 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const RENDERS: usize = 500;
-const COLD_STARTS: usize = 10;
-
 fn main() {
+    let renders = scaled(500, 20);
+    let cold_starts = scaled(10, 2);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let frontend = Frontend::load(&root.join("frontend/dist")).expect("build the frontend first (make frontend)");
     let settings = Settings::from_lookup(|_| None).unwrap();
     println!("machine: {} cores, {}", std::thread::available_parallelism().map_or(0, usize::from), cpu_model());
     println!("server bundle: {} KB", frontend.server_bundle().len() / 1024);
 
-    println!("\n## Render time in the embedded engine ({RENDERS} renders after 20 warm-up renders)");
+    println!("\n## Render time in the embedded engine ({renders} renders after 20 warm-up renders)");
     let renderer =
         Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
     let mut pages: Vec<(&str, serde_json::Value)> = STATIC_PAGES
@@ -44,9 +43,9 @@ fn main() {
         for _ in 0..20 {
             renderer.render_blocking(page, &props).unwrap();
         }
-        let mut times = Vec::with_capacity(RENDERS);
+        let mut times = Vec::with_capacity(renders);
         let mut html_bytes = 0;
-        for _ in 0..RENDERS {
+        for _ in 0..renders {
             let started = Instant::now();
             html_bytes = renderer.render_blocking(page, &props).unwrap().html.len();
             times.push(started.elapsed());
@@ -60,8 +59,8 @@ fn main() {
         );
     }
 
-    println!("\n## Cold start of one engine ({COLD_STARTS} starts)");
-    let mut starts: Vec<Duration> = (0..COLD_STARTS)
+    println!("\n## Cold start of one engine ({cold_starts} starts)");
+    let mut starts: Vec<Duration> = (0..cold_starts)
         .map(|_| {
             let started = Instant::now();
             let renderer =
@@ -86,11 +85,7 @@ fn load_test(root: &Path) {
         println!("wrk is not installed (Debian: apt-get install wrk); skipped");
         return;
     }
-    let binary = root.join("target/release/laundry");
-    if !binary.exists() {
-        println!("{} is missing (cargo build --release -p laundry); skipped", binary.display());
-        return;
-    }
+    let binary = server_binary();
     let port = 18_087;
     let data = tempfile::tempdir().unwrap();
     let server = Server(
@@ -114,17 +109,18 @@ fn load_test(root: &Path) {
     }
     page_weights(port);
     println!("\n## Cached /pricing under load (wrk, loopback)");
+    let seconds = if quick() { 2 } else { 10 };
+    let duration = format!("-d{seconds}s");
     for (label, encoding) in [("brotli", "br"), ("identity", "identity")] {
-        let output = Command::new("wrk")
-            .args(["-t2", "-c64", "-d10s", "--latency", "-H", &format!("Accept-Encoding: {encoding}"), &url])
-            .output()
-            .unwrap();
+        let accept = format!("Accept-Encoding: {encoding}");
+        let output =
+            Command::new("wrk").args(["-t2", "-c64", &duration, "--latency", "-H", &accept, &url]).output().unwrap();
         let text = String::from_utf8_lossy(&output.stdout);
         let field = |prefix: &str| {
             text.lines().find(|l| l.trim_start().starts_with(prefix)).map_or("?".to_owned(), |l| l.trim().to_owned())
         };
         println!(
-            "{label:<9} 64 connections, 10 s: {} | latency {} | {} | non-2xx: {}",
+            "{label:<9} 64 connections, {seconds} s: {} | latency {} | {} | non-2xx: {}",
             field("Requests/sec"),
             field("50%"),
             field("99%"),

@@ -21,6 +21,22 @@ pub fn percentile(times: &mut [Duration], p: f64) -> Duration {
     times[index]
 }
 
+/// `BENCH_QUICK=1` (`make bench-quick`, run by CI): a tenth of the work, enough to show that the
+/// bench still runs and that its checks hold; its figures are not for BENCHMARKS.md.
+pub fn quick() -> bool {
+    std::env::var("BENCH_QUICK").is_ok_and(|value| value == "1")
+}
+
+/// `full`, or a tenth of it (at least `floor`) in a quick run.
+pub fn scaled(full: usize, floor: usize) -> usize {
+    if quick() { (full / 10).max(floor) } else { full }
+}
+
+/// The server binary cargo built for this bench (the release profile).
+pub fn server_binary() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_BIN_EXE_laundry"))
+}
+
 /// Milliseconds, for printing.
 pub fn ms(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
