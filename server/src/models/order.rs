@@ -395,53 +395,44 @@ impl Order {
         by: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<PaymentRecorded> {
-        match Self::try_record_payment(connection, id, payment, by, now) {
-            // Another order took the code between the check and the write; the check now sees it.
-            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                Self::try_record_payment(connection, id, payment, by, now)
-            }
-            outcome => outcome,
-        }
-    }
-
-    fn try_record_payment(
-        connection: &mut DbConnection,
-        id: &str,
-        payment: &Payment,
-        by: &str,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<PaymentRecorded> {
         let (status, via, code, paid_at, recorded_by) = match payment {
             Payment::Unpaid => ("unpaid", None, None, None, None),
             Payment::Mpesa(code) => ("paid", Some("mpesa"), Some(code.as_str()), Some(now), Some(by)),
             Payment::Cash => ("paid", Some("cash"), None, Some(now), Some(by)),
         };
-        write_transaction(connection, |connection| {
-            if let Some(code) = code {
-                let holder: Option<String> = orders::table
-                    .filter(orders::mpesa_code.eq(code).and(orders::id.ne(id)))
-                    .select(orders::reference)
-                    .first(connection)
-                    .optional()?;
-                if let Some(reference) = holder {
-                    return Ok(PaymentRecorded::CodeUsedBy(reference));
+        let attempt = |connection: &mut DbConnection| {
+            write_transaction(connection, |connection| {
+                if let Some(code) = code {
+                    let holder: Option<String> = orders::table
+                        .filter(orders::mpesa_code.eq(code).and(orders::id.ne(id)))
+                        .select(orders::reference)
+                        .first(connection)
+                        .optional()?;
+                    if let Some(reference) = holder {
+                        return Ok(PaymentRecorded::CodeUsedBy(reference));
+                    }
                 }
-            }
-            let changed = diesel::update(orders::table.find(id))
-                .set((
-                    orders::payment_status.eq(status),
-                    orders::paid_via.eq(via),
-                    orders::mpesa_code.eq(code),
-                    orders::paid_at.eq(paid_at),
-                    orders::payment_recorded_by.eq(recorded_by),
-                    orders::updated_at.eq(now),
-                ))
-                .execute(connection)?;
-            match Order::find(connection, id)? {
-                Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
-                _ => Ok(PaymentRecorded::NoSuchOrder),
-            }
-        })
+                let changed = diesel::update(orders::table.find(id))
+                    .set((
+                        orders::payment_status.eq(status),
+                        orders::paid_via.eq(via),
+                        orders::mpesa_code.eq(code),
+                        orders::paid_at.eq(paid_at),
+                        orders::payment_recorded_by.eq(recorded_by),
+                        orders::updated_at.eq(now),
+                    ))
+                    .execute(connection)?;
+                match Order::find(connection, id)? {
+                    Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
+                    _ => Ok(PaymentRecorded::NoSuchOrder),
+                }
+            })
+        };
+        match attempt(connection) {
+            // Another order took the code between the check and the write; the check now sees it.
+            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => attempt(connection),
+            outcome => outcome,
+        }
     }
 }
 
