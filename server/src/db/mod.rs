@@ -218,6 +218,19 @@ impl Database {
     }
 }
 
+/// Now by the database's clock, in UTC with microseconds. Several instances on one PostgreSQL
+/// agree on it even when their own clocks drift apart, which the mail worker's shared pace and
+/// leases rely on. A SQLite database belongs to one machine, whose clock it is.
+pub fn database_clock(connection: &mut DbConnection) -> QueryResult<time::PrimitiveDateTime> {
+    match connection {
+        DbConnection::Postgres(pg) => {
+            diesel::select(diesel::dsl::sql::<diesel::sql_types::Timestamp>("clock_timestamp() AT TIME ZONE 'UTC'"))
+                .get_result(pg)
+        }
+        DbConnection::Sqlite(_) => Ok(crate::models::now_utc()),
+    }
+}
+
 /// Runs `work` in a transaction that holds the write lock from its start. On SQLite a deferred
 /// transaction that reads and then writes can fail at once with SQLITE_BUSY when another writer got
 /// in between, without waiting for the busy timeout; `BEGIN IMMEDIATE` waits instead.

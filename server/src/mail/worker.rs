@@ -2,7 +2,7 @@
 
 use super::client::{self, Outcome};
 use super::{EmailKind, MailSettings, PACE};
-use crate::db::{Database, DbError};
+use crate::db::{Database, DbError, database_clock};
 use crate::models::now_utc;
 use crate::models::outbox::{Finish, OutboxEmail, Pace};
 use rand::Rng;
@@ -119,13 +119,25 @@ impl MailWorker {
     pub async fn send_next(&self) -> Result<bool, DbError> {
         let owner = self.owner.clone();
         let lease = time::Duration::try_from(LEASE).unwrap_or(time::Duration::minutes(2));
-        let claimed =
-            self.database.run(move |c| OutboxEmail::claim(c, &owner, now_utc(), lease).map_err(DbError::from)).await?;
+        let claimed = self
+            .database
+            .run(move |c| {
+                let now = database_clock(c)?;
+                Ok::<_, DbError>(OutboxEmail::claim(c, &owner, now, lease)?)
+            })
+            .await?;
         let Some(email) = claimed else { return Ok(false) };
 
         let pace = time::Duration::try_from(PACE).unwrap_or(time::Duration::SECOND);
-        let slot = self.database.run(move |c| Pace::reserve(c, now_utc(), pace).map_err(DbError::from)).await?;
-        let wait = slot - now_utc();
+        // Every time below is the database's, and a wait is a span of it: the instances sharing the
+        // pace keep to it even if their own clocks disagree.
+        let wait = self
+            .database
+            .run(move |c| {
+                let now = database_clock(c)?;
+                Ok::<_, DbError>(Pace::reserve(c, now, pace)? - now)
+            })
+            .await?;
         if wait > lease / 2 {
             // The API asked every instance to hold back (429), or many queue for slots: give the
             // row back untried rather than outwait its lease, and come back when the slot is due.
@@ -142,7 +154,10 @@ impl MailWorker {
         let (id, owner) = (email.id.clone(), self.owner.clone());
         let ours = self
             .database
-            .run(move |c| OutboxEmail::renew(c, &id, &owner, now_utc(), lease).map_err(DbError::from))
+            .run(move |c| {
+                let now = database_clock(c)?;
+                Ok::<_, DbError>(OutboxEmail::renew(c, &id, &owner, now, lease)?)
+            })
             .await?;
         if !ours {
             tracing::warn!(email_id = %email.id, "the lease ran out before the e-mail was sent; left to its new holder");
@@ -171,7 +186,10 @@ impl MailWorker {
             let (id, owner, outcome) = (email.id.clone(), self.owner.clone(), finish.clone());
             let stored = self
                 .database
-                .run(move |c| OutboxEmail::finish(c, &id, &owner, &outcome, now_utc()).map_err(DbError::from))
+                .run(move |c| {
+                    let now = database_clock(c)?;
+                    Ok::<_, DbError>(OutboxEmail::finish(c, &id, &owner, &outcome, now)?)
+                })
                 .await;
             match stored {
                 Ok(true) => return Ok(true),
@@ -204,9 +222,12 @@ impl MailWorker {
         let to = if kind.to_staff() { self.settings.admin_email.clone() } else { email.to_email.clone() };
         params["to_email"] = Value::from(to.unwrap_or_default());
 
-        let now = now_utc();
+        let outcome = client::send(&self.http, &self.settings, template, &params, self.policy.request_timeout).await;
+        // When to try again, by the database's clock that every instance reads the rows by. If the
+        // database cannot say, storing the outcome fails too and is tried again.
+        let now = self.database.run(|c| database_clock(c).map_err(DbError::from)).await.unwrap_or_else(|_| now_utc());
         let later = |wait: Duration| now + time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR);
-        match client::send(&self.http, &self.settings, template, &params, self.policy.request_timeout).await {
+        match outcome {
             Outcome::Sent => Finish::Sent,
             Outcome::Rejected(error) => Finish::Failed(format!("refused by the mail API: {error}")),
             Outcome::Blocked(error) => Finish::Retry {
