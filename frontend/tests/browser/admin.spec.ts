@@ -117,8 +117,11 @@ test("while a list loads the dashboard says so, and a status change that fails l
   await expect(page.getByLabel(`Status of order ${reference}`)).toHaveValue("pending");
 });
 
-test("a till payment is recorded with its M-PESA code", async ({ page }) => {
+test("a till payment is recorded with its M-PESA code, which cannot pay for a second order", async ({ page }) => {
+  // A code of this run only: one code pays for one order in the whole database.
+  const code = `QJ${Date.now().toString(36).toUpperCase()}`.padEnd(10, "X").slice(0, 10);
   const reference = await placeOrderFor(page, "Kamau Njoroge");
+  const other = await placeOrderFor(page, "Wambui Karanja");
   await signIn(page);
   const { row } = await findOrder(page, reference);
   await expect(row).toContainText("Unpaid · M-PESA till");
@@ -129,12 +132,23 @@ test("a till payment is recorded with its M-PESA code", async ({ page }) => {
   await panel.getByLabel("M-PESA code").fill("QJK3L5X9");
   await page.getByRole("button", { name: "Save payment" }).click();
   await expect(panel.getByLabel("M-PESA code")).toHaveAttribute("aria-invalid", "true");
-  await panel.getByLabel("M-PESA code").fill("qjk3l5x9tz");
+  await panel.getByLabel("M-PESA code").fill(code.toLowerCase());
   await page.getByRole("button", { name: "Save payment" }).click();
 
-  await expect(row).toContainText("Paid · M-PESA QJK3L5X9TZ");
+  await expect(row).toContainText(`Paid · M-PESA ${code}`);
   await expect(page.getByRole("group", { name: `Payment of order ${reference}` })).toHaveCount(0);
   await expect(row.getByRole("button", { name: `Payment of order ${reference}` })).toBeFocused();
+
+  const second = (await findOrder(page, other)).row;
+  await second.getByRole("button", { name: `Payment of order ${other}` }).click();
+  const otherPanel = page.getByRole("group", { name: `Payment of order ${other}` });
+  await otherPanel.getByRole("radio", { name: "Paid by M-PESA" }).check();
+  await otherPanel.getByLabel("M-PESA code").fill(code);
+  await page.getByRole("button", { name: "Save payment" }).click();
+
+  await expect(otherPanel).toContainText(`This M-PESA code is already recorded for order ${reference}.`);
+  await expect(otherPanel.getByLabel("M-PESA code")).toHaveAttribute("aria-invalid", "true");
+  await expect(second).toContainText("Unpaid · M-PESA till");
 });
 
 test("a contact message is marked handled on the Messages tab", async ({ page }) => {
