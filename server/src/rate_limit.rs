@@ -49,6 +49,23 @@ impl RateLimiter {
 
     /// Counts one event for `client`; `Err` with the time to wait when over the limit.
     pub fn check(&self, client: IpAddr) -> Result<(), Duration> {
+        self.count(client, true)
+    }
+
+    /// Whether `client` may do it now, without counting it: for something that counts only once
+    /// it happened (an order stored, not one replayed), with [`RateLimiter::record`] after it.
+    /// Requests that run at the same moment may pass together, so the limit can be exceeded by
+    /// as many as arrive at once.
+    pub fn allows(&self, client: IpAddr) -> Result<(), Duration> {
+        self.count(client, false)
+    }
+
+    /// Counts one event that [`RateLimiter::allows`] let through.
+    pub fn record(&self, client: IpAddr) {
+        let _ = self.count(client, true);
+    }
+
+    fn count(&self, client: IpAddr, add: bool) -> Result<(), Duration> {
         let client = client_key(client);
         let now = Instant::now();
         let Ok(mut clients) = self.clients.lock() else { return Ok(()) };
@@ -69,7 +86,9 @@ impl RateLimiter {
         if entry.1 >= self.limit {
             return Err(self.window.saturating_sub(now.duration_since(entry.0)));
         }
-        entry.1 += 1;
+        if add {
+            entry.1 += 1;
+        }
         Ok(())
     }
 }
@@ -155,6 +174,17 @@ mod tests {
             .to_http_request();
         assert_eq!(client_ip(&proxied, &request), IpAddr::from([41, 90, 1, 7]));
         assert_eq!(client_ip(&direct, &request), IpAddr::from([10, 0, 0, 2]), "headers are ignored without a proxy");
+    }
+
+    #[test]
+    fn asking_whether_a_client_may_does_not_count() {
+        let limiter = RateLimiter::new(1, Duration::from_secs(60));
+        let client: IpAddr = [10, 0, 0, 1].into();
+        assert!(limiter.allows(client).is_ok());
+        assert!(limiter.allows(client).is_ok());
+        limiter.record(client);
+        assert!(limiter.allows(client).is_err());
+        assert!(limiter.check(client).is_err());
     }
 
     #[test]

@@ -111,6 +111,9 @@ pub enum PlaceError {
     /// The key was used before for a different order.
     #[error("the idempotency key was already used for a different order")]
     KeyReused,
+    /// It would be a new order, and new ones were not allowed (the sender is over its limit).
+    #[error("no new order may be stored for this sender now")]
+    NewOrdersHeld,
     /// The database failed.
     #[error(transparent)]
     Database(#[from] DieselError),
@@ -120,18 +123,19 @@ impl Order {
     /// Stores `order` with status pending, its first history entry and its e-mails (the outbox), in
     /// one transaction. A retry of the same order with the same `idempotency_key` returns the
     /// stored one instead; so does the same order sent again without a key within about ten
-    /// minutes (see [`implicit_keys`]).
+    /// minutes (see [`implicit_keys`]). Without `may_create`, only such a replay is answered.
     pub fn place(
         connection: &mut DbConnection,
         order: &ValidOrder,
         idempotency_key: Option<&str>,
+        may_create: bool,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
-        match Self::place_once(connection, order, idempotency_key, now) {
+        match Self::place_once(connection, order, idempotency_key, may_create, now) {
             // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
             // the winner's row.
             Err(PlaceError::Database(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _))) => {
-                Self::place_once(connection, order, idempotency_key, now)
+                Self::place_once(connection, order, idempotency_key, may_create, now)
             }
             other => other,
         }
@@ -141,6 +145,7 @@ impl Order {
         connection: &mut DbConnection,
         order: &ValidOrder,
         idempotency_key: Option<&str>,
+        may_create: bool,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
         let fingerprint = order.fingerprint();
@@ -163,6 +168,9 @@ impl Order {
                 } else {
                     Err(PlaceError::KeyReused)
                 };
+            }
+            if !may_create {
+                return Err(PlaceError::NewOrdersHeld);
             }
             let id = Uuid::new_v4().to_string();
             let reference = unused_reference(connection)?;

@@ -6,6 +6,7 @@ use crate::domain::ContactInput;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
 use crate::models::now_utc;
+use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -19,7 +20,8 @@ pub const SEND_FAILED: &str = "There was an error sending your message. Please t
 
 async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) -> Result<ContactMessage, ApiError> {
     let contact = input.validate().map_err(ApiError::invalid)?;
-    super::orders::count_submission(state, request)?;
+    let client = client_ip(state.settings(), request);
+    super::orders::submission_allowed(state, client)?;
     let stored = state
         .db()
         .run(move |connection| {
@@ -31,6 +33,7 @@ async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) ->
             ApiError::Storage { source, .. } => ApiError::Storage { message: SEND_FAILED, source },
             other => other,
         })?;
+    state.submission_limit().record(client);
     tracing::info!(message_id = %stored.id, "contact message stored");
     state.mail_wake().notify_one();
     Ok(stored)

@@ -12,6 +12,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::net::IpAddr;
 
 /// Spec section 8: what a customer reads when the order could not be stored.
 pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
@@ -46,33 +47,38 @@ async fn place(
     key: Option<String>,
 ) -> Result<Placed, ApiError> {
     let order = input.validate().map_err(ApiError::invalid)?;
-    count_submission(state, request)?;
-    let outcome = state
+    // Over the limit, a retry of an order already stored is still answered; a new one is not.
+    let client = client_ip(state.settings(), request);
+    let held = state.submission_limit().allows(client).err();
+    let may_create = held.is_none();
+    let placed = state
         .db()
         .run(move |connection| {
-            Order::place(connection, &order, key.as_deref(), now_utc()).map_err(|error| match error {
-                PlaceError::KeyReused => ApiError::KeyReused,
-                PlaceError::Database(source) => {
-                    ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) }
-                }
-            })
+            Ok::<_, DbError>(Order::place(connection, &order, key.as_deref(), may_create, now_utc()))
         })
         .await?;
+    let outcome = placed.map_err(|error| match error {
+        PlaceError::KeyReused => ApiError::KeyReused,
+        PlaceError::NewOrdersHeld => submissions_limited(state, held.unwrap_or_default()),
+        PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
+    })?;
     if let Placed::Created(order) = &outcome {
+        state.submission_limit().record(client);
         tracing::info!(order_id = %order.id, reference = %order.reference, total_kes = order.total_amount, "order placed");
         state.mail_wake().notify_one();
     }
     Ok(outcome)
 }
 
-/// Counts an order or message about to be stored against the client's hourly limit. Forms sent
-/// back with mistakes are not counted: a customer may correct theirs as often as needed.
-pub fn count_submission(state: &AppState, request: &HttpRequest) -> Result<(), ApiError> {
-    state.submission_limit().check(client_ip(state.settings(), request)).map_err(|retry_after| ApiError::RateLimited {
-        what: "orders and messages",
-        phone: state.settings().business.phone.clone(),
-        retry_after,
-    })
+/// Whether the client may store another order or message now: each client may store
+/// `LAUNDRY_SUBMISSIONS_PER_HOUR` of them an hour. Forms sent back with mistakes are not counted
+/// (a customer may correct theirs as often as needed), and neither are retries of a stored order.
+pub fn submission_allowed(state: &AppState, client: IpAddr) -> Result<(), ApiError> {
+    state.submission_limit().allows(client).map_err(|retry_after| submissions_limited(state, retry_after))
+}
+
+fn submissions_limited(state: &AppState, retry_after: std::time::Duration) -> ApiError {
+    ApiError::RateLimited { what: "orders and messages", phone: state.settings().business.phone.clone(), retry_after }
 }
 
 impl From<DbError> for ApiError {

@@ -249,6 +249,9 @@ async fn a_client_over_the_submission_limit_gets_429_and_nothing_more_is_stored(
         "Too many orders and messages from your connection. Please wait 60 minutes and try again, or call us on +254 700 000 000."
     );
     assert_eq!(app.post_json("/api/contacts", &message, &[]).await.status(), 429);
+    let retry = app.post_json("/api/orders", &valid_order(), &[("Idempotency-Key", "limit-1")]).await;
+    assert_eq!(retry.status(), 201, "a retry of a stored order is still answered");
+    assert_eq!(retry.headers()["idempotent-replayed"], "true");
 
     let form = app.post_form("/order", &FORM_ORDER).await;
     assert_eq!(form.status(), 429);
