@@ -76,6 +76,11 @@ impl ApiError {
         Self::Invalid { message: "Please correct the highlighted fields.".to_owned(), fields }
     }
 
+    /// 429: too many `what` from this client; the message gives the shop's phone as another way in.
+    pub fn too_many(what: &'static str, business: &crate::config::Business, retry_after: Duration) -> Self {
+        Self::RateLimited { what, phone: business.phone.clone(), retry_after }
+    }
+
     /// A page that shows this error tells when to try again, as the API's answer does.
     pub fn set_retry_after(&self, response: &mut HttpResponse) {
         if let ApiError::RateLimited { retry_after, .. } = self {

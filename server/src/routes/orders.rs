@@ -78,7 +78,7 @@ pub fn submission_allowed(state: &AppState, client: IpAddr) -> Result<(), ApiErr
 }
 
 fn submissions_limited(state: &AppState, retry_after: std::time::Duration) -> ApiError {
-    ApiError::RateLimited { what: "orders and messages", phone: state.settings().business.phone.clone(), retry_after }
+    ApiError::too_many("orders and messages", &state.settings().business, retry_after)
 }
 
 impl From<DbError> for ApiError {

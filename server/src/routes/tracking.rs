@@ -41,9 +41,10 @@ impl TrackingQuery {
 
 /// Looks up what the query asks for; the one path of the API and the page.
 async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery) -> Result<Value, ApiError> {
-    state.tracking_limit().check(client_ip(state.settings(), request)).map_err(|retry_after| {
-        ApiError::RateLimited { what: "look-ups", phone: state.settings().business.phone.clone(), retry_after }
-    })?;
+    state
+        .tracking_limit()
+        .check(client_ip(state.settings(), request))
+        .map_err(|retry_after| ApiError::too_many("look-ups", &state.settings().business, retry_after))?;
     let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
     let found = match query.by.as_deref() {
         Some("order") => {
