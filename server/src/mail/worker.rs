@@ -2,13 +2,14 @@
 
 use super::client::{self, Outcome};
 use super::{EmailKind, MailSettings, PACE};
-use crate::db::{Database, DbError, database_clock};
-use crate::models::now_utc;
+use crate::db::{Database, DbConnection, DbError, database_clock};
 use crate::models::outbox::{Finish, OutboxEmail, Pace};
+use diesel::QueryResult;
 use rand::Rng;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
+use time::PrimitiveDateTime;
 use tokio::sync::Notify;
 
 /// How long a claimed row stays with its worker. Longer than a request may take
@@ -75,6 +76,21 @@ impl MailWorker {
         Self { database, settings, policy, owner, http, wake }
     }
 
+    /// Runs `work` with the database's clock: every time the worker stores or compares is the
+    /// database's, so the instances sharing the outbox and the pace agree even if their own
+    /// clocks do not.
+    async fn at_database_time<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut DbConnection, PrimitiveDateTime) -> QueryResult<T> + Send + 'static,
+    ) -> Result<T, DbError> {
+        self.database
+            .run(move |c| {
+                let now = database_clock(c)?;
+                Ok::<_, DbError>(work(c, now)?)
+            })
+            .await
+    }
+
     /// This worker's name in the `lease_owner` column.
     pub fn owner(&self) -> &str {
         &self.owner
@@ -118,26 +134,13 @@ impl MailWorker {
     /// Claims one due row and sends it, at the shared pace. False when nothing was due.
     pub async fn send_next(&self) -> Result<bool, DbError> {
         let owner = self.owner.clone();
-        let lease = time::Duration::try_from(LEASE).unwrap_or(time::Duration::minutes(2));
-        let claimed = self
-            .database
-            .run(move |c| {
-                let now = database_clock(c)?;
-                Ok::<_, DbError>(OutboxEmail::claim(c, &owner, now, lease)?)
-            })
-            .await?;
+        let lease = span(LEASE);
+        let claimed = self.at_database_time(move |c, now| OutboxEmail::claim(c, &owner, now, lease)).await?;
         let Some(email) = claimed else { return Ok(false) };
 
-        let pace = time::Duration::try_from(PACE).unwrap_or(time::Duration::SECOND);
-        // Every time below is the database's, and a wait is a span of it: the instances sharing the
-        // pace keep to it even if their own clocks disagree.
-        let wait = self
-            .database
-            .run(move |c| {
-                let now = database_clock(c)?;
-                Ok::<_, DbError>(Pace::reserve(c, now, pace)? - now)
-            })
-            .await?;
+        let pace = span(PACE);
+        // How long until this worker's slot, measured on the database's clock.
+        let wait = self.at_database_time(move |c, now| Ok(Pace::reserve(c, now, pace)? - now)).await?;
         if wait > lease / 2 {
             // The API asked every instance to hold back (429), or many queue for slots: give the
             // row back untried rather than outwait its lease, and come back when the slot is due.
@@ -152,13 +155,7 @@ impl MailWorker {
         // The lease may have run out meanwhile (a paused process, a slow database) and another
         // worker may hold the row now: send only while it is still ours, for a full lease more.
         let (id, owner) = (email.id.clone(), self.owner.clone());
-        let ours = self
-            .database
-            .run(move |c| {
-                let now = database_clock(c)?;
-                Ok::<_, DbError>(OutboxEmail::renew(c, &id, &owner, now, lease)?)
-            })
-            .await?;
+        let ours = self.at_database_time(move |c, now| OutboxEmail::renew(c, &id, &owner, now, lease)).await?;
         if !ours {
             tracing::warn!(email_id = %email.id, "the lease ran out before the e-mail was sent; left to its new holder");
             return Ok(true);
@@ -167,8 +164,8 @@ impl MailWorker {
         let finish = self.attempt(&email).await;
         match &finish {
             Finish::Sent => tracing::info!(email_id = %email.id, kind = %email.kind, "e-mail sent"),
-            Finish::Retry { at, error, blocked } => {
-                tracing::warn!(email_id = %email.id, kind = %email.kind, %error, %at, blocked, "e-mail not sent; will retry")
+            Finish::Retry { after, error, blocked } => {
+                tracing::warn!(email_id = %email.id, kind = %email.kind, %error, %after, blocked, "e-mail not sent; will retry")
             }
             Finish::Failed(error) => {
                 tracing::error!(email_id = %email.id, kind = %email.kind, %error, "e-mail given up")
@@ -184,13 +181,7 @@ impl MailWorker {
         let mut pause = Duration::from_secs(1);
         loop {
             let (id, owner, outcome) = (email.id.clone(), self.owner.clone(), finish.clone());
-            let stored = self
-                .database
-                .run(move |c| {
-                    let now = database_clock(c)?;
-                    Ok::<_, DbError>(OutboxEmail::finish(c, &id, &owner, &outcome, now)?)
-                })
-                .await;
+            let stored = self.at_database_time(move |c, now| OutboxEmail::finish(c, &id, &owner, &outcome, now)).await;
             match stored {
                 Ok(true) => return Ok(true),
                 Ok(false) => {
@@ -222,41 +213,38 @@ impl MailWorker {
         let to = if kind.to_staff() { self.settings.admin_email.clone() } else { email.to_email.clone() };
         params["to_email"] = Value::from(to.unwrap_or_default());
 
-        let outcome = client::send(&self.http, &self.settings, template, &params, self.policy.request_timeout).await;
-        // When to try again, by the database's clock that every instance reads the rows by. If the
-        // database cannot say, storing the outcome fails too and is tried again.
-        let now = self.database.run(|c| database_clock(c).map_err(DbError::from)).await.unwrap_or_else(|_| now_utc());
-        let later = |wait: Duration| now + time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR);
-        match outcome {
+        match client::send(&self.http, &self.settings, template, &params, self.policy.request_timeout).await {
             Outcome::Sent => Finish::Sent,
             Outcome::Rejected(error) => Finish::Failed(format!("refused by the mail API: {error}")),
             Outcome::Blocked(error) => Finish::Retry {
-                at: later(self.policy.blocked),
+                after: span(self.policy.blocked),
                 error: format!("the mail account is blocked: {error}"),
                 blocked: true,
             },
             Outcome::TooMany(retry_after) => {
-                let wait = retry_after.unwrap_or_else(|| self.policy.backoff(email.attempts));
-                let until = later(wait);
-                let held = self.database.run(move |c| Pace::hold_until(c, until).map_err(DbError::from)).await;
+                let wait = span(retry_after.unwrap_or_else(|| self.policy.backoff(email.attempts)));
+                let held = self.at_database_time(move |c, now| Pace::hold_until(c, now + wait)).await;
                 if let Err(error) = held {
                     tracing::error!(%error, "could not hold the mail pace back");
                 }
-                self.retry_or_give_up(email, until, "too many requests (429)".to_owned())
+                self.retry_or_give_up(email, wait, "too many requests (429)".to_owned())
             }
-            Outcome::Transient(error) => {
-                self.retry_or_give_up(email, later(self.policy.backoff(email.attempts)), error)
-            }
+            Outcome::Transient(error) => self.retry_or_give_up(email, span(self.policy.backoff(email.attempts)), error),
         }
     }
 
-    fn retry_or_give_up(&self, email: &OutboxEmail, at: time::PrimitiveDateTime, error: String) -> Finish {
+    fn retry_or_give_up(&self, email: &OutboxEmail, after: time::Duration, error: String) -> Finish {
         if email.attempts >= self.policy.max_attempts {
             Finish::Failed(format!("gave up after {} attempts; last: {error}", email.attempts))
         } else {
-            Finish::Retry { at, error, blocked: false }
+            Finish::Retry { after, error, blocked: false }
         }
     }
+}
+
+/// A wait as a span of the database's clock (an hour if it is beyond what a date can hold).
+fn span(wait: Duration) -> time::Duration {
+    time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR)
 }
 
 #[cfg(test)]

@@ -62,10 +62,10 @@ pub struct OutboxEmail {
 pub enum Finish {
     /// Sent.
     Sent,
-    /// Try again at `at`; `blocked` when the account is the problem.
+    /// Try again after `after`; `blocked` when the account is the problem.
     Retry {
-        /// Not before.
-        at: PrimitiveDateTime,
+        /// Not before this long after the outcome is stored (by the clock `finish` is given).
+        after: time::Duration,
         /// Why.
         error: String,
         /// An account problem (status blocked) rather than a passing one.
@@ -208,11 +208,11 @@ impl OutboxEmail {
             Finish::Sent => diesel::update(mine)
                 .set((no_lease, email_outbox::status.eq(SENT), email_outbox::sent_at.eq(now)))
                 .execute(connection)?,
-            Finish::Retry { at, error, blocked } => diesel::update(mine)
+            Finish::Retry { after, error, blocked } => diesel::update(mine)
                 .set((
                     no_lease,
                     email_outbox::status.eq(if *blocked { BLOCKED } else { PENDING }),
-                    email_outbox::next_attempt_at.eq(*at),
+                    email_outbox::next_attempt_at.eq(now + *after),
                     email_outbox::last_error.eq(error),
                 ))
                 .execute(connection)?,

@@ -130,17 +130,14 @@ pub async fn show_tracking(
     if query.is_empty() {
         return super::pages::static_page(&state, "tracking", "/tracking").await.respond(&request);
     }
-    let mut refused = None;
-    let result = match look_up(&state, &request, &query).await {
-        Ok(found) => found,
+    let (result, refused) = match look_up(&state, &request, &query).await {
+        Ok(found) => (found, None),
         Err(error) => {
             if let ApiError::Storage { source, .. } = &error {
                 tracing::error!(error = %source, "order look-up failed");
             }
-            let shown =
-                json!({ "error": error.to_string(), "status": actix_web::ResponseError::status_code(&error).as_u16() });
-            refused = Some(error);
-            shown
+            let status = actix_web::ResponseError::status_code(&error).as_u16();
+            (json!({ "error": error.to_string(), "status": status }), Some(error))
         }
     };
     let pages = state.pages();
