@@ -4,7 +4,7 @@ SHELL := /bin/bash
 FRONTEND := frontend
 NPM_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 
-.PHONY: help deps frontend build run test lint test-rust test-frontend test-browser bench bench-quick lighthouse clean
+.PHONY: help deps frontend generate build run test lint deny test-rust test-frontend test-browser bench bench-quick lighthouse clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -18,16 +18,20 @@ deps: $(NPM_STAMP) ## Install the frontend's npm packages (npm ci)
 frontend: deps ## Build the frontend bundles into frontend/dist
 	cd $(FRONTEND) && node build.mjs
 
+generate: ## Regenerate frontend/src/lib/generated (TypeScript types of the Rust views)
+	UPDATE_GENERATED=1 cargo test -p laundry --lib views::tests
+
 build: frontend ## Build the frontend and target/release/laundry
 	cargo build --release -p laundry
 
 run: build ## Build, then serve on LAUNDRY_ADDR (default 127.0.0.1:8080)
 	./target/release/laundry serve
 
-lint: deps ## cargo fmt --check, clippy with warnings as errors, tsc --noEmit
+lint: deps ## cargo fmt --check, clippy with warnings as errors, tsc --noEmit, ESLint, prettier --check
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cd $(FRONTEND) && npx tsc --noEmit
+	cd $(FRONTEND) && npx eslint . && npx prettier --check .
 
 test-rust: frontend ## The Rust unit and integration tests
 	cargo test --workspace
@@ -39,6 +43,9 @@ test-browser: frontend ## The browser tests in Debian's Chromium
 	@# Builds target/debug/laundry as `cargo test` does (same features), so neither rebuilds the other.
 	cargo test -p laundry --no-run
 	cd $(FRONTEND) && npx playwright test
+
+deny: ## Licences, duplicate and wildcard crates, sources (cargo-deny; see deny.toml)
+	cargo deny check licenses bans sources
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs
 

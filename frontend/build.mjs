@@ -4,6 +4,7 @@
 // - dist/manifest.json: which files the server must name for each page.
 // Both bundles start from the one route table in src/routes.ts.
 import { build } from "esbuild";
+import ts from "typescript";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import path from "node:path";
@@ -29,13 +30,29 @@ const legacyServerRenderer = {
   },
 };
 
-/** Page name → source file, read from the route table so that the two cannot drift. */
+/**
+ * Page name → source file, read from the route table (`export const routes = { name: () =>
+ * import("./pages/…"), … }`) with TypeScript's own parser, so that the two cannot drift.
+ */
 function pageSources() {
-  const table = readFileSync(path.join(root, "src/routes.ts"), "utf8");
-  const pages = [...table.matchAll(/^\s*"?([\w-]+)"?:\s*\(\)\s*=>\s*import\("(\.\/[^"]+)"\)/gm)].map(
-    ([, name, file]) => [name, path.relative(root, path.join(root, "src", `${file}.tsx`))],
-  );
-  if (pages.length === 0) throw new Error("no pages found in src/routes.ts");
+  const file = path.join(root, "src/routes.ts");
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const table = source.statements
+    .filter(ts.isVariableStatement)
+    .flatMap((statement) => statement.declarationList.declarations)
+    .find((declaration) => declaration.name.getText(source) === "routes")?.initializer;
+  const literal = table && ts.isSatisfiesExpression(table) ? table.expression : table;
+  if (!literal || !ts.isObjectLiteralExpression(literal)) throw new Error("src/routes.ts has no `routes` table");
+  const pages = literal.properties.map((property) => {
+    const loader = ts.isPropertyAssignment(property) ? property.initializer : undefined;
+    const call = loader && ts.isArrowFunction(loader) ? loader.body : undefined;
+    const specifier = call && ts.isCallExpression(call) ? call.arguments[0] : undefined;
+    if (!specifier || !ts.isStringLiteral(specifier) || call.expression.kind !== ts.SyntaxKind.ImportKeyword) {
+      throw new Error(`src/routes.ts: ${property.getText(source)} is not \`name: () => import("./pages/…")\``);
+    }
+    const name = property.name.getText(source).replace(/^"|"$/g, "");
+    return [name, path.relative(root, path.join(root, "src", `${specifier.text}.tsx`))];
+  });
   return new Map(pages);
 }
 
@@ -126,7 +143,9 @@ for (const file of readdirSync(clientDir)) {
   const body = readFileSync(path.join(clientDir, file));
   writeFileSync(
     path.join(clientDir, `${file}.br`),
-    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
   );
   writeFileSync(path.join(clientDir, `${file}.gz`), gzipSync(body, { level: 9 }));
 }

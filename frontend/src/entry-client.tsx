@@ -1,7 +1,7 @@
 // The client entry: reads the page name and props the server embedded, loads that page's chunk and
 // hydrates the server's markup with the same tree. If the server could not render (its engine
 // failed), the root is empty and the page is rendered here instead.
-import type { ComponentType } from "react";
+import { type ComponentType, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import type { PageData } from "./lib/types";
@@ -15,7 +15,12 @@ async function start() {
   const name = isPageName(data.page) ? data.page : "error";
   const module = await routes[name]();
   const Page = module.default as unknown as ComponentType<AnyPageProps>;
-  const tree = <App Page={Page} props={data.props as AnyPageProps} />;
+  // StrictMode as in entry-server.tsx, so that the two trees match; it only checks in development.
+  const tree = (
+    <StrictMode>
+      <App Page={Page} props={data.props as AnyPageProps} />
+    </StrictMode>
+  );
   if (root.firstElementChild) {
     hydrateRoot(root, tree);
   } else {

@@ -1,6 +1,7 @@
 // The server entry: bundled as one classic script for the embedded engine. It defines
 // `globalThis.ssrRender(page, propsJson)` as ssr-runtime's bundle contract asks.
 import "./polyfills.server";
+import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
 import { App } from "./App";
 import { type AnyPageProps, isPageName, type PageModule, type PageName, routes } from "./routes";
@@ -26,7 +27,12 @@ function ssrRender(page: string, propsJson: string): string {
   const props = JSON.parse(propsJson) as AnyPageProps;
   const meta = module.meta(props as never);
   const Page = module.default as unknown as React.ComponentType<AnyPageProps>;
-  const html = renderToString(<App Page={Page} props={props} />);
+  // StrictMode as in entry-client.tsx, so that the two trees match.
+  const html = renderToString(
+    <StrictMode>
+      <App Page={Page} props={props} />
+    </StrictMode>,
+  );
   return JSON.stringify({ html, title: meta.title, description: meta.description, status: meta.status ?? 200 });
 }
 

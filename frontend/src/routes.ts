@@ -1,7 +1,7 @@
 // The one route table, imported by both the server entry and the client entry. Each page is its own
 // lazily loaded module: the client loads only the current page's chunk, the server preloads them all.
 import type { ComponentType } from "react";
-import type { SharedProps } from "./lib/types";
+import type { PageName, SharedProps } from "./lib/types";
 
 /** What a page tells the document shell. */
 export interface PageMeta {
@@ -17,7 +17,8 @@ export interface PageModule {
   meta(props: never): PageMeta;
 }
 
-/** Page name → loader. The server names a page by these keys. */
+/** Page name → loader. The server names a page by these keys. `build.mjs` reads this table with
+ * TypeScript's parser to know which chunk is which page. */
 export const routes = {
   home: () => import("./pages/HomePage"),
   pricing: () => import("./pages/PricingPage"),
@@ -28,10 +29,11 @@ export const routes = {
   login: () => import("./pages/LoginPage"),
   admin: () => import("./pages/AdminPage"),
   error: () => import("./pages/ErrorPage"),
-} satisfies Record<string, () => Promise<PageModule>>;
+} satisfies Record<PageName, () => Promise<PageModule>>;
 
-/** The name of a page of the route table. */
-export type PageName = keyof typeof routes;
+/** The name of a page: the server's `Page` enum, generated. The table above must name exactly these
+ * (`satisfies` refuses a missing page and an extra one). */
+export type { PageName };
 
 /** Whether `name` is a page of the route table. */
 export function isPageName(name: string): name is PageName {

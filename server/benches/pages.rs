@@ -11,8 +11,8 @@ mod common;
 use common::{Server, ms, percentile, quick, scaled, server_binary};
 use laundry::config::Settings;
 use laundry::frontend::Frontend;
-use laundry::pages::page_props;
-use laundry::routes::pages::{STATIC_PAGES, own_props};
+use laundry::rendering::page_props;
+use laundry::routes::{STATIC_PAGES, own_props};
 use ssr_runtime::{Renderer, RendererConfig};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -32,11 +32,11 @@ fn main() {
         Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
     let mut pages: Vec<(&str, serde_json::Value)> = STATIC_PAGES
         .iter()
-        .map(|(page, path)| (*page, page_props(&settings.business, path, own_props(&settings, page))))
+        .map(|(page, path)| (page.name(), page_props(&settings.business, path, &own_props(&settings, *page))))
         .collect();
-    pages.push(("error", page_props(&settings.business, "", serde_json::json!({ "status": 404 }))));
-    pages.push(("login", page_props(&settings.business, "/admin/login", login_props())));
-    pages.push(("admin", page_props(&settings.business, "/admin", dashboard_props())));
+    pages.push(("error", page_props(&settings.business, "", &serde_json::json!({ "status": 404 }))));
+    pages.push(("login", page_props(&settings.business, "/admin/login", &login_props())));
+    pages.push(("admin", page_props(&settings.business, "/admin", &dashboard_props())));
     for (label, props) in &pages {
         let page = *label;
         let props = props.to_string();

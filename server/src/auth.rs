@@ -6,8 +6,8 @@
 //! and wherever its route is registered. `tests/api/admin_guard.rs` walks every registered route
 //! and some that are not to keep it that way.
 
+use crate::clock::now_utc;
 use crate::error::ApiError;
-use crate::models::now_utc;
 use crate::models::staff::{Staff, StaffSession};
 use crate::state::AppState;
 use actix_web::body::{BoxBody, MessageBody};

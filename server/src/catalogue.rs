@@ -1,10 +1,12 @@
 //! The single catalogue: the services one can order by the kg and the 34-entry price list
-//! (spec sections 3 and 9). Every page, the header search and, later, order totals read it from here.
+//! (spec sections 3 and 9), and the M-PESA till they are paid to. Every page, the header search
+//! and order totals read it from here.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// A service that is ordered by weight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Service {
     /// The value the order form sends (`wash-fold`, …).
@@ -16,13 +18,16 @@ pub struct Service {
 }
 
 /// One line of the price list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct PriceItem {
     /// The item's label; the header search matches on it.
     pub item: &'static str,
     /// Whole shillings.
     pub price: u32,
 }
+
+/// The M-PESA till of spec section 9, where customers pay (Buy Goods).
+pub const MPESA_TILL: &str = "3552248";
 
 /// The four services, in the order of the order form.
 pub const SERVICES: [Service; 4] = [

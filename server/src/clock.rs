@@ -1,4 +1,4 @@
-//! Nairobi's calendar. Kenya keeps East Africa Time, UTC+3, all year (no daylight saving).
+//! Time: now in UTC as the database stores it, RFC 3339 for JSON, and Nairobi's calendar. Kenya keeps East Africa Time, UTC+3, all year (no daylight saving).
 
 use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset, macros::offset};
 
@@ -21,6 +21,20 @@ pub fn nairobi_date_time(utc: PrimitiveDateTime) -> (String, String) {
     let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         [usize::from(u8::from(local.month())) - 1];
     (format!("{} {month} {}", local.day(), local.year()), format!("{:02}:{:02}", local.hour(), local.minute()))
+}
+
+/// Now, in UTC, as stored in `TIMESTAMP` columns.
+pub fn now_utc() -> PrimitiveDateTime {
+    let now = OffsetDateTime::now_utc();
+    // Microsecond precision: both backends keep it, so what is stored reads back equal, and orders
+    // placed one after the other sort in the order they were placed ("newest first").
+    let now = now.replace_microsecond(now.microsecond()).unwrap_or(now);
+    PrimitiveDateTime::new(now.date(), now.time())
+}
+
+/// A stored UTC time as RFC 3339 (`2026-11-22T17:30:00.123456Z`).
+pub fn rfc3339(at: PrimitiveDateTime) -> String {
+    at.assume_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
 #[cfg(test)]

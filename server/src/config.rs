@@ -1,12 +1,15 @@
 //! Configuration from the environment. Every variable is checked at start; a bad one stops the
 //! server with a message naming it. `.env.example` at the top of the repository lists them all.
 
-use crate::mail::MailSettings;
-use crate::mail::worker::RetryPolicy;
+use crate::catalogue;
+use crate::domain::{PhoneNumber, parse_email};
+use crate::mail::{MailSettings, RetryPolicy};
+use secrecy::SecretString;
 use serde::Serialize;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+use ts_rs::TS;
 
 /// Everything the server reads from its environment.
 #[derive(Debug, Clone)]
@@ -22,7 +25,8 @@ pub struct Settings {
     /// The business details pages show.
     pub business: Business,
     /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
-    pub database_url: String,
+    /// Wrapped: it may hold a password, and is never printed.
+    pub database_url: SecretString,
     /// `LAUNDRY_BEHIND_PROXY=true`: take the client address from the last `X-Forwarded-For` entry
     /// (only behind a proxy that sets them; otherwise clients could pick their own address).
     pub behind_proxy: bool,
@@ -42,7 +46,7 @@ pub struct Settings {
 }
 
 /// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Business {
     /// The trading name; the header's wordmark is made of its words (`BUSINESS_NAME`).
@@ -60,9 +64,6 @@ pub struct Business {
     /// The M-PESA till number customers pay to.
     pub mpesa_till: String,
 }
-
-/// The M-PESA till of spec section 9.
-pub const MPESA_TILL: &str = "3552248";
 
 /// A variable that is set but unusable.
 #[derive(Debug, thiserror::Error)]
@@ -109,12 +110,12 @@ impl Settings {
             phone: checked(
                 var("BUSINESS_PHONE", "+254 700 000 000"),
                 is_phone,
-                "expected a phone number like +254 700 000 000",
+                "expected a Kenyan mobile number like +254 700 000 000",
             )?,
             whatsapp: checked(
                 var("BUSINESS_WHATSAPP", "+254 700 000 000"),
                 is_phone,
-                "expected a phone number like +254 700 000 000",
+                "expected a Kenyan mobile number like +254 700 000 000",
             )?,
             email: checked(var("BUSINESS_EMAIL", "sales@example.com"), is_email, "expected an e-mail address")?,
             website: checked(
@@ -127,7 +128,7 @@ impl Settings {
                 |v| v.len() <= 120,
                 "at most 120 characters",
             )?,
-            mpesa_till: MPESA_TILL.to_owned(),
+            mpesa_till: catalogue::MPESA_TILL.to_owned(),
         };
         let intro_video_url = match lookup("INTRO_VIDEO_URL").map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
             Some(url) if is_web_address(&url) || (url.starts_with('/') && !url.starts_with("//")) => Some(url),
@@ -169,7 +170,7 @@ impl Settings {
             mail,
             mail_retry: RetryPolicy::default(),
             addr,
-            database_url,
+            database_url: SecretString::from(database_url),
             behind_proxy,
             frontend_dir: PathBuf::from(frontend_dir),
             workers,
@@ -205,7 +206,7 @@ fn mail_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<MailSetting
         base_url: base_url.trim_end_matches('/').to_owned(),
         service_id: token("EMAILJS_SERVICE_ID")?,
         public_key: token("EMAILJS_PUBLIC_KEY")?,
-        private_key: token("EMAILJS_PRIVATE_KEY")?,
+        private_key: token("EMAILJS_PRIVATE_KEY")?.map(SecretString::from),
         order_template: token("EMAILJS_ORDER_TEMPLATE_ID")?,
         contact_template: token("EMAILJS_CONTACT_TEMPLATE_ID")?,
         status_template: token("EMAILJS_STATUS_TEMPLATE_ID")?,
@@ -225,23 +226,14 @@ fn checked(
     if valid(&value) { Ok(value) } else { Err(invalid(variable, &value, reason)) }
 }
 
+/// A Kenyan mobile number, as the order form accepts them (customers call and WhatsApp it).
 fn is_phone(value: &str) -> bool {
-    let digits = value.chars().filter(char::is_ascii_digit).count();
-    let allowed = value.chars().all(|c| c.is_ascii_digit() || " +-()".contains(c));
-    allowed && (9..=15).contains(&digits)
+    PhoneNumber::parse(value).is_ok()
 }
 
+/// An e-mail address, as the forms accept them.
 fn is_email(value: &str) -> bool {
-    match value.split_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !value.chars().any(char::is_whitespace)
-        }
-        None => false,
-    }
+    parse_email(value).is_ok()
 }
 
 fn is_web_address(value: &str) -> bool {

@@ -89,6 +89,16 @@ impl ApiError {
     }
 }
 
+/// What a customer reads when storage failed and the handler gave no message of its own (each
+/// handler names its own: spec section 8's texts for orders and messages).
+const STORAGE_FAILED: &str = "Something went wrong on our side. Please try again.";
+
+impl From<DbError> for ApiError {
+    fn from(source: DbError) -> Self {
+        ApiError::Storage { message: STORAGE_FAILED, source }
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {

@@ -7,6 +7,7 @@ use laundry::models::staff::Staff;
 use laundry::staff_cli::{self, PasswordSource};
 use laundry::startup::Application;
 use laundry::telemetry;
+use secrecy::ExposeSecret;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -67,7 +68,7 @@ fn admin(args: &[&str]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let database = match Database::open(&settings.database_url, 2) {
+    let database = match Database::open(settings.database_url.expose_secret(), 2) {
         Ok(database) => database,
         Err(error) => {
             eprintln!("{error}");

@@ -5,7 +5,8 @@
 //! holds at most [`MAX_CLIENTS`]; when a flood of new addresses fills it, new clients wait until
 //! old entries expire, and known ones keep their counts.
 
-use crate::config::Settings;
+use crate::config::{Business, Settings};
+use crate::error::ApiError;
 use actix_web::HttpRequest;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -120,6 +121,19 @@ pub fn client_ip(settings: &Settings, request: &HttpRequest) -> IpAddr {
             addr.parse::<IpAddr>().ok().or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
         })
         .unwrap_or(peer)
+}
+
+/// Whether the client may store another order or message now: each client may store
+/// `LAUNDRY_SUBMISSIONS_PER_HOUR` of them an hour (`limiter`). Forms sent back with mistakes are
+/// not counted (a customer may correct theirs as often as needed), and neither are retries of a
+/// stored order.
+pub fn submission_allowed(limiter: &RateLimiter, business: &Business, client: IpAddr) -> Result<(), ApiError> {
+    limiter.allows(client).map_err(|retry_after| submissions_limited(business, retry_after))
+}
+
+/// 429 for a client over the submission limit, with when to try again and the shop's phone.
+pub fn submissions_limited(business: &Business, retry_after: Duration) -> ApiError {
+    ApiError::too_many("orders and messages", business, retry_after)
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@
 //! ```
 
 use crate::auth;
+use crate::clock::now_utc;
 use crate::db::{Database, DbConnection};
 use crate::domain::parse_email;
-use crate::models::now_utc;
 use crate::models::staff::{CreateStaffError, Staff};
 use std::io::{BufRead, Write};
 

@@ -6,13 +6,15 @@ use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::mail::worker::MailWorker;
-use crate::pages::Pages;
+use crate::rendering::Pages;
 use crate::routes::{admin, assets, catalogue, contacts, health, orders, pages, seo, tracking};
 use crate::state::AppState;
 use actix_web::dev::Server;
+use actix_web::http::Method;
 use actix_web::middleware::{Compress, DefaultHeaders, from_fn};
-use actix_web::{App, HttpServer, web};
+use actix_web::{App, FromRequest, Handler, HttpServer, Responder, Route, web};
 use anyhow::Context as _;
+use secrecy::ExposeSecret;
 use ssr_runtime::{Renderer, RendererConfig};
 use std::net::TcpListener;
 use tracing_actix_web::TracingLogger;
@@ -43,12 +45,12 @@ impl Application {
             .await
             .context("the rendering engines' start was cancelled")?
             .context("the rendering engines could not start")?;
-        let database_url = settings.database_url.clone();
+        let database_url = settings.database_url.expose_secret().to_owned();
         let connections = (settings.workers as u32 * 4).max(8);
         let database = tokio::task::spawn_blocking(move || Database::open(&database_url, connections))
             .await
             .context("opening the database was cancelled")??;
-        tracing::info!(backend = ?database.backend(), url = %crate::db::redact(&settings.database_url), "database ready");
+        tracing::info!(backend = ?database.backend(), url = %crate::db::redact(settings.database_url.expose_secret()), "database ready");
         let listener =
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
@@ -104,7 +106,7 @@ impl Application {
 
 /// Every route of the server. Everything under `/admin` and `/api/admin` but the login is for
 /// staff only: [`require_staff`] wraps the whole application and guards those paths, wherever
-/// their routes are registered.
+/// their routes are registered; the guard test walks [`admin_page_routes`] and [`admin_api_routes`].
 pub fn routes(config: &mut web::ServiceConfig) {
     config
         .route("/", web::get().to(pages::show_home))
@@ -128,12 +130,62 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/api/tracking", web::get().to(tracking::track_order))
         // Staff: the login is open; everything else under /admin and /api/admin is behind the guard.
         .service(
-            web::resource("/admin/login").route(web::get().to(admin::show_login)).route(web::post().to(admin::login)),
+            web::resource("/admin/login")
+                .route(web::get().to(admin::session::show_login))
+                .route(web::post().to(admin::session::login)),
         )
-        .service(web::scope("/admin").configure(admin::register(admin::page_routes())))
-        .service(web::scope("/api/admin").configure(admin::register(admin::api_routes())))
+        .service(web::scope("/admin").configure(register(admin_page_routes())))
+        .service(web::scope("/api/admin").configure(register(admin_api_routes())))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))
         .default_service(web::to(pages::not_found));
+}
+
+/// The staff pages and forms, under `/admin`.
+pub fn admin_page_routes() -> Vec<AdminRoute> {
+    use admin::{dashboard, session};
+    vec![at("", Method::GET, dashboard::show_dashboard), at("/logout", Method::POST, session::logout)]
+}
+
+/// The dashboard's JSON API, under `/api/admin`.
+pub fn admin_api_routes() -> Vec<AdminRoute> {
+    use admin::{dashboard, mail, messages, orders};
+    vec![
+        at("/stats", Method::GET, dashboard::get_stats),
+        at("/orders", Method::GET, orders::list_orders),
+        at("/orders/{id}/status", Method::POST, orders::change_order_status),
+        at("/orders/{id}/payment", Method::POST, orders::record_payment),
+        at("/messages", Method::GET, messages::list_messages),
+        at("/messages/{id}/status", Method::POST, messages::change_message_status),
+        at("/mail", Method::GET, mail::get_mail),
+        at("/mail/{id}/resend", Method::POST, mail::resend_email),
+    ]
+}
+
+/// One guarded route: its path inside its scope, its method, and the route itself.
+pub struct AdminRoute {
+    /// Path inside the scope (`""` is the scope's own path).
+    pub path: &'static str,
+    /// The HTTP method.
+    pub method: Method,
+    route: Route,
+}
+
+fn at<F, Args>(path: &'static str, method: Method, handler: F) -> AdminRoute
+where
+    F: Handler<Args>,
+    Args: FromRequest + 'static,
+    F::Output: Responder + 'static,
+{
+    AdminRoute { path, method: method.clone(), route: web::method(method).to(handler) }
+}
+
+/// Registers `routes` in the scope being configured.
+fn register(routes: Vec<AdminRoute>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |config| {
+        for AdminRoute { path, route, .. } in routes {
+            config.route(path, route);
+        }
+    }
 }

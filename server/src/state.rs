@@ -2,8 +2,8 @@
 
 use crate::config::Settings;
 use crate::db::Database;
-use crate::pages::Pages;
 use crate::rate_limit::RateLimiter;
+use crate::rendering::Pages;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};

@@ -17,19 +17,40 @@ export function Footer({ year, business }: Pick<SharedProps, "year" | "business"
         <nav aria-label="Footer">
           <h2 className="site-footer__heading">Quick links</h2>
           <ul>
-            <li><a href="/pricing">Pricing</a></li>
-            <li><a href="/order">Place an Order</a></li>
-            <li><a href="/contact">Contact Us</a></li>
+            <li>
+              <a href="/pricing">Pricing</a>
+            </li>
+            <li>
+              <a href="/order">Place an Order</a>
+            </li>
+            <li>
+              <a href="/contact">Contact Us</a>
+            </li>
           </ul>
         </nav>
         <div>
           <h2 className="site-footer__heading">Get in touch</h2>
           <ul className="site-footer__details">
-            <li><Icon name="phone" /><a href={telHref(business.phone)}>{business.phone}</a></li>
-            <li><Icon name="mail" /><a href={`mailto:${business.email}`}>{business.email}</a></li>
-            <li><Icon name="globe" /><a href={business.website}>{website}</a></li>
-            <li><Icon name="pin" /><span>{business.location}</span></li>
-            <li><Icon name="truck" /><span>Pickup & delivery available</span></li>
+            <li>
+              <Icon name="phone" />
+              <a href={telHref(business.phone)}>{business.phone}</a>
+            </li>
+            <li>
+              <Icon name="mail" />
+              <a href={`mailto:${business.email}`}>{business.email}</a>
+            </li>
+            <li>
+              <Icon name="globe" />
+              <a href={business.website}>{website}</a>
+            </li>
+            <li>
+              <Icon name="pin" />
+              <span>{business.location}</span>
+            </li>
+            <li>
+              <Icon name="truck" />
+              <span>Pickup & delivery available</span>
+            </li>
           </ul>
         </div>
       </div>

@@ -8,7 +8,9 @@ import { Header } from "./Header";
 export function Layout({ shared, children }: { shared: SharedProps; children: ReactNode }) {
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header path={shared.path} business={shared.business} priceList={shared.priceList} />
       <main id="main">{children}</main>
       <Footer year={shared.year} business={shared.business} />

@@ -12,8 +12,18 @@ export function Logo({ name, size = "medium" }: { name: string; size?: LogoSize 
   return (
     <span className={`logo logo--${size}`}>
       <span className="logo__first">{first}</span>
-      {middle && <> <span className="logo__middle">{middle}</span></>}
-      {last && <> <span className="logo__last">{last}</span></>}
+      {middle && (
+        <>
+          {" "}
+          <span className="logo__middle">{middle}</span>
+        </>
+      )}
+      {last && (
+        <>
+          {" "}
+          <span className="logo__last">{last}</span>
+        </>
+      )}
     </span>
   );
 }

@@ -16,10 +16,22 @@ export function OrderSummary({ quote, phone, till }: OrderSummaryProps) {
       <div aria-live="polite">
         {quote ? (
           <dl className="summary-list">
-            <div><dt>Service</dt><dd>{quote.service.label}</dd></div>
-            <div><dt>Quantity</dt><dd>{quote.quantity} kg</dd></div>
-            <div><dt>Price per kg</dt><dd>{formatKsh(quote.service.pricePerKg)}</dd></div>
-            <div className="summary-list__total"><dt>Total</dt><dd>{formatKsh(quote.total)}</dd></div>
+            <div>
+              <dt>Service</dt>
+              <dd>{quote.service.label}</dd>
+            </div>
+            <div>
+              <dt>Quantity</dt>
+              <dd>{quote.quantity} kg</dd>
+            </div>
+            <div>
+              <dt>Price per kg</dt>
+              <dd>{formatKsh(quote.service.pricePerKg)}</dd>
+            </div>
+            <div className="summary-list__total">
+              <dt>Total</dt>
+              <dd>{formatKsh(quote.total)}</dd>
+            </div>
           </dl>
         ) : (
           <p className="muted">Select a service to see pricing</p>
@@ -29,9 +41,15 @@ export function OrderSummary({ quote, phone, till }: OrderSummaryProps) {
         <h3>Payment Instructions (M-PESA)</h3>
         <ol>
           <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
-          <li>Till Number: <strong className="till">{till}</strong></li>
-          <li>Amount: <strong>{quote ? formatKsh(quote.total) : "your order total"}</strong></li>
-          <li>Reference: <strong>{phone.trim() || "your phone number"}</strong></li>
+          <li>
+            Till Number: <strong className="till">{till}</strong>
+          </li>
+          <li>
+            Amount: <strong>{quote ? formatKsh(quote.total) : "your order total"}</strong>
+          </li>
+          <li>
+            Reference: <strong>{phone.trim() || "your phone number"}</strong>
+          </li>
         </ol>
       </div>
     </aside>

@@ -25,12 +25,16 @@ export function SearchModal({ priceList, onClose }: { priceList: PriceItem[]; on
         onClick={(event) => event.stopPropagation()}
       >
         <div className="search-modal__head">
-          <h2 id={titleId} className="search-modal__title">Search Pricing Items</h2>
+          <h2 id={titleId} className="search-modal__title">
+            Search Pricing Items
+          </h2>
           <button type="button" className="icon-button" aria-label="Close search" onClick={onClose}>
             <Icon name="close" />
           </button>
         </div>
-        <label className="visually-hidden" htmlFor={`${titleId}-q`}>Search for laundry items</label>
+        <label className="visually-hidden" htmlFor={`${titleId}-q`}>
+          Search for laundry items
+        </label>
         <div className="search-modal__field">
           <Icon name="search" />
           <input

@@ -8,7 +8,10 @@ export function formatKsh(amount: number): string {
 
 /** An anchor id for a price-list item: 'Bed Cover (King)' → 'item-bed-cover-king'. */
 export function itemAnchor(label: string): string {
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
   return `item-${slug}`;
 }
 

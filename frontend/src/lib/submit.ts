@@ -7,7 +7,11 @@ export type Submission<T> =
   | { kind: "failed"; message: string | null; status: number | null };
 
 /** POSTs `values` as JSON; sorts the answer into ok, invalid fields, or failure. */
-export async function postJson<T>(url: string, values: unknown, headers: Record<string, string> = {}): Promise<Submission<T>> {
+export async function postJson<T>(
+  url: string,
+  values: unknown,
+  headers: Record<string, string> = {},
+): Promise<Submission<T>> {
   let response: Response;
   try {
     response = await fetch(url, {

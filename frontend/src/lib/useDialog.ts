@@ -1,14 +1,14 @@
 // Keyboard behaviour shared by the search modal and the mobile menu: focus moves into the dialog
 // when it opens, Tab stays inside it, Escape closes it, and focus returns to where it was.
-import { useEffect, useRef, type RefObject } from "react";
+import { useEffect, useEffectEvent, useRef, type RefObject } from "react";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Wires a dialog element's keyboard behaviour while `open` is true. */
 export function useDialog(open: boolean, onClose: () => void): RefObject<HTMLDivElement | null> {
   const dialog = useRef<HTMLDivElement | null>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
+  // The latest onClose, without reopening the dialog's effect when the caller passes a new function.
+  const close = useEffectEvent(onClose);
 
   useEffect(() => {
     const element = dialog.current;
@@ -21,7 +21,7 @@ export function useDialog(open: boolean, onClose: () => void): RefObject<HTMLDiv
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Escape") {
         event.preventDefault();
-        close.current();
+        close();
         return;
       }
       if (event.key !== "Tab") return;

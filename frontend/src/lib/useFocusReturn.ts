@@ -3,7 +3,9 @@
 import { type RefObject, useEffect, useRef } from "react";
 
 /** A ref for the control, and `remember()` to call in its handler just before it is disabled. */
-export function useFocusReturn<T extends HTMLElement>(busy: boolean): { ref: RefObject<T | null>; remember: () => void } {
+export function useFocusReturn<T extends HTMLElement>(
+  busy: boolean,
+): { ref: RefObject<T | null>; remember: () => void } {
   const ref = useRef<T | null>(null);
   const hadFocus = useRef(false);
 

@@ -4,48 +4,20 @@
 // reload shows the same thing. Without JavaScript the tabs, filters and pages are plain links and
 // GET forms to /admin.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
-import { AdminAlert } from "../components/AdminAlert";
-import { MailStatus } from "../components/MailStatus";
-import { MessagesPanel } from "../components/MessagesPanel";
-import { OrdersPanel } from "../components/OrdersPanel";
-import { StatCards } from "../components/StatCards";
-import {
-  adminGet,
-  adminHref,
-  type AdminStats,
-  type AdminTab,
-  type Failure,
-  failureOf,
-  type ListQuery,
-  listApiPath,
-  type MailReport,
-  type MailResent,
-  type MessageChanged,
-  type MessagesPage,
-  type OrderChanged,
-  type OrdersPage,
-  paymentLine,
-  replaceItem,
-  SESSION_ENDED,
-} from "../lib/admin";
-import { statusLabel } from "../lib/tracking";
+import { AdminAlert } from "../components/admin/AdminAlert";
+import { MailStatus } from "../components/admin/MailStatus";
+import { MessagesPanel } from "../components/admin/MessagesPanel";
+import { OrdersPanel } from "../components/admin/OrdersPanel";
+import { StatCards } from "../components/admin/StatCards";
+import type { AdminTab } from "../lib/admin/types";
+import { useDashboardData } from "../lib/admin/useDashboardData";
+import { adminHref, type ListQuery } from "../lib/admin/urls";
+import type { DashboardProps } from "../lib/generated/DashboardProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
 /** Props of the dashboard, rendered per request for the signed-in staff member. */
-export interface AdminProps extends SharedProps {
-  staff: { email: string };
-  /** Sent back as `X-CSRF-Token` on every POST, and in the sign-out form. */
-  csrf: string;
-  tab: AdminTab;
-  stats: AdminStats;
-  orders: OrdersPage;
-  messages: MessagesPage;
-  /** Every order status, in their usual order. */
-  statuses: string[];
-  /** The e-mail outbox: whether it can send, its counts, and the e-mails that need a look. */
-  mail: MailReport;
-}
+export type AdminProps = SharedProps & DashboardProps;
 
 const TABS: readonly { id: AdminTab; label: string }[] = [
   { id: "orders", label: "Orders" },
@@ -63,84 +35,43 @@ export function meta(props: AdminProps): PageMeta {
 /** The dashboard. */
 export default function AdminPage(props: AdminProps) {
   const [tab, setTab] = useState<AdminTab>(props.tab);
-  const [stats, setStats] = useState(props.stats);
-  const [orders, setOrders] = useState(props.orders);
-  const [messages, setMessages] = useState(props.messages);
-  const [mail, setMail] = useState(props.mail);
-  const [loading, setLoading] = useState<Record<AdminTab, boolean>>({ orders: false, messages: false });
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [announcement, setAnnouncement] = useState("");
   // Before hydration both tabs stay in the Tab order, so that the links work from the keyboard
   // without JavaScript; once hydrated, the tablist's arrow keys take over (one Tab stop).
   const [hydrated, setHydrated] = useState(false);
-  const requests = useRef<Partial<Record<AdminTab, AbortController>>>({});
+  // The tab shown now, for a list that finishes loading later: only the shown tab's list moves the address bar.
   const shownTab = useRef(tab);
-  shownTab.current = tab;
   const tabElements = useRef<Partial<Record<AdminTab, HTMLAnchorElement | null>>>({});
   const panelElements = useRef<Partial<Record<AdminTab, HTMLDivElement | null>>>({});
+  const {
+    stats,
+    orders,
+    messages,
+    mail,
+    loading,
+    failure,
+    announcement,
+    loadOrders,
+    loadMessages,
+    sessionEnded,
+    orderChanged,
+    messageChanged,
+    mailResent,
+  } = useDashboardData(props, listLoaded);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the second pass of a two-pass render (see `hydrated`)
     setHydrated(true);
-    const pending = requests.current;
-    return () => Object.values(pending).forEach((request) => request?.abort());
   }, []);
 
-  /** Fetches a page of one list (with fresh stats and the e-mail report); a newer request for the same list cancels this one. */
-  async function load<Page>(list: AdminTab, query: ListQuery, show: (page: Page) => void, moveFocus: boolean) {
-    requests.current[list]?.abort();
-    const request = new AbortController();
-    requests.current[list] = request;
-    setLoading((current) => ({ ...current, [list]: true }));
-    try {
-      const [page, fresh, report] = await Promise.all([
-        adminGet<Page>(listApiPath(list, query), request.signal),
-        adminGet<AdminStats>("/api/admin/stats", request.signal),
-        adminGet<MailReport>("/api/admin/mail", request.signal),
-      ]);
-      show(page);
-      setStats(fresh);
-      setMail(report);
-      setFailure(null);
-      if (shownTab.current === list) window.history.replaceState(null, "", adminHref(list, query));
-      if (moveFocus) panelElements.current[list]?.focus();
-    } catch (error) {
-      if (request.signal.aborted) return;
-      setFailure(failureOf(error));
-    } finally {
-      if (requests.current[list] === request) {
-        delete requests.current[list];
-        setLoading((current) => ({ ...current, [list]: false }));
-      }
-    }
-  }
-
-  const loadOrders = (query: ListQuery, moveFocus = false) => void load<OrdersPage>("orders", query, setOrders, moveFocus);
-  const loadMessages = (query: ListQuery, moveFocus = false) => void load<MessagesPage>("messages", query, setMessages, moveFocus);
-  const sessionEnded = () => setFailure({ text: SESSION_ENDED, sessionEnded: true });
-
-  function orderChanged({ order, stats: fresh }: OrderChanged) {
-    setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
-    // Filtered by status, the changed order no longer belongs on this page: fetch it anew.
-    if (orders.filter.status && orders.filter.status !== order.status) loadOrders({ ...orders.filter, page: orders.page });
-    setStats(fresh);
-    setAnnouncement(`Order ${order.reference}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
-    // A status change may have queued the customer's e-mail; a failed refresh leaves the old report.
-    adminGet<MailReport>("/api/admin/mail").then(setMail, () => undefined);
-  }
-
-  function messageChanged({ message, stats: fresh }: MessageChanged) {
-    setMessages((current) => ({ ...current, items: replaceItem(current.items, message) }));
-    setStats(fresh);
-    setAnnouncement(`Message "${message.subject}" marked ${message.status}.`);
-  }
-
-  function mailResent({ mail: fresh }: MailResent) {
-    setMail(fresh);
-    setAnnouncement("E-mail queued again.");
+  /** A list shows its new page: the address bar follows it if its tab is shown, and the focus moves to it if asked. */
+  function listLoaded(list: AdminTab, query: ListQuery, moveFocus: boolean) {
+    if (shownTab.current === list) window.history.replaceState(null, "", adminHref(list, query));
+    if (moveFocus) panelElements.current[list]?.focus();
   }
 
   function showTab(next: AdminTab, focus: boolean) {
     setTab(next);
+    shownTab.current = next;
     const list = next === "orders" ? orders : messages;
     window.history.replaceState(null, "", adminHref(next, { ...list.filter, page: list.page }));
     if (focus) tabElements.current[next]?.focus();
@@ -155,7 +86,12 @@ export default function AdminPage(props: AdminProps) {
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
     const index = TABS.findIndex((entry) => entry.id === tab);
     const last = TABS.length - 1;
-    const targets: Record<string, number> = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last };
+    const targets: Record<string, number> = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    };
     const target = targets[event.key];
     const next = target === undefined ? undefined : TABS[target];
     if (!next) return;
@@ -243,7 +179,13 @@ export default function AdminPage(props: AdminProps) {
                   onSessionEnded={sessionEnded}
                 />
               ) : (
-                <MessagesPanel messages={messages} csrf={props.csrf} onQuery={loadMessages} onChanged={messageChanged} onSessionEnded={sessionEnded} />
+                <MessagesPanel
+                  messages={messages}
+                  csrf={props.csrf}
+                  onQuery={loadMessages}
+                  onChanged={messageChanged}
+                  onSessionEnded={sessionEnded}
+                />
               )}
             </div>
           ))}

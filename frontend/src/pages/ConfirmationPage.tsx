@@ -1,31 +1,22 @@
 // /confirmation (spec section 2): what happens after an order was placed.
 import { Icon } from "../components/Icon";
 import { formatKsh, telHref, whatsappHref } from "../lib/format";
+import type { ConfirmationProps as OwnProps } from "../lib/generated/ConfirmationProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
 const STEPS = [
   { title: "Confirmation Call", text: "We will contact you within 30 minutes to confirm pickup details." },
   { title: "Pickup", text: "Our valet collects your laundry at the agreed time, free of charge." },
-  { title: "Processing", text: "Your items are cleaned with care. Standard turnaround is 3-4 days, next-day rush available." },
+  {
+    title: "Processing",
+    text: "Your items are cleaned with care. Standard turnaround is 3-4 days, next-day rush available.",
+  },
   { title: "Delivery", text: "Fresh, folded and delivered back to your door." },
 ];
 
-/** The order just placed, as the server shows it (no more personal data than needed). */
-export interface ConfirmedOrder {
-  reference: string;
-  serviceLabel: string;
-  quantity: number;
-  totalAmount: number;
-  payNow: boolean;
-  /** Masked. */
-  phone: string;
-}
-
-/** Props of the confirmation page. */
-export interface ConfirmationProps extends SharedProps {
-  order?: ConfirmedOrder | null;
-}
+/** Props of the confirmation page: the order just placed, when the address named one. */
+export type ConfirmationProps = SharedProps & OwnProps;
 
 /** Title and description for the document shell. */
 export function meta(props: ConfirmationProps): PageMeta {
@@ -42,7 +33,9 @@ export default function ConfirmationPage(props: ConfirmationProps) {
     <section className="section">
       <div className="container narrow">
         <div className="card confirmation">
-          <span className="confirmation__icon"><Icon name="shield" /></span>
+          <span className="confirmation__icon">
+            <Icon name="shield" />
+          </span>
           <h1>Order Confirmed!</h1>
           <p className="section__lead">Thank you for choosing {props.business.name}. Here is what happens next.</p>
           {order && (
@@ -50,15 +43,23 @@ export default function ConfirmationPage(props: ConfirmationProps) {
               <p className="order-receipt__reference">
                 Your order ID: <strong>{order.reference}</strong>
               </p>
-              <p className="muted">Keep it to track your order. {order.serviceLabel}, {order.quantity} kg: {formatKsh(order.totalAmount)}</p>
+              <p className="muted">
+                Keep it to track your order. {order.serviceLabel}, {order.quantity} kg: {formatKsh(order.totalAmount)}
+              </p>
               {order.payNow && (
                 <div className="payment-steps">
                   <h2 className="step__title">Pay with M-PESA</h2>
                   <ol>
                     <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
-                    <li>Till Number: <strong className="till">{props.business.mpesaTill}</strong></li>
-                    <li>Amount: <strong>{formatKsh(order.totalAmount)}</strong></li>
-                    <li>Reference: <strong>your phone number ({order.phone})</strong></li>
+                    <li>
+                      Till Number: <strong className="till">{props.business.mpesaTill}</strong>
+                    </li>
+                    <li>
+                      Amount: <strong>{formatKsh(order.totalAmount)}</strong>
+                    </li>
+                    <li>
+                      Reference: <strong>your phone number ({order.phone})</strong>
+                    </li>
                   </ol>
                 </div>
               )}
@@ -67,7 +68,9 @@ export default function ConfirmationPage(props: ConfirmationProps) {
           <ol className="steps">
             {STEPS.map((step, index) => (
               <li key={step.title} className="step">
-                <span className="step__number" aria-hidden="true">{index + 1}</span>
+                <span className="step__number" aria-hidden="true">
+                  {index + 1}
+                </span>
                 <div>
                   <h2 className="step__title">{step.title}</h2>
                   <p>{step.text}</p>
@@ -76,13 +79,20 @@ export default function ConfirmationPage(props: ConfirmationProps) {
             ))}
           </ol>
           <div className="actions">
-            <a className="button button--whatsapp" href={whatsappHref(props.business.whatsapp)} target="_blank" rel="noopener noreferrer">
+            <a
+              className="button button--whatsapp"
+              href={whatsappHref(props.business.whatsapp)}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               <Icon name="chat" /> WhatsApp Us
             </a>
             <a className="button button--outline" href={telHref(props.business.phone)}>
               <Icon name="phone" /> Call Us
             </a>
-            <a className="button button--primary" href="/">Back to Home</a>
+            <a className="button button--primary" href="/">
+              Back to Home
+            </a>
           </div>
         </div>
       </div>

@@ -5,20 +5,16 @@ import { describedBy, Field } from "../components/Field";
 import { Icon } from "../components/Icon";
 import { telHref } from "../lib/format";
 import { formValues, postJson } from "../lib/submit";
-import type { FormState, SharedProps } from "../lib/types";
+import type { ContactPageProps } from "../lib/generated/ContactPageProps";
+import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
 /** Spec section 8. */
 const SENT = "Thank you for your message! We will get back to you soon.";
 const SEND_FAILED = "There was an error sending your message. Please try again.";
 
-/** Props of the contact page. */
-export interface ContactProps extends SharedProps {
-  /** The form sent back by the server after a plain post with mistakes. */
-  form: FormState | null;
-  /** After a plain post that was stored. */
-  sent: boolean;
-}
+/** Props of the contact page: the form sent back after a plain post with mistakes, or `sent`. */
+export type ContactProps = SharedProps & ContactPageProps;
 
 /** Title and description for the document shell. */
 export function meta(props: ContactProps): PageMeta {
@@ -82,19 +78,62 @@ export default function ContactPage(props: ContactProps) {
               </div>
             )}
             <Field id="contact-name" label="Full Name" error={errors.name}>
-              <input id="contact-name" name="name" type="text" autoComplete="name" required maxLength={100} defaultValue={value("name")} {...aria("contact-name", "name")} />
+              <input
+                id="contact-name"
+                name="name"
+                type="text"
+                autoComplete="name"
+                required
+                maxLength={100}
+                defaultValue={value("name")}
+                {...aria("contact-name", "name")}
+              />
             </Field>
             <Field id="contact-email" label="Email Address" error={errors.email}>
-              <input id="contact-email" name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={value("email")} {...aria("contact-email", "email")} />
+              <input
+                id="contact-email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                required
+                maxLength={254}
+                defaultValue={value("email")}
+                {...aria("contact-email", "email")}
+              />
             </Field>
             <Field id="contact-phone" label="Phone Number" optional error={errors.phone}>
-              <input id="contact-phone" name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={20} defaultValue={value("phone")} {...aria("contact-phone", "phone")} />
+              <input
+                id="contact-phone"
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                inputMode="tel"
+                maxLength={20}
+                defaultValue={value("phone")}
+                {...aria("contact-phone", "phone")}
+              />
             </Field>
             <Field id="contact-subject" label="Subject" error={errors.subject}>
-              <input id="contact-subject" name="subject" type="text" required maxLength={150} defaultValue={value("subject")} {...aria("contact-subject", "subject")} />
+              <input
+                id="contact-subject"
+                name="subject"
+                type="text"
+                required
+                maxLength={150}
+                defaultValue={value("subject")}
+                {...aria("contact-subject", "subject")}
+              />
             </Field>
             <Field id="contact-message" label="Message" error={errors.message}>
-              <textarea id="contact-message" name="message" rows={5} required maxLength={2000} defaultValue={value("message")} {...aria("contact-message", "message")} />
+              <textarea
+                id="contact-message"
+                name="message"
+                rows={5}
+                required
+                maxLength={2000}
+                defaultValue={value("message")}
+                {...aria("contact-message", "message")}
+              />
             </Field>
             <button type="submit" className="button button--primary button--block" disabled={sending}>
               {sending ? "Sending…" : "Send Message"}

@@ -19,8 +19,12 @@ export default function ErrorPage(props: ErrorProps) {
         <h1>Unexpected Application Error!</h1>
         <p className="error-page__status">{props.status === 404 ? "404 Not Found" : `${props.status} Server Error`}</p>
         <p>
-          <a className="button button--primary" href="/">Back to Home</a>{" "}
-          <a className="button button--outline" href="/pricing">View Pricing</a>
+          <a className="button button--primary" href="/">
+            Back to Home
+          </a>{" "}
+          <a className="button button--outline" href="/pricing">
+            View Pricing
+          </a>
         </p>
       </div>
     </section>

@@ -6,14 +6,12 @@ import videoPoster from "../assets/video-poster.svg";
 import wanjiru from "../assets/avatar-wanjiru.svg";
 import { Testimonial, type TestimonialData } from "../components/Testimonial";
 import { formatKsh } from "../lib/format";
+import type { HomeProps as OwnProps } from "../lib/generated/HomeProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the home page. */
-export interface HomeProps extends SharedProps {
-  /** The intro video's address, when one is configured (INTRO_VIDEO_URL). */
-  introVideoUrl: string | null;
-}
+/** Props of the home page: the intro video's address, when one is configured (INTRO_VIDEO_URL). */
+export type HomeProps = SharedProps & OwnProps;
 
 /** Sample testimonials (spec section 3: static sample data on the home page). */
 const TESTIMONIALS: readonly TestimonialData[] = [
@@ -43,16 +41,39 @@ const TESTIMONIALS: readonly TestimonialData[] = [
   },
 ];
 
-const SERVICE_NAMES = ["Laundry", "Dry Cleaning", "Ironing", "Bedding Care", "Curtains", "Shawls & Gowns", "Teddy Bears"];
+const SERVICE_NAMES = [
+  "Laundry",
+  "Dry Cleaning",
+  "Ironing",
+  "Bedding Care",
+  "Curtains",
+  "Shawls & Gowns",
+  "Teddy Bears",
+];
 
 const HOW_IT_WORKS: readonly { icon: IconName; title: string; text: string }[] = [
-  { icon: "truck", title: "Schedule Pickup", text: "Book online or call us. A valet collects your laundry any day between 7pm and 10pm." },
-  { icon: "sparkle", title: "Professional Cleaning Care", text: "Every item is sorted, cleaned in eco-friendly cold water and pressed by our own staff." },
-  { icon: "shield", title: "Ready to Wear", text: "Your clothes come back fresh and folded in 3-4 days, or next day with our rush option." },
+  {
+    icon: "truck",
+    title: "Schedule Pickup",
+    text: "Book online or call us. A valet collects your laundry any day between 7pm and 10pm.",
+  },
+  {
+    icon: "sparkle",
+    title: "Professional Cleaning Care",
+    text: "Every item is sorted, cleaned in eco-friendly cold water and pressed by our own staff.",
+  },
+  {
+    icon: "shield",
+    title: "Ready to Wear",
+    text: "Your clothes come back fresh and folded in 3-4 days, or next day with our rush option.",
+  },
 ];
 
 const WHAT_TO_EXPECT = [
-  { title: "Confirm", text: "Book online or by phone and we confirm your time slot within 30 minutes. You can also text a single letter to our number to request a pickup." },
+  {
+    title: "Confirm",
+    text: "Book online or by phone and we confirm your time slot within 30 minutes. You can also text a single letter to our number to request a pickup.",
+  },
   { title: "Heads-up", text: "At 5:30pm on pickup day we text you a 30-minute ETA window." },
   { title: "Track", text: "We send a link to track your valet and your order." },
   { title: "Pickup", text: "Your valet, one of our employees, collects your bag between 7pm and 10pm." },
@@ -60,16 +81,29 @@ const WHAT_TO_EXPECT = [
 
 const WHY_LOVE: readonly { icon: IconName; title: string; text: string }[] = [
   { icon: "clock", title: "24/7 and free pickup", text: "Book whenever suits you; pickup and delivery cost nothing." },
-  { icon: "wallet", title: "Free personalised bags", text: "Your own laundry bags, yours to keep, with your first order." },
-  { icon: "sparkle", title: "Eco-friendly cleaning", text: "Cold-water washing that is gentle on fabrics and on Nairobi's water." },
-  { icon: "shield", title: "Our own valets", text: "The people at your door are our employees, trained and accountable." },
+  {
+    icon: "wallet",
+    title: "Free personalised bags",
+    text: "Your own laundry bags, yours to keep, with your first order.",
+  },
+  {
+    icon: "sparkle",
+    title: "Eco-friendly cleaning",
+    text: "Cold-water washing that is gentle on fabrics and on Nairobi's water.",
+  },
+  {
+    icon: "shield",
+    title: "Our own valets",
+    text: "The people at your door are our employees, trained and accountable.",
+  },
 ];
 
 /** Title and description for the document shell. */
 export function meta(props: HomeProps): PageMeta {
   return {
     title: `${props.business.name}: Laundry & Dry Cleaning with Free Pickup in Nairobi`,
-    description: "Laundry, dry cleaning, ironing and bedding care with free pickup and delivery in Nairobi, 24/7. Pickups 7pm-10pm, back in 3-4 days or next day.",
+    description:
+      "Laundry, dry cleaning, ironing and bedding care with free pickup and delivery in Nairobi, 24/7. Pickups 7pm-10pm, back in 3-4 days or next day.",
   };
 }
 
@@ -85,13 +119,25 @@ export default function HomePage(props: HomeProps) {
             <h1>We'll take the laundry. You take the time.</h1>
             <p className="section__lead">Free pickup and delivery, 24/7 booking, and a 100% satisfaction guarantee.</p>
             <div className="actions">
-              <a className="button button--primary button--large" href="/order">Schedule a Pickup</a>
-              <a className="button button--outline button--large" href="/pricing">View Pricing</a>
+              <a className="button button--primary button--large" href="/order">
+                Schedule a Pickup
+              </a>
+              <a className="button button--outline button--large" href="/pricing">
+                View Pricing
+              </a>
             </div>
           </div>
           {props.introVideoUrl && (
             // Nothing of the video is downloaded until the visitor presses play.
-            <video className="home-hero__video" controls preload="none" poster={videoPoster} width={640} height={360} aria-label="Introduction video">
+            <video
+              className="home-hero__video"
+              controls
+              preload="none"
+              poster={videoPoster}
+              width={640}
+              height={360}
+              aria-label="Introduction video"
+            >
               <source src={props.introVideoUrl} type="video/mp4" />
             </video>
           )}
@@ -100,18 +146,26 @@ export default function HomePage(props: HomeProps) {
 
       <section className="service-strip" aria-label="Our services">
         <ul className="container service-strip__list">
-          {SERVICE_NAMES.map((name) => <li key={name}>{name}</li>)}
+          {SERVICE_NAMES.map((name) => (
+            <li key={name}>{name}</li>
+          ))}
         </ul>
       </section>
 
       <section className="section" aria-labelledby="how-title">
         <div className="container">
-          <h2 id="how-title" className="center">How It Works</h2>
+          <h2 id="how-title" className="center">
+            How It Works
+          </h2>
           <ol className="cards-3">
             {HOW_IT_WORKS.map((step, index) => (
               <li key={step.title} className="card feature">
-                <span className="feature__icon"><Icon name={step.icon} /></span>
-                <h3><span className="feature__step">{index + 1}.</span> {step.title}</h3>
+                <span className="feature__icon">
+                  <Icon name={step.icon} />
+                </span>
+                <h3>
+                  <span className="feature__step">{index + 1}.</span> {step.title}
+                </h3>
                 <p>{step.text}</p>
               </li>
             ))}
@@ -126,9 +180,16 @@ export default function HomePage(props: HomeProps) {
             <h2 id="payg-title">Wash & Fold</h2>
             <p>
               No subscription, no minimum commitment: pay only for what you send.
-              {washAndFold && <> {washAndFold.item} is {formatKsh(washAndFold.price)}, with free pickup and delivery.</>}
+              {washAndFold && (
+                <>
+                  {" "}
+                  {washAndFold.item} is {formatKsh(washAndFold.price)}, with free pickup and delivery.
+                </>
+              )}
             </p>
-            <a className="button button--primary" href="/pricing">See all prices</a>
+            <a className="button button--primary" href="/pricing">
+              See all prices
+            </a>
           </div>
           <div className="card">
             <h3>Your first pickup: the essentials</h3>
@@ -144,11 +205,15 @@ export default function HomePage(props: HomeProps) {
 
       <section className="section" aria-labelledby="expect-title">
         <div className="container">
-          <h2 id="expect-title" className="center">What to expect</h2>
+          <h2 id="expect-title" className="center">
+            What to expect
+          </h2>
           <ol className="steps steps--grid">
             {WHAT_TO_EXPECT.map((step, index) => (
               <li key={step.title} className="step">
-                <span className="step__number" aria-hidden="true">{index + 1}</span>
+                <span className="step__number" aria-hidden="true">
+                  {index + 1}
+                </span>
                 <div>
                   <h3 className="step__title">{step.title}</h3>
                   <p>{step.text}</p>
@@ -162,10 +227,14 @@ export default function HomePage(props: HomeProps) {
 
       <section className="section section--tinted" aria-labelledby="testimonials-title">
         <div className="container">
-          <h2 id="testimonials-title" className="center">What our customers say</h2>
+          <h2 id="testimonials-title" className="center">
+            What our customers say
+          </h2>
           <ul className="cards-3">
             {TESTIMONIALS.map((testimonial) => (
-              <li key={testimonial.name}><Testimonial testimonial={testimonial} /></li>
+              <li key={testimonial.name}>
+                <Testimonial testimonial={testimonial} />
+              </li>
             ))}
           </ul>
         </div>
@@ -173,11 +242,15 @@ export default function HomePage(props: HomeProps) {
 
       <section className="section" aria-labelledby="why-title">
         <div className="container">
-          <h2 id="why-title" className="center">Why you'll love us</h2>
+          <h2 id="why-title" className="center">
+            Why you'll love us
+          </h2>
           <ul className="cards-4">
             {WHY_LOVE.map((block) => (
               <li key={block.title} className="benefit">
-                <span className="benefit__icon"><Icon name={block.icon} /></span>
+                <span className="benefit__icon">
+                  <Icon name={block.icon} />
+                </span>
                 <h3>{block.title}</h3>
                 <p>{block.text}</p>
               </li>
@@ -189,17 +262,21 @@ export default function HomePage(props: HomeProps) {
       <section className="banner" aria-labelledby="banner-title">
         <div className="container banner__inner">
           <h2 id="banner-title">Get $20 off your first order</h2>
-          <a className="button button--light button--large" href="/order">Claim your discount</a>
+          <a className="button button--light button--large" href="/order">
+            Claim your discount
+          </a>
         </div>
       </section>
 
       <section className="section" aria-labelledby="guarantee-title">
         <div className="container narrow center">
-          <span className="feature__icon"><Icon name="shield" /></span>
+          <span className="feature__icon">
+            <Icon name="shield" />
+          </span>
           <h2 id="guarantee-title">100% Satisfaction Guarantee</h2>
           <p>
-            If you are not completely satisfied with the cleaning of any item, tell us and we will re-clean it
-            free of charge.
+            If you are not completely satisfied with the cleaning of any item, tell us and we will re-clean it free of
+            charge.
           </p>
         </div>
       </section>

@@ -1,22 +1,12 @@
 // /admin/login, the staff sign-in. A plain form post on purpose, even once hydrated: the server
 // checks the password, sets the session cookie and redirects, so nothing here needs JavaScript.
 import { Field } from "../components/Field";
+import type { LoginProps as OwnProps } from "../lib/generated/LoginProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the sign-in page. */
-export interface LoginProps extends SharedProps {
-  /** The form's token, checked by the server with its cookie. */
-  csrf: string;
-  /** Where to go once signed in (a path of the dashboard). */
-  next: string;
-  /** The e-mail entered before, after a refused attempt. */
-  email: string;
-  /** Why the last attempt was refused. */
-  error: string | null;
-  /** The HTTP status the page answers with. */
-  status: number;
-}
+/** Props of the sign-in page: the form's token, where to go next, and why the last attempt was refused. */
+export type LoginProps = SharedProps & OwnProps;
 
 /** Title and description for the document shell; the server keeps the page out of search engines. */
 export function meta(props: LoginProps): PageMeta {
@@ -44,10 +34,25 @@ export default function LoginPage(props: LoginProps) {
             <input type="hidden" name="csrf" value={props.csrf} />
             <input type="hidden" name="next" value={props.next} />
             <Field id="login-email" label="Email">
-              <input id="login-email" name="email" type="email" autoComplete="username" required maxLength={254} defaultValue={props.email} />
+              <input
+                id="login-email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                maxLength={254}
+                defaultValue={props.email}
+              />
             </Field>
             <Field id="login-password" label="Password">
-              <input id="login-password" name="password" type="password" autoComplete="current-password" required maxLength={1024} />
+              <input
+                id="login-password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={1024}
+              />
             </Field>
             <button type="submit" className="button button--primary button--block">
               Sign in

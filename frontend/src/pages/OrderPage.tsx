@@ -7,7 +7,8 @@ import { OrderSummary } from "../components/OrderSummary";
 import { formatKsh } from "../lib/format";
 import { MAX_QUANTITY_KG, quote } from "../lib/order";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
-import type { FormState, Service, SharedProps } from "../lib/types";
+import type { OrderPageProps } from "../lib/generated/OrderPageProps";
+import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
 /** Spec section 8: the alert when the order could not be stored. */
@@ -16,18 +17,15 @@ const SAVE_FAILED = "There was an error saving your order. Please try again.";
 const ALREADY_PLACED =
   "This order was already placed with the details you sent first. To place another order with these details, press Place Order again.";
 
-/** Props of the order page. */
-export interface OrderProps extends SharedProps {
-  services: Service[];
-  /** The form sent back by the server after a plain post with mistakes. */
-  form?: FormState | null;
-}
+/** Props of the order page: the services, and the form sent back after a plain post with mistakes. */
+export type OrderProps = SharedProps & OrderPageProps;
 
 /** Title and description for the document shell. */
 export function meta(props: OrderProps): PageMeta {
   return {
     title: `Place Your Order: Free Pickup in Nairobi | ${props.business.name}`,
-    description: "Book a laundry, ironing, dry-cleaning or bedding pickup in Nairobi. Pay by M-PESA or on delivery; we confirm within 30 minutes.",
+    description:
+      "Book a laundry, ironing, dry-cleaning or bedding pickup in Nairobi. Pay by M-PESA or on delivery; we confirm within 30 minutes.",
     status: props.form?.status,
   };
 }
@@ -46,7 +44,9 @@ export default function OrderPage(props: OrderProps) {
   const form = useRef<HTMLFormElement>(null);
   const current = quote(props.services, serviceId, quantity);
 
-  // One key per order being filled in: retries of it, or a double click, store one order.
+  // One key per order being filled in: retries of it, or a double click, store one order. Made once
+  // hydrated, so that the server's markup (no key) and the first render on the client match.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- a value only the browser can make
   useEffect(() => setIdempotencyKey(newIdempotencyKey()), []);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -104,7 +104,16 @@ export default function OrderPage(props: OrderProps) {
             <fieldset>
               <legend>Personal Information</legend>
               <Field id="order-name" label="Full Name" {...field("customerName")}>
-                <input id="order-name" name="customerName" type="text" autoComplete="name" required maxLength={100} defaultValue={value("customerName")} {...aria("order-name", "customerName")} />
+                <input
+                  id="order-name"
+                  name="customerName"
+                  type="text"
+                  autoComplete="name"
+                  required
+                  maxLength={100}
+                  defaultValue={value("customerName")}
+                  {...aria("order-name", "customerName")}
+                />
               </Field>
               <Field id="order-phone" label="Phone Number" {...field("phone")}>
                 <input
@@ -128,16 +137,41 @@ export default function OrderPage(props: OrderProps) {
                 hint="We'll send your order confirmation and updates to this address."
                 {...field("email")}
               >
-                <input id="order-email" name="email" type="email" autoComplete="email" maxLength={254} defaultValue={value("email")} {...aria("order-email", "email", true)} />
+                <input
+                  id="order-email"
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  maxLength={254}
+                  defaultValue={value("email")}
+                  {...aria("order-email", "email", true)}
+                />
               </Field>
               <Field id="order-location" label="Location" {...field("location")}>
-                <input id="order-location" name="location" type="text" autoComplete="street-address" required maxLength={200} placeholder="Estate, street, building or landmark" defaultValue={value("location")} {...aria("order-location", "location")} />
+                <input
+                  id="order-location"
+                  name="location"
+                  type="text"
+                  autoComplete="street-address"
+                  required
+                  maxLength={200}
+                  placeholder="Estate, street, building or landmark"
+                  defaultValue={value("location")}
+                  {...aria("order-location", "location")}
+                />
               </Field>
             </fieldset>
             <fieldset>
               <legend>Service Selection</legend>
               <Field id="order-service" label="Service Type" {...field("serviceType")}>
-                <select id="order-service" name="serviceType" required value={serviceId} onChange={(event) => setServiceId(event.target.value)} {...aria("order-service", "serviceType")}>
+                <select
+                  id="order-service"
+                  name="serviceType"
+                  required
+                  value={serviceId}
+                  onChange={(event) => setServiceId(event.target.value)}
+                  {...aria("order-service", "serviceType")}
+                >
                   <option value="">Select a service</option>
                   {props.services.map((service) => (
                     <option key={service.id} value={service.id}>
@@ -165,17 +199,39 @@ export default function OrderPage(props: OrderProps) {
             <fieldset>
               <legend>Payment & Instructions</legend>
               <div className="field" role="radiogroup" aria-labelledby="order-payment-label">
-                <span id="order-payment-label" className="field__label">Payment Method</span>
+                <span id="order-payment-label" className="field__label">
+                  Payment Method
+                </span>
                 <label className="choice">
-                  <input type="radio" name="paymentMethod" value="pay-now" defaultChecked={value("paymentMethod") !== "pay-delivery"} /> Pay Now (M-PESA)
+                  <input
+                    type="radio"
+                    name="paymentMethod"
+                    value="pay-now"
+                    defaultChecked={value("paymentMethod") !== "pay-delivery"}
+                  />{" "}
+                  Pay Now (M-PESA)
                 </label>
                 <label className="choice">
-                  <input type="radio" name="paymentMethod" value="pay-delivery" defaultChecked={value("paymentMethod") === "pay-delivery"} /> Pay on Delivery
+                  <input
+                    type="radio"
+                    name="paymentMethod"
+                    value="pay-delivery"
+                    defaultChecked={value("paymentMethod") === "pay-delivery"}
+                  />{" "}
+                  Pay on Delivery
                 </label>
                 {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
               </div>
               <Field id="order-instructions" label="Special Instructions" optional {...field("specialInstructions")}>
-                <textarea id="order-instructions" name="specialInstructions" rows={3} maxLength={1000} placeholder="Stains to look at, delicate items, gate code…" defaultValue={value("specialInstructions")} {...aria("order-instructions", "specialInstructions")} />
+                <textarea
+                  id="order-instructions"
+                  name="specialInstructions"
+                  rows={3}
+                  maxLength={1000}
+                  placeholder="Stains to look at, delicate items, gate code…"
+                  defaultValue={value("specialInstructions")}
+                  {...aria("order-instructions", "specialInstructions")}
+                />
               </Field>
             </fieldset>
             <button type="submit" className="button button--primary button--large button--block" disabled={sending}>

@@ -38,18 +38,24 @@ export default function PricingPage(props: PricingProps) {
             <p className="price-headline__label">{offer.item}</p>
             <p className="price-headline__amount">{formatKsh(offer.price)}</p>
             <p className="price-headline__note">Free pickup and delivery included</p>
-            <a className="button button--primary button--large" href="/order">Order Now</a>
+            <a className="button button--primary button--large" href="/order">
+              Order Now
+            </a>
           </div>
         </div>
       </section>
 
       <section className="section" aria-labelledby="benefits-title">
         <div className="container">
-          <h2 id="benefits-title" className="visually-hidden">Why customers choose us</h2>
+          <h2 id="benefits-title" className="visually-hidden">
+            Why customers choose us
+          </h2>
           <ul className="benefits">
             {BENEFITS.map((benefit) => (
               <li key={benefit.title} className="benefit">
-                <span className="benefit__icon"><Icon name={benefit.icon} /></span>
+                <span className="benefit__icon">
+                  <Icon name={benefit.icon} />
+                </span>
                 <h3>{benefit.title}</h3>
                 <p>{benefit.text}</p>
               </li>
@@ -76,13 +82,17 @@ export default function PricingPage(props: PricingProps) {
       <section className="section" aria-labelledby="payment-title">
         <div className="container">
           <div className="card payment-card">
-            <span className="payment-card__icon"><Icon name="wallet" /></span>
+            <span className="payment-card__icon">
+              <Icon name="wallet" />
+            </span>
             <h2 id="payment-title">Payment Information</h2>
             <p>
-              Pay with M-PESA to Till Number <strong className="till">{props.business.mpesaTill}</strong>, using
-              your phone number as the reference, or choose Pay on Delivery when you order.
+              Pay with M-PESA to Till Number <strong className="till">{props.business.mpesaTill}</strong>, using your
+              phone number as the reference, or choose Pay on Delivery when you order.
             </p>
-            <a className="button button--primary" href="/order">Place Your Order</a>
+            <a className="button button--primary" href="/order">
+              Place Your Order
+            </a>
           </div>
         </div>
       </section>

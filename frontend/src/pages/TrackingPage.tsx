@@ -4,23 +4,14 @@ import { type FormEvent, useState } from "react";
 import { Icon } from "../components/Icon";
 import { type TrackedOrder, TrackedOrderCard } from "../components/TrackedOrderCard";
 import { whatsappHref } from "../lib/format";
+import type { TrackBy } from "../lib/generated/TrackBy";
+import type { TrackingOutcome } from "../lib/generated/TrackingOutcome";
+import type { TrackingProps as OwnProps } from "../lib/generated/TrackingProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** What the visitor searched for, echoed back by the server. */
-export interface TrackingQuery {
-  by: "phone" | "order";
-  value: string;
-}
-
-/** What a look-up found: orders, or why there are none. */
-export type TrackingResult = { orders: TrackedOrder[] } | { error: string; status: number };
-
-/** Props of the tracking page. */
-export interface TrackingProps extends SharedProps {
-  query: TrackingQuery | null;
-  result: TrackingResult | null;
-}
+/** Props of the tracking page: the search echoed back, and what it found or why nothing. */
+export type TrackingProps = SharedProps & OwnProps;
 
 const LOOKUP_FAILED = "The order look-up failed. Please check your connection and try again.";
 
@@ -35,8 +26,8 @@ export function meta(props: TrackingProps): PageMeta {
 
 /** The tracking page. */
 export default function TrackingPage(props: TrackingProps) {
-  const [by, setBy] = useState<TrackingQuery["by"]>(props.query?.by ?? "phone");
-  const [result, setResult] = useState<TrackingResult | null>(props.result);
+  const [by, setBy] = useState<TrackBy>(props.query?.by ?? "phone");
+  const [result, setResult] = useState<TrackingOutcome | null>(props.result);
   const [searching, setSearching] = useState(false);
 
   async function search(event: FormEvent<HTMLFormElement>) {
@@ -47,7 +38,9 @@ export default function TrackingPage(props: TrackingProps) {
     try {
       const response = await fetch(`/api/tracking?${params}`, { headers: { Accept: "application/json" } });
       const body = (await response.json()) as { orders?: TrackedOrder[]; error?: string };
-      setResult(body.orders ? { orders: body.orders } : { error: body.error ?? LOOKUP_FAILED, status: response.status });
+      setResult(
+        body.orders ? { orders: body.orders } : { error: body.error ?? LOOKUP_FAILED, status: response.status },
+      );
       window.history.replaceState(null, "", `/tracking?${params}`);
     } catch {
       setResult({ error: LOOKUP_FAILED, status: 0 });
@@ -70,11 +63,23 @@ export default function TrackingPage(props: TrackingProps) {
               <legend>Search By</legend>
               <div className="segmented">
                 <label className={by === "phone" ? "segmented__option is-selected" : "segmented__option"}>
-                  <input type="radio" name="by" value="phone" checked={by === "phone"} onChange={() => setBy("phone")} />
+                  <input
+                    type="radio"
+                    name="by"
+                    value="phone"
+                    checked={by === "phone"}
+                    onChange={() => setBy("phone")}
+                  />
                   Phone Number
                 </label>
                 <label className={by === "order" ? "segmented__option is-selected" : "segmented__option"}>
-                  <input type="radio" name="by" value="order" checked={by === "order"} onChange={() => setBy("order")} />
+                  <input
+                    type="radio"
+                    name="by"
+                    value="order"
+                    checked={by === "order"}
+                    onChange={() => setBy("order")}
+                  />
                   Order ID
                 </label>
               </div>
@@ -97,7 +102,9 @@ export default function TrackingPage(props: TrackingProps) {
             </button>
           </form>
           <div aria-live="polite">
-            {result && "orders" in result && result.orders.map((order) => <TrackedOrderCard key={order.reference} order={order} />)}
+            {result &&
+              "orders" in result &&
+              result.orders.map((order) => <TrackedOrderCard key={order.reference} order={order} />)}
             {result && "error" in result && (
               <div className="card notice" role="alert">
                 <p>{result.error}</p>
@@ -108,7 +115,12 @@ export default function TrackingPage(props: TrackingProps) {
             <h2>Need Help?</h2>
             <p>Our team is available 24/7 to answer questions about your order.</p>
             <div className="actions">
-              <a className="button button--whatsapp" href={whatsappHref(props.business.whatsapp)} target="_blank" rel="noopener noreferrer">
+              <a
+                className="button button--whatsapp"
+                href={whatsappHref(props.business.whatsapp)}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 <Icon name="chat" /> WhatsApp
               </a>
               <a className="button button--outline" href={`mailto:${props.business.email}`}>

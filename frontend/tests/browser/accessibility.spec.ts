@@ -6,7 +6,16 @@ import { hydrated, violations } from "./support";
 test.use({ bypassCSP: true });
 
 for (const width of [375, 1280]) {
-  for (const path of ["/", "/pricing", "/order", "/tracking", "/contact", "/confirmation", "/admin/login", "/no-such-page"]) {
+  for (const path of [
+    "/",
+    "/pricing",
+    "/order",
+    "/tracking",
+    "/contact",
+    "/confirmation",
+    "/admin/login",
+    "/no-such-page",
+  ]) {
     test(`${path} has no accessibility violation at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto(path);

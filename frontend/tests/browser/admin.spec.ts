@@ -21,7 +21,13 @@ async function signIn(page: Page, path = "/admin") {
 
 /** Places an order through the public form for `customer`; returns its reference. */
 function placeOrderFor(page: Page, customer: string): Promise<string> {
-  return placeOrder(page, { customer, phone: "0722 000 111", location: "Westlands, Woodvale Grove", service: "ironing", kg: "3" });
+  return placeOrder(page, {
+    customer,
+    phone: "0722 000 111",
+    location: "Westlands, Woodvale Grove",
+    service: "ironing",
+    kg: "3",
+  });
 }
 
 /** Searches the orders tab for a reference and waits for its row. */
@@ -86,7 +92,9 @@ test("staff mark an order ready from the dashboard, and the customer's tracking 
   await expect(card.locator(".badge")).toHaveText("Ready for Delivery");
 });
 
-test("while a list loads the dashboard says so, and a status change that fails leaves the order as it was", async ({ page }) => {
+test("while a list loads the dashboard says so, and a status change that fails leaves the order as it was", async ({
+  page,
+}) => {
   const reference = await placeOrderFor(page, "Nyambura Wekesa");
   await signIn(page);
   // A slow connection: the list answers after a second.
@@ -105,7 +113,11 @@ test("while a list loads the dashboard says so, and a status change that fails l
 
   // The server cannot store the change.
   await page.route("**/api/admin/orders/*/status", (route) =>
-    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "The database is busy. Please try again." }) }),
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "The database is busy. Please try again." }),
+    }),
   );
   await status.selectOption("delivered");
 
@@ -167,7 +179,10 @@ test("a contact message is marked handled on the Messages tab", async ({ page })
   await expect(page).toHaveURL(/[?&]tab=messages/);
   const card = page.getByRole("article", { name: subject });
   await expect(card.getByText("New", { exact: true })).toBeVisible();
-  await expect(card.getByRole("link", { name: "njeri@example.com" })).toHaveAttribute("href", "mailto:njeri@example.com");
+  await expect(card.getByRole("link", { name: "njeri@example.com" })).toHaveAttribute(
+    "href",
+    "mailto:njeri@example.com",
+  );
   await card.getByRole("button", { name: "Mark handled" }).click();
 
   await expect(card.getByText("Handled", { exact: true })).toBeVisible();
@@ -186,7 +201,10 @@ test("without e-mail settings the dashboard says so, and that notifications wait
   await expect(mail).toContainText("EMAILJS_SERVICE_ID");
   await expect(mail).toContainText("Notifications wait in the outbox and are sent once it is.");
   await expect(mail).toContainText(/0 failed · 0 blocked · [1-9]\d* waiting/);
-  const [box, tabs] = await Promise.all([mail.boundingBox(), page.getByRole("tablist", { name: "Dashboard" }).boundingBox()]);
+  const [box, tabs] = await Promise.all([
+    mail.boundingBox(),
+    page.getByRole("tablist", { name: "Dashboard" }).boundingBox(),
+  ]);
   expect(box && tabs && box.y + box.height <= tabs.y).toBe(true);
 });
 

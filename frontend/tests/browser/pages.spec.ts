@@ -149,7 +149,13 @@ test("focus stays inside the open search modal and returns to the toggle on Esca
 
 test("an order placed through the form lands on the confirmation and can be tracked", async ({ page }) => {
   const problems = watchConsole(page);
-  const order = { customer: "Wanjiru Kamau", phone: "0712 345 678", location: "Kilimani, Argwings Kodhek Rd", service: "wash-fold", kg: "4" };
+  const order = {
+    customer: "Wanjiru Kamau",
+    phone: "0712 345 678",
+    location: "Kilimani, Argwings Kodhek Rd",
+    service: "wash-fold",
+    kg: "4",
+  };
 
   const reference = await placeOrder(page, order);
 
@@ -184,7 +190,9 @@ test("the order form shows the server's message next to a wrong phone number", a
   await page.getByLabel("Quantity (kg)").fill("2");
   await page.getByRole("button", { name: "Place Order" }).click();
 
-  await expect(page.getByText("Please enter a Kenyan phone number, like 0712 345 678 or +254 712 345 678.")).toBeVisible();
+  await expect(
+    page.getByText("Please enter a Kenyan phone number, like 0712 345 678 or +254 712 345 678."),
+  ).toBeVisible();
   await expect(page.getByLabel("Phone Number")).toHaveAttribute("aria-invalid", "true");
   await expect(page).toHaveURL(/\/order$/);
 });

@@ -34,7 +34,8 @@ interface Violation {
 export async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } })
+      .axe;
     return (await axe.run(document)).violations;
   });
   return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

@@ -4,6 +4,7 @@
 
 mod connection;
 pub mod schema;
+mod text_column;
 
 use diesel::ConnectionError;
 use diesel::connection::{SimpleConnection, TransactionManager};
@@ -227,7 +228,7 @@ pub fn database_clock(connection: &mut DbConnection) -> QueryResult<time::Primit
             diesel::select(diesel::dsl::sql::<diesel::sql_types::Timestamp>("clock_timestamp() AT TIME ZONE 'UTC'"))
                 .get_result(pg)
         }
-        DbConnection::Sqlite(_) => Ok(crate::models::now_utc()),
+        DbConnection::Sqlite(_) => Ok(crate::clock::now_utc()),
     }
 }
 

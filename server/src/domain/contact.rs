@@ -3,7 +3,18 @@
 
 use super::phone::PhoneNumber;
 use super::text::{self, FieldErrors};
+use super::text_enum::text_enum;
 use serde::Deserialize;
+
+text_enum! {
+    /// Where a contact message stands: 'new' on creation (spec section 3), then handled by staff.
+    pub enum MessageStatus {
+        /// Not answered yet.
+        New = "new",
+        /// Staff dealt with it.
+        Handled = "handled",
+    }
+}
 
 /// What the contact form sent.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -1,16 +1,24 @@
 //! Domain types that can only hold valid values ("parse, don't validate"): what arrives from a form
-//! or JSON is turned into these, or into per-field messages a customer can act on.
+//! or JSON is turned into these, or into per-field messages a customer can act on. States are
+//! enums stored as text ([`TextEnum`]). Nothing here depends on another module of the server but
+//! the catalogue.
 
 mod contact;
+mod email;
 mod order;
+mod payment;
 mod phone;
 mod reference;
 mod status;
 mod text;
+mod text_enum;
 
-pub use contact::{ContactInput, ValidContact};
-pub use order::{Loose, MAX_QUANTITY_KG, OrderInput, PaymentMethod, ValidOrder};
+pub use contact::{ContactInput, MessageStatus, ValidContact};
+pub use email::{EmailKind, OutboxStatus};
+pub use order::{Loose, MAX_QUANTITY_KG, OrderInput, ValidOrder};
+pub use payment::{MpesaCode, PaidVia, PaymentMethod, PaymentStatus};
 pub use phone::PhoneNumber;
 pub use reference::OrderReference;
 pub use status::OrderStatus;
 pub use text::{FieldErrors, email as parse_email};
+pub use text_enum::TextEnum;

@@ -1,10 +1,11 @@
 //! An order as submitted (spec section 3 field names) and as accepted (spec section 5 rules, and
 //! more: a Kenyan phone, a catalogue service, bounded lengths and quantity).
 
+use super::payment::PaymentMethod;
 use super::phone::PhoneNumber;
 use super::text::{self, FieldErrors};
 use crate::catalogue::{self, Service};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 /// The largest quantity one order may have; the order form holds the same limit.
@@ -43,26 +44,6 @@ pub struct OrderInput {
     pub payment_method: Option<String>,
     /// Optional.
     pub special_instructions: Option<String>,
-}
-
-/// How the customer pays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PaymentMethod {
-    /// M-PESA till, now.
-    PayNow,
-    /// Cash or M-PESA on delivery.
-    PayDelivery,
-}
-
-impl PaymentMethod {
-    /// The stored value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PaymentMethod::PayNow => "pay-now",
-            PaymentMethod::PayDelivery => "pay-delivery",
-        }
-    }
 }
 
 /// An order that passed every rule.

@@ -4,7 +4,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Messages by field name (the names of spec section 3), in a stable order.
-#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(transparent)]
 pub struct FieldErrors(BTreeMap<&'static str, String>);
 

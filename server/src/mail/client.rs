@@ -3,6 +3,7 @@
 use super::MailSettings;
 use reqwest::StatusCode;
 use reqwest::header::RETRY_AFTER;
+use secrecy::ExposeSecret;
 use serde_json::{Value, json};
 use std::time::{Duration, SystemTime};
 
@@ -50,7 +51,7 @@ pub fn request_body(settings: &MailSettings, template_id: &str, params: &Value) 
         "service_id": settings.service_id,
         "template_id": template_id,
         "template_params": params,
-        "accessToken": settings.private_key,
+        "accessToken": settings.private_key.as_ref().map(ExposeSecret::expose_secret),
     })
 }
 

@@ -1,16 +1,20 @@
 //! E-mail notifications through an EmailJS-compatible API, from a durable outbox.
 //!
 //! An order or message writes its e-mails to the `email_outbox` table in the same transaction as
-//! itself ([`crate::models::outbox`]), so nothing is lost and placing an order never waits for
+//! itself (`models::outbox`), so nothing is lost and placing an order never waits for
 //! the mail API. The [`worker`] inside the server claims due rows (on PostgreSQL with
 //! `FOR UPDATE SKIP LOCKED` and a lease, so several instances never send one row twice), paces
 //! itself to one request per second across all instances, sends through [`client`], and records
 //! the outcome: sent, retried later, failed, or blocked (an account problem staff must see).
 
 pub mod client;
-pub mod params;
+mod retry;
 pub mod worker;
 
+pub use retry::RetryPolicy;
+
+use crate::domain::EmailKind;
+use secrecy::SecretString;
 use std::fmt;
 use std::time::Duration;
 
@@ -18,7 +22,7 @@ use std::time::Duration;
 pub const PACE: Duration = Duration::from_secs(1);
 
 /// The mail configuration (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct MailSettings {
     /// `EMAILJS_BASE_URL`, default `https://api.emailjs.com`, without a trailing slash.
     pub base_url: String,
@@ -27,7 +31,7 @@ pub struct MailSettings {
     /// `EMAILJS_PUBLIC_KEY` (sent as `user_id`).
     pub public_key: Option<String>,
     /// `EMAILJS_PRIVATE_KEY` (sent as `accessToken`). Never printed: see the `Debug` impl.
-    pub private_key: Option<String>,
+    pub private_key: Option<SecretString>,
     /// `EMAILJS_ORDER_TEMPLATE_ID`: the admin's and the customer's order e-mails.
     pub order_template: Option<String>,
     /// `EMAILJS_CONTACT_TEMPLATE_ID`: the admin's e-mail about a contact message.
@@ -57,15 +61,15 @@ impl MailSettings {
     /// The variables still missing before any e-mail can be sent; empty when configured.
     pub fn missing(&self) -> Vec<&'static str> {
         let mut missing = Vec::new();
-        for (name, value) in [
-            ("EMAILJS_SERVICE_ID", &self.service_id),
-            ("EMAILJS_PUBLIC_KEY", &self.public_key),
-            ("EMAILJS_PRIVATE_KEY", &self.private_key),
-            ("EMAILJS_ORDER_TEMPLATE_ID", &self.order_template),
-            ("EMAILJS_CONTACT_TEMPLATE_ID", &self.contact_template),
-            ("ADMIN_NOTIFY_EMAIL", &self.admin_email),
+        for (name, set) in [
+            ("EMAILJS_SERVICE_ID", self.service_id.is_some()),
+            ("EMAILJS_PUBLIC_KEY", self.public_key.is_some()),
+            ("EMAILJS_PRIVATE_KEY", self.private_key.is_some()),
+            ("EMAILJS_ORDER_TEMPLATE_ID", self.order_template.is_some()),
+            ("EMAILJS_CONTACT_TEMPLATE_ID", self.contact_template.is_some()),
+            ("ADMIN_NOTIFY_EMAIL", self.admin_email.is_some()),
         ] {
-            if value.is_none() {
+            if !set {
                 missing.push(name);
             }
         }
@@ -87,55 +91,6 @@ impl MailSettings {
     }
 }
 
-/// What an outbox row is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EmailKind {
-    /// Spec section 7: the order e-mail to staff.
-    OrderAdmin,
-    /// Spec section 7: the customer's confirmation (only when they gave an e-mail).
-    OrderCustomer,
-    /// Spec section 7: the contact message e-mail to staff.
-    Contact,
-    /// Beyond the spec: the customer's e-mail when the order's status changes.
-    OrderStatus,
-}
-
-impl EmailKind {
-    /// Every kind.
-    pub const ALL: [EmailKind; 4] =
-        [EmailKind::OrderAdmin, EmailKind::OrderCustomer, EmailKind::Contact, EmailKind::OrderStatus];
-
-    /// The stored value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EmailKind::OrderAdmin => "order-admin",
-            EmailKind::OrderCustomer => "order-customer",
-            EmailKind::Contact => "contact-admin",
-            EmailKind::OrderStatus => "order-status",
-        }
-    }
-
-    /// The kind with this stored value.
-    pub fn parse(value: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == value)
-    }
-
-    /// Whether it goes to `ADMIN_NOTIFY_EMAIL` (the address is taken when it is sent).
-    pub fn to_staff(self) -> bool {
-        matches!(self, EmailKind::OrderAdmin | EmailKind::Contact)
-    }
-
-    /// What staff read in the dashboard.
-    pub fn label(self) -> &'static str {
-        match self {
-            EmailKind::OrderAdmin => "New order (to staff)",
-            EmailKind::OrderCustomer => "Order confirmation (to the customer)",
-            EmailKind::Contact => "Contact message (to staff)",
-            EmailKind::OrderStatus => "Status update (to the customer)",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,7 +101,7 @@ mod tests {
             base_url: "https://api.emailjs.com".to_owned(),
             service_id: Some("service_x".to_owned()),
             public_key: Some("public".to_owned()),
-            private_key: Some("very-secret-key".to_owned()),
+            private_key: Some(SecretString::from("very-secret-key")),
             order_template: None,
             contact_template: None,
             status_template: None,

@@ -1,11 +1,10 @@
 //! The mail worker: one task per server instance that sends the outbox.
 
 use super::client::{self, Outcome};
-use super::{EmailKind, MailSettings, PACE};
+use super::{MailSettings, PACE, RetryPolicy};
 use crate::db::{Database, DbConnection, DbError, database_clock};
 use crate::models::outbox::{Finish, OutboxEmail, Pace};
 use diesel::QueryResult;
-use rand::Rng;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,48 +14,6 @@ use tokio::sync::Notify;
 /// How long a claimed row stays with its worker. Longer than a request may take
 /// ([`RetryPolicy::request_timeout`]) plus a wait for the pace; after it, another worker may take it.
 pub const LEASE: Duration = Duration::from_secs(120);
-
-/// When to try again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// The first wait after a passing failure (5xx, timeout, no connection, 429 without a time).
-    pub base: Duration,
-    /// The longest wait between two attempts.
-    pub cap: Duration,
-    /// Attempts before giving up (the row is then marked failed, for staff to send again).
-    pub max_attempts: i32,
-    /// The wait between attempts while the account is blocked (401, 403, 412).
-    pub blocked: Duration,
-    /// How often an idle worker looks for due rows (new rows of this instance wake it at once).
-    pub poll: Duration,
-    /// How long one request may take before it counts as a timeout (and is retried). Must stay
-    /// well under [`LEASE`].
-    pub request_timeout: Duration,
-}
-
-impl Default for RetryPolicy {
-    /// 30 s, doubling to at most an hour, twelve attempts (about half a day); blocked: every 30 min.
-    fn default() -> Self {
-        Self {
-            base: Duration::from_secs(30),
-            cap: Duration::from_secs(3600),
-            max_attempts: 12,
-            blocked: Duration::from_secs(1800),
-            poll: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(15),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// The wait after the `attempt`th attempt failed: doubling from `base`, at most `cap`, with
-    /// "full jitter" between half and all of it so that instances do not retry in step.
-    pub fn backoff(&self, attempt: i32) -> Duration {
-        let doublings = attempt.saturating_sub(1).clamp(0, 30) as u32;
-        let full = self.base.saturating_mul(2u32.saturating_pow(doublings)).min(self.cap);
-        full.mul_f64(rand::rng().random_range(0.5..=1.0))
-    }
-}
 
 /// Sends the outbox of one database.
 pub struct MailWorker {
@@ -200,9 +157,7 @@ impl MailWorker {
 
     /// One request for `email`, and what it means for the row.
     async fn attempt(&self, email: &OutboxEmail) -> Finish {
-        let Some(kind) = EmailKind::parse(&email.kind) else {
-            return Finish::Failed(format!("unknown kind of e-mail '{}'", email.kind));
-        };
+        let kind = email.kind;
         let Some(template) = self.settings.template(kind) else {
             return Finish::Failed("EMAILJS_STATUS_TEMPLATE_ID is not set".to_owned());
         };

@@ -2,7 +2,8 @@
 
 use crate::db::schema::contact_messages;
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::ValidContact;
+use crate::domain::{MessageStatus, ValidContact};
+use crate::models::Page;
 use crate::models::outbox::OutboxEmail;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
@@ -25,7 +26,7 @@ pub struct ContactMessage {
     /// Message.
     pub message: String,
     /// 'new' on creation.
-    pub status: String,
+    pub status: MessageStatus,
     /// UTC.
     pub created_at: PrimitiveDateTime,
     /// When staff marked it handled, UTC.
@@ -44,7 +45,7 @@ impl ContactMessage {
             phone: contact.phone.as_ref().map(|p| p.as_str().to_owned()),
             subject: contact.subject.clone(),
             message: contact.message.clone(),
-            status: "new".to_owned(),
+            status: MessageStatus::New,
             created_at: now,
             handled_at: None,
             handled_by: None,
@@ -63,17 +64,17 @@ impl ContactMessage {
 }
 
 impl ContactMessage {
-    /// A page of messages, newest first, optionally of one status (`new` or `handled`).
+    /// A page of messages, newest first, optionally of one status .
     pub fn page(
         connection: &mut DbConnection,
-        status: Option<&str>,
+        status: Option<MessageStatus>,
         page: i64,
         page_size: i64,
-    ) -> QueryResult<crate::models::order::Page<ContactMessage>> {
+    ) -> QueryResult<Page<ContactMessage>> {
         let query = || {
             let mut query = contact_messages::table.into_boxed();
             if let Some(status) = status {
-                query = query.filter(contact_messages::status.eq(status.to_owned()));
+                query = query.filter(contact_messages::status.eq(status));
             }
             query
         };
@@ -84,18 +85,21 @@ impl ContactMessage {
             .offset((page.max(1) - 1) * page_size)
             .select(ContactMessage::as_select())
             .load(connection)?;
-        Ok(crate::models::order::Page { items, total })
+        Ok(Page { items, total })
     }
 
     /// Marks the message handled (by whom, when) or new again. `None`: no such message.
-    pub fn set_handled(
+    pub fn set_status(
         connection: &mut DbConnection,
         id: &str,
-        handled: bool,
+        status: MessageStatus,
         by: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<ContactMessage>> {
-        let (status, at, who) = if handled { ("handled", Some(now), Some(by)) } else { ("new", None, None) };
+        let (at, who) = match status {
+            MessageStatus::Handled => (Some(now), Some(by)),
+            MessageStatus::New => (None, None),
+        };
         let changed = diesel::update(contact_messages::table.find(id))
             .set((
                 contact_messages::status.eq(status),

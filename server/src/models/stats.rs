@@ -2,14 +2,16 @@
 
 use crate::db::DbConnection;
 use crate::db::schema::{contact_messages, orders};
-use crate::domain::OrderStatus;
+use crate::domain::{MessageStatus, OrderStatus, PaymentStatus};
 use diesel::dsl::sum;
 use diesel::prelude::*;
 use serde::Serialize;
+use ts_rs::TS;
 
 /// The four stat cards, and what is behind them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "AdminStats")]
 pub struct Stats {
     /// Spec section 2: the sum of all order totals, KSh.
     pub total_revenue: i64,
@@ -30,7 +32,7 @@ impl Stats {
     pub fn load(connection: &mut DbConnection) -> QueryResult<Stats> {
         let total_revenue: Option<i64> = orders::table.select(sum(orders::total_amount)).first(connection)?;
         let paid_revenue: Option<i64> = orders::table
-            .filter(orders::payment_status.eq("paid"))
+            .filter(orders::payment_status.eq(PaymentStatus::Paid))
             .select(sum(orders::total_amount))
             .first(connection)?;
         Ok(Stats {
@@ -38,12 +40,12 @@ impl Stats {
             paid_revenue: paid_revenue.unwrap_or(0),
             total_orders: orders::table.count().get_result(connection)?,
             pending_orders: orders::table
-                .filter(orders::status.eq(OrderStatus::Pending.as_str()))
+                .filter(orders::status.eq(OrderStatus::Pending))
                 .count()
                 .get_result(connection)?,
             messages: contact_messages::table.count().get_result(connection)?,
             new_messages: contact_messages::table
-                .filter(contact_messages::status.eq("new"))
+                .filter(contact_messages::status.eq(MessageStatus::New))
                 .count()
                 .get_result(connection)?,
         })

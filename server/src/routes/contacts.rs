@@ -1,17 +1,20 @@
 //! Contact messages: `POST /api/contacts` (JSON) and `POST /contact` (plain form), and the contact
 //! page's success view.
 
+use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::ContactInput;
+use crate::domain::FieldErrors;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
-use crate::models::now_utc;
 use crate::rate_limit::client_ip;
+use crate::rate_limit::submission_allowed;
 use crate::state::AppState;
+use crate::views::orders::ContactCreated;
+use crate::views::pages::{ContactPageProps, FormState, Page};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// Spec section 8, after a message was stored.
 pub const SENT: &str = "Thank you for your message! We will get back to you soon.";
@@ -21,7 +24,7 @@ pub const SEND_FAILED: &str = "There was an error sending your message. Please t
 async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) -> Result<ContactMessage, ApiError> {
     let contact = input.validate().map_err(ApiError::invalid)?;
     let client = client_ip(state.settings(), request);
-    super::orders::submission_allowed(state, client)?;
+    submission_allowed(state.submission_limit(), &state.settings().business, client)?;
     let stored = state
         .db()
         .run(move |connection| {
@@ -51,7 +54,7 @@ pub async fn create_contact(
         ))
     })?;
     let stored = store(&state, &request, &input).await?;
-    Ok(HttpResponse::Created().json(json!({ "id": stored.id, "status": stored.status, "message": SENT })))
+    Ok(HttpResponse::Created().json(ContactCreated { id: stored.id, status: stored.status, message: SENT.to_owned() }))
 }
 
 /// POST /contact: stores the message and redirects to `/contact?sent=1` (the form is empty
@@ -60,11 +63,11 @@ pub async fn submit_contact_form(state: web::Data<AppState>, request: HttpReques
     let input: ContactInput = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     match store(&state, &request, &input).await {
         Ok(_) => HttpResponse::SeeOther().insert_header((header::LOCATION, "/contact?sent=1")).finish(),
-        Err(ApiError::Invalid { fields, .. }) => {
-            contact_form_again(&state, &request, &input, json!(fields), None, 422).await
-        }
+        Err(ApiError::Invalid { fields, .. }) => contact_form_again(&state, &request, &input, fields, None, 422).await,
         Err(error @ ApiError::RateLimited { .. }) => {
-            let mut page = contact_form_again(&state, &request, &input, json!({}), Some(&error.to_string()), 429).await;
+            let mut page =
+                contact_form_again(&state, &request, &input, FieldErrors::default(), Some(&error.to_string()), 429)
+                    .await;
             error.set_retry_after(&mut page);
             page
         }
@@ -72,7 +75,7 @@ pub async fn submit_contact_form(state: web::Data<AppState>, request: HttpReques
             if let ApiError::Storage { source, .. } = &error {
                 tracing::error!(error = %source, "storing a contact message from the form failed");
             }
-            contact_form_again(&state, &request, &input, json!({}), Some(SEND_FAILED), 500).await
+            contact_form_again(&state, &request, &input, FieldErrors::default(), Some(SEND_FAILED), 500).await
         }
     }
 }
@@ -81,17 +84,20 @@ async fn contact_form_again(
     state: &AppState,
     request: &HttpRequest,
     input: &ContactInput,
-    errors: Value,
+    errors: FieldErrors,
     alert: Option<&str>,
     status: u16,
 ) -> HttpResponse {
-    let values = json!({
-        "name": input.name, "email": input.email, "phone": input.phone, "subject": input.subject, "message": input.message,
-    });
+    let values = [
+        ("name", input.name.clone()),
+        ("email", input.email.clone()),
+        ("phone", input.phone.clone()),
+        ("subject", input.subject.clone()),
+        ("message", input.message.clone()),
+    ];
     let pages = state.pages();
-    let own =
-        json!({ "form": { "values": values, "errors": errors, "alert": alert, "status": status }, "sent": false });
-    let (response, _) = pages.render("contact", pages.props("/contact", own)).await;
+    let own = ContactPageProps { form: Some(FormState::new(values, errors, alert, status)), sent: false };
+    let (response, _) = pages.render(Page::Contact, pages.props("/contact", &own)).await;
     response.respond_private(request)
 }
 
@@ -109,8 +115,8 @@ pub async fn show_contact(
 ) -> HttpResponse {
     if query.sent.is_some() {
         let pages = state.pages();
-        let props = pages.props("/contact", json!({ "form": null, "sent": true }));
-        return pages.cached("contact-sent", "contact", props).await.respond(&request);
+        let props = pages.props("/contact", &ContactPageProps { form: None, sent: true });
+        return pages.cached("contact-sent", Page::Contact, props).await.respond(&request);
     }
-    super::pages::static_page(&state, "contact", "/contact").await.respond(&request)
+    super::public_page(&state, Page::Contact, "/contact").await.respond(&request)
 }

@@ -1,43 +1,21 @@
 //! Placing an order: `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain
 //! HTML form, for browsers without JavaScript), and the confirmation page that follows.
 
+use crate::clock::now_utc;
 use crate::db::DbError;
-use crate::domain::{OrderInput, OrderReference, PaymentMethod, PhoneNumber};
+use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PaymentMethod, PhoneNumber};
 use crate::error::ApiError;
 use crate::models::order::{Order, PlaceError, Placed};
-use crate::models::{now_utc, rfc3339};
-use crate::rate_limit::client_ip;
+use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
+use crate::views::orders::OrderView;
+use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps, Page};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use serde_json::{Value, json};
-use std::net::IpAddr;
 
 /// Spec section 8: what a customer reads when the order could not be stored.
 pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
-
-/// The order as the API returns it: spec section 3's fields, plus the reference.
-pub fn order_json(order: &Order) -> Value {
-    json!({
-        "id": order.id,
-        "reference": order.reference,
-        "customerName": order.customer_name,
-        "phone": order.phone,
-        "email": order.email,
-        "location": order.location,
-        "serviceType": order.service_type,
-        "serviceLabel": order.service_label,
-        "quantity": order.quantity,
-        "paymentMethod": order.payment_method,
-        "specialInstructions": order.special_instructions,
-        "pricePerKg": order.price_per_kg,
-        "totalAmount": order.total_amount,
-        "status": order.status,
-        "createdAt": rfc3339(order.created_at),
-        "updatedAt": rfc3339(order.updated_at),
-    })
-}
 
 /// Validates and stores an order; the one path both endpoints take.
 async fn place(
@@ -56,10 +34,11 @@ async fn place(
         .run(move |connection| {
             Ok::<_, DbError>(Order::place(connection, &order, key.as_deref(), may_create, now_utc()))
         })
-        .await?;
+        .await
+        .map_err(|source| ApiError::Storage { message: SAVE_FAILED, source })?;
     let outcome = placed.map_err(|error| match error {
         PlaceError::KeyReused => ApiError::KeyReused,
-        PlaceError::NewOrdersHeld => submissions_limited(state, held.unwrap_or_default()),
+        PlaceError::NewOrdersHeld => submissions_limited(&state.settings().business, held.unwrap_or_default()),
         PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
     })?;
     if let Placed::Created(order) = &outcome {
@@ -68,23 +47,6 @@ async fn place(
         state.mail_wake().notify_one();
     }
     Ok(outcome)
-}
-
-/// Whether the client may store another order or message now: each client may store
-/// `LAUNDRY_SUBMISSIONS_PER_HOUR` of them an hour. Forms sent back with mistakes are not counted
-/// (a customer may correct theirs as often as needed), and neither are retries of a stored order.
-pub fn submission_allowed(state: &AppState, client: IpAddr) -> Result<(), ApiError> {
-    state.submission_limit().allows(client).map_err(|retry_after| submissions_limited(state, retry_after))
-}
-
-fn submissions_limited(state: &AppState, retry_after: std::time::Duration) -> ApiError {
-    ApiError::too_many("orders and messages", &state.settings().business, retry_after)
-}
-
-impl From<DbError> for ApiError {
-    fn from(source: DbError) -> Self {
-        ApiError::Storage { message: SAVE_FAILED, source }
-    }
 }
 
 /// `Idempotency-Key`: 1 to 100 visible ASCII characters.
@@ -122,7 +84,7 @@ pub async fn create_order(
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
         .insert_header(("Idempotent-Replayed", if replayed { "true" } else { "false" }))
-        .json(order_json(&order)))
+        .json(OrderView::from(&order)))
 }
 
 /// The form's fields: the order's, plus the key the hydrated form adds.
@@ -142,28 +104,27 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         Ok(form) => form,
         Err(_) => {
             let alert = Some("The form could not be read. Please try again.");
-            return order_form_again(&state, &request, &OrderForm::empty(), json!({}), alert, 400).await;
+            return order_form_again(&state, &request, &OrderForm::empty(), FieldErrors::default(), alert, 400).await;
         }
     };
     // The hydrated form fills the key in; without JavaScript it is empty, and the same order sent
     // twice is still stored once (see `Order::place`). A key that is not one of ours was tampered with.
     let Ok(key) = idempotency_key(form.idempotency_key.as_deref()) else {
         let alert = Some("The form could not be read. Please try again.");
-        return order_form_again(&state, &request, &form, json!({}), alert, 400).await;
+        return order_form_again(&state, &request, &form, FieldErrors::default(), alert, 400).await;
     };
     match place(&state, &request, form.order.clone(), key).await {
         Ok(Placed::Created(order) | Placed::Replayed(order)) => HttpResponse::SeeOther()
             .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
             .finish(),
-        Err(ApiError::Invalid { fields, .. }) => {
-            order_form_again(&state, &request, &form, json!(fields), None, 422).await
-        }
+        Err(ApiError::Invalid { fields, .. }) => order_form_again(&state, &request, &form, fields, None, 422).await,
         Err(ApiError::KeyReused) => {
             let alert = Some("This form was already sent with other details. Please check and send it again.");
-            order_form_again(&state, &request, &form, json!({}), alert, 409).await
+            order_form_again(&state, &request, &form, FieldErrors::default(), alert, 409).await
         }
         Err(error @ ApiError::RateLimited { .. }) => {
-            let mut page = order_form_again(&state, &request, &form, json!({}), Some(&error.to_string()), 429).await;
+            let mut page =
+                order_form_again(&state, &request, &form, FieldErrors::default(), Some(&error.to_string()), 429).await;
             error.set_retry_after(&mut page);
             page
         }
@@ -171,7 +132,7 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
             if let ApiError::Storage { source, .. } = &error {
                 tracing::error!(error = %source, "storing an order from the form failed");
             }
-            order_form_again(&state, &request, &form, json!({}), Some(SAVE_FAILED), 500).await
+            order_form_again(&state, &request, &form, FieldErrors::default(), Some(SAVE_FAILED), 500).await
         }
     }
 }
@@ -186,26 +147,31 @@ async fn order_form_again(
     state: &AppState,
     request: &HttpRequest,
     form: &OrderForm,
-    errors: Value,
+    errors: FieldErrors,
     alert: Option<&str>,
     status: u16,
 ) -> HttpResponse {
     let order = &form.order;
     let quantity = match &order.quantity {
-        Some(crate::domain::Loose::Integer(kg)) => kg.to_string(),
-        Some(crate::domain::Loose::Float(kg)) => kg.to_string(),
-        Some(crate::domain::Loose::Text(text)) => text.clone(),
+        Some(Loose::Integer(kg)) => kg.to_string(),
+        Some(Loose::Float(kg)) => kg.to_string(),
+        Some(Loose::Text(text)) => text.clone(),
         None => String::new(),
     };
-    let values = json!({
-        "customerName": order.customer_name, "phone": order.phone, "email": order.email, "location": order.location,
-        "serviceType": order.service_type, "quantity": quantity, "paymentMethod": order.payment_method,
-        "specialInstructions": order.special_instructions,
-    });
+    let values = [
+        ("customerName", order.customer_name.clone()),
+        ("phone", order.phone.clone()),
+        ("email", order.email.clone()),
+        ("location", order.location.clone()),
+        ("serviceType", order.service_type.clone()),
+        ("quantity", Some(quantity)),
+        ("paymentMethod", order.payment_method.clone()),
+        ("specialInstructions", order.special_instructions.clone()),
+    ];
     let pages = state.pages();
-    let mut own = super::pages::own_props(state.settings(), "order");
-    own["form"] = json!({ "values": values, "errors": errors, "alert": alert, "status": status });
-    let (response, _) = pages.render("order", pages.props("/order", own)).await;
+    let own =
+        OrderPageProps { catalogue: CatalogueProps::new(), form: Some(FormState::new(values, errors, alert, status)) };
+    let (response, _) = pages.render(Page::Order, pages.props("/order", &own)).await;
     response.respond_private(request)
 }
 
@@ -224,7 +190,7 @@ pub async fn show_confirmation(
     query: web::Query<ConfirmationQuery>,
 ) -> HttpResponse {
     let Some(reference) = query.reference.as_deref().and_then(OrderReference::parse) else {
-        return super::pages::static_page(&state, "confirmation", "/confirmation").await.respond(&request);
+        return super::public_page(&state, Page::Confirmation, "/confirmation").await.respond(&request);
     };
     let found =
         state.db().run(move |connection| Order::find_by_reference(connection, &reference).map_err(DbError::from)).await;
@@ -235,15 +201,17 @@ pub async fn show_confirmation(
             None
         }
     };
-    let own = json!({ "order": order.map(|order| json!({
-        "reference": order.reference,
-        "serviceLabel": order.service_label,
-        "quantity": order.quantity,
-        "totalAmount": order.total_amount,
-        "payNow": order.payment_method == PaymentMethod::PayNow.as_str(),
-        "phone": PhoneNumber::masked(&order.phone),
-    })) });
+    let own = ConfirmationProps {
+        order: order.map(|order| ConfirmedOrder {
+            reference: order.reference,
+            service_label: order.service_label,
+            quantity: order.quantity,
+            total_amount: order.total_amount,
+            pay_now: order.payment_method == PaymentMethod::PayNow,
+            phone: PhoneNumber::masked(&order.phone),
+        }),
+    };
     let pages = state.pages();
-    let (response, _) = pages.render("confirmation", pages.props("/confirmation", own)).await;
+    let (response, _) = pages.render(Page::Confirmation, pages.props("/confirmation", &own)).await;
     response.respond_private(&request)
 }

@@ -3,22 +3,20 @@
 //! customer than the first name and a masked phone number.
 
 use crate::db::DbError;
-use crate::domain::{OrderReference, OrderStatus, PhoneNumber};
+use crate::domain::{OrderReference, PhoneNumber};
 use crate::error::ApiError;
-use crate::models::order::{Order, StatusChange};
-use crate::models::rfc3339;
+use crate::models::order::Order;
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
+use crate::views::pages::Page;
+use crate::views::tracking::{
+    TrackBy, TrackedOrder, TrackingOutcome, TrackingProps, TrackingQueryEcho, TrackingResult,
+};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// How many of a phone number's orders a look-up shows, newest first.
 const ORDERS_PER_PHONE: i64 = 5;
-/// Standard turnaround (spec section 9: 3-4 days): the estimate counts 4 from pickup, or from the
-/// order while it waits for pickup.
-const TURNAROUND_DAYS: i64 = 4;
-
 /// `by=order|phone&q=…`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct TrackingQuery {
@@ -32,15 +30,15 @@ impl TrackingQuery {
         self.q.as_deref().is_none_or(|q| q.trim().is_empty())
     }
 
-    fn echo(&self) -> Value {
-        let by = if self.by.as_deref() == Some("order") { "order" } else { "phone" };
+    fn echo(&self) -> TrackingQueryEcho {
+        let by = if self.by.as_deref() == Some("order") { TrackBy::Order } else { TrackBy::Phone };
         let value: String = self.q.as_deref().unwrap_or_default().trim().chars().take(40).collect();
-        json!({ "by": by, "value": value })
+        TrackingQueryEcho { by, value }
     }
 }
 
 /// Looks up what the query asks for; the one path of the API and the page.
-async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery) -> Result<Value, ApiError> {
+async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery) -> Result<TrackingResult, ApiError> {
     state
         .tracking_limit()
         .check(client_ip(state.settings(), request))
@@ -82,35 +80,11 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
         .run(move |c| ids.iter().map(|id| Order::history(c, id)).collect::<Result<Vec<_>, _>>().map_err(DbError::from))
         .await
         .map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
-    Ok(
-        json!({ "orders": orders.iter().zip(&histories).map(|(order, history)| tracked(order, history)).collect::<Vec<_>>() }),
-    )
+    let orders = orders.iter().zip(&histories).map(|(order, history)| TrackedOrder::new(order, history)).collect();
+    Ok(TrackingResult { orders })
 }
 
 const LOOKUP_FAILED: &str = "The order look-up failed. Please try again in a moment.";
-
-/// What a look-up shows of one order.
-fn tracked(order: &Order, history: &[StatusChange]) -> Value {
-    let first_time =
-        |status: OrderStatus| history.iter().find(|change| change.status == status.as_str()).map(|c| c.changed_at);
-    let picked_up = first_time(OrderStatus::PickedUp);
-    let delivered = first_time(OrderStatus::Delivered);
-    let estimate = picked_up.unwrap_or(order.created_at) + time::Duration::days(TURNAROUND_DAYS);
-    json!({
-        "reference": order.reference,
-        "customer": order.customer_name.split_whitespace().next().unwrap_or_default(),
-        "phone": PhoneNumber::masked(&order.phone),
-        "service": order.service_label,
-        "quantity": order.quantity,
-        "total": order.total_amount,
-        "status": order.status,
-        "placedAt": rfc3339(order.created_at),
-        "pickedUpAt": picked_up.map(rfc3339),
-        "estimatedCompletion": (delivered.is_none() && order.status != OrderStatus::Cancelled.as_str()).then(|| rfc3339(estimate)),
-        "deliveredAt": delivered.map(rfc3339),
-        "history": history.iter().map(|change| json!({ "status": change.status, "at": rfc3339(change.changed_at) })).collect::<Vec<_>>(),
-    })
-}
 
 /// GET /api/tracking?by=order|phone&q=…
 pub async fn track_order(
@@ -128,21 +102,21 @@ pub async fn show_tracking(
     query: web::Query<TrackingQuery>,
 ) -> HttpResponse {
     if query.is_empty() {
-        return super::pages::static_page(&state, "tracking", "/tracking").await.respond(&request);
+        return super::public_page(&state, Page::Tracking, "/tracking").await.respond(&request);
     }
     let (result, refused) = match look_up(&state, &request, &query).await {
-        Ok(found) => (found, None),
+        Ok(found) => (TrackingOutcome::Found(found), None),
         Err(error) => {
             if let ApiError::Storage { source, .. } = &error {
                 tracing::error!(error = %source, "order look-up failed");
             }
             let status = actix_web::ResponseError::status_code(&error).as_u16();
-            (json!({ "error": error.to_string(), "status": status }), Some(error))
+            (TrackingOutcome::Refused { error: error.to_string(), status }, Some(error))
         }
     };
     let pages = state.pages();
-    let props = pages.props("/tracking", json!({ "query": query.echo(), "result": result }));
-    let (page, _) = pages.render("tracking", props).await;
+    let props = pages.props("/tracking", &TrackingProps { query: Some(query.echo()), result: Some(result) });
+    let (page, _) = pages.render(Page::Tracking, props).await;
     // A result holds an order's details: no cache may keep it.
     let mut response = page.respond_private(&request);
     if let Some(error) = refused {

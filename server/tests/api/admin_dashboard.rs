@@ -143,7 +143,7 @@ on_both_backends! {
         assert_eq!(unknown.status(), 400);
         let missing = post(&app, &session, "/api/admin/orders/no-such-id/status", json!({ "status": "ready" })).await;
         assert_eq!(missing.status(), 404);
-        assert_eq!(app.with_db(|c| Order::find(c, id).unwrap().unwrap().status), "delivered");
+        assert_eq!(app.with_db(|c| Order::find(c, id).unwrap().unwrap().status), laundry::domain::OrderStatus::Delivered);
     }
 
     async fn a_wrong_payment_is_refused_per_field_and_changes_nothing(app: TestApp) {

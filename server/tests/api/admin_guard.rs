@@ -5,7 +5,7 @@ use crate::helpers::{SignedIn, TestApp, set_cookie, spawn_app};
 use laundry::auth::{FAILURES_PER_ACCOUNT, FAILURES_PER_CLIENT, SESSION_COOKIE};
 use laundry::db::schema::{orders, staff_sessions};
 use laundry::models::order::Order;
-use laundry::routes::admin::{AdminRoute, api_routes, page_routes};
+use laundry::startup::{AdminRoute, admin_api_routes as api_routes, admin_page_routes as page_routes};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -134,14 +134,14 @@ async fn a_logged_out_idle_or_expired_session_is_refused() {
     use diesel::prelude::*;
     let idle = app.sign_in(EMAIL, PASSWORD).await;
     app.with_db(|c| {
-        let long_ago = laundry::models::now_utc() - time::Duration::hours(3);
+        let long_ago = laundry::clock::now_utc() - time::Duration::hours(3);
         diesel::update(staff_sessions::table).set(staff_sessions::last_seen_at.eq(long_ago)).execute(c).unwrap()
     });
     assert_refused(&app, Some(&idle.cookie), &id, "idle for 3 hours").await;
 
     let expired = app.sign_in(EMAIL, PASSWORD).await;
     app.with_db(|c| {
-        let past = laundry::models::now_utc() - time::Duration::minutes(1);
+        let past = laundry::clock::now_utc() - time::Duration::minutes(1);
         diesel::update(staff_sessions::table).set(staff_sessions::expires_at.eq(past)).execute(c).unwrap()
     });
     assert_refused(&app, Some(&expired.cookie), &id, "past the absolute end").await;
@@ -176,7 +176,7 @@ async fn a_state_change_without_the_csrf_token_is_refused_and_changes_nothing() 
         .await
         .unwrap();
     assert_eq!(with_token.status(), 200);
-    assert_eq!(stored(&app, &id).status, "delivered");
+    assert_eq!(stored(&app, &id).status, laundry::domain::OrderStatus::Delivered);
 }
 
 #[actix_web::test]
@@ -216,7 +216,7 @@ async fn wrong_passwords_unknown_accounts_and_disabled_accounts_are_refused_alik
     }
 
     let session = app.sign_in(EMAIL, PASSWORD).await;
-    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, EMAIL, true, laundry::models::now_utc()).unwrap());
+    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, EMAIL, true, laundry::clock::now_utc()).unwrap());
     assert_eq!(app.get_with("/api/admin/stats", &[("cookie", &session.cookie)]).await.status(), 401);
     assert_eq!(app.post_login(EMAIL, PASSWORD, None).await.status(), 401);
 }

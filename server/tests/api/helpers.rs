@@ -152,8 +152,8 @@ pub async fn spawn_app_on(backend: Backend) -> Option<TestApp> {
 }
 
 /// Retries fast enough for a test: 200 ms doubling to 1 s, three attempts, blocked 60 s.
-pub fn quick_retries() -> laundry::mail::worker::RetryPolicy {
-    laundry::mail::worker::RetryPolicy {
+pub fn quick_retries() -> laundry::mail::RetryPolicy {
+    laundry::mail::RetryPolicy {
         base: std::time::Duration::from_millis(200),
         cap: std::time::Duration::from_secs(1),
         max_attempts: 3,
@@ -184,7 +184,7 @@ pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
 pub async fn spawn_app_with_env(
     backend: Backend,
     env: &[(&'static str, String)],
-    retries: laundry::mail::worker::RetryPolicy,
+    retries: laundry::mail::RetryPolicy,
 ) -> Option<TestApp> {
     let database = new_database(backend)?;
     Some(start(&built_frontend(), 1000, database, env, Some(retries)).await)
@@ -194,7 +194,7 @@ pub async fn spawn_app_with_env(
 pub async fn spawn_sibling(
     app: &TestApp,
     env: &[(&'static str, String)],
-    retries: laundry::mail::worker::RetryPolicy,
+    retries: laundry::mail::RetryPolicy,
 ) -> TestApp {
     let database = TestDatabase::Shared(app._database.url());
     start(&built_frontend(), 1000, database, env, Some(retries)).await
@@ -211,7 +211,7 @@ async fn start(
     render_timeout_ms: u64,
     database: TestDatabase,
     env: &[(&'static str, String)],
-    retries: Option<laundry::mail::worker::RetryPolicy>,
+    retries: Option<laundry::mail::RetryPolicy>,
 ) -> TestApp {
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
@@ -289,7 +289,7 @@ impl TestApp {
     /// Creates a staff account directly in the database.
     pub fn create_staff(&self, email: &str, password: &str) {
         let hash = laundry::auth::hash_password(password).unwrap();
-        self.with_db(|c| laundry::models::staff::Staff::create(c, email, &hash, laundry::models::now_utc()).unwrap());
+        self.with_db(|c| laundry::models::staff::Staff::create(c, email, &hash, laundry::clock::now_utc()).unwrap());
     }
 
     /// Posts the login form as a browser does: first GET the form for its token cookie.

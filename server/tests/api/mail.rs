@@ -7,6 +7,7 @@ use crate::helpers::{
 };
 use crate::mail_mock::{MockMail, Received, Reply};
 use laundry::clock::nairobi_date_time;
+use laundry::domain::OutboxStatus;
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxEmail;
 use serde_json::{Value, json};
@@ -146,7 +147,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
     assert!(bodies.contains(&&staff), "the staff e-mail: {bodies:#?}");
     assert!(bodies.contains(&&customer), "the customer e-mail: {bodies:#?}");
     assert_eq!(staff["template_params"].as_object().unwrap().len(), 13, "spec section 7: thirteen parameters");
-    let rows = until_rows(&app, "sent", |row| row.status == "sent").await;
+    let rows = until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(rows.len(), 2);
 }
 
@@ -161,7 +162,7 @@ async fn an_order_without_an_email_sends_only_the_staff_email_and_a_message_send
         json!({ "name": "Njeri Kamau", "email": "njeri@example.com", "subject": "Duvets", "message": "King size?" });
     assert_eq!(app.post_json("/api/contacts", &contact, &[]).await.status(), 201);
 
-    until_rows(&app, "sent", |row| row.status == "sent").await;
+    until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
 
     let received = mock.received();
     assert_eq!(received.len(), 2, "one order e-mail (no customer address) and one contact e-mail");
@@ -195,8 +196,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let quiet = spawn_app_on(backend).await.unwrap();
     let order = place(&quiet, None).await;
     let lease = time::Duration::seconds(12);
-    let claimed =
-        quiet.with_db(|c| OutboxEmail::claim(c, "crashed-worker", laundry::models::now_utc(), lease).unwrap());
+    let claimed = quiet.with_db(|c| OutboxEmail::claim(c, "crashed-worker", laundry::clock::now_utc(), lease).unwrap());
     assert!(claimed.is_some());
     let lease_ends = Instant::now() + Duration::from_secs(12);
 
@@ -213,7 +213,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
 
     assert!(received[0].at + Duration::from_millis(100) >= lease_ends, "not before the lease ran out");
     assert_eq!(received[0].body["template_params"]["order_id"], order.id);
-    let rows = until_rows(&mailing, "sent", |row| row.status == "sent").await;
+    let rows = until_rows(&mailing, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!((rows.len(), rows[0].attempts), (1, 2), "the crashed claim and the real one");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(mock.received().len(), 1, "sent once, not again");
@@ -250,7 +250,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     mock.script(&[Reply::status(400)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
-    let rows = until_rows(&app, "failed", |row| row.status == "failed").await;
+    let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
     assert_eq!(rows[0].attempts, 1, "400 is not retried");
     assert!(rows[0].last_error.as_deref().unwrap().contains("400"), "{:?}", rows[0].last_error);
 
@@ -259,9 +259,9 @@ async fn each_class_of_answer_is_handled_as_it_should() {
         mock.script(&[Reply::status(code)]);
         let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
         place(&app, None).await;
-        let rows = until_rows(&app, "blocked", |row| row.status == "blocked").await;
+        let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
         assert!(rows[0].last_error.as_deref().unwrap().contains("blocked"), "{code}: {:?}", rows[0].last_error);
-        let wait = rows[0].next_attempt_at - laundry::models::now_utc();
+        let wait = rows[0].next_attempt_at - laundry::clock::now_utc();
         assert!(wait > time::Duration::seconds(50), "{code}: retried slowly, not at once ({wait})");
     }
 
@@ -269,14 +269,14 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     mock.script(&[Reply::status(404)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
-    let rows = until_rows(&app, "blocked", |row| row.status == "blocked").await;
+    let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
     assert!(rows[0].last_error.as_deref().unwrap().contains("EMAILJS_BASE_URL"), "404: {:?}", rows[0].last_error);
 
     let mock = MockMail::start().await;
     mock.script(&[Reply::status(500), Reply::status(503)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
-    let rows = until_rows(&app, "sent", |row| row.status == "sent").await;
+    let rows = until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(rows[0].attempts, 3);
     assert_eq!(mock.received().len(), 3);
 
@@ -284,7 +284,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     mock.answer_always(Reply::status(502));
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
-    let rows = until_rows(&app, "failed", |row| row.status == "failed").await;
+    let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
     assert!(rows[0].last_error.as_deref().unwrap().starts_with("gave up after 3 attempts"), "{:?}", rows[0].last_error);
     assert_eq!(mock.received().len(), 3, "retried up to the cap, then given up");
 }
@@ -295,7 +295,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     mock.script(&[Reply::hang(Duration::from_secs(5)), Reply::status(401)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
-    let rows = until_rows(&app, "blocked", |row| row.status == "blocked").await;
+    let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
     assert_eq!(rows[0].attempts, 2, "the timeout was retried");
 
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
@@ -322,7 +322,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
         .await
         .unwrap();
     assert_eq!(resend.status(), 200);
-    until_rows(&app, "sent", |row| row.status == "sent").await;
+    until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(mock.received().len(), 3);
 }
 
@@ -345,14 +345,14 @@ async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
         // One slot per second; arrival times carry a few milliseconds of scheduling noise.
         assert!(gap >= Duration::from_millis(950), "two requests {gap:?} apart");
     }
-    until_rows(&app, "sent", |row| row.status == "sent").await;
+    until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
 }
 
 #[actix_web::test]
 async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
     let mock = MockMail::start().await;
     mock.answer_always(Reply::hang(Duration::from_secs(30)));
-    let retries = laundry::mail::worker::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
+    let retries = laundry::mail::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
     let app = spawn_app_with_env(Backend::Sqlite, &mail_env(&mock.url, false), retries).await.unwrap();
     place(&app, None).await;
     mock.wait_for(1, WAIT).await;
@@ -363,7 +363,11 @@ async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
         // The worker is stuck in a 30 s request; placing an order does not wait for it.
         assert!(started.elapsed() < Duration::from_secs(2), "placing an order took {:?}", started.elapsed());
     }
-    assert_eq!(outbox(&app).iter().filter(|row| row.status == "pending").count(), 11, "all waiting, none lost");
+    assert_eq!(
+        outbox(&app).iter().filter(|row| row.status == OutboxStatus::Pending).count(),
+        11,
+        "all waiting, none lost"
+    );
 }
 
 #[actix_web::test]
@@ -381,7 +385,7 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
     }
 
     let received = mock.wait_for(6, Duration::from_secs(30)).await;
-    until_rows(&first, "sent", |row| row.status == "sent").await;
+    until_rows(&first, "sent", |row| row.status == OutboxStatus::Sent).await;
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let received_later = mock.received();
@@ -403,7 +407,7 @@ async fn without_configuration_emails_wait_and_nothing_is_sent() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rows = outbox(&app);
     assert_eq!(rows.len(), 2);
-    assert!(rows.iter().all(|row| row.status == "pending" && row.attempts == 0));
+    assert!(rows.iter().all(|row| row.status == OutboxStatus::Pending && row.attempts == 0));
 }
 
 #[actix_web::test]
@@ -414,7 +418,7 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
     let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
     place(&app, None).await;
 
-    let rows = until_rows(&app, "failed", |row| row.status == "failed").await;
+    let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
 
     assert_eq!(rows[0].attempts, 3);
     let error = rows[0].last_error.as_deref().unwrap();
@@ -424,8 +428,9 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
 #[actix_web::test]
 async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send() {
     use diesel::prelude::*;
+    use laundry::clock::now_utc;
     use laundry::db::schema::email_outbox;
-    use laundry::models::{now_utc, outbox::Pace};
+    use laundry::models::outbox::Pace;
     let mock = MockMail::start().await;
     let app = spawn_app_on(Backend::Sqlite).await.unwrap(); // without mail settings: its rows wait
     place(&app, None).await;

@@ -66,7 +66,7 @@ on_both_backends! {
         let id = body["id"].as_str().unwrap().to_owned();
         let history = app.with_db(|c| Order::history(c, &id).unwrap());
         assert_eq!(history.len(), 1);
-        assert_eq!(history[0].status, "pending");
+        assert_eq!(history[0].status, laundry::domain::OrderStatus::Pending);
         assert_eq!(stored_orders(&app), 1);
     }
 

@@ -182,3 +182,14 @@ async fn the_home_page_has_the_banner_and_three_testimonials() {
     assert!(html.contains(r#"href="/order">Schedule a Pickup</a>"#));
     assert!(html.contains(r#"href="/pricing">View Pricing</a>"#));
 }
+
+#[test]
+fn the_server_renders_exactly_the_pages_of_the_frontend_route_table() {
+    let frontend = laundry::frontend::Frontend::load(&crate::helpers::built_frontend()).unwrap();
+    let mut table: Vec<&str> = frontend.manifest().pages.keys().map(String::as_str).collect();
+    let mut server: Vec<&str> = laundry::views::pages::Page::ALL.iter().map(|page| page.name()).collect();
+    table.sort_unstable();
+    server.sort_unstable();
+
+    assert_eq!(server, table, "the server's Page enum and frontend/src/routes.ts must name the same pages");
+}

@@ -1,0 +1,134 @@
+// One order of the dashboard's table: its seven cells (spec section 2), the status dropdown that
+// saves at once, and the payment panel under the row when open.
+import { type ChangeEvent, useRef, useState } from "react";
+import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
+import { dateOrNA, paymentLine, shortOrderId } from "../../lib/admin/display";
+import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
+import { formatKsh, telHref } from "../../lib/format";
+import { statusLabel } from "../../lib/tracking";
+import { useFocusReturn } from "../../lib/useFocusReturn";
+import { AdminAlert } from "./AdminAlert";
+import { OrderStatusBadge } from "./OrderStatusBadge";
+import { PaymentPanel } from "./PaymentPanel";
+
+/** The seven column headers, in order; the phone layout shows them as labels inside each card. */
+export const ORDER_COLUMNS = ["Order ID", "Customer", "Service", "Amount", "Status", "Date", "Actions"] as const;
+
+interface OrderRowProps {
+  order: AdminOrder;
+  statuses: string[];
+  csrf: string;
+  onChanged: (changed: OrderChanged) => void;
+  onSessionEnded: () => void;
+}
+
+/** The row, and the payment panel's row under it while open. */
+export function OrderRow({ order, statuses, csrf, onChanged, onSessionEnded }: OrderRowProps) {
+  const [pendingStatus, setPendingStatus] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [paymentOpen, setPaymentOpen] = useState(false);
+  const { ref: selectRef, remember: rememberFocus } = useFocusReturn<HTMLSelectElement>(pendingStatus !== null);
+  const paymentButton = useRef<HTMLButtonElement>(null);
+  const panelId = `payment-${order.id}`;
+  const [orderId, customer, service, amount, status, date, actions] = ORDER_COLUMNS;
+  // An order in a status the list does not know still shows it rather than a wrong one.
+  const options = statuses.includes(order.status) ? statuses : [order.status, ...statuses];
+
+  async function changeStatus(event: ChangeEvent<HTMLSelectElement>) {
+    const next = event.target.value;
+    if (pendingStatus !== null || next === order.status) return;
+    rememberFocus();
+    setPendingStatus(next);
+    setFailure(null);
+    try {
+      onChanged(await setOrderStatus(order.id, next, csrf));
+    } catch (error) {
+      const shown = failureOf(error);
+      if (shown.sessionEnded) onSessionEnded();
+      setFailure(shown);
+    } finally {
+      // On failure the dropdown falls back to the stored status; on success the new order has it.
+      setPendingStatus(null);
+    }
+  }
+
+  function closePayment() {
+    setPaymentOpen(false);
+    paymentButton.current?.focus();
+  }
+
+  return (
+    <>
+      <tr className="orders-table__row">
+        <th scope="row" data-label={orderId}>
+          <span className="orders-table__id">{shortOrderId(order.id)}</span>
+          <small className="orders-table__sub">{order.reference}</small>
+        </th>
+        <td data-label={customer}>
+          <span className="orders-table__main">{order.customerName}</span>
+          <a className="orders-table__sub" href={telHref(order.phone)}>
+            {order.phone}
+          </a>
+        </td>
+        <td data-label={service}>
+          <span className="orders-table__main">{order.serviceLabel}</span>
+          <small className="orders-table__sub">{order.quantity} kg</small>
+        </td>
+        <td data-label={amount}>
+          <span className="orders-table__main">{formatKsh(order.totalAmount)}</span>
+          <small className="orders-table__sub">{paymentLine(order)}</small>
+        </td>
+        <td data-label={status}>
+          <OrderStatusBadge status={order.status} />
+        </td>
+        <td data-label={date}>{dateOrNA(order.createdAt)}</td>
+        <td data-label={actions} className="orders-table__actions">
+          <div className="orders-table__controls">
+            <select
+              ref={selectRef}
+              aria-label={`Status of order ${order.reference}`}
+              value={pendingStatus ?? order.status}
+              disabled={pendingStatus !== null}
+              onChange={changeStatus}
+            >
+              {options.map((value) => (
+                <option key={value} value={value}>
+                  {statusLabel(value)}
+                </option>
+              ))}
+            </select>
+            <button
+              ref={paymentButton}
+              type="button"
+              className="button button--outline button--small"
+              aria-label={`Payment of order ${order.reference}`}
+              aria-expanded={paymentOpen}
+              aria-controls={paymentOpen ? panelId : undefined}
+              onClick={() => setPaymentOpen((open) => !open)}
+            >
+              Payment
+            </button>
+          </div>
+          {failure && <AdminAlert failure={failure} />}
+        </td>
+      </tr>
+      {paymentOpen && (
+        <tr className="orders-table__panel">
+          <td colSpan={ORDER_COLUMNS.length}>
+            <PaymentPanel
+              id={panelId}
+              order={order}
+              csrf={csrf}
+              onSaved={(changed) => {
+                onChanged(changed);
+                closePayment();
+              }}
+              onSessionEnded={onSessionEnded}
+              onClose={closePayment}
+            />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

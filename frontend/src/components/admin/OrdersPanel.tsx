@@ -1,0 +1,133 @@
+// The dashboard's Orders tab: the filter bar, the orders table and its pagination. The filter bar
+// is a GET form to /admin, so it works without JavaScript; once hydrated it fetches the list
+// instead, a status at once and a search as the staff member types (debounced) or presses Enter.
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
+import type { OrderChanged, OrdersPage } from "../../lib/admin/types";
+import { adminHref, type ListQuery } from "../../lib/admin/urls";
+import { statusLabel } from "../../lib/tracking";
+import { ORDER_COLUMNS, OrderRow } from "./OrderRow";
+import { Pagination } from "./Pagination";
+
+/** How long typing must pause before the search runs. */
+const SEARCH_DELAY_MS = 300;
+
+interface OrdersPanelProps {
+  orders: OrdersPage;
+  statuses: string[];
+  csrf: string;
+  /** Fetches another page or filter; `moveFocus` after a page change, for keyboard users. */
+  onQuery: (query: ListQuery, moveFocus?: boolean) => void;
+  onChanged: (changed: OrderChanged) => void;
+  onSessionEnded: () => void;
+}
+
+/** The tab's content. */
+export function OrdersPanel({ orders, statuses, csrf, onQuery, onChanged, onSessionEnded }: OrdersPanelProps) {
+  const [status, setStatus] = useState(orders.filter.status ?? "");
+  const [q, setQ] = useState(orders.filter.q ?? "");
+  const pendingSearch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const applied = orders.filter;
+
+  useEffect(() => () => clearTimeout(pendingSearch.current), []);
+
+  function search(nextStatus: string, nextQ: string) {
+    clearTimeout(pendingSearch.current);
+    onQuery({ status: nextStatus || null, q: nextQ, page: 1 });
+  }
+
+  function onStatus(event: ChangeEvent<HTMLSelectElement>) {
+    setStatus(event.target.value);
+    search(event.target.value, q);
+  }
+
+  function onSearchText(event: ChangeEvent<HTMLInputElement>) {
+    const text = event.target.value;
+    setQ(text);
+    clearTimeout(pendingSearch.current);
+    pendingSearch.current = setTimeout(() => search(status, text), SEARCH_DELAY_MS);
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    search(status, q);
+  }
+
+  return (
+    <>
+      <h2 className="visually-hidden">Orders</h2>
+      <form
+        className="filter-bar"
+        method="get"
+        action="/admin"
+        role="search"
+        aria-label="Search orders"
+        onSubmit={onSubmit}
+      >
+        <input type="hidden" name="tab" value="orders" />
+        <div className="field">
+          <label htmlFor="orders-status">Status</label>
+          <select id="orders-status" name="status" value={status} onChange={onStatus}>
+            <option value="">All statuses</option>
+            {statuses.map((value) => (
+              <option key={value} value={value}>
+                {statusLabel(value)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field filter-bar__search">
+          <label htmlFor="orders-q">Search name, phone or order ID</label>
+          <input
+            id="orders-q"
+            name="q"
+            type="search"
+            autoComplete="off"
+            maxLength={100}
+            placeholder="e.g. LX7K2P9Q or 0712 345 678"
+            value={q}
+            onChange={onSearchText}
+          />
+        </div>
+        <button type="submit" className="button button--primary">
+          Search
+        </button>
+      </form>
+      {orders.items.length === 0 ? (
+        <p className="admin-empty">No orders match.</p>
+      ) : (
+        <table className="orders-table">
+          <caption className="visually-hidden">Orders, newest first</caption>
+          <thead>
+            <tr>
+              {ORDER_COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {orders.items.map((order) => (
+              <OrderRow
+                key={order.id}
+                order={order}
+                statuses={statuses}
+                csrf={csrf}
+                onChanged={onChanged}
+                onSessionEnded={onSessionEnded}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pagination
+        label="Orders"
+        page={orders.page}
+        pageSize={orders.pageSize}
+        total={orders.total}
+        href={(page) => adminHref("orders", { ...applied, page })}
+        onPage={(page) => onQuery({ ...applied, page }, true)}
+      />
+    </>
+  );
+}

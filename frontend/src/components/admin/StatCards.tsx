@@ -1,0 +1,29 @@
+// The dashboard's four stat cards (spec section 2): revenue, orders, pending orders, messages.
+import type { AdminStats } from "../../lib/admin/types";
+import { formatKsh } from "../../lib/format";
+
+/** The four figures, each with its title; revenue and messages with a smaller line under them. */
+export function StatCards({ stats }: { stats: AdminStats }) {
+  return (
+    <dl className="stat-grid">
+      <div className="card stat-card">
+        <dt>Total Revenue</dt>
+        <dd className="stat-card__value">{formatKsh(stats.totalRevenue)}</dd>
+        <dd className="stat-card__note">{formatKsh(stats.paidRevenue)} paid</dd>
+      </div>
+      <div className="card stat-card">
+        <dt>Total Orders</dt>
+        <dd className="stat-card__value">{stats.totalOrders}</dd>
+      </div>
+      <div className="card stat-card">
+        <dt>Pending Orders</dt>
+        <dd className="stat-card__value">{stats.pendingOrders}</dd>
+      </div>
+      <div className="card stat-card">
+        <dt>Messages</dt>
+        <dd className="stat-card__value">{stats.messages}</dd>
+        <dd className="stat-card__note">{stats.newMessages} new</dd>
+      </div>
+    </dl>
+  );
+}

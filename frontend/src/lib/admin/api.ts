@@ -1,0 +1,117 @@
+// The staff dashboard's typed calls to /api/admin/*, with a time limit, and how their failures read.
+import type { AdminMessage, MailResent, MessageChanged, OrderChanged, PaymentChange } from "./types";
+
+/** How long a dashboard call may take before it is given up. */
+export const ADMIN_TIMEOUT_MS = 15_000;
+
+/** Shown when a call answers 401: the session expired, or was ended elsewhere. */
+export const SESSION_ENDED = "Your session has ended. Please sign in again.";
+/** Texts for failures that came with no word from the server. */
+const UNREADABLE = "The server's answer could not be read. Please try again.";
+const UNREACHABLE = "The server could not be reached. Please check your connection and try again.";
+const TIMED_OUT = "The server took too long to answer. Please try again.";
+
+/** A failed dashboard call: the server's `error` text, its status (0 when no answer came), and its field messages. */
+export class AdminError extends Error {
+  readonly status: number;
+  readonly fields: Record<string, string>;
+
+  constructor(message: string, status: number, fields: Record<string, string> = {}) {
+    super(message);
+    this.name = "AdminError";
+    this.status = status;
+    this.fields = fields;
+  }
+
+  /** 401: the session expired or was ended elsewhere; the staff member must sign in again. */
+  get sessionEnded(): boolean {
+    return this.status === 401;
+  }
+}
+
+/** A failure as the dashboard shows it. */
+export interface Failure {
+  text: string;
+  /** 401: the page offers the way back to the sign-in. */
+  sessionEnded: boolean;
+}
+
+/** What to show for any failure of a dashboard call. */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof AdminError && error.sessionEnded) return { text: SESSION_ENDED, sessionEnded: true };
+  return { text: error instanceof Error && error.message ? error.message : UNREACHABLE, sessionEnded: false };
+}
+
+/**
+ * One call to the admin API with a time limit. `signal` lets the caller give up early (a newer
+ * search replaced this one); that rejects with the signal's reason, which callers ignore.
+ */
+async function adminFetch<T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, ADMIN_TIMEOUT_MS);
+  const cancel = () => controller.abort();
+  signal?.addEventListener("abort", cancel);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(path, { ...init, credentials: "same-origin", signal: controller.signal });
+    } catch (cause) {
+      if (signal?.aborted) throw cause;
+      throw new AdminError(timedOut ? TIMED_OUT : UNREACHABLE, 0);
+    }
+    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (response.status === 401) throw new AdminError(SESSION_ENDED, 401);
+    if (response.ok) {
+      if (body === null) throw new AdminError(UNREADABLE, response.status);
+      return body as T;
+    }
+    const message =
+      body && typeof body.error === "string" && body.error
+        ? body.error
+        : `The request failed (HTTP ${response.status}). Please try again.`;
+    const fields =
+      body && typeof body.fields === "object" && body.fields !== null ? (body.fields as Record<string, string>) : {};
+    throw new AdminError(message, response.status, fields);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", cancel);
+  }
+}
+
+/** GETs an admin API path. */
+export function adminGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return adminFetch<T>(path, { headers: { Accept: "application/json" } }, signal);
+}
+
+/** POSTs JSON to an admin API path with the session's CSRF token. */
+export function adminPost<T>(path: string, body: unknown, csrf: string): Promise<T> {
+  return adminFetch<T>(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Sets an order's status. */
+export function setOrderStatus(id: string, status: string, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status }, csrf);
+}
+
+/** Records an order as paid (and how) or unpaid. */
+export function setOrderPayment(id: string, change: PaymentChange, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/payment`, change, csrf);
+}
+
+/** Marks a message handled or new again. */
+export function setMessageStatus(id: string, status: AdminMessage["status"], csrf: string): Promise<MessageChanged> {
+  return adminPost<MessageChanged>(`/api/admin/messages/${encodeURIComponent(id)}/status`, { status }, csrf);
+}
+
+/** Puts a failed, blocked or waiting e-mail back in the queue, due now; 404 when it was sent meanwhile. */
+export function resendEmail(id: string, csrf: string): Promise<MailResent> {
+  return adminPost<MailResent>(`/api/admin/mail/${encodeURIComponent(id)}/resend`, {}, csrf);
+}

@@ -1,0 +1,149 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  attemptsText,
+  canSendAgain,
+  dateOrNA,
+  emailStatusLabel,
+  emailStatusTone,
+  isMpesaCode,
+  mailSummaryText,
+  mailTone,
+  normaliseMpesaCode,
+  pageCount,
+  pageSummary,
+  paymentLine,
+  replaceItem,
+  shortOrderId,
+  statusTone,
+} from "./display";
+import { FAILED_EMAIL, QUIET_MAIL } from "./fixtures";
+
+test("the badge colours follow spec section 4", () => {
+  assert.equal(statusTone("pending"), "warning");
+  assert.equal(statusTone("picked-up"), "info");
+  assert.equal(statusTone("in-progress"), "primary");
+  assert.equal(statusTone("ready"), "success");
+  assert.equal(statusTone("delivered"), "success");
+  assert.equal(statusTone("cancelled"), "secondary");
+  assert.equal(statusTone("something-else"), "secondary");
+});
+
+test("an order id shows as '#' and its last 8 characters", () => {
+  assert.equal(shortOrderId("0f8c2a9e-4b1d-4c7a-9e3f-12ab34cd56ef"), "#34cd56ef");
+  assert.equal(shortOrderId("abc"), "#abc");
+});
+
+test("the payment line says whether and how an order was paid", () => {
+  const unpaid = { paymentStatus: "unpaid", paidVia: null, mpesaCode: null } as const;
+  assert.equal(paymentLine({ ...unpaid, paymentMethod: "pay-delivery" }), "Unpaid · Pay on delivery");
+  assert.equal(paymentLine({ ...unpaid, paymentMethod: "pay-now" }), "Unpaid · M-PESA till");
+  assert.equal(
+    paymentLine({ paymentStatus: "paid", paidVia: "mpesa", mpesaCode: "QJK3L5X9TZ", paymentMethod: "pay-now" }),
+    "Paid · M-PESA QJK3L5X9TZ",
+  );
+  assert.equal(
+    paymentLine({ paymentStatus: "paid", paidVia: "cash", mpesaCode: null, paymentMethod: "pay-now" }),
+    "Paid · Cash",
+  );
+});
+
+test("an order's date reads in Nairobi time, or N/A when missing or unreadable", () => {
+  assert.equal(dateOrNA("2026-11-24T21:30:00Z"), "Wed, 25 Nov 2026");
+  assert.equal(dateOrNA(null), "N/A");
+  assert.equal(dateOrNA(""), "N/A");
+  assert.equal(dateOrNA("yesterday"), "N/A");
+});
+
+test("the pagination line counts the items shown and the total", () => {
+  assert.equal(pageSummary(1, 20, 57), "Showing 1–20 of 57");
+  assert.equal(pageSummary(3, 20, 57), "Showing 41–57 of 57");
+  assert.equal(pageSummary(1, 20, 5), "Showing 1–5 of 5");
+  assert.equal(pageSummary(1, 20, 0), "Showing 0 of 0");
+  assert.equal(pageCount(57, 20), 3);
+  assert.equal(pageCount(40, 20), 2);
+  assert.equal(pageCount(0, 20), 1);
+});
+
+test("M-PESA codes are 10 capital letters and digits", () => {
+  assert.equal(normaliseMpesaCode(" qjk3 l5x9tz "), "QJK3L5X9TZ");
+  assert.ok(isMpesaCode("QJK3L5X9TZ"));
+  assert.ok(!isMpesaCode("QJK3L5X9T"));
+  assert.ok(!isMpesaCode("QJK3L5X9TZ1"));
+  assert.ok(!isMpesaCode("QJK3L5X9T!"));
+});
+
+test("the e-mail block is one quiet line while the outbox sends", () => {
+  assert.equal(mailTone(QUIET_MAIL), "ok");
+  assert.equal(mailSummaryText(QUIET_MAIL), "E-mail: 12 sent, 1 waiting.");
+});
+
+test("without configuration the e-mail block names the missing settings", () => {
+  const report = { ...QUIET_MAIL, configured: false, missing: ["EMAILJS_SERVICE_ID", "ADMIN_NOTIFY_EMAIL"], sent: 0 };
+
+  assert.equal(mailTone(report), "warning");
+  assert.equal(
+    mailSummaryText(report),
+    "E-mail is not configured: EMAILJS_SERVICE_ID, ADMIN_NOTIFY_EMAIL. Notifications wait in the outbox and are sent once it is.",
+  );
+});
+
+test("failed or blocked e-mails make the block a problem, with the counts", () => {
+  const failed = { ...QUIET_MAIL, failed: 2, problems: [FAILED_EMAIL] };
+  const blocked = {
+    ...QUIET_MAIL,
+    blocked: 1,
+    waiting: 0,
+    problems: [{ ...FAILED_EMAIL, status: "blocked" as const }],
+  };
+
+  assert.equal(mailTone(failed), "problem");
+  assert.equal(mailSummaryText(failed), "E-mail: 2 failed · 0 blocked · 1 waiting.");
+  assert.equal(mailTone(blocked), "problem");
+  assert.equal(mailSummaryText(blocked), "E-mail: 0 failed · 1 blocked · 0 waiting.");
+  assert.equal(mailTone({ ...failed, configured: false, missing: ["EMAILJS_PRIVATE_KEY"] }), "problem");
+});
+
+test("e-mails being retried after an error are a warning, not a quiet line", () => {
+  const report = { ...QUIET_MAIL, problems: [{ ...FAILED_EMAIL, status: "pending" as const }] };
+
+  assert.equal(mailTone(report), "warning");
+  assert.equal(mailSummaryText(report), "E-mail: 0 failed · 0 blocked · 1 waiting.");
+});
+
+test("failed, blocked and retried e-mails can be sent again; sent and untried ones cannot", () => {
+  assert.ok(canSendAgain({ status: "failed", lastError: "HTTP 400" }));
+  assert.ok(canSendAgain({ status: "blocked", lastError: "HTTP 403" }));
+  assert.ok(canSendAgain({ status: "pending", lastError: "timed out" }));
+  assert.ok(!canSendAgain({ status: "pending", lastError: null }));
+  assert.ok(!canSendAgain({ status: "sent", lastError: null }));
+});
+
+test("an outbox e-mail's badge says how it went", () => {
+  assert.deepEqual(
+    (["failed", "blocked", "pending", "sent"] as const).map((status) => [
+      emailStatusTone(status),
+      emailStatusLabel(status),
+    ]),
+    [
+      ["danger", "Failed"],
+      ["warning", "Blocked"],
+      ["secondary", "Waiting"],
+      ["success", "Sent"],
+    ],
+  );
+  assert.equal(attemptsText(1), "1 attempt");
+  assert.equal(attemptsText(0), "0 attempts");
+  assert.equal(attemptsText(5), "5 attempts");
+});
+
+test("a changed item replaces its old self in place", () => {
+  const items = [
+    { id: "a", n: 1 },
+    { id: "b", n: 2 },
+  ];
+  assert.deepEqual(replaceItem(items, { id: "b", n: 3 }), [
+    { id: "a", n: 1 },
+    { id: "b", n: 3 },
+  ]);
+});

@@ -1,0 +1,24 @@
+// The staff dashboard's wire types: generated from the Rust views (server/src/views/admin.rs and
+// orders.rs, `make generate`), re-exported here under the names the dashboard uses.
+import type { PaidVia } from "../generated/PaidVia";
+
+export type { AdminMessage } from "../generated/AdminMessage";
+export type { AdminOrder } from "../generated/AdminOrder";
+export type { AdminStats } from "../generated/AdminStats";
+export type { AdminTab } from "../generated/AdminTab";
+export type { MailReport } from "../generated/MailReport";
+export type { MailResent } from "../generated/MailResent";
+export type { MessageChanged } from "../generated/MessageChanged";
+export type { MessagesFilter } from "../generated/MessagesFilter";
+export type { MessagesPage } from "../generated/MessagesPage";
+export type { OrderChanged } from "../generated/OrderChanged";
+export type { OrdersFilter } from "../generated/OrdersFilter";
+export type { OrdersPage } from "../generated/OrdersPage";
+export type { OutboxEmail } from "../generated/OutboxEmail";
+
+/** What the payment panel sends to `POST /api/admin/orders/{id}/payment` (the server reads it
+ * leniently and answers a message per field, so the request is not a generated type). */
+export type PaymentChange =
+  | { paymentStatus: "paid"; paidVia: Extract<PaidVia, "mpesa">; mpesaCode: string }
+  | { paymentStatus: "paid"; paidVia: Extract<PaidVia, "cash"> }
+  | { paymentStatus: "unpaid" };

@@ -1,0 +1,13 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { adminHref, listApiPath } from "./urls";
+
+test("dashboard addresses keep the tab, the filter and pages after the first", () => {
+  assert.equal(adminHref("messages", { status: null, page: 1 }), "/admin?tab=messages");
+  assert.equal(
+    adminHref("orders", { status: "ready", q: " Wanjiru K ", page: 2 }),
+    "/admin?tab=orders&status=ready&q=Wanjiru%20K&page=2",
+  );
+  assert.equal(listApiPath("orders", { status: null, q: "", page: 1 }), "/api/admin/orders");
+  assert.equal(listApiPath("messages", { status: "new", page: 3 }), "/api/admin/messages?status=new&page=3");
+});

@@ -1,0 +1,28 @@
+// The staff dashboard's addresses: its own (links, and the address bar) and its lists' API paths.
+import type { AdminTab } from "./types";
+
+/** What a list is asked for: its filter and its page. */
+export type ListQuery = { status: string | null; q?: string; page: number };
+
+/**
+ * A query string from named values, leaving out empty ones and page 1. Written by hand because
+ * the server's engine has no URLSearchParams and the pagination links are rendered there.
+ */
+export function queryString(values: Record<string, string | number | null | undefined>): string {
+  const parts = Object.entries(values)
+    .filter(
+      ([name, value]) => value !== null && value !== undefined && value !== "" && !(name === "page" && value === 1),
+    )
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  return parts.length > 0 ? `?${parts.join("&")}` : "";
+}
+
+/** The dashboard's address for a tab and its list's filter and page: links, and the address bar. */
+export function adminHref(tab: AdminTab, query: ListQuery): string {
+  return `/admin${queryString({ tab, status: query.status, q: query.q?.trim(), page: query.page })}`;
+}
+
+/** The API address of a list. */
+export function listApiPath(tab: AdminTab, query: ListQuery): string {
+  return `/api/admin/${tab}${queryString({ status: query.status, q: query.q?.trim(), page: query.page })}`;
+}

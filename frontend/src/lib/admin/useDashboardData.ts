@@ -1,0 +1,121 @@
+// The staff dashboard's data once hydrated: the stat cards, both lists and the e-mail report, which
+// list is loading, the last failure, and the line read out to screen readers; with the calls that
+// refresh them from /api/admin/* and the answers to a change made on the page.
+import { useEffect, useRef, useState } from "react";
+import { statusLabel } from "../tracking";
+import { adminGet, type Failure, failureOf, SESSION_ENDED } from "./api";
+import { paymentLine, replaceItem } from "./display";
+import type {
+  AdminStats,
+  AdminTab,
+  MailReport,
+  MailResent,
+  MessageChanged,
+  MessagesPage,
+  OrderChanged,
+  OrdersPage,
+} from "./types";
+import { listApiPath, type ListQuery } from "./urls";
+
+/** What the server rendered the dashboard with. */
+export interface DashboardData {
+  stats: AdminStats;
+  orders: OrdersPage;
+  messages: MessagesPage;
+  mail: MailReport;
+}
+
+/**
+ * The dashboard's data, starting from what the server rendered. `onLoaded` is told when a list's
+ * new page is shown, so that the page can follow it in the address bar and move the focus to it.
+ */
+export function useDashboardData(
+  initial: DashboardData,
+  onLoaded: (list: AdminTab, query: ListQuery, moveFocus: boolean) => void,
+) {
+  const [stats, setStats] = useState(initial.stats);
+  const [orders, setOrders] = useState(initial.orders);
+  const [messages, setMessages] = useState(initial.messages);
+  const [mail, setMail] = useState(initial.mail);
+  const [loading, setLoading] = useState<Record<AdminTab, boolean>>({ orders: false, messages: false });
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const requests = useRef<Partial<Record<AdminTab, AbortController>>>({});
+
+  useEffect(() => {
+    const pending = requests.current;
+    return () => Object.values(pending).forEach((request) => request?.abort());
+  }, []);
+
+  /** Fetches a page of one list (with fresh stats and the e-mail report); a newer request for the same list cancels this one. */
+  async function load<Page>(list: AdminTab, query: ListQuery, show: (page: Page) => void, moveFocus: boolean) {
+    requests.current[list]?.abort();
+    const request = new AbortController();
+    requests.current[list] = request;
+    setLoading((current) => ({ ...current, [list]: true }));
+    try {
+      const [page, fresh, report] = await Promise.all([
+        adminGet<Page>(listApiPath(list, query), request.signal),
+        adminGet<AdminStats>("/api/admin/stats", request.signal),
+        adminGet<MailReport>("/api/admin/mail", request.signal),
+      ]);
+      show(page);
+      setStats(fresh);
+      setMail(report);
+      setFailure(null);
+      onLoaded(list, query, moveFocus);
+    } catch (error) {
+      if (request.signal.aborted) return;
+      setFailure(failureOf(error));
+    } finally {
+      if (requests.current[list] === request) {
+        delete requests.current[list];
+        setLoading((current) => ({ ...current, [list]: false }));
+      }
+    }
+  }
+
+  const loadOrders = (query: ListQuery, moveFocus = false) =>
+    void load<OrdersPage>("orders", query, setOrders, moveFocus);
+  const loadMessages = (query: ListQuery, moveFocus = false) =>
+    void load<MessagesPage>("messages", query, setMessages, moveFocus);
+  const sessionEnded = () => setFailure({ text: SESSION_ENDED, sessionEnded: true });
+
+  function orderChanged({ order, stats: fresh }: OrderChanged) {
+    setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
+    // Filtered by status, the changed order no longer belongs on this page: fetch it anew.
+    if (orders.filter.status && orders.filter.status !== order.status)
+      loadOrders({ ...orders.filter, page: orders.page });
+    setStats(fresh);
+    setAnnouncement(`Order ${order.reference}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
+    // A status change may have queued the customer's e-mail; a failed refresh leaves the old report.
+    adminGet<MailReport>("/api/admin/mail").then(setMail, () => undefined);
+  }
+
+  function messageChanged({ message, stats: fresh }: MessageChanged) {
+    setMessages((current) => ({ ...current, items: replaceItem(current.items, message) }));
+    setStats(fresh);
+    setAnnouncement(`Message "${message.subject}" marked ${message.status}.`);
+  }
+
+  function mailResent({ mail: fresh }: MailResent) {
+    setMail(fresh);
+    setAnnouncement("E-mail queued again.");
+  }
+
+  return {
+    stats,
+    orders,
+    messages,
+    mail,
+    loading,
+    failure,
+    announcement,
+    loadOrders,
+    loadMessages,
+    sessionEnded,
+    orderChanged,
+    messageChanged,
+    mailResent,
+  };
+}

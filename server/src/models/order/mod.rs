@@ -1,0 +1,160 @@
+//! Orders and their status history: the row, finding one, and changing its status. Placing an
+//! order, the staff's list and payments have files of their own.
+
+mod list;
+mod payment;
+mod place;
+
+pub use list::OrderFilter;
+pub use payment::{Payment, PaymentRecorded};
+pub use place::{PlaceError, Placed};
+
+use crate::db::schema::{order_status_history, orders};
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::{OrderReference, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::models::outbox::OutboxEmail;
+use diesel::prelude::*;
+use time::PrimitiveDateTime;
+
+/// A stored order.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = orders)]
+pub struct Order {
+    /// Assigned by us (UUID v4); the e-mails and the admin use it.
+    pub id: String,
+    /// The short reference customers read and track by.
+    pub reference: String,
+    /// Full name.
+    pub customer_name: String,
+    /// `+2547XXXXXXXX`.
+    pub phone: String,
+    /// If given.
+    pub email: Option<String>,
+    /// Pickup location.
+    pub location: String,
+    /// Catalogue id.
+    pub service_type: String,
+    /// Catalogue label at the time of the order.
+    pub service_label: String,
+    /// Whole kg.
+    pub quantity: i32,
+    /// How the customer chose to pay.
+    pub payment_method: PaymentMethod,
+    /// Possibly empty.
+    pub special_instructions: String,
+    /// Catalogue price at the time of the order.
+    pub price_per_kg: i32,
+    /// `price_per_kg * quantity`, computed by the server.
+    pub total_amount: i32,
+    /// Where the order is.
+    pub status: OrderStatus,
+    /// The client's `Idempotency-Key`, if it sent one.
+    pub idempotency_key: Option<String>,
+    /// Digest of the accepted values, to refuse a reused key with another order.
+    pub request_fingerprint: Option<String>,
+    /// UTC.
+    pub created_at: PrimitiveDateTime,
+    /// UTC.
+    pub updated_at: PrimitiveDateTime,
+    /// Kept apart from the work status.
+    pub payment_status: PaymentStatus,
+    /// How it was paid, when it is.
+    pub paid_via: Option<PaidVia>,
+    /// The M-PESA transaction code staff typed in when they confirmed a till payment.
+    pub mpesa_code: Option<String>,
+    /// When staff recorded the payment, UTC.
+    pub paid_at: Option<PrimitiveDateTime>,
+    /// The staff member who recorded it.
+    pub payment_recorded_by: Option<String>,
+}
+
+/// One change of an order's status.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = order_status_history)]
+pub struct StatusChange {
+    /// The new status.
+    pub status: OrderStatus,
+    /// When, UTC.
+    pub changed_at: PrimitiveDateTime,
+    /// The staff member, if a person made the change.
+    pub changed_by: Option<String>,
+}
+
+impl Order {
+    /// The order with this reference.
+    pub fn find_by_reference(connection: &mut DbConnection, reference: &OrderReference) -> QueryResult<Option<Order>> {
+        orders::table
+            .filter(orders::reference.eq(reference.as_str()))
+            .select(Order::as_select())
+            .first(connection)
+            .optional()
+    }
+
+    /// The newest orders of this phone number (stored form), at most `limit`.
+    pub fn recent_for_phone(connection: &mut DbConnection, phone: &str, limit: i64) -> QueryResult<Vec<Order>> {
+        orders::table
+            .filter(orders::phone.eq(phone))
+            .order(orders::created_at.desc())
+            .limit(limit)
+            .select(Order::as_select())
+            .load(connection)
+    }
+
+    /// The order's status changes, oldest first.
+    pub fn history(connection: &mut DbConnection, order_id: &str) -> QueryResult<Vec<StatusChange>> {
+        order_status_history::table
+            .filter(order_status_history::order_id.eq(order_id))
+            .order((order_status_history::changed_at.asc(), order_status_history::id.asc()))
+            .select(StatusChange::as_select())
+            .load(connection)
+    }
+
+    /// How many orders are stored.
+    pub fn count(connection: &mut DbConnection) -> QueryResult<i64> {
+        orders::table.count().get_result(connection)
+    }
+    /// The order with this id.
+    pub fn find(connection: &mut DbConnection, id: &str) -> QueryResult<Option<Order>> {
+        orders::table.find(id).select(Order::as_select()).first(connection).optional()
+    }
+
+    /// Sets the order's status (any to any, spec section 4) and records the change with its time
+    /// and who made it; with `notify_customer`, the customer's e-mail about it goes into the outbox
+    /// in the same transaction. Setting the status it already has changes nothing. `None`: no
+    /// such order.
+    pub fn set_status(
+        connection: &mut DbConnection,
+        id: &str,
+        status: OrderStatus,
+        by: &str,
+        notify_customer: bool,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Order>> {
+        write_transaction(connection, |connection| {
+            let Some(order) = Order::find(connection, id)? else {
+                return Ok(None);
+            };
+            if order.status == status {
+                return Ok(Some(order));
+            }
+            diesel::update(orders::table.find(id))
+                .set((orders::status.eq(status), orders::updated_at.eq(now)))
+                .execute(connection)?;
+            diesel::insert_into(order_status_history::table)
+                .values((
+                    order_status_history::order_id.eq(id),
+                    order_status_history::status.eq(status),
+                    order_status_history::changed_at.eq(now),
+                    order_status_history::changed_by.eq(by),
+                ))
+                .execute(connection)?;
+            let changed = Order::find(connection, id)?;
+            if let Some(email) =
+                changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxEmail::for_status(o, status, now))
+            {
+                OutboxEmail::enqueue(connection, &[email])?;
+            }
+            Ok(changed)
+        })
+    }
+}

@@ -1,0 +1,85 @@
+//! Recording how an order was paid, apart from its work status.
+
+use super::Order;
+use crate::db::schema::orders;
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::{MpesaCode, PaidVia, PaymentStatus};
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use time::PrimitiveDateTime;
+
+/// How staff record a payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payment {
+    /// Not paid (also to undo a mistake).
+    Unpaid,
+    /// Paid to the till; the M-PESA transaction code from the customer's SMS.
+    Mpesa(MpesaCode),
+    /// Paid in cash, at delivery.
+    Cash,
+}
+
+impl Order {
+    /// Records a payment (or its absence), apart from the work status. An M-PESA code pays for
+    /// one order only: a code already recorded for another order is refused (a typo, or one
+    /// payment message shown for two orders).
+    pub fn record_payment(
+        connection: &mut DbConnection,
+        id: &str,
+        payment: &Payment,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<PaymentRecorded> {
+        let (status, via, code, paid_at, recorded_by) = match payment {
+            Payment::Unpaid => (PaymentStatus::Unpaid, None, None, None, None),
+            Payment::Mpesa(code) => {
+                (PaymentStatus::Paid, Some(PaidVia::Mpesa), Some(code.as_str()), Some(now), Some(by))
+            }
+            Payment::Cash => (PaymentStatus::Paid, Some(PaidVia::Cash), None, Some(now), Some(by)),
+        };
+        let attempt = |connection: &mut DbConnection| {
+            write_transaction(connection, |connection| {
+                if let Some(code) = code {
+                    let holder: Option<String> = orders::table
+                        .filter(orders::mpesa_code.eq(code).and(orders::id.ne(id)))
+                        .select(orders::reference)
+                        .first(connection)
+                        .optional()?;
+                    if let Some(reference) = holder {
+                        return Ok(PaymentRecorded::CodeUsedBy(reference));
+                    }
+                }
+                let changed = diesel::update(orders::table.find(id))
+                    .set((
+                        orders::payment_status.eq(status),
+                        orders::paid_via.eq(via),
+                        orders::mpesa_code.eq(code),
+                        orders::paid_at.eq(paid_at),
+                        orders::payment_recorded_by.eq(recorded_by),
+                        orders::updated_at.eq(now),
+                    ))
+                    .execute(connection)?;
+                match Order::find(connection, id)? {
+                    Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
+                    _ => Ok(PaymentRecorded::NoSuchOrder),
+                }
+            })
+        };
+        match attempt(connection) {
+            // Another order took the code between the check and the write; the check now sees it.
+            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => attempt(connection),
+            outcome => outcome,
+        }
+    }
+}
+
+/// What recording a payment came to.
+#[derive(Debug)]
+pub enum PaymentRecorded {
+    /// Stored; the order as it now is.
+    Recorded(Box<Order>),
+    /// No order has that id.
+    NoSuchOrder,
+    /// The M-PESA code is already recorded for the order with this reference.
+    CodeUsedBy(String),
+}

@@ -1,0 +1,172 @@
+//! Placing an order: one transaction stores the order, its first history entry and its e-mails,
+//! and a retry of the same order (by its key, or by its details within ten minutes) finds it again.
+
+use super::Order;
+use crate::db::schema::{order_status_history, orders};
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::{OrderReference, OrderStatus, PaymentMethod, ValidOrder};
+use crate::models::outbox::OutboxEmail;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use time::PrimitiveDateTime;
+use uuid::Uuid;
+
+#[derive(Insertable)]
+#[diesel(table_name = orders)]
+struct NewOrderRow<'a> {
+    id: &'a str,
+    reference: &'a str,
+    customer_name: &'a str,
+    phone: &'a str,
+    email: Option<&'a str>,
+    location: &'a str,
+    service_type: &'a str,
+    service_label: &'a str,
+    quantity: i32,
+    payment_method: PaymentMethod,
+    special_instructions: &'a str,
+    price_per_kg: i32,
+    total_amount: i32,
+    status: OrderStatus,
+    idempotency_key: Option<&'a str>,
+    request_fingerprint: Option<&'a str>,
+    created_at: PrimitiveDateTime,
+    updated_at: PrimitiveDateTime,
+}
+
+/// What placing an order did.
+#[derive(Debug)]
+pub enum Placed {
+    /// A new order was stored.
+    Created(Order),
+    /// The key was seen before with the same order: this is that order, nothing new was stored.
+    Replayed(Order),
+}
+
+/// Why an order was not placed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// The key was used before for a different order.
+    #[error("the idempotency key was already used for a different order")]
+    KeyReused,
+    /// It would be a new order, and new ones were not allowed (the sender is over its limit).
+    #[error("no new order may be stored for this sender now")]
+    NewOrdersHeld,
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] DieselError),
+}
+
+impl Order {
+    /// Stores `order` with status pending, its first history entry and its e-mails (the outbox), in
+    /// one transaction. A retry of the same order with the same `idempotency_key` returns the
+    /// stored one instead; so does the same order sent again without a key within about ten
+    /// minutes (see [`implicit_keys`]). Without `may_create`, only such a replay is answered.
+    pub fn place(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: Option<&str>,
+        may_create: bool,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        match Self::place_once(connection, order, idempotency_key, may_create, now) {
+            // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
+            // the winner's row.
+            Err(PlaceError::Database(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _))) => {
+                Self::place_once(connection, order, idempotency_key, may_create, now)
+            }
+            other => other,
+        }
+    }
+
+    fn place_once(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: Option<&str>,
+        may_create: bool,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        let fingerprint = order.fingerprint();
+        let (key, earlier_keys) = match idempotency_key {
+            Some(key) => (key.to_owned(), vec![key.to_owned()]),
+            None => {
+                let [current, previous] = implicit_keys(&fingerprint, now);
+                (current.clone(), vec![current, previous])
+            }
+        };
+        write_transaction(connection, |connection| {
+            let existing: Option<Order> = orders::table
+                .filter(orders::idempotency_key.eq_any(&earlier_keys))
+                .select(Order::as_select())
+                .first(connection)
+                .optional()?;
+            if let Some(existing) = existing {
+                return if existing.request_fingerprint.as_deref() == Some(fingerprint.as_str()) {
+                    Ok(Placed::Replayed(existing))
+                } else {
+                    Err(PlaceError::KeyReused)
+                };
+            }
+            if !may_create {
+                return Err(PlaceError::NewOrdersHeld);
+            }
+            let id = Uuid::new_v4().to_string();
+            let reference = unused_reference(connection)?;
+            let row = NewOrderRow {
+                id: &id,
+                reference: reference.as_str(),
+                customer_name: &order.customer_name,
+                phone: order.phone.as_str(),
+                email: order.email.as_deref(),
+                location: &order.location,
+                service_type: order.service.id,
+                service_label: order.service.label,
+                quantity: order.quantity,
+                payment_method: order.payment_method,
+                special_instructions: &order.special_instructions,
+                price_per_kg: order.service.price_per_kg as i32,
+                total_amount: order.total_amount(),
+                status: OrderStatus::Pending,
+                idempotency_key: Some(&key),
+                request_fingerprint: Some(&fingerprint),
+                created_at: now,
+                updated_at: now,
+            };
+            diesel::insert_into(orders::table).values(&row).execute(connection)?;
+            diesel::insert_into(order_status_history::table)
+                .values((
+                    order_status_history::order_id.eq(&id),
+                    order_status_history::status.eq(OrderStatus::Pending),
+                    order_status_history::changed_at.eq(now),
+                ))
+                .execute(connection)?;
+            let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
+            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, now))?;
+            Ok(Placed::Created(stored))
+        })
+    }
+}
+
+/// How long an order sent again without a key counts as the same submission.
+const IMPLICIT_KEY_WINDOW_SECONDS: i64 = 600;
+
+/// The keys of an order sent without an `Idempotency-Key` (a form posted before or without
+/// JavaScript, an API client that sends none): derived from the order itself and the ten-minute
+/// window it came in, and the previous window's for a double click across the boundary. So the
+/// same order sent twice in a row is stored once, and the same order placed later is a new one.
+/// They hold spaces, which a client's key cannot, so that no client can pick one.
+fn implicit_keys(fingerprint: &str, now: PrimitiveDateTime) -> [String; 2] {
+    let window = now.assume_utc().unix_timestamp().div_euclid(IMPLICIT_KEY_WINDOW_SECONDS);
+    [format!("implicit {fingerprint} {window}"), format!("implicit {fingerprint} {}", window - 1)]
+}
+
+fn unused_reference(connection: &mut DbConnection) -> QueryResult<OrderReference> {
+    loop {
+        let candidate = OrderReference::generate();
+        let taken: i64 =
+            orders::table.filter(orders::reference.eq(candidate.as_str())).count().get_result(connection)?;
+        if taken == 0 {
+            return Ok(candidate);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The template parameters of each e-mail, exactly as spec section 7 names them. They are computed
+//! when the order or message is stored and kept in the outbox row; `to_email` of a staff e-mail is
+//! added when it is sent (from `ADMIN_NOTIFY_EMAIL`, which may be configured later).
+
+use crate::catalogue::MPESA_TILL;
+use crate::clock;
+use crate::domain::OrderStatus;
+use crate::models::contact_message::ContactMessage;
+use crate::models::order::Order;
+use serde_json::{Value, json};
+use time::PrimitiveDateTime;
+
+/// The order e-mail to staff: the thirteen parameters but `to_email`.
+pub fn order_admin(order: &Order) -> Value {
+    let (date, time) = clock::nairobi_date_time(order.created_at);
+    json!({
+        "order_id": order.id,
+        "customer_name": order.customer_name,
+        "customer_phone": order.phone,
+        "customer_email": order.email.clone().unwrap_or_default(),
+        "location": order.location,
+        "service_type": order.service_label,
+        "quantity": order.quantity,
+        "total_amount": order.total_amount,
+        "payment_method": order.payment_method.label(),
+        "special_instructions": if order.special_instructions.trim().is_empty() { "None" } else { order.special_instructions.as_str() },
+        "order_date": date,
+        "order_time": time,
+    })
+}
+
+/// The customer's confirmation: `None` when they gave no e-mail (spec section 7: then skipped).
+pub fn order_customer(order: &Order) -> Option<Value> {
+    let email = order.email.as_deref()?;
+    let (date, _) = clock::nairobi_date_time(order.created_at);
+    Some(json!({
+        "to_email": email,
+        "customer_name": order.customer_name,
+        "order_id": order.id,
+        "service_type": order.service_label,
+        "quantity": order.quantity,
+        "total_amount": order.total_amount,
+        "location": order.location,
+        "mpesa_till": MPESA_TILL,
+        "phone_number": order.phone,
+        "order_date": date,
+    }))
+}
+
+/// The contact e-mail to staff: the eight parameters but `to_email`.
+pub fn contact(message: &ContactMessage) -> Value {
+    let (date, time) = clock::nairobi_date_time(message.created_at);
+    json!({
+        "customer_name": message.name,
+        "customer_email": message.email,
+        "customer_phone": message.phone.clone().unwrap_or_else(|| "Not provided".to_owned()),
+        "subject": message.subject,
+        "message": message.message,
+        "contact_date": date,
+        "contact_time": time,
+    })
+}
+
+/// Beyond the spec: the customer's e-mail when staff change the status; `None` without an e-mail.
+pub fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -> Option<Value> {
+    let email = order.email.as_deref()?;
+    let (date, time) = clock::nairobi_date_time(at);
+    Some(json!({
+        "to_email": email,
+        "customer_name": order.customer_name,
+        "order_id": order.id,
+        "order_reference": order.reference,
+        "status": status.as_str(),
+        "status_label": status.label(),
+        "service_type": order.service_label,
+        "total_amount": order.total_amount,
+        "status_date": date,
+        "status_time": time,
+    }))
+}

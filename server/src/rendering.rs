@@ -1,0 +1,232 @@
+//! Turning a page name and its props into a full HTML response: server render in the embedded
+//! engine, the askama document shell around it, and the in-memory cache of pages whose props do
+//! not depend on the request.
+//!
+//! Failure policy: a page that throws answers 500 with the error page; an engine that fails (time
+//! limit, memory, no engine free) answers with the document shell and an empty root, so that the
+//! browser renders the page from the same props with the client bundle.
+
+use crate::compressed::Compressed;
+use crate::config::Business;
+use crate::frontend::Frontend;
+use crate::views::pages::{ErrorProps, Page, PageData, SharedProps};
+use crate::{catalogue, clock, seo};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{CacheControl, CacheDirective};
+use actix_web::{HttpRequest, HttpResponse};
+use askama::Template;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use ssr_runtime::{RenderError, RenderedPage, Renderer};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// The document shell of every page (`templates/document.html`).
+#[derive(Template)]
+#[template(path = "document.html")]
+struct Document<'a> {
+    title: &'a str,
+    description: &'a str,
+    site_name: &'a str,
+    /// Absolute address of an indexed page; none for pages kept out of search results.
+    canonical: Option<String>,
+    structured_data: &'a str,
+    css: &'a str,
+    html: &'a str,
+    page_data: &'a str,
+    entry: &'a str,
+    preloads: Vec<&'a str>,
+}
+
+/// A finished page: status and body in every coding.
+#[derive(Debug)]
+pub struct PageResponse {
+    status: StatusCode,
+    body: Compressed,
+}
+
+impl PageResponse {
+    /// Answers `request` with this page.
+    pub fn respond(&self, request: &HttpRequest) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        response.content_type("text/html; charset=utf-8").insert_header(CacheControl(vec![CacheDirective::NoCache]));
+        self.body.respond(request, response)
+    }
+
+    /// Answers with a page that holds one person's data: never stored by a cache, never indexed.
+    pub fn respond_private(&self, request: &HttpRequest) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        response
+            .content_type("text/html; charset=utf-8")
+            .insert_header(CacheControl(vec![CacheDirective::NoStore, CacheDirective::Private]))
+            .insert_header(("X-Robots-Tag", "noindex, nofollow"));
+        self.body.respond(request, response)
+    }
+}
+
+/// Renders pages and keeps those that can be reused.
+pub struct Pages {
+    renderer: Renderer,
+    frontend: Frontend,
+    business: Business,
+    base_url: String,
+    cache: RwLock<HashMap<String, Arc<PageResponse>>>,
+}
+
+impl Pages {
+    /// Pages rendered by `renderer` into the shell with `frontend`'s files; canonical addresses
+    /// start with `base_url`.
+    pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String) -> Self {
+        Self { renderer, frontend, business, base_url, cache: RwLock::default() }
+    }
+
+    /// The built frontend.
+    pub fn frontend(&self) -> &Frontend {
+        &self.frontend
+    }
+
+    /// The renderer's counters (renders done, failed).
+    pub fn render_stats(&self) -> ssr_runtime::RendererStats {
+        self.renderer.stats()
+    }
+
+    /// Props for a page at `path`: the shared props plus the page's own fields.
+    pub fn props(&self, path: &str, own: &impl Serialize) -> Value {
+        page_props(&self.business, path, own)
+    }
+
+    /// A page whose props do not depend on the request: rendered once per `key` and then served
+    /// from memory. The key must change whenever the props do (it includes the year).
+    pub async fn cached(&self, key: &str, page: Page, props: Value) -> Arc<PageResponse> {
+        let key = format!("{key}@{}", props.get("year").and_then(Value::as_i64).unwrap_or_default());
+        if let Some(hit) = self.cache.read().ok().and_then(|cache| cache.get(&key).cloned()) {
+            return hit;
+        }
+        let (response, reusable) = self.render(page, props).await;
+        let response = Arc::new(response);
+        if reusable && let Ok(mut cache) = self.cache.write() {
+            cache.insert(key, Arc::clone(&response));
+        }
+        response
+    }
+
+    /// The error page for an unknown route, from the cache.
+    pub async fn not_found(&self) -> Arc<PageResponse> {
+        let props = self.props("", &ErrorProps { status: 404 });
+        self.cached("error-404", Page::Error, props).await
+    }
+
+    /// Renders `page` now. The flag says whether the result may be cached: false when it is a
+    /// fallback after a failure, so that the next request tries again.
+    pub async fn render(&self, page: Page, props: Value) -> (PageResponse, bool) {
+        let props_json = props.to_string();
+        match self.renderer.render(page.name(), &props_json).await {
+            Ok(rendered) => (self.document(page, &props, &rendered), true),
+            Err(RenderError::Threw { message }) => {
+                tracing::error!(%page, error = %message, "the page threw while rendering");
+                (self.server_error(&props).await, false)
+            }
+            Err(error) => {
+                tracing::error!(%page, %error, "the engine failed; sending the shell for the browser to render");
+                (self.shell_only(page, &props, StatusCode::OK), false)
+            }
+        }
+    }
+
+    /// The 500 page, rendered on the server if the error page itself renders.
+    async fn server_error(&self, props: &Value) -> PageResponse {
+        let mut props = props.clone();
+        props["status"] = Value::from(500);
+        props["path"] = Value::from("");
+        match self.renderer.render(Page::Error.name(), &props.to_string()).await {
+            Ok(rendered) => self.document(Page::Error, &props, &rendered),
+            Err(error) => {
+                tracing::error!(%error, "the error page failed to render too");
+                self.shell_only(Page::Error, &props, StatusCode::INTERNAL_SERVER_ERROR)
+            }
+        }
+    }
+
+    fn shell_only(&self, page: Page, props: &Value, status: StatusCode) -> PageResponse {
+        let fallback = RenderedPage {
+            html: String::new(),
+            title: self.business.name.clone(),
+            description: String::new(),
+            status: status.as_u16(),
+        };
+        self.document(page, props, &fallback)
+    }
+
+    fn document(&self, page: Page, props: &Value, rendered: &RenderedPage) -> PageResponse {
+        let manifest = self.frontend.manifest();
+        let page_data = script_safe_json(&serde_json::to_value(PageData { page, props }).unwrap_or_default());
+        let path = props.get("path").and_then(Value::as_str).unwrap_or_default();
+        let structured_data = script_safe_json(&seo::structured_data(&self.business, &self.base_url, page.name()));
+        let document = Document {
+            title: &rendered.title,
+            description: &rendered.description,
+            site_name: &self.business.name,
+            canonical: seo::is_indexed(path).then(|| format!("{}{path}", self.base_url)),
+            structured_data: &structured_data,
+            css: self.frontend.css(),
+            html: &rendered.html,
+            page_data: &page_data,
+            entry: &manifest.entry,
+            preloads: self.frontend.preloads(page.name()),
+        };
+        let html = document.render().unwrap_or_else(|error| {
+            tracing::error!(%error, "the document shell failed to render");
+            String::from(
+                "<!doctype html><title>Unexpected Application Error!</title><h1>Unexpected Application Error!</h1>",
+            )
+        });
+        let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
+        PageResponse { status, body: Compressed::new(html) }
+    }
+}
+
+/// The props of a page at `path`: what every page gets ([`SharedProps`]) plus the page's own
+/// fields in `own`.
+pub fn page_props(business: &Business, path: &str, own: &impl Serialize) -> Value {
+    let shared = SharedProps { path, year: clock::nairobi_year(), business, price_list: &catalogue::PRICE_LIST };
+    let mut props = match serde_json::to_value(shared) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    if let Ok(Value::Object(own)) = serde_json::to_value(own) {
+        props.extend(own);
+    }
+    Value::Object(props)
+}
+
+impl std::fmt::Debug for Pages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pages").finish_non_exhaustive()
+    }
+}
+
+/// JSON that can sit inside `<script type="application/json">`: nothing in it can close the tag
+/// or open a comment.
+fn script_safe_json(value: &Value) -> String {
+    value
+        .to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_in_a_script_tag_cannot_close_it() {
+        let json = script_safe_json(&serde_json::json!({ "name": "</script><script>alert(1)</script>" }));
+        assert!(!json.contains("</script"));
+        assert!(!json.contains('<'));
+        let back: Value = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back["name"], "</script><script>alert(1)</script>");
+    }
+}

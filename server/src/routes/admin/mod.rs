@@ -1,0 +1,47 @@
+//! The staff side: the login, and behind [`crate::auth::require_staff`] the dashboard page under
+//! `/admin` and its JSON API under `/api/admin`. `startup.rs` lists every route; the handlers are
+//! grouped by what they serve:
+//!
+//! - [`session`]: sign in (limit check, password check, session start) and sign out;
+//! - [`dashboard`]: the dashboard page and its stat cards;
+//! - [`orders`]: the orders list, status changes and payments;
+//! - [`messages`]: the contact messages list and their status;
+//! - [`mail`]: the e-mail outbox report and 'Send again'.
+
+pub mod dashboard;
+pub mod mail;
+pub mod messages;
+pub mod orders;
+mod query;
+pub mod session;
+
+use crate::db::DbError;
+use crate::error::ApiError;
+use actix_web::HttpResponse;
+use actix_web::http::header;
+use serde::Serialize;
+
+pub use query::PAGE_SIZE;
+
+/// The message of a failed query on the dashboard.
+const LOAD_FAILED: &str = "The dashboard data could not be loaded. Please try again.";
+
+fn load_failed(source: DbError) -> ApiError {
+    ApiError::Storage { message: LOAD_FAILED, source }
+}
+
+/// A JSON answer no cache may keep: it holds customers' details.
+fn private_json(body: &impl Serialize) -> HttpResponse {
+    HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(body)
+}
+
+/// The body of a change, or 400 naming the `shape` expected.
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|error| ApiError::BadRequest(format!("The body must be {shape} ({error}).")))
+}
+
+/// `{"status": …}`
+#[derive(Debug, serde::Deserialize)]
+struct StatusChange {
+    status: String,
+}

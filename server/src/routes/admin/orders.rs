@@ -1,0 +1,133 @@
+//! The orders tab: the list, status changes, and recording payments.
+
+use super::query::{ListQuery, OrdersQuery, PAGE_SIZE};
+use super::{StatusChange, json_body, load_failed, private_json};
+use crate::auth::CurrentStaff;
+use crate::clock::now_utc;
+use crate::db::DbError;
+use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
+use crate::error::ApiError;
+use crate::models::order::{Order, Payment, PaymentRecorded};
+use crate::models::stats::Stats;
+use crate::state::AppState;
+use crate::views::admin::{OrderChanged, OrdersPage};
+use crate::views::orders::AdminOrder;
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+
+/// GET /api/admin/orders?status=&q=&page=
+pub async fn list_orders(
+    state: web::Data<AppState>,
+    _staff: CurrentStaff,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = OrdersQuery::parse(&query)?;
+    let filter = query.clone();
+    let page = state
+        .db()
+        .run(move |c| Order::page(c, &filter.filter, filter.page, PAGE_SIZE).map_err(DbError::from))
+        .await
+        .map_err(load_failed)?;
+    Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE)))
+}
+
+/// POST /api/admin/orders/{id}/status `{"status": "ready"}`: any status to any other, stored with
+/// its time and the staff member in the history.
+pub async fn change_order_status(
+    state: web::Data<AppState>,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let change: StatusChange = json_body(&body, r#"a JSON object like {"status": "ready"}"#)?;
+    let status = OrderStatus::parse(change.status.trim()).ok_or_else(|| {
+        ApiError::BadRequest(format!("Unknown status '{}': use one of {}.", change.status, OrderStatus::choices()))
+    })?;
+    let (id, by) = (id.into_inner(), staff.email.clone());
+    let notify = state.settings().mail.status_template.is_some();
+    let updated = state
+        .db()
+        .run(move |connection| {
+            let order = Order::set_status(connection, &id, status, &by, notify, now_utc())?;
+            let stats = Stats::load(connection)?;
+            Ok::<_, DbError>(order.map(|order| (order, stats)))
+        })
+        .await
+        .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
+    let (order, stats) = updated.ok_or_else(|| ApiError::NotFound("There is no such order.".to_owned()))?;
+    tracing::info!(order_id = %order.id, status = %order.status, staff = %staff.email, "order status changed");
+    state.mail_wake().notify_one();
+    Ok(private_json(&OrderChanged { order: AdminOrder::from(&order), stats }))
+}
+
+/// `{"paymentStatus": "paid"|"unpaid", "paidVia": "mpesa"|"cash", "mpesaCode": …}`
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PaymentInput {
+    payment_status: String,
+    paid_via: Option<String>,
+    mpesa_code: Option<String>,
+}
+
+impl PaymentInput {
+    fn validate(self) -> Result<Payment, ApiError> {
+        let mut fields = FieldErrors::default();
+        let payment = match (self.payment_status.as_str(), self.paid_via.as_deref()) {
+            ("unpaid", _) => Some(Payment::Unpaid),
+            ("paid", Some("cash")) => Some(Payment::Cash),
+            ("paid", Some("mpesa")) => fields.check(
+                "mpesaCode",
+                MpesaCode::parse(self.mpesa_code.as_deref().unwrap_or_default())
+                    .map(Payment::Mpesa)
+                    .map_err(str::to_owned),
+            ),
+            ("paid", _) => {
+                fields.add("paidVia", "Choose how it was paid: mpesa or cash.");
+                None
+            }
+            _ => {
+                fields.add("paymentStatus", "Choose paid or unpaid.");
+                None
+            }
+        };
+        payment.ok_or_else(|| ApiError::invalid(fields))
+    }
+}
+
+/// POST /api/admin/orders/{id}/payment: records the payment apart from the work status.
+pub async fn record_payment(
+    state: web::Data<AppState>,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let input: PaymentInput = json_body(
+        &body,
+        r#"a JSON object like {"paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QJK3L5X9TZ"}"#,
+    )?;
+    let payment = input.validate()?;
+    let (id, by) = (id.into_inner(), staff.email.clone());
+    let updated = state
+        .db()
+        .run(move |connection| {
+            let recorded = Order::record_payment(connection, &id, &payment, &by, now_utc())?;
+            let stats = Stats::load(connection)?;
+            Ok::<_, DbError>((recorded, stats))
+        })
+        .await
+        .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
+    let (order, stats) = match updated {
+        (PaymentRecorded::Recorded(order), stats) => (*order, stats),
+        (PaymentRecorded::NoSuchOrder, _) => return Err(ApiError::NotFound("There is no such order.".to_owned())),
+        (PaymentRecorded::CodeUsedBy(reference), _) => {
+            let mut fields = FieldErrors::default();
+            fields.add(
+                "mpesaCode",
+                format!("This M-PESA code is already recorded for order {reference}. Check the code in the customer's M-PESA message."),
+            );
+            return Err(ApiError::invalid(fields));
+        }
+    };
+    tracing::info!(order_id = %order.id, payment = %order.payment_status, staff = %staff.email, "payment recorded");
+    Ok(private_json(&OrderChanged { order: AdminOrder::from(&order), stats }))
+}

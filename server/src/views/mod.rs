@@ -1,0 +1,88 @@
+//! The JSON that crosses from Rust to TypeScript: page props and API answers, each a struct with
+//! `#[derive(Serialize, TS)]`. The TypeScript types in `frontend/src/lib/generated/` are made from
+//! these (`make generate`), and a test fails when they are stale, so the two sides cannot drift.
+//! Handlers build these views; nothing else writes the shape of an answer.
+
+pub mod admin;
+pub mod orders;
+pub mod pages;
+pub mod tracking;
+
+use std::path::Path;
+use ts_rs::{Config, ExportError, TS};
+
+/// Where the generated TypeScript types live, from the server crate's folder.
+pub const GENERATED_DIR: &str = "../frontend/src/lib/generated";
+
+/// Writes the TypeScript type of every view (and of what they use) into `dir`, one file a type.
+pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
+    let config = Config::new().with_out_dir(dir).with_large_int("number");
+    pages::Page::export_all(&config)?;
+    pages::SharedProps::<'static>::export_all(&config)?;
+    pages::HomeProps::export_all(&config)?;
+    pages::CatalogueProps::export_all(&config)?;
+    pages::OrderPageProps::export_all(&config)?;
+    pages::ContactPageProps::export_all(&config)?;
+    pages::ConfirmationProps::export_all(&config)?;
+    pages::ErrorProps::export_all(&config)?;
+    pages::LoginProps::export_all(&config)?;
+    tracking::TrackingProps::export_all(&config)?;
+    tracking::TrackingResult::export_all(&config)?;
+    admin::DashboardProps::export_all(&config)?;
+    admin::OrderChanged::export_all(&config)?;
+    admin::MessageChanged::export_all(&config)?;
+    admin::MailResent::export_all(&config)?;
+    orders::OrderView::export_all(&config)?;
+    orders::ContactCreated::export_all(&config)?;
+    Ok(())
+}
+
+/// RFC 3339, UTC, as every time in a view is written.
+fn time(at: time::PrimitiveDateTime) -> String {
+    crate::clock::rfc3339(at)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::fs;
+    use std::path::PathBuf;
+
+    fn files(dir: &Path) -> BTreeMap<PathBuf, String> {
+        let mut found = BTreeMap::new();
+        let mut folders = vec![dir.to_path_buf()];
+        while let Some(folder) = folders.pop() {
+            for entry in fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else {
+                    found.insert(path.strip_prefix(dir).unwrap().to_path_buf(), fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
+        found
+    }
+
+    /// `UPDATE_GENERATED=1 cargo test -p laundry --lib generated` (or `make generate`) rewrites them.
+    #[test]
+    fn the_generated_typescript_types_match_the_rust_views() {
+        let checked_in = Path::new(env!("CARGO_MANIFEST_DIR")).join(GENERATED_DIR);
+        if std::env::var_os("UPDATE_GENERATED").is_some() {
+            let _ = fs::remove_dir_all(&checked_in);
+            export_typescript(&checked_in).unwrap();
+        }
+        let fresh = tempfile::tempdir().unwrap();
+        export_typescript(fresh.path()).unwrap();
+        let (expected, found) = (files(fresh.path()), files(&checked_in));
+        let stale: Vec<_> = expected
+            .keys()
+            .chain(found.keys())
+            .filter(|name| expected.get(*name) != found.get(*name))
+            .map(|name| name.display().to_string())
+            .collect();
+        assert!(stale.is_empty(), "frontend/src/lib/generated is stale ({}): run `make generate`", stale.join(", "));
+    }
+}

@@ -1,0 +1,154 @@
+//! Orders and messages as the API answers them.
+
+use super::time;
+use crate::domain::{MessageStatus, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::models::contact_message::ContactMessage;
+use crate::models::order::Order;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// The order as the API returns it: spec section 3's fields, plus the reference. Times are
+/// RFC 3339, UTC.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "Order")]
+pub struct OrderView {
+    /// The full id; staff see its last 8 characters after '#'.
+    pub id: String,
+    /// The order ID customers read and track by.
+    pub reference: String,
+    /// Full name.
+    pub customer_name: String,
+    /// `+2547XXXXXXXX`.
+    pub phone: String,
+    /// If given.
+    pub email: Option<String>,
+    /// Pickup location.
+    pub location: String,
+    /// Catalogue id.
+    pub service_type: String,
+    /// Catalogue label at the time of the order.
+    pub service_label: String,
+    /// Whole kg.
+    pub quantity: i32,
+    /// How the customer pays.
+    pub payment_method: PaymentMethod,
+    /// Possibly empty.
+    pub special_instructions: String,
+    /// KSh per kg.
+    pub price_per_kg: i32,
+    /// KSh.
+    pub total_amount: i32,
+    /// Where the order is.
+    pub status: OrderStatus,
+    /// When it was placed.
+    pub created_at: String,
+    /// When it last changed.
+    pub updated_at: String,
+}
+
+impl From<&Order> for OrderView {
+    fn from(order: &Order) -> Self {
+        OrderView {
+            id: order.id.clone(),
+            reference: order.reference.clone(),
+            customer_name: order.customer_name.clone(),
+            phone: order.phone.clone(),
+            email: order.email.clone(),
+            location: order.location.clone(),
+            service_type: order.service_type.clone(),
+            service_label: order.service_label.clone(),
+            quantity: order.quantity,
+            payment_method: order.payment_method,
+            special_instructions: order.special_instructions.clone(),
+            price_per_kg: order.price_per_kg,
+            total_amount: order.total_amount,
+            status: order.status,
+            created_at: time(order.created_at),
+            updated_at: time(order.updated_at),
+        }
+    }
+}
+
+/// An order as staff see it: the API's order plus its payment.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminOrder {
+    /// The order.
+    #[serde(flatten)]
+    pub order: OrderView,
+    /// Paid or not, apart from the work status.
+    pub payment_status: PaymentStatus,
+    /// How, when paid.
+    pub paid_via: Option<PaidVia>,
+    /// The M-PESA code staff recorded.
+    pub mpesa_code: Option<String>,
+    /// When staff recorded the payment.
+    pub paid_at: Option<String>,
+}
+
+impl From<&Order> for AdminOrder {
+    fn from(order: &Order) -> Self {
+        AdminOrder {
+            order: OrderView::from(order),
+            payment_status: order.payment_status,
+            paid_via: order.paid_via,
+            mpesa_code: order.mpesa_code.clone(),
+            paid_at: order.paid_at.map(time),
+        }
+    }
+}
+
+/// A contact message as staff see it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminMessage {
+    /// UUID.
+    pub id: String,
+    /// Full name.
+    pub name: String,
+    /// E-mail address.
+    pub email: String,
+    /// If given.
+    pub phone: Option<String>,
+    /// Subject.
+    pub subject: String,
+    /// The message.
+    pub message: String,
+    /// New or handled.
+    pub status: MessageStatus,
+    /// When it was sent.
+    pub created_at: String,
+    /// When staff marked it handled.
+    pub handled_at: Option<String>,
+    /// Who did.
+    pub handled_by: Option<String>,
+}
+
+impl From<&ContactMessage> for AdminMessage {
+    fn from(message: &ContactMessage) -> Self {
+        AdminMessage {
+            id: message.id.clone(),
+            name: message.name.clone(),
+            email: message.email.clone(),
+            phone: message.phone.clone(),
+            subject: message.subject.clone(),
+            message: message.message.clone(),
+            status: message.status,
+            created_at: time(message.created_at),
+            handled_at: message.handled_at.map(time),
+            handled_by: message.handled_by.clone(),
+        }
+    }
+}
+
+/// The answer to a stored contact message (`POST /api/contacts`).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ContactCreated {
+    /// UUID.
+    pub id: String,
+    /// 'new'.
+    pub status: MessageStatus,
+    /// Spec section 8: the success text.
+    pub message: String,
+}

@@ -1,0 +1,223 @@
+//! Page names and the props of every page: what all pages share, and each page's own.
+
+use crate::catalogue::{PriceItem, SERVICES, Service};
+use crate::config::Business;
+use crate::domain::FieldErrors;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use ts_rs::TS;
+
+/// The pages of the frontend's route table (`frontend/src/pages.json`); a test checks the two
+/// name the same pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(rename = "PageName")]
+pub enum Page {
+    /// `/`
+    Home,
+    /// `/pricing`
+    Pricing,
+    /// `/order`
+    Order,
+    /// `/tracking`
+    Tracking,
+    /// `/contact`
+    Contact,
+    /// `/confirmation`
+    Confirmation,
+    /// `/admin/login`
+    Login,
+    /// `/admin`
+    Admin,
+    /// 404 and 500.
+    Error,
+}
+
+impl Page {
+    /// Every page.
+    pub const ALL: [Page; 9] = [
+        Page::Home,
+        Page::Pricing,
+        Page::Order,
+        Page::Tracking,
+        Page::Contact,
+        Page::Confirmation,
+        Page::Login,
+        Page::Admin,
+        Page::Error,
+    ];
+
+    /// The name the frontend's route table gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Page::Home => "home",
+            Page::Pricing => "pricing",
+            Page::Order => "order",
+            Page::Tracking => "tracking",
+            Page::Contact => "contact",
+            Page::Confirmation => "confirmation",
+            Page::Login => "login",
+            Page::Admin => "admin",
+            Page::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Page {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What every page receives, whatever the page.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedProps<'a> {
+    /// The request path, for the active header link.
+    pub path: &'a str,
+    /// The year of the copyright line, given by the server so that both renders agree.
+    pub year: i32,
+    /// Business details, from the configuration.
+    pub business: &'a Business,
+    /// The single catalogue's price list; the header search reads it.
+    #[ts(as = "Vec<PriceItem>")]
+    pub price_list: &'static [PriceItem],
+}
+
+/// The JSON embedded in the document for the client entry (`PageData` in
+/// `frontend/src/lib/types.ts`, made of the generated `PageName` and `SharedProps`).
+#[derive(Debug, Clone, Serialize)]
+pub struct PageData<'a> {
+    /// Which page to hydrate.
+    pub page: Page,
+    /// Its props (the shared ones and its own).
+    pub props: &'a serde_json::Value,
+}
+
+/// The home page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HomeProps {
+    /// The intro video, if configured.
+    pub intro_video_url: Option<String>,
+}
+
+/// The props of the pages that show the services (pricing, order).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct CatalogueProps {
+    /// The orderable services.
+    #[ts(as = "Vec<Service>")]
+    pub services: &'static [Service],
+}
+
+impl CatalogueProps {
+    /// The catalogue's services.
+    pub fn new() -> Self {
+        CatalogueProps { services: &SERVICES }
+    }
+}
+
+impl Default for CatalogueProps {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A form the server sends back: the entered values, a message per wrong field, and an alert.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct FormState {
+    /// What was entered, by field name.
+    pub values: BTreeMap<String, Option<String>>,
+    /// A message per wrong field.
+    pub errors: FieldErrors,
+    /// A message for the whole form.
+    pub alert: Option<String>,
+    /// The HTTP status the page answers with.
+    pub status: u16,
+}
+
+impl FormState {
+    /// The form with what was entered, its mistakes, and an alert, answered with `status`.
+    pub fn new<'a>(
+        values: impl IntoIterator<Item = (&'a str, Option<String>)>,
+        errors: FieldErrors,
+        alert: Option<&str>,
+        status: u16,
+    ) -> Self {
+        FormState {
+            values: values.into_iter().map(|(name, value)| (name.to_owned(), value)).collect(),
+            errors,
+            alert: alert.map(str::to_owned),
+            status,
+        }
+    }
+}
+
+/// The order page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct OrderPageProps {
+    /// The orderable services.
+    #[serde(flatten)]
+    pub catalogue: CatalogueProps,
+    /// The form sent back after a plain post with mistakes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub form: Option<FormState>,
+}
+
+/// The contact page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ContactPageProps {
+    /// The form sent back after a plain post with mistakes.
+    pub form: Option<FormState>,
+    /// After a plain post that was stored.
+    pub sent: bool,
+}
+
+/// The order just placed, as the confirmation shows it (no more personal data than needed).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmedOrder {
+    /// The order ID.
+    pub reference: String,
+    /// The service.
+    pub service_label: String,
+    /// Kg.
+    pub quantity: i32,
+    /// KSh.
+    pub total_amount: i32,
+    /// Whether the customer pays now (the till instructions are shown).
+    pub pay_now: bool,
+    /// Masked.
+    pub phone: String,
+}
+
+/// The confirmation page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ConfirmationProps {
+    /// The order, when the address named one (null when it named none that exists).
+    #[ts(optional = nullable)]
+    pub order: Option<ConfirmedOrder>,
+}
+
+/// The error page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ErrorProps {
+    /// 404 or 500.
+    pub status: u16,
+}
+
+/// The sign-in page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct LoginProps {
+    /// The form's token, checked by the server with its cookie.
+    pub csrf: String,
+    /// Where to go once signed in (a path of the dashboard).
+    pub next: String,
+    /// The e-mail entered before, after a refused attempt.
+    pub email: String,
+    /// Why the last attempt was refused.
+    pub error: Option<String>,
+    /// The HTTP status the page answers with.
+    pub status: u16,
+}
