@@ -1,0 +1,147 @@
+//! The guard around every route of `/admin` and `/api/admin`, and where a login may send the
+//! browser afterwards.
+
+use super::session::live_session;
+use super::{CSRF_HEADER, same_secret};
+use crate::error::ApiError;
+use crate::state::AppState;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::{Method, header};
+use actix_web::middleware::Next;
+use actix_web::{HttpMessage, HttpResponse, ResponseError, web};
+
+/// Whether `request` is to the JSON API (401 answers) rather than a page (redirects to the login).
+fn is_api(path: &str) -> bool {
+    path.starts_with("/api/")
+}
+
+/// Whether `path`, as the router matches it (percent-decoded where that is safe), is for staff
+/// only: everything that starts with `/admin` or `/api/admin`, except the login.
+pub fn is_staff_only(path: &str) -> bool {
+    (path.starts_with("/admin") || path.starts_with("/api/admin")) && path != "/admin/login"
+}
+
+/// The guard of `/admin` and `/api/admin`: a live session, and for every request that can change
+/// something, its CSRF token (header `X-CSRF-Token`, or a `csrf` field of a form). Without a
+/// session, pages redirect to the login (with `next`) and the API answers 401; a missing or wrong
+/// token answers 403 and the handler never runs.
+pub async fn require_staff(
+    mut request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    // The router's view of the path: `/%61dmin` reaches the `/admin` route, so it is judged as that.
+    let path = request.match_info().as_str().to_owned();
+    if !is_staff_only(&path) {
+        return Ok(next.call(request).await?.map_into_boxed_body());
+    }
+    let Some(state) = request.app_data::<web::Data<AppState>>().cloned() else {
+        return Ok(request.into_response(HttpResponse::InternalServerError().finish()));
+    };
+    let api = is_api(&path);
+    let staff = match live_session(&state, request.request()).await {
+        Ok(Some(staff)) => staff,
+        Ok(None) => {
+            let response = if api { ApiError::Unauthorized.error_response() } else { to_login(&request) };
+            return Ok(request.into_response(response));
+        }
+        Err(error) => return Ok(request.into_response(error.error_response())),
+    };
+    if !is_safe(request.method()) {
+        let token = match request.headers().get(CSRF_HEADER).and_then(|v| v.to_str().ok()) {
+            Some(token) => Some(token.to_owned()),
+            None => form_csrf_field(&mut request).await,
+        };
+        if !token.is_some_and(|token| same_secret(&token, &staff.csrf_token)) {
+            tracing::warn!(path = request.path(), "a state-changing admin request without its CSRF token was refused");
+            let error = ApiError::Forbidden(
+                "This request did not carry its security token. Reload the page and try again.".to_owned(),
+            );
+            return Ok(request.into_response(error.error_response()));
+        }
+    }
+    request.extensions_mut().insert(staff);
+    Ok(next.call(request).await?.map_into_boxed_body())
+}
+
+fn is_safe(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// 303 to the login page, coming back here afterwards.
+fn to_login(request: &ServiceRequest) -> HttpResponse {
+    let here = request.uri().path_and_query().map_or("/admin", |p| p.as_str());
+    let next = if is_safe(request.method()) { here } else { "/admin" };
+    let query = serde_urlencoded::to_string([("next", next)]).unwrap_or_default();
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, format!("/admin/login?{query}")))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
+}
+
+/// The `csrf` field of a urlencoded form body; the body is put back for the handler.
+async fn form_csrf_field(request: &mut ServiceRequest) -> Option<String> {
+    let is_form = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    if !is_form {
+        return None;
+    }
+    let body = request.extract::<web::Bytes>().await.ok()?;
+    let token = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
+        .ok()
+        .and_then(|fields| fields.into_iter().find(|(name, _)| name == "csrf").map(|(_, value)| value));
+    request.set_payload(Payload::from(body));
+    token
+}
+
+/// A local path to go to after the login: under `/admin`, never another site.
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(next)
+            if (next == "/admin" || next.starts_with("/admin?") || next.starts_with("/admin/"))
+                && !next.starts_with("/admin/login")
+                && !next.contains("//")
+                && !next.contains('\\')
+                && next.chars().all(|c| c.is_ascii_graphic()) =>
+        {
+            next.to_owned()
+        }
+        _ => "/admin".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn everything_under_admin_but_the_login_is_for_staff_only() {
+        for path in
+            ["/admin", "/admin/", "/admin/logout", "/administration", "/api/admin", "/api/admin/orders/1/status"]
+        {
+            assert!(is_staff_only(path), "{path}");
+        }
+        for path in ["/admin/login", "/", "/api/orders", "/order", "/api/tracking"] {
+            assert!(!is_staff_only(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn after_login_only_admin_paths_of_this_site_are_followed() {
+        assert_eq!(safe_next(Some("/admin?tab=messages")), "/admin?tab=messages");
+        assert_eq!(safe_next(Some("/admin/")), "/admin/");
+        for bad in [
+            None,
+            Some("https://evil.example"),
+            Some("//evil.example"),
+            Some("/pricing"),
+            Some("/admin/login"),
+            Some("/admin//x"),
+        ] {
+            assert_eq!(safe_next(bad), "/admin", "{bad:?}");
+        }
+    }
+}
