@@ -8,8 +8,28 @@ use crate::db::DbError;
 use crate::domain::FieldErrors;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
-use serde_json::json;
+use serde::Serialize;
 use std::time::Duration;
+use ts_rs::TS;
+
+/// The body of every answer that is not a success: what to tell the person, and for 422 a message
+/// per field.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ErrorBody {
+    /// What the person reads.
+    pub error: String,
+    /// A message per wrong field (422 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fields: Option<FieldErrors>,
+}
+
+impl ErrorBody {
+    /// An error without field messages.
+    pub fn new(error: String) -> Self {
+        ErrorBody { error, fields: None }
+    }
+}
 
 /// An API request that did not succeed.
 #[derive(Debug, thiserror::Error)]
@@ -117,15 +137,17 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
         match self {
-            ApiError::Invalid { message, fields } => response.json(json!({ "error": message, "fields": fields })),
+            ApiError::Invalid { message, fields } => {
+                response.json(ErrorBody { error: message.clone(), fields: Some(fields.clone()) })
+            }
             ApiError::RateLimited { retry_after, .. } => response
                 .insert_header((header::RETRY_AFTER, whole_seconds(*retry_after)))
-                .json(json!({ "error": self.to_string() })),
+                .json(ErrorBody::new(self.to_string())),
             ApiError::Storage { message, source } => {
                 tracing::error!(error = %source, "storage failed");
-                response.json(json!({ "error": message }))
+                response.json(ErrorBody::new(message.to_string()))
             }
-            other => response.json(json!({ "error": other.to_string() })),
+            other => response.json(ErrorBody::new(other.to_string())),
         }
     }
 }

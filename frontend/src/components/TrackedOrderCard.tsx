@@ -3,9 +3,6 @@ import { formatDate, formatKsh } from "../lib/format";
 import type { TrackedOrder } from "../lib/generated/TrackedOrder";
 import { badgeTone, PROGRESS_STEPS, progressStep, statusLabel } from "../lib/tracking";
 
-/** An order as the tracking look-up returns it. */
-export type { TrackedOrder };
-
 /** The card. */
 export function TrackedOrderCard({ order }: { order: TrackedOrder }) {
   const done = progressStep(order.status);

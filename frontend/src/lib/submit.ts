@@ -1,4 +1,5 @@
 // Sending a form as JSON from the hydrated page; the plain form post stays the fallback.
+import type { ErrorBody } from "./generated/ErrorBody";
 
 /** What a form submission came to. */
 export type Submission<T> =
@@ -22,12 +23,14 @@ export async function postJson<T>(
   } catch {
     return { kind: "failed", message: null, status: null };
   }
-  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  const body: unknown = await response.json().catch(() => null);
   if (response.ok) return { kind: "ok", body: body as T };
-  if (response.status === 422 && body && typeof body.fields === "object" && body.fields !== null) {
-    return { kind: "invalid", fields: body.fields as Record<string, string> };
+  // The server answers an ErrorBody; a proxy in between may answer anything, so it is checked.
+  const failure = body as Partial<ErrorBody> | null;
+  if (response.status === 422 && failure && typeof failure.fields === "object" && failure.fields !== null) {
+    return { kind: "invalid", fields: failure.fields };
   }
-  const message = body && typeof body.error === "string" && response.status < 500 ? body.error : null;
+  const message = failure && typeof failure.error === "string" && response.status < 500 ? failure.error : null;
   return { kind: "failed", message, status: response.status };
 }
 

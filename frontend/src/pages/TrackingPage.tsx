@@ -2,9 +2,11 @@
 // JavaScript; the server answers the lookup.
 import { type FormEvent, useState } from "react";
 import { Icon } from "../components/Icon";
-import { type TrackedOrder, TrackedOrderCard } from "../components/TrackedOrderCard";
+import { TrackedOrderCard } from "../components/TrackedOrderCard";
 import { whatsappHref } from "../lib/format";
+import type { ErrorBody } from "../lib/generated/ErrorBody";
 import type { TrackBy } from "../lib/generated/TrackBy";
+import type { TrackingResult } from "../lib/generated/TrackingResult";
 import type { TrackingOutcome } from "../lib/generated/TrackingOutcome";
 import type { TrackingProps as OwnProps } from "../lib/generated/TrackingProps";
 import type { SharedProps } from "../lib/types";
@@ -37,10 +39,8 @@ export default function TrackingPage(props: TrackingProps) {
     setSearching(true);
     try {
       const response = await fetch(`/api/tracking?${params}`, { headers: { Accept: "application/json" } });
-      const body = (await response.json()) as { orders?: TrackedOrder[]; error?: string };
-      setResult(
-        body.orders ? { orders: body.orders } : { error: body.error ?? LOOKUP_FAILED, status: response.status },
-      );
+      const body = (await response.json()) as TrackingResult | ErrorBody;
+      setResult("orders" in body ? body : { error: body.error ?? LOOKUP_FAILED, status: response.status });
       window.history.replaceState(null, "", `/tracking?${params}`);
     } catch {
       setResult({ error: LOOKUP_FAILED, status: 0 });

@@ -1,6 +1,6 @@
 //! GET /api/catalogue: the services and the price list, as the pages see them.
 
-use crate::catalogue::{PRICE_LIST, SERVICES};
+use crate::views::pages::CatalogueAnswer;
 use actix_web::HttpResponse;
 use actix_web::http::header::{CacheControl, CacheDirective};
 
@@ -8,5 +8,5 @@ use actix_web::http::header::{CacheControl, CacheDirective};
 pub async fn get_catalogue() -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(CacheControl(vec![CacheDirective::Public, CacheDirective::MaxAge(300)]))
-        .json(serde_json::json!({ "services": SERVICES, "priceList": &PRICE_LIST[..] }))
+        .json(CatalogueAnswer::new())
 }

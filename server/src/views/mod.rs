@@ -34,6 +34,8 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     admin::MailResent::export_all(&config)?;
     orders::OrderView::export_all(&config)?;
     orders::ContactCreated::export_all(&config)?;
+    pages::CatalogueAnswer::export_all(&config)?;
+    crate::error::ErrorBody::export_all(&config)?;
     Ok(())
 }
 

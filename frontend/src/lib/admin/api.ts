@@ -1,4 +1,5 @@
 // The staff dashboard's typed calls to /api/admin/*, with a time limit, and how their failures read.
+import type { ErrorBody } from "../generated/ErrorBody";
 import type { AdminMessage, MailResent, MessageChanged, OrderChanged, PaymentChange } from "./types";
 
 /** How long a dashboard call may take before it is given up. */
@@ -69,12 +70,13 @@ async function adminFetch<T>(path: string, init: RequestInit, signal?: AbortSign
       if (body === null) throw new AdminError(UNREADABLE, response.status);
       return body as T;
     }
+    // The server answers an ErrorBody; a proxy in between may answer anything, so it is checked.
+    const failure = body as Partial<ErrorBody> | null;
     const message =
-      body && typeof body.error === "string" && body.error
-        ? body.error
+      failure && typeof failure.error === "string" && failure.error
+        ? failure.error
         : `The request failed (HTTP ${response.status}). Please try again.`;
-    const fields =
-      body && typeof body.fields === "object" && body.fields !== null ? (body.fields as Record<string, string>) : {};
+    const fields = failure && typeof failure.fields === "object" && failure.fields !== null ? failure.fields : {};
     throw new AdminError(message, response.status, fields);
   } finally {
     clearTimeout(timer);
