@@ -1,6 +1,7 @@
 // Builds the frontend with esbuild's API:
 // - dist/server/server.js: one self-contained classic script for the server's embedded engine;
-// - dist/client/: the browser's ES modules, split per page, with hashed names, and the CSS;
+// - dist/client/: the browser's ES modules, split per page, with hashed names, and the CSS: the
+//   site's stylesheet, for every page, and the staff pages' own, sent to those pages only;
 // - dist/manifest.json: which files the server must name for each page.
 // Both bundles start from the one route table in src/routes.ts.
 import { build } from "esbuild";
@@ -84,6 +85,7 @@ const client = await build({
   entryPoints: {
     "entry-client": path.join(root, "src/entry-client.tsx"),
     site: path.join(root, "src/styles/site.css"),
+    staff: path.join(root, "src/styles/staff.css"),
   },
   outdir: path.join(dist, "client"),
   entryNames: "[name]-[hash]",
@@ -117,7 +119,8 @@ function staticImports(output, seen = new Set()) {
 
 const entry = outputFor((o) => o.entryPoint === "src/entry-client.tsx");
 const css = outputFor((o) => o.entryPoint === "src/styles/site.css" && !o.entryPoint.endsWith(".js"));
-if (!entry || !css) throw new Error("the client build lacks its entry or its CSS");
+const staffCss = outputFor((o) => o.entryPoint === "src/styles/staff.css" && !o.entryPoint.endsWith(".js"));
+if (!entry || !css || !staffCss) throw new Error("the client build lacks its entry or its CSS");
 const entryImports = staticImports(entry);
 
 const pages = {};
@@ -132,6 +135,7 @@ const manifest = {
   entry: name(entry),
   preload: [...entryImports].map(name),
   css: name(css),
+  staffCss: name(staffCss),
   pages,
 };
 writeFileSync(path.join(dist, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

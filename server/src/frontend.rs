@@ -10,6 +10,7 @@ use std::path::Path;
 
 /// `dist/manifest.json`, written by `frontend/build.mjs`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Manifest {
     /// The client entry module.
     pub entry: String,
@@ -17,6 +18,8 @@ pub struct Manifest {
     pub preload: Vec<String>,
     /// The site's stylesheet, inlined into every page.
     pub css: String,
+    /// The staff pages' own stylesheet, inlined after `css` into the staff pages only.
+    pub staff_css: String,
     /// Page name → the page's own chunks, to preload.
     pub pages: HashMap<String, Vec<String>>,
 }
@@ -36,6 +39,7 @@ pub struct Frontend {
     manifest: Manifest,
     server_bundle: String,
     css: String,
+    staff_css: String,
     assets: HashMap<String, Asset>,
 }
 
@@ -79,7 +83,7 @@ impl Frontend {
 
         let referenced = std::iter::once(&manifest.entry)
             .chain(&manifest.preload)
-            .chain(std::iter::once(&manifest.css))
+            .chain([&manifest.css, &manifest.staff_css])
             .chain(manifest.pages.values().flatten());
         for name in referenced {
             anyhow::ensure!(
@@ -88,8 +92,9 @@ impl Frontend {
                 client_dir.display()
             );
         }
-        let css = String::from_utf8_lossy(assets[&manifest.css].body.identity()).into_owned();
-        Ok(Self { manifest, server_bundle, css, assets })
+        let text = |name: &str| String::from_utf8_lossy(assets[name].body.identity()).into_owned();
+        let (css, staff_css) = (text(&manifest.css), text(&manifest.staff_css));
+        Ok(Self { manifest, server_bundle, css, staff_css, assets })
     }
 
     /// The manifest.
@@ -102,9 +107,15 @@ impl Frontend {
         &self.server_bundle
     }
 
-    /// The site's CSS, to inline.
+    /// The site's CSS, to inline into every page.
     pub fn css(&self) -> &str {
         &self.css
+    }
+
+    /// The staff pages' own CSS, to inline after [`css`](Self::css) into the staff pages (sign-in
+    /// and dashboard) only: customers' pages never carry it.
+    pub fn staff_css(&self) -> &str {
+        &self.staff_css
     }
 
     /// A client file by its hashed name.

@@ -53,17 +53,20 @@ impl RateLimiter {
         self.count(client, true)
     }
 
-    /// Whether `client` may do it now, without counting it: for something that counts only once
-    /// it happened (an order stored, not one replayed), with [`RateLimiter::record`] after it.
-    /// Requests that run at the same moment may pass together, so the limit can be exceeded by
-    /// as many as arrive at once.
-    pub fn allows(&self, client: IpAddr) -> Result<(), Duration> {
-        self.count(client, false)
+    /// Counts one event for `client` now, for something that counts only once it has happened (an
+    /// order stored, not one replayed): the [`Reservation`] gives the count back when it is dropped
+    /// without [`Reservation::keep`]. Counted before the work starts, so requests that arrive at the
+    /// same moment cannot pass the limit together.
+    pub fn reserve(&self, client: IpAddr) -> Result<Reservation<'_>, Duration> {
+        self.count(client, true)?;
+        Ok(Reservation { limiter: self, client, kept: false })
     }
 
-    /// Counts one event that [`RateLimiter::allows`] let through.
-    pub fn record(&self, client: IpAddr) {
-        let _ = self.count(client, true);
+    fn give_back(&self, client: IpAddr) {
+        let Ok(mut clients) = self.clients.lock() else { return };
+        if let Some((_, count)) = clients.counts.get_mut(&client_key(client)) {
+            *count = count.saturating_sub(1);
+        }
     }
 
     fn count(&self, client: IpAddr, add: bool) -> Result<(), Duration> {
@@ -94,6 +97,30 @@ impl RateLimiter {
     }
 }
 
+/// One event counted by [`RateLimiter::reserve`]; given back when dropped unless kept.
+#[derive(Debug)]
+#[must_use = "a reservation is given back when dropped"]
+pub struct Reservation<'a> {
+    limiter: &'a RateLimiter,
+    client: IpAddr,
+    kept: bool,
+}
+
+impl Reservation<'_> {
+    /// The event happened: it stays counted.
+    pub fn keep(mut self) {
+        self.kept = true;
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        if !self.kept {
+            self.limiter.give_back(self.client);
+        }
+    }
+}
+
 /// What a client is counted as: an IPv4 address, or the /64 network of an IPv6 address.
 fn client_key(address: IpAddr) -> IpAddr {
     match address {
@@ -121,14 +148,6 @@ pub fn client_ip(settings: &Settings, request: &HttpRequest) -> IpAddr {
             addr.parse::<IpAddr>().ok().or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
         })
         .unwrap_or(peer)
-}
-
-/// Whether the client may store another order or message now: each client may store
-/// `LAUNDRY_SUBMISSIONS_PER_HOUR` of them an hour (`limiter`). Forms sent back with mistakes are
-/// not counted (a customer may correct theirs as often as needed), and neither are retries of a
-/// stored order.
-pub fn submission_allowed(limiter: &RateLimiter, business: &Business, client: IpAddr) -> Result<(), ApiError> {
-    limiter.allows(client).map_err(|retry_after| submissions_limited(business, retry_after))
 }
 
 /// 429 for a client over the submission limit, with when to try again and the shop's phone.
@@ -191,13 +210,14 @@ mod tests {
     }
 
     #[test]
-    fn asking_whether_a_client_may_does_not_count() {
+    fn a_reservation_given_back_does_not_count_and_a_kept_one_does() {
         let limiter = RateLimiter::new(1, Duration::from_secs(60));
         let client: IpAddr = [10, 0, 0, 1].into();
-        assert!(limiter.allows(client).is_ok());
-        assert!(limiter.allows(client).is_ok());
-        limiter.record(client);
-        assert!(limiter.allows(client).is_err());
+        let first = limiter.reserve(client).unwrap();
+        assert!(limiter.reserve(client).is_err(), "held while the first is in flight");
+        drop(first);
+        limiter.reserve(client).unwrap().keep();
+        assert!(limiter.reserve(client).is_err());
         assert!(limiter.check(client).is_err());
     }
 

@@ -6,14 +6,15 @@
 //! limit, memory, no engine free) answers with the document shell and an empty root, so that the
 //! browser renders the page from the same props with the client bundle.
 
-use crate::compressed::Compressed;
+use crate::compressed::{self, Compressed};
 use crate::config::Business;
 use crate::frontend::Frontend;
 use crate::views::pages::{ErrorProps, Page, PageData, SharedProps};
 use crate::{catalogue, clock, seo};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CacheControl, CacheDirective};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 use askama::Template;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -32,17 +33,28 @@ struct Document<'a> {
     canonical: Option<String>,
     structured_data: &'a str,
     css: &'a str,
+    /// Inlined after `css`: the staff stylesheet on the staff pages, empty on every other page.
+    staff_css: &'a str,
     html: &'a str,
     page_data: &'a str,
     entry: &'a str,
     preloads: Vec<&'a str>,
 }
 
-/// A finished page: status and body in every coding.
+/// A finished page: its status, and its body either compressed in every coding (a page kept in
+/// the cache) or as it is, to be compressed once for the request it answers.
 #[derive(Debug)]
 pub struct PageResponse {
     status: StatusCode,
-    body: Compressed,
+    body: PageBody,
+}
+
+#[derive(Debug)]
+enum PageBody {
+    /// Kept: compressed once at the best levels, with an ETag.
+    Kept(Compressed),
+    /// For one request.
+    Fresh(Bytes),
 }
 
 impl PageResponse {
@@ -50,7 +62,7 @@ impl PageResponse {
     pub fn respond(&self, request: &HttpRequest) -> HttpResponse {
         let mut response = HttpResponse::build(self.status);
         response.content_type("text/html; charset=utf-8").insert_header(CacheControl(vec![CacheDirective::NoCache]));
-        self.body.respond(request, response)
+        self.send(request, response)
     }
 
     /// Answers with a page that holds one person's data: never stored by a cache, never indexed.
@@ -60,7 +72,28 @@ impl PageResponse {
             .content_type("text/html; charset=utf-8")
             .insert_header(CacheControl(vec![CacheDirective::NoStore, CacheDirective::Private]))
             .insert_header(("X-Robots-Tag", "noindex, nofollow"));
-        self.body.respond(request, response)
+        self.send(request, response)
+    }
+
+    fn send(&self, request: &HttpRequest, response: HttpResponseBuilder) -> HttpResponse {
+        match &self.body {
+            PageBody::Kept(body) => body.respond(request, response),
+            PageBody::Fresh(body) => compressed::respond_once(body, request, response),
+        }
+    }
+
+    /// The same page, compressed at the best levels to be kept and served many times; that takes
+    /// tens of milliseconds, so it runs off the async workers. Should it fail, the page stays fresh.
+    async fn kept(self) -> Self {
+        let PageBody::Fresh(html) = &self.body else { return self };
+        let html = html.clone();
+        match tokio::task::spawn_blocking(move || Compressed::new(html)).await {
+            Ok(body) => PageResponse { status: self.status, body: PageBody::Kept(body) },
+            Err(error) => {
+                tracing::error!(%error, "compressing a page to keep failed; it is compressed per request");
+                self
+            }
+        }
     }
 }
 
@@ -103,7 +136,7 @@ impl Pages {
             return hit;
         }
         let (response, reusable) = self.render(page, props).await;
-        let response = Arc::new(response);
+        let response = Arc::new(response.kept().await);
         if reusable && let Ok(mut cache) = self.cache.write() {
             cache.insert(key, Arc::clone(&response));
         }
@@ -169,6 +202,7 @@ impl Pages {
             canonical: seo::is_indexed(path).then(|| format!("{}{path}", self.base_url)),
             structured_data: &structured_data,
             css: self.frontend.css(),
+            staff_css: if matches!(page, Page::Login | Page::Admin) { self.frontend.staff_css() } else { "" },
             html: &rendered.html,
             page_data: &page_data,
             entry: &manifest.entry,
@@ -181,7 +215,7 @@ impl Pages {
             )
         });
         let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
-        PageResponse { status, body: Compressed::new(html) }
+        PageResponse { status, body: PageBody::Fresh(Bytes::from(html)) }
     }
 }
 

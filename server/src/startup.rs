@@ -9,9 +9,10 @@ use crate::mail::worker::MailWorker;
 use crate::rendering::Pages;
 use crate::routes::{admin, assets, catalogue, contacts, health, orders, pages, seo, tracking};
 use crate::state::AppState;
-use actix_web::dev::Server;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::{Compress, DefaultHeaders, from_fn};
+use actix_web::middleware::{Compress, DefaultHeaders, Next, from_fn};
 use actix_web::{App, FromRequest, Handler, HttpServer, Responder, Route, web};
 use anyhow::Context as _;
 use secrecy::ExposeSecret;
@@ -23,6 +24,22 @@ use tracing_actix_web::TracingLogger;
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
     img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
     form-action 'self'; frame-ancestors 'none'";
+
+/// Browsers keep to HTTPS for a year once they have seen the site over HTTPS (sent only when
+/// `LAUNDRY_BASE_URL` is https; not for subdomains, which the business may serve otherwise).
+const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+
+/// HEAD is answered as GET on every route (uptime monitors and link checkers ask with it): the
+/// request is routed as GET, and the HTTP layer, which saw HEAD, sends the headers without the body.
+async fn head_as_get(
+    mut request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if request.method() == Method::HEAD {
+        request.head_mut().method = Method::GET;
+    }
+    next.call(request).await
+}
 
 /// A built server, bound to its port, not yet running.
 pub struct Application {
@@ -67,18 +84,22 @@ impl Application {
         actix_web::rt::spawn(worker.run());
 
         let shared = state.clone();
+        let https = state.settings().base_url.starts_with("https://");
         let server = HttpServer::new(move || {
+            let mut headers = DefaultHeaders::new()
+                .add(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+                .add(("X-Content-Type-Options", "nosniff"))
+                .add(("Referrer-Policy", "strict-origin-when-cross-origin"));
+            if https {
+                headers = headers.add(("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY));
+            }
             App::new()
                 .app_data(shared.clone())
                 // Innermost: it sees the path as the router does, and its answers get the headers.
                 .wrap(from_fn(require_staff))
                 .wrap(Compress::default())
-                .wrap(
-                    DefaultHeaders::new()
-                        .add(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
-                        .add(("X-Content-Type-Options", "nosniff"))
-                        .add(("Referrer-Policy", "strict-origin-when-cross-origin")),
-                )
+                .wrap(headers)
+                .wrap(from_fn(head_as_get))
                 .wrap(TracingLogger::default())
                 .configure(routes)
         })

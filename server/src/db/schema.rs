@@ -52,6 +52,7 @@ diesel::table! {
         created_at -> Timestamp,
         handled_at -> Nullable<Timestamp>,
         handled_by -> Nullable<Text>,
+        dedupe_key -> Nullable<Text>,
     }
 }
 

@@ -5,6 +5,7 @@ use super::phone::PhoneNumber;
 use super::text::{self, FieldErrors};
 use super::text_enum::text_enum;
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 
 text_enum! {
     /// Where a contact message stands: 'new' on creation (spec section 3), then handled by staff.
@@ -44,6 +45,23 @@ pub struct ValidContact {
     pub subject: String,
     /// Trimmed, line breaks kept.
     pub message: String,
+}
+
+impl ValidContact {
+    /// A digest of the message and of who sent it (`client`, their address): the same message sent
+    /// again from the same place has the same one.
+    pub fn fingerprint(&self, client: &str) -> String {
+        let canonical = serde_json::json!([
+            client,
+            self.name,
+            self.email,
+            self.phone.as_ref().map(PhoneNumber::as_str),
+            self.subject,
+            self.message,
+        ]);
+        let digest = Sha256::digest(canonical.to_string().as_bytes());
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 impl ContactInput {

@@ -3,9 +3,10 @@
 use crate::db::schema::contact_messages;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{MessageStatus, ValidContact};
-use crate::models::Page;
 use crate::models::outbox::OutboxEmail;
+use crate::models::{Page, implicit_keys};
 use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
 use uuid::Uuid;
 
@@ -33,27 +34,78 @@ pub struct ContactMessage {
     pub handled_at: Option<PrimitiveDateTime>,
     /// Who did.
     pub handled_by: Option<String>,
+    /// Recognises the same message sent again within minutes (see [`implicit_keys`]).
+    pub dedupe_key: Option<String>,
+}
+
+/// What storing a message did.
+#[derive(Debug)]
+pub enum Stored {
+    /// A new message was stored, with its e-mail to staff.
+    Created(ContactMessage),
+    /// The same message came from the same client minutes ago: this is that one, nothing new.
+    Replayed(ContactMessage),
+    /// It would be a new message, and new ones were not allowed (the sender is over its limit).
+    NewMessagesHeld,
 }
 
 impl ContactMessage {
-    /// Stores `contact` with status 'new', and its e-mail to staff in the same transaction.
-    pub fn create(connection: &mut DbConnection, contact: &ValidContact, now: PrimitiveDateTime) -> QueryResult<Self> {
-        let row = ContactMessage {
-            id: Uuid::new_v4().to_string(),
-            name: contact.name.clone(),
-            email: contact.email.clone(),
-            phone: contact.phone.as_ref().map(|p| p.as_str().to_owned()),
-            subject: contact.subject.clone(),
-            message: contact.message.clone(),
-            status: MessageStatus::New,
-            created_at: now,
-            handled_at: None,
-            handled_by: None,
-        };
+    /// Stores `contact` from `client` with status 'new', and its e-mail to staff, in one
+    /// transaction. The same message from the same client within about ten minutes (a double
+    /// click, a form sent again) is the one already stored. Without `may_create`, only such a
+    /// replay is answered.
+    pub fn create(
+        connection: &mut DbConnection,
+        contact: &ValidContact,
+        client: &str,
+        may_create: bool,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Stored> {
+        match Self::create_once(connection, contact, client, may_create, now) {
+            // The same message twice at the same moment (PostgreSQL): the loser finds the winner's.
+            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                Self::create_once(connection, contact, client, may_create, now)
+            }
+            other => other,
+        }
+    }
+
+    fn create_once(
+        connection: &mut DbConnection,
+        contact: &ValidContact,
+        client: &str,
+        may_create: bool,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Stored> {
+        let [key, previous] = implicit_keys(&contact.fingerprint(client), now);
         write_transaction(connection, |connection| {
+            let earlier = contact_messages::table
+                .filter(contact_messages::dedupe_key.eq_any([&key, &previous]))
+                .select(ContactMessage::as_select())
+                .first(connection)
+                .optional()?;
+            if let Some(earlier) = earlier {
+                return Ok(Stored::Replayed(earlier));
+            }
+            if !may_create {
+                return Ok(Stored::NewMessagesHeld);
+            }
+            let row = ContactMessage {
+                id: Uuid::new_v4().to_string(),
+                name: contact.name.clone(),
+                email: contact.email.clone(),
+                phone: contact.phone.as_ref().map(|p| p.as_str().to_owned()),
+                subject: contact.subject.clone(),
+                message: contact.message.clone(),
+                status: MessageStatus::New,
+                created_at: now,
+                handled_at: None,
+                handled_by: None,
+                dedupe_key: Some(key.clone()),
+            };
             diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
             OutboxEmail::enqueue(connection, &[OutboxEmail::for_contact(&row, now)])?;
-            Ok(row)
+            Ok(Stored::Created(row))
         })
     }
 

@@ -14,3 +14,17 @@ pub struct Page<T> {
     /// Items matching the filter, on all pages.
     pub total: i64,
 }
+
+/// How long the same submission sent again counts as the one already stored.
+const IMPLICIT_KEY_WINDOW_SECONDS: i64 = 600;
+
+/// The keys of a submission that came without an `Idempotency-Key` (an order or a contact message
+/// posted before or without JavaScript, an API client that sends none): derived from its
+/// `fingerprint` and the ten-minute window it came in, and the previous window's for a double
+/// click across the boundary. So the same submission sent twice in a row is stored once, and the
+/// same one sent later is a new one. They hold spaces, which a client's key cannot, so that no
+/// client can pick one.
+pub fn implicit_keys(fingerprint: &str, now: time::PrimitiveDateTime) -> [String; 2] {
+    let window = now.assume_utc().unix_timestamp().div_euclid(IMPLICIT_KEY_WINDOW_SECONDS);
+    [format!("implicit {fingerprint} {window}"), format!("implicit {fingerprint} {}", window - 1)]
+}

@@ -6,9 +6,9 @@ use crate::db::DbError;
 use crate::domain::ContactInput;
 use crate::domain::FieldErrors;
 use crate::error::ApiError;
-use crate::models::contact_message::ContactMessage;
+use crate::models::contact_message::{ContactMessage, Stored};
 use crate::rate_limit::client_ip;
-use crate::rate_limit::submission_allowed;
+use crate::rate_limit::submissions_limited;
 use crate::state::AppState;
 use crate::views::orders::ContactCreated;
 use crate::views::pages::{ContactPageProps, FormState, Page};
@@ -24,22 +24,36 @@ pub const SEND_FAILED: &str = "There was an error sending your message. Please t
 async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) -> Result<ContactMessage, ApiError> {
     let contact = input.validate().map_err(ApiError::invalid)?;
     let client = client_ip(state.settings(), request);
-    submission_allowed(state.submission_limit(), &state.settings().business, client)?;
+    // Reserved before storing, so messages arriving at once cannot pass the limit together; given
+    // back unless a new message is stored. Over the limit, a message already stored is answered.
+    let reservation = state.submission_limit().reserve(client);
+    let may_create = reservation.is_ok();
+    let sender = client.to_string();
     let stored = state
         .db()
         .run(move |connection| {
-            ContactMessage::create(connection, &contact, now_utc())
-                .map_err(|source| ApiError::Storage { message: SEND_FAILED, source: DbError::Query(source) })
+            ContactMessage::create(connection, &contact, &sender, may_create, now_utc()).map_err(DbError::from)
         })
         .await
-        .map_err(|error| match error {
-            ApiError::Storage { source, .. } => ApiError::Storage { message: SEND_FAILED, source },
-            other => other,
-        })?;
-    state.submission_limit().record(client);
-    tracing::info!(message_id = %stored.id, "contact message stored");
-    state.mail_wake().notify_one();
-    Ok(stored)
+        .map_err(|source| ApiError::Storage { message: SEND_FAILED, source })?;
+    match stored {
+        Stored::Created(message) => {
+            if let Ok(reservation) = reservation {
+                reservation.keep();
+            }
+            tracing::info!(message_id = %message.id, "contact message stored");
+            state.mail_wake().notify_one();
+            Ok(message)
+        }
+        Stored::Replayed(message) => {
+            tracing::info!(message_id = %message.id, "contact message sent again; stored once");
+            Ok(message)
+        }
+        Stored::NewMessagesHeld => Err(submissions_limited(
+            &state.settings().business,
+            reservation.as_ref().err().copied().unwrap_or_default(),
+        )),
+    }
 }
 
 /// POST /api/contacts: 201 with the stored message's id and status 'new'.

@@ -27,8 +27,10 @@ async fn place(
     let order = input.validate().map_err(ApiError::invalid)?;
     // Over the limit, a retry of an order already stored is still answered; a new one is not.
     let client = client_ip(state.settings(), request);
-    let held = state.submission_limit().allows(client).err();
-    let may_create = held.is_none();
+    // Reserved before storing, so orders arriving at once cannot pass the limit together; given
+    // back unless a new order is stored.
+    let reservation = state.submission_limit().reserve(client);
+    let may_create = reservation.is_ok();
     let placed = state
         .db()
         .run(move |connection| {
@@ -38,11 +40,15 @@ async fn place(
         .map_err(|source| ApiError::Storage { message: SAVE_FAILED, source })?;
     let outcome = placed.map_err(|error| match error {
         PlaceError::KeyReused => ApiError::KeyReused,
-        PlaceError::NewOrdersHeld => submissions_limited(&state.settings().business, held.unwrap_or_default()),
+        PlaceError::NewOrdersHeld => {
+            submissions_limited(&state.settings().business, reservation.as_ref().err().copied().unwrap_or_default())
+        }
         PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
     })?;
     if let Placed::Created(order) = &outcome {
-        state.submission_limit().record(client);
+        if let Ok(reservation) = reservation {
+            reservation.keep();
+        }
         tracing::info!(order_id = %order.id, reference = %order.reference, total_kes = order.total_amount, "order placed");
         state.mail_wake().notify_one();
     }

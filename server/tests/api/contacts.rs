@@ -48,6 +48,20 @@ on_both_backends! {
         assert_eq!(stored(&app), 1);
     }
 
+    async fn a_contact_form_posted_twice_stores_one_message(app: TestApp) {
+        let form = [("name", "Achieng"), ("email", "achieng@example.com"), ("subject", "Hello"), ("message", "Hi!")];
+
+        let first = app.post_form("/contact", &form).await;
+        let again = app.post_form("/contact", &form).await;
+
+        assert_eq!((first.status(), again.status()), (reqwest::StatusCode::SEE_OTHER, reqwest::StatusCode::SEE_OTHER));
+        assert_eq!(again.headers()["location"], "/contact?sent=1", "the second post is thanked too");
+        assert_eq!(stored(&app), 1);
+        let other = [("name", "Achieng"), ("email", "achieng@example.com"), ("subject", "Hello"), ("message", "One more thing")];
+        assert_eq!(app.post_form("/contact", &other).await.status(), 303);
+        assert_eq!(stored(&app), 2, "another message is stored");
+    }
+
     async fn a_contact_form_with_mistakes_comes_back_with_the_values(app: TestApp) {
         let response = app.post_form("/contact", &[("name", "Achieng"), ("email", "nope"), ("subject", "Hello"), ("message", "Hi!")]).await;
 

@@ -7,6 +7,7 @@ mod assets;
 mod contacts;
 mod failures;
 mod helpers;
+mod http;
 mod mail;
 mod mail_mock;
 mod migrations;

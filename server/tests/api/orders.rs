@@ -248,7 +248,8 @@ async fn a_client_over_the_submission_limit_gets_429_and_nothing_more_is_stored(
         body["error"],
         "Too many orders and messages from your connection. Please wait 60 minutes and try again, or call us on +254 700 000 000."
     );
-    assert_eq!(app.post_json("/api/contacts", &message, &[]).await.status(), 429);
+    let another = json!({ "name": "Achieng", "email": "achieng@example.com", "phone": "", "subject": "Duvets", "message": "And king-size duvets?" });
+    assert_eq!(app.post_json("/api/contacts", &another, &[]).await.status(), 429, "a new message is refused too");
     let retry = app.post_json("/api/orders", &valid_order(), &[("Idempotency-Key", "limit-1")]).await;
     assert_eq!(retry.status(), 201, "a retry of a stored order is still answered");
     assert_eq!(retry.headers()["idempotent-replayed"], "true");
@@ -270,4 +271,32 @@ async fn a_client_over_the_submission_limit_gets_429_and_nothing_more_is_stored(
 
     assert_eq!(stored_orders(&app), 2);
     assert_eq!(app.with_db(|c| laundry::models::contact_message::ContactMessage::count(c).unwrap()), 1);
+}
+
+/// Orders sent all at once from one address: the limit (here 5) holds, because each order reserves
+/// its place before it is stored.
+async fn orders_sent_at_once_from_one_address_store_at_most_the_limit(backend: crate::helpers::Backend) {
+    let env = [("LAUNDRY_SUBMISSIONS_PER_HOUR", "5".to_owned())];
+    let Some(app) = crate::helpers::spawn_app_with_env(backend, &env, Default::default()).await else {
+        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
+        return;
+    };
+    let orders: Vec<Value> = (1..=40).map(|kg| with("quantity", json!(kg))).collect();
+
+    let answers = futures::future::join_all(orders.iter().map(|order| app.post_json("/api/orders", order, &[]))).await;
+
+    let created = answers.iter().filter(|answer| answer.status() == 201).count();
+    let refused = answers.iter().filter(|answer| answer.status() == 429).count();
+    assert_eq!((created, refused), (5, 35));
+    assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 5, "only the limit is stored");
+}
+
+#[actix_web::test]
+async fn orders_sent_at_once_store_at_most_the_limit_on_sqlite() {
+    orders_sent_at_once_from_one_address_store_at_most_the_limit(crate::helpers::Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn orders_sent_at_once_store_at_most_the_limit_on_postgres() {
+    orders_sent_at_once_from_one_address_store_at_most_the_limit(crate::helpers::Backend::Postgres).await;
 }

@@ -193,3 +193,40 @@ fn the_server_renders_exactly_the_pages_of_the_frontend_route_table() {
 
     assert_eq!(server, table, "the server's Page enum and frontend/src/routes.ts must name the same pages");
 }
+
+/// The inlined stylesheet of a page's HTML.
+fn inlined_css(html: &str) -> &str {
+    html.split("<style>").nth(1).and_then(|rest| rest.split("</style>").next()).expect("an inlined <style>")
+}
+
+#[actix_web::test]
+async fn the_staff_stylesheet_is_inlined_into_the_staff_pages_only() {
+    let app = spawn_app().await;
+    app.create_staff("styles@example.com", "Styles-Test-Pass-2026");
+    let staff_only = [".admin-head", ".orders-table", ".login-card"];
+
+    let pricing = app.get("/pricing").await.text().await.unwrap();
+    let site_css = inlined_css(&pricing);
+    assert!(site_css.contains(".price-card"), "/pricing lost the site's own styles");
+    for selector in staff_only {
+        assert!(!pricing.contains(selector), "/pricing carries the staff selector {selector}");
+    }
+    for path in ["/", "/order", "/tracking", "/contact", "/no-such-page"] {
+        let html = app.get(path).await.text().await.unwrap();
+        assert_eq!(inlined_css(&html), site_css, "{path} must have the site's stylesheet and nothing more");
+    }
+
+    let session = app.sign_in("styles@example.com", "Styles-Test-Pass-2026").await;
+    let login = app.get("/admin/login").await.text().await.unwrap();
+    let dashboard = app.get_with("/admin", &[("cookie", &session.cookie)]).await.text().await.unwrap();
+    for (path, html) in [("/admin/login", &login), ("/admin", &dashboard)] {
+        let css = inlined_css(html);
+        assert!(
+            css.starts_with(site_css) && css.len() > site_css.len(),
+            "{path}: the site's stylesheet, then the staff one"
+        );
+        for selector in staff_only {
+            assert!(css.contains(selector), "{path} lacks the staff selector {selector}");
+        }
+    }
+}

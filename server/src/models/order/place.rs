@@ -5,6 +5,7 @@ use super::Order;
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{OrderReference, OrderStatus, PaymentMethod, ValidOrder};
+use crate::models::implicit_keys;
 use crate::models::outbox::OutboxEmail;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -61,7 +62,7 @@ impl Order {
     /// Stores `order` with status pending, its first history entry and its e-mails (the outbox), in
     /// one transaction. A retry of the same order with the same `idempotency_key` returns the
     /// stored one instead; so does the same order sent again without a key within about ten
-    /// minutes (see [`implicit_keys`]). Without `may_create`, only such a replay is answered.
+    /// minutes (see [`crate::models::implicit_keys`]). Without `may_create`, only such a replay is answered.
     pub fn place(
         connection: &mut DbConnection,
         order: &ValidOrder,
@@ -145,19 +146,6 @@ impl Order {
             Ok(Placed::Created(stored))
         })
     }
-}
-
-/// How long an order sent again without a key counts as the same submission.
-const IMPLICIT_KEY_WINDOW_SECONDS: i64 = 600;
-
-/// The keys of an order sent without an `Idempotency-Key` (a form posted before or without
-/// JavaScript, an API client that sends none): derived from the order itself and the ten-minute
-/// window it came in, and the previous window's for a double click across the boundary. So the
-/// same order sent twice in a row is stored once, and the same order placed later is a new one.
-/// They hold spaces, which a client's key cannot, so that no client can pick one.
-fn implicit_keys(fingerprint: &str, now: PrimitiveDateTime) -> [String; 2] {
-    let window = now.assume_utc().unix_timestamp().div_euclid(IMPLICIT_KEY_WINDOW_SECONDS);
-    [format!("implicit {fingerprint} {window}"), format!("implicit {fingerprint} {}", window - 1)]
 }
 
 fn unused_reference(connection: &mut DbConnection) -> QueryResult<OrderReference> {
