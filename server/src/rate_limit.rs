@@ -38,6 +38,12 @@ impl RateLimiter {
         Self::new(10, Duration::from_secs(600))
     }
 
+    /// Confirmation pages of an order (`/confirmation?ref=`): 30 per client per 10 minutes. A
+    /// customer opens theirs a few times; a script trying references is stopped.
+    pub fn confirmations() -> Self {
+        Self::new(30, Duration::from_secs(600))
+    }
+
     /// A limiter of `limit` events per `window`.
     pub fn new(limit: u32, window: Duration) -> Self {
         Self::with_capacity(limit, window, MAX_CLIENTS)

@@ -1,12 +1,13 @@
 //! The one state every handler shares.
 
+use crate::auth::PasswordChecks;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 
 /// Shared by all workers behind `web::Data`.
 #[derive(Debug)]
@@ -15,9 +16,10 @@ pub struct AppState {
     pages: Pages,
     database: Database,
     tracking_limit: RateLimiter,
+    confirmation_limit: RateLimiter,
     submission_limit: RateLimiter,
     mail_wake: Arc<Notify>,
-    password_checks: Semaphore,
+    password_checks: PasswordChecks,
 }
 
 impl AppState {
@@ -31,14 +33,15 @@ impl AppState {
             pages,
             database,
             tracking_limit: RateLimiter::tracking(),
+            confirmation_limit: RateLimiter::confirmations(),
             mail_wake: Arc::new(Notify::new()),
-            password_checks: Semaphore::new(cores),
+            password_checks: PasswordChecks::start(cores),
         }
     }
 
-    /// Password checks (argon2id, memory-hard) that may run at once: one per core, so that a
-    /// burst of sign-ins queues instead of taking the machine's memory.
-    pub fn password_checks(&self) -> &Semaphore {
+    /// Password checks (argon2id, memory-hard): one thread per core with its memory reused, so
+    /// that a burst of sign-ins queues instead of taking the machine's memory.
+    pub fn password_checks(&self) -> &PasswordChecks {
         &self.password_checks
     }
 
@@ -50,6 +53,11 @@ impl AppState {
     /// The per-client limit on order look-ups.
     pub fn tracking_limit(&self) -> &RateLimiter {
         &self.tracking_limit
+    }
+
+    /// The per-client limit on looking orders up by `/confirmation?ref=`.
+    pub fn confirmation_limit(&self) -> &RateLimiter {
+        &self.confirmation_limit
     }
 
     /// The per-client limit on orders and contact messages stored (`LAUNDRY_SUBMISSIONS_PER_HOUR`).

@@ -38,6 +38,11 @@ export default function ConfirmationPage(props: ConfirmationProps) {
           </span>
           <h1>Order Confirmed!</h1>
           <p className="section__lead">Thank you for choosing {props.business.name}. Here is what happens next.</p>
+          {props.error && (
+            <div className="alert alert--warning" role="alert">
+              {props.error}
+            </div>
+          )}
           {order && (
             <div className="order-receipt">
               <p className="order-receipt__reference">

@@ -11,7 +11,7 @@ mod password;
 mod session;
 
 pub use guard::{is_staff_only, require_staff, safe_next};
-pub use password::{check_login, check_password_strength, hash_password, verify_password};
+pub use password::{PasswordChecks, check_login, check_password_strength, hash_password, verify_password};
 pub use session::{CurrentStaff, auth_cookie, live_session, new_session, random_token, same_secret, token_hash};
 
 use time::Duration;
@@ -28,9 +28,17 @@ pub const IDLE_TIMEOUT: Duration = Duration::hours(2);
 pub const ABSOLUTE_TIMEOUT: Duration = Duration::hours(12);
 /// Failed logins are counted over this window.
 pub const FAILURE_WINDOW: Duration = Duration::minutes(15);
-/// Failed logins per account in the window before the account's logins are refused.
-pub const FAILURES_PER_ACCOUNT: usize = 5;
-/// Failed logins per client address in the window before its logins are refused.
+/// Failed logins for one account from one client address in the window before that address's
+/// logins to that account are refused: a guesser is slowed down, and the real person signing in
+/// from anywhere else is not.
+pub const FAILURES_PER_ACCOUNT_FROM_CLIENT: usize = 5;
+/// Failed logins per client address in the window, whatever the accounts, before its logins are
+/// refused.
 pub const FAILURES_PER_CLIENT: usize = 20;
+/// Failed logins per account in the window, from all addresses together, before the account's
+/// logins are refused: a ceiling on how fast many addresses together may guess (about 96,000
+/// guesses a day against a password of 12 or more characters), high enough that a few people
+/// guessing cannot keep the real person out.
+pub const FAILURES_PER_ACCOUNT: usize = 1000;
 /// Passwords shorter than this are refused.
 pub const MIN_PASSWORD_CHARS: usize = 12;

@@ -1,12 +1,15 @@
 //! Passwords: argon2id hashes, a check that costs the same whether the account exists or not,
-//! and the strength rules for new passwords.
+//! the pool of threads that run those checks with their memory reused, and the strength rules for
+//! new passwords.
 
 use super::MIN_PASSWORD_CHARS;
 use super::session::random_token;
 use crate::models::staff::Staff;
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{Output, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
 use rand::RngCore;
+use std::sync::{Mutex, mpsc};
+use tokio::sync::oneshot;
 
 /// Hashes `password` with argon2id (the crate's defaults: 19 MiB, 2 passes). Slow on purpose: call
 /// it off the async threads.
@@ -31,12 +34,87 @@ fn decoy_hash() -> &'static str {
 
 /// Verifies `password` against the account's hash, or against a decoy when there is no account.
 pub fn check_login(account: Option<&Staff>, password: &str) -> bool {
+    let mut memory = Vec::new();
+    check_login_in(account, password, &mut memory)
+}
+
+/// [`check_login`] with argon2's working memory in `memory`, grown once and reused.
+fn check_login_in(account: Option<&Staff>, password: &str, memory: &mut Vec<Block>) -> bool {
     match account {
-        Some(account) => verify_password(password, &account.password_hash),
+        Some(account) => verify_in(password, &account.password_hash, memory),
         None => {
-            verify_password(password, decoy_hash());
+            verify_in(password, decoy_hash(), memory);
             false
         }
+    }
+}
+
+/// What [`verify_password`] does, with the 19 MiB of argon2's blocks in `memory` instead of a new
+/// allocation per check.
+fn verify_in(password: &str, stored: &str, memory: &mut Vec<Block>) -> bool {
+    let Ok(hash) = PasswordHash::new(stored) else { return false };
+    let (Some(salt), Some(expected)) = (hash.salt, hash.hash) else { return false };
+    let (Ok(algorithm), Ok(params)) = (Algorithm::try_from(hash.algorithm), Params::try_from(&hash)) else {
+        return false;
+    };
+    let Ok(version) = hash.version.map_or(Ok(Version::default()), Version::try_from) else { return false };
+    let mut salt_bytes = [0u8; 64];
+    let Ok(salt) = salt.decode_b64(&mut salt_bytes) else { return false };
+    if memory.len() < params.block_count() {
+        memory.resize(params.block_count(), Block::default());
+    }
+    let mut out = vec![0u8; expected.len()];
+    let argon2 = Argon2::new(algorithm, version, params);
+    // `Output`'s equality is constant-time.
+    argon2.hash_password_into_with_memory(password.as_bytes(), salt, &mut out, &mut memory[..]).is_ok()
+        && Output::new(&out).is_ok_and(|out| out == expected)
+}
+
+/// One password to check, and where to send the answer.
+struct Check {
+    account: Option<Staff>,
+    password: String,
+    answer: oneshot::Sender<Option<Staff>>,
+}
+
+/// The threads that check passwords: a fixed number (one per core), each with argon2's memory
+/// allocated once and reused, so memory stays flat however many sign-ins arrive; the others wait
+/// in the queue, which holds only their passwords.
+#[derive(Debug)]
+pub struct PasswordChecks {
+    queue: Mutex<mpsc::Sender<Check>>,
+}
+
+impl PasswordChecks {
+    /// Starts `threads` checking threads.
+    pub fn start(threads: usize) -> Self {
+        let (sender, receiver) = mpsc::channel::<Check>();
+        let receiver = std::sync::Arc::new(Mutex::new(receiver));
+        for n in 0..threads.max(1) {
+            let receiver = std::sync::Arc::clone(&receiver);
+            let spawned = std::thread::Builder::new().name(format!("password-check-{n}")).spawn(move || {
+                let mut memory = Vec::new();
+                loop {
+                    let next = receiver.lock().map(|queue| queue.recv());
+                    let Ok(Ok(Check { account, password, answer })) = next else { return };
+                    let ok = check_login_in(account.as_ref(), &password, &mut memory);
+                    let _ = answer.send(account.filter(|account| ok && account.disabled_at.is_none()));
+                }
+            });
+            if let Err(error) = spawned {
+                tracing::error!(%error, "a password-check thread could not start");
+            }
+        }
+        Self { queue: Mutex::new(sender) }
+    }
+
+    /// The account, if `password` is its password and it is not disabled; `None` otherwise (an
+    /// unknown account takes as long as a wrong password).
+    pub async fn verify(&self, account: Option<Staff>, password: String) -> Option<Staff> {
+        let (answer, answered) = oneshot::channel();
+        let queued = self.queue.lock().ok()?.send(Check { account, password, answer });
+        queued.ok()?;
+        answered.await.ok().flatten()
     }
 }
 
@@ -92,5 +170,20 @@ mod tests {
         assert!(check_password_strength("Wanjiru-2026-ok!", email).unwrap_err().contains("e-mail"));
         assert!(check_password_strength("MyPassword-2026!", email).unwrap_err().contains("password"));
         assert!(check_password_strength("Tumbo-Ngoma-47-Kazi", email).is_ok());
+    }
+
+    #[test]
+    fn a_check_in_reused_memory_agrees_with_argon2s_own_and_does_not_grow() {
+        let hash = hash_password("correct horse battery").unwrap();
+        let mut memory = Vec::new();
+
+        assert!(verify_in("correct horse battery", &hash, &mut memory));
+        let grown = memory.len();
+        assert!(!verify_in("correct horse battery!", &hash, &mut memory));
+        assert!(!verify_in("correct horse battery", "not a hash", &mut memory));
+
+        assert_eq!(grown, 19 * 1024, "argon2's default 19 MiB, in 1 KiB blocks");
+        assert_eq!(memory.len(), grown, "the second check reuses the memory");
+        assert!(verify_password("correct horse battery", &hash));
     }
 }

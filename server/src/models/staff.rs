@@ -226,14 +226,21 @@ impl LoginFailures {
         Ok(())
     }
 
-    /// Failures since `since` for the account and for the client, oldest first (to say when the
-    /// limit lifts).
+    /// Failures since `since` for the account from this client, for the account, and from the
+    /// client, oldest first (to say when the limit lifts).
     pub fn recent(
         connection: &mut DbConnection,
         email: &str,
         client: &str,
         since: PrimitiveDateTime,
     ) -> QueryResult<RecentFailures> {
+        let for_pair = login_failures::table
+            .filter(login_failures::email.eq(email))
+            .filter(login_failures::client.eq(client))
+            .filter(login_failures::failed_at.gt(since))
+            .select(login_failures::failed_at)
+            .order(login_failures::failed_at.asc())
+            .load::<PrimitiveDateTime>(connection)?;
         let for_email = login_failures::table
             .filter(login_failures::email.eq(email))
             .filter(login_failures::failed_at.gt(since))
@@ -246,7 +253,7 @@ impl LoginFailures {
             .select(login_failures::failed_at)
             .order(login_failures::failed_at.asc())
             .load::<PrimitiveDateTime>(connection)?;
-        Ok(RecentFailures { for_email, for_client })
+        Ok(RecentFailures { for_pair, for_email, for_client })
     }
 
     /// Forgets the account's failures (after a successful login) and every failure older than
@@ -263,7 +270,9 @@ impl LoginFailures {
 /// The times of recent failed logins, oldest first.
 #[derive(Debug, Default)]
 pub struct RecentFailures {
-    /// For the account.
+    /// For the account, from the client.
+    pub for_pair: Vec<PrimitiveDateTime>,
+    /// For the account, from anywhere.
     pub for_email: Vec<PrimitiveDateTime>,
     /// From the client.
     pub for_client: Vec<PrimitiveDateTime>,

@@ -189,7 +189,9 @@ pub struct ConfirmationQuery {
 }
 
 /// GET /confirmation: the generic page, or with `?ref=` the order's reference and, for pay-now,
-/// the till, the amount and the phone number to use as the M-PESA reference.
+/// the till, the amount and the phone number to use as the M-PESA reference. Look-ups by reference
+/// are limited per client (a script trying references is stopped); over the limit the page says
+/// when to try again, with 429 and `Retry-After`.
 pub async fn show_confirmation(
     state: web::Data<AppState>,
     request: HttpRequest,
@@ -198,26 +200,39 @@ pub async fn show_confirmation(
     let Some(reference) = query.reference.as_deref().and_then(OrderReference::parse) else {
         return super::public_page(&state, Page::Confirmation, "/confirmation").await.respond(&request);
     };
-    let found =
-        state.db().run(move |connection| Order::find_by_reference(connection, &reference).map_err(DbError::from)).await;
-    let order = match found {
-        Ok(order) => order,
-        Err(error) => {
-            tracing::error!(%error, "looking up an order for the confirmation failed");
-            None
-        }
-    };
-    let own = ConfirmationProps {
-        order: order.map(|order| ConfirmedOrder {
-            reference: order.reference,
-            service_label: order.service_label,
-            quantity: order.quantity,
-            total_amount: order.total_amount,
-            pay_now: order.payment_method == PaymentMethod::PayNow,
-            phone: PhoneNumber::masked(&order.phone),
-        }),
+    let limited = state
+        .confirmation_limit()
+        .check(client_ip(state.settings(), &request))
+        .err()
+        .map(|retry_after| ApiError::too_many("look-ups", &state.settings().business, retry_after));
+    let own = match &limited {
+        Some(refusal) => ConfirmationProps { order: None, error: Some(refusal.to_string()) },
+        None => ConfirmationProps { order: confirmed_order(&state, reference).await, error: None },
     };
     let pages = state.pages();
-    let (response, _) = pages.render(Page::Confirmation, pages.props("/confirmation", &own)).await;
-    response.respond_private(&request)
+    let (page, _) = pages.render(Page::Confirmation, pages.props("/confirmation", &own)).await;
+    let mut response = page.respond_private(&request);
+    if let Some(refusal) = limited {
+        *response.status_mut() = actix_web::ResponseError::status_code(&refusal);
+        refusal.set_retry_after(&mut response);
+    }
+    response
+}
+
+/// What the confirmation shows of the order with `reference`, if there is one.
+async fn confirmed_order(state: &AppState, reference: OrderReference) -> Option<ConfirmedOrder> {
+    let found =
+        state.db().run(move |connection| Order::find_by_reference(connection, &reference).map_err(DbError::from)).await;
+    let order = found.unwrap_or_else(|error| {
+        tracing::error!(%error, "looking up an order for the confirmation failed");
+        None
+    })?;
+    Some(ConfirmedOrder {
+        reference: order.reference,
+        service_label: order.service_label,
+        quantity: order.quantity,
+        total_amount: order.total_amount,
+        pay_now: order.payment_method == PaymentMethod::PayNow,
+        phone: PhoneNumber::masked(&order.phone),
+    })
 }

@@ -198,6 +198,10 @@ pub struct ConfirmationProps {
     /// The order, when the address named one (null when it named none that exists).
     #[ts(optional = nullable)]
     pub order: Option<ConfirmedOrder>,
+    /// Why the order is not shown (too many look-ups from this connection).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
 }
 
 /// The error page's own props.

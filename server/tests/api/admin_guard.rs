@@ -2,7 +2,7 @@
 //! without a session, with a dead one and without its CSRF token. The login and its limits.
 
 use crate::helpers::{SignedIn, TestApp, set_cookie, spawn_app};
-use laundry::auth::{FAILURES_PER_ACCOUNT, FAILURES_PER_CLIENT, SESSION_COOKIE};
+use laundry::auth::{FAILURES_PER_ACCOUNT_FROM_CLIENT, FAILURES_PER_CLIENT, SESSION_COOKIE};
 use laundry::db::schema::{orders, staff_sessions};
 use laundry::models::order::Order;
 use laundry::startup::{AdminRoute, admin_api_routes as api_routes, admin_page_routes as page_routes};
@@ -236,7 +236,7 @@ async fn the_login_form_without_its_token_is_refused() {
 async fn failed_logins_are_limited_per_account_and_per_client() {
     let app = spawn_app().await;
     app.create_staff(EMAIL, PASSWORD);
-    for _ in 0..FAILURES_PER_ACCOUNT {
+    for _ in 0..FAILURES_PER_ACCOUNT_FROM_CLIENT {
         assert_eq!(app.post_login(EMAIL, "Wrong-Password-123", None).await.status(), 401);
     }
 
@@ -268,18 +268,39 @@ async fn sign_ins_sent_all_at_once_get_no_more_guesses_than_the_limit() {
     let app = spawn_app().await;
     app.create_staff(EMAIL, PASSWORD);
 
-    let attempts = (0..FAILURES_PER_ACCOUNT * 3).map(|_| app.post_login(EMAIL, "Wrong-Password-123", None));
+    let attempts = (0..FAILURES_PER_ACCOUNT_FROM_CLIENT * 3).map(|_| app.post_login(EMAIL, "Wrong-Password-123", None));
     let statuses: Vec<u16> = futures::future::join_all(attempts).await.iter().map(|r| r.status().as_u16()).collect();
 
     let checked = statuses.iter().filter(|&&status| status == 401).count();
-    assert!(checked <= FAILURES_PER_ACCOUNT, "at most {FAILURES_PER_ACCOUNT} passwords were checked: {statuses:?}");
+    assert!(
+        checked <= FAILURES_PER_ACCOUNT_FROM_CLIENT,
+        "at most {FAILURES_PER_ACCOUNT_FROM_CLIENT} passwords were checked: {statuses:?}"
+    );
     assert!(statuses.iter().all(|&status| status == 401 || status == 429), "{statuses:?}");
     // Whatever the burst used up, one after the other the account gets exactly the rest.
     let mut later = Vec::new();
-    for _ in 0..=FAILURES_PER_ACCOUNT {
+    for _ in 0..=FAILURES_PER_ACCOUNT_FROM_CLIENT {
         later.push(app.post_login(EMAIL, "Wrong-Password-123", None).await.status().as_u16());
     }
     let checked_later = later.iter().filter(|&&status| status == 401).count();
-    assert_eq!(checked + checked_later, FAILURES_PER_ACCOUNT, "burst {statuses:?}, then {later:?}");
+    assert_eq!(checked + checked_later, FAILURES_PER_ACCOUNT_FROM_CLIENT, "burst {statuses:?}, then {later:?}");
     assert_eq!(app.post_login(EMAIL, PASSWORD, None).await.status(), 429, "the account waits now");
+}
+
+#[actix_web::test]
+async fn wrong_passwords_from_one_address_do_not_keep_the_staff_member_out_from_another() {
+    let env = [("LAUNDRY_BEHIND_PROXY", "true".to_owned())];
+    let app =
+        crate::helpers::spawn_app_with_env(crate::helpers::Backend::Sqlite, &env, Default::default()).await.unwrap();
+    app.create_staff(EMAIL, PASSWORD);
+    for _ in 0..FAILURES_PER_ACCOUNT_FROM_CLIENT {
+        assert_eq!(app.post_login_from(EMAIL, "Wrong-Password-123", "41.90.1.7").await.status(), 401);
+    }
+
+    let guesser = app.post_login_from(EMAIL, PASSWORD, "41.90.1.7").await;
+    let staff_member = app.post_login_from(EMAIL, PASSWORD, "197.248.10.20").await;
+
+    assert_eq!(guesser.status(), 429, "the guessing address waits, even with the right password");
+    assert_eq!(staff_member.status(), 303, "the staff member signs in from their own address");
+    assert_eq!(staff_member.headers()["location"], "/admin");
 }

@@ -294,6 +294,22 @@ impl TestApp {
 
     /// Posts the login form as a browser does: first GET the form for its token cookie.
     pub async fn post_login(&self, email: &str, password: &str, extra_cookie: Option<&str>) -> reqwest::Response {
+        self.post_login_with(email, password, extra_cookie, None).await
+    }
+
+    /// [`TestApp::post_login`] from the client address `forwarded_for` (as a proxy would say it;
+    /// the app must run with `LAUNDRY_BEHIND_PROXY=true`).
+    pub async fn post_login_from(&self, email: &str, password: &str, forwarded_for: &str) -> reqwest::Response {
+        self.post_login_with(email, password, None, Some(forwarded_for)).await
+    }
+
+    async fn post_login_with(
+        &self,
+        email: &str,
+        password: &str,
+        extra_cookie: Option<&str>,
+        forwarded_for: Option<&str>,
+    ) -> reqwest::Response {
         let form = self.get("/admin/login").await;
         let token = set_cookie(&form, laundry::auth::LOGIN_CSRF_COOKIE).expect("the login form sets its token cookie");
         let mut cookie = format!("{}={token}", laundry::auth::LOGIN_CSRF_COOKIE);
@@ -301,14 +317,16 @@ impl TestApp {
             cookie = format!("{cookie}; {extra}");
         }
         let body = serde_urlencoded::to_string([("email", email), ("password", password), ("csrf", &token)]).unwrap();
-        self.client
+        let mut request = self
+            .client
             .post(format!("{}/admin/login", self.address))
             .header("content-type", "application/x-www-form-urlencoded")
             .header("cookie", cookie)
-            .body(body)
-            .send()
-            .await
-            .unwrap()
+            .body(body);
+        if let Some(address) = forwarded_for {
+            request = request.header("x-forwarded-for", address);
+        }
+        request.send().await.unwrap()
     }
 
     /// Signs in (the account must exist) and reads the CSRF token from the dashboard's props.

@@ -300,3 +300,24 @@ async fn orders_sent_at_once_store_at_most_the_limit_on_sqlite() {
 async fn orders_sent_at_once_store_at_most_the_limit_on_postgres() {
     orders_sent_at_once_from_one_address_store_at_most_the_limit(crate::helpers::Backend::Postgres).await;
 }
+
+#[actix_web::test]
+async fn confirmation_look_ups_by_reference_are_limited_per_client() {
+    let app = crate::helpers::spawn_app().await;
+    let placed = app.post_form("/order", &FORM_ORDER).await;
+    let location = placed.headers()["location"].to_str().unwrap().to_owned();
+    for _ in 0..30 {
+        assert_eq!(app.get(&location).await.status(), 200);
+    }
+
+    let refused = app.get(&location).await;
+
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    let html = refused.text().await.unwrap();
+    let shown = html.split(r#"<script id="page-data""#).next().unwrap();
+    assert!(shown.contains("Too many look-ups from your connection."), "the page says why");
+    let reference = location.trim_start_matches("/confirmation?ref=");
+    assert!(!html.contains(reference), "and shows nothing of the order");
+    assert_eq!(app.get("/confirmation").await.status(), 200, "the page without a reference is not limited");
+}

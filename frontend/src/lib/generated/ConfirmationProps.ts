@@ -8,4 +8,8 @@ export type ConfirmationProps = {
 /**
  * The order, when the address named one (null when it named none that exists).
  */
-order?: ConfirmedOrder | null, };
+order?: ConfirmedOrder | null, 
+/**
+ * Why the order is not shown (too many look-ups from this connection).
+ */
+error?: string, };

@@ -1,9 +1,12 @@
 //! Signing in and out. A login is checked in three steps, each its own function: the limits on
 //! failed attempts ([`check_limits`]), the password ([`check_password`]), and a new session
-//! ([`start_session`]).
+//! ([`start_session`]). The limits, over 15 minutes: 5 failures for one account from one address,
+//! 20 from one address whatever the accounts, and 1,000 for one account from everywhere; an attempt
+//! over a limit is refused before its password is hashed and does not count.
 
 use crate::auth::{
-    self, CurrentStaff, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, FAILURES_PER_CLIENT, LOGIN_CSRF_COOKIE, SESSION_COOKIE,
+    self, CurrentStaff, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, FAILURES_PER_ACCOUNT_FROM_CLIENT, FAILURES_PER_CLIENT,
+    LOGIN_CSRF_COOKIE, SESSION_COOKIE,
 };
 use crate::clock::now_utc;
 use crate::db::DbError;
@@ -134,14 +137,13 @@ async fn check_limits(
             (lifts - now).whole_minutes().max(0) + 1
         })
     };
-    let refused = match (
-        limited(&failures.for_email, FAILURES_PER_ACCOUNT),
-        limited(&failures.for_client, FAILURES_PER_CLIENT),
-    ) {
-        (Some(minutes), _) => Some(("this account", minutes)),
-        (None, Some(minutes)) => Some(("your connection", minutes)),
-        (None, None) => None,
-    };
+    let refused = [
+        ("this account", limited(&failures.for_pair, FAILURES_PER_ACCOUNT_FROM_CLIENT)),
+        ("this account", limited(&failures.for_email, FAILURES_PER_ACCOUNT)),
+        ("your connection", limited(&failures.for_client, FAILURES_PER_CLIENT)),
+    ]
+    .into_iter()
+    .find_map(|(from, minutes)| minutes.map(|minutes| (from, minutes)));
     let Some((from, minutes)) = refused else { return Ok(account) };
     tracing::warn!(%client, from, "login refused: too many failures");
     // Refused before the password was looked at: this attempt does not count.
@@ -159,23 +161,15 @@ async fn check_limits(
 }
 
 /// The account, if `password` is its password and it is not disabled. Each check takes about
-/// 19 MiB and a core's worth of work: at most one per core runs at a time.
+/// 19 MiB and a core's worth of work: they run on the password-check threads, one per core, and
+/// wait their turn.
 async fn check_password(
     state: &AppState,
     request: &HttpRequest,
     account: Option<Staff>,
     password: String,
 ) -> Result<Staff, Refusal> {
-    let Ok(_permit) = state.password_checks().acquire().await else {
-        return Err(Refusal::unavailable());
-    };
-    let verified = web::block(move || {
-        let ok = auth::check_login(account.as_ref(), &password);
-        account.filter(|account| ok && account.disabled_at.is_none())
-    })
-    .await
-    .ok()
-    .flatten();
+    let verified = state.password_checks().verify(account, password).await;
     verified.ok_or_else(|| {
         // The attempt recorded by `check_limits` stays as a failure.
         tracing::info!(client = %client_ip(state.settings(), request), "login failed");
