@@ -49,11 +49,14 @@ deny: ## Licences, duplicate and wildcard crates, sources (cargo-deny; see deny.
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs
 
-bench: frontend ## Print render, load-test and order-submission figures (see BENCHMARKS.md)
+bench: frontend ## Print render, load, order, Node-comparison and login-flood figures (see BENCHMARKS.md)
 	@# Each bench runs the server binary cargo builds with it, in the release profile.
 	cargo bench -p laundry --bench pages
 	@# Orders on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (as .ci/run sets it).
 	cargo bench -p laundry --bench orders
+	@# Per-request pages against a Node peer (frontend/scripts/node-render-server.mjs), /pricing
+	@# beside them, and a login flood (issue 13).
+	cargo bench -p laundry --bench load
 
 bench-quick: ## The benches with a tenth of the work: they still run and their checks hold (CI)
 	BENCH_QUICK=1 $(MAKE) bench

@@ -15,6 +15,7 @@ pub mod error;
 pub mod frontend;
 pub mod mail;
 pub mod models;
+pub mod password;
 pub mod rate_limit;
 pub mod rendering;
 pub mod routes;

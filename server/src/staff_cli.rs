@@ -8,11 +8,11 @@
 //! laundry admin enable --email EMAIL
 //! ```
 
-use crate::auth;
 use crate::clock::now_utc;
 use crate::db::{Database, DbConnection};
 use crate::domain::parse_email;
 use crate::models::staff::{CreateStaffError, Staff};
+use crate::password::{check_password_strength, hash_password};
 use std::io::{BufRead, Write};
 
 /// How to use `laundry admin`.
@@ -47,8 +47,8 @@ pub fn run(
         ["create", "--email", email] => {
             let email = staff_email(email)?;
             let password = read_password(password)?;
-            auth::check_password_strength(&password, &email)?;
-            let hash = auth::hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
+            check_password_strength(&password, &email)?;
+            let hash = hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
             match Staff::create(connection, &email, &hash, now_utc()) {
                 Ok(_) => {
                     writeln!(out, "Created the staff account {email}. Sign in at /admin/login.").map_err(write_failed)
@@ -62,8 +62,8 @@ pub fn run(
         ["password", "--email", email] => {
             let email = staff_email(email)?;
             let password = read_password(password)?;
-            auth::check_password_strength(&password, &email)?;
-            let hash = auth::hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
+            check_password_strength(&password, &email)?;
+            let hash = hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
             match Staff::set_password_hash(connection, &email, &hash) {
                 Ok(true) => {
                     writeln!(out, "Set a new password for {email}; its sessions have ended.").map_err(write_failed)
@@ -174,7 +174,7 @@ mod tests {
         assert!(admin(&database, &["list"], "").unwrap().contains("active"));
 
         let stored = Staff::find_by_email(&mut database.connection().unwrap(), "amina@example.com").unwrap().unwrap();
-        assert!(auth::verify_password("Tumbo-Ngoma-47-Kazi", &stored.password_hash));
+        assert!(crate::password::verify_password("Tumbo-Ngoma-47-Kazi", &stored.password_hash));
     }
 
     #[test]

@@ -55,6 +55,8 @@ impl Application {
         let config = RendererConfig {
             engines: settings.workers,
             render_timeout: settings.render_timeout,
+            // Renders are the expensive work; under load the pages served from memory go first.
+            low_priority: true,
             ..RendererConfig::default()
         };
         let bundle = frontend.server_bundle().to_owned();

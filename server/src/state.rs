@@ -1,8 +1,8 @@
 //! The one state every handler shares.
 
-use crate::auth::PasswordChecks;
 use crate::config::Settings;
 use crate::db::Database;
+use crate::password::PasswordChecks;
 use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
 use std::sync::Arc;

@@ -8,6 +8,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
+use thread_priority::ThreadPriority;
 use tokio::sync::oneshot;
 
 /// How many engines to keep warm and the limits they run under.
@@ -21,6 +22,10 @@ pub struct RendererConfig {
     pub load_timeout: Duration,
     /// Heap limit of each engine.
     pub memory_limit_bytes: usize,
+    /// Run the engine threads at the lowest CPU priority (nice 19 on Linux): when the machine is
+    /// busy, the threads that answer from memory (cached pages, assets, the API) go first, and
+    /// renders take the time that is left. Off by default.
+    pub low_priority: bool,
 }
 
 impl Default for RendererConfig {
@@ -30,6 +35,7 @@ impl Default for RendererConfig {
             render_timeout: Duration::from_millis(500),
             load_timeout: Duration::from_secs(10),
             memory_limit_bytes: 128 * 1024 * 1024,
+            low_priority: false,
         }
     }
 }
@@ -84,6 +90,7 @@ impl Renderer {
         let queue = Arc::new(Mutex::new(queue));
         let counters = Arc::new(Counters::default());
         let (ready_tx, ready_rx) = mpsc::channel::<Result<(), RenderError>>();
+        let low_priority = config.low_priority;
 
         for index in 0..config.engines.max(1) {
             let bundle = Arc::clone(&bundle);
@@ -93,7 +100,14 @@ impl Renderer {
             thread::Builder::new()
                 .name(format!("ssr-engine-{index}"))
                 .stack_size(ENGINE_THREAD_STACK_BYTES)
-                .spawn(move || run_engine(&bundle, limits, &queue, &counters, &ready))
+                .spawn(move || {
+                    if low_priority
+                        && let Err(error) = thread_priority::set_current_thread_priority(ThreadPriority::Min)
+                    {
+                        tracing::warn!(?error, "the engine thread keeps its normal priority");
+                    }
+                    run_engine(&bundle, limits, &queue, &counters, &ready)
+                })
                 .map_err(|_| RenderError::Unavailable)?;
         }
         drop(ready_tx);

@@ -32,6 +32,7 @@ fn config() -> RendererConfig {
         render_timeout: Duration::from_millis(200),
         load_timeout: Duration::from_secs(5),
         memory_limit_bytes: 32 * 1024 * 1024,
+        low_priority: false,
     }
 }
 
@@ -172,4 +173,33 @@ async fn render_can_be_awaited_on_an_async_runtime() {
     let page = renderer.render("greeting", r#"{"name":"Async"}"#).await.unwrap();
 
     assert_eq!(page.html, "<p>Hello, Async</p>");
+}
+
+/// The nice values of this process's threads named `name…`, from /proc.
+#[cfg(target_os = "linux")]
+fn nice_of_threads(name: &str) -> Vec<i64> {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| {
+            let path = task.ok()?.path();
+            let comm = std::fs::read_to_string(path.join("comm")).ok()?;
+            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
+            // Fields after the command's closing parenthesis: state is the 3rd field, nice the 19th.
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            comm.trim().starts_with(name).then(|| fields[16].parse().ok()).flatten()
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn engines_asked_to_run_at_low_priority_do_so_and_still_render() {
+    let renderer = Renderer::start(BUNDLE, RendererConfig { low_priority: true, ..config() }).unwrap();
+
+    let page = renderer.render_blocking("greeting", r#"{"name":"Wanjiru"}"#).unwrap();
+
+    assert!(page.html.contains("Wanjiru"), "{}", page.html);
+    // Other tests' engines (normal priority) may be running in this process at the same time.
+    let nice = nice_of_threads("ssr-engine-");
+    assert!(nice.iter().filter(|&&n| n == 19).count() >= 2, "both engine threads run at nice 19: {nice:?}");
 }

@@ -1,4 +1,4 @@
-//! Staff authentication: argon2id password hashes, sessions kept in the database behind a random
+//! Staff authentication (passwords are `crate::password`): sessions kept in the database behind a random
 //! cookie token, CSRF tokens, and the guard that wraps every route of `/admin` and `/api/admin`.
 //!
 //! The guard ([`require_staff`]) wraps the whole application and decides by the path alone
@@ -7,11 +7,9 @@
 //! and some that are not to keep it that way.
 
 mod guard;
-mod password;
 mod session;
 
 pub use guard::{is_staff_only, require_staff, safe_next};
-pub use password::{PasswordChecks, check_login, check_password_strength, hash_password, verify_password};
 pub use session::{CurrentStaff, auth_cookie, live_session, new_session, random_token, same_secret, token_hash};
 
 use time::Duration;
@@ -40,5 +38,3 @@ pub const FAILURES_PER_CLIENT: usize = 20;
 /// guesses a day against a password of 12 or more characters), high enough that a few people
 /// guessing cannot keep the real person out.
 pub const FAILURES_PER_ACCOUNT: usize = 1000;
-/// Passwords shorter than this are refused.
-pub const MIN_PASSWORD_CHARS: usize = 12;

@@ -256,13 +256,18 @@ impl LoginFailures {
         Ok(RecentFailures { for_pair, for_email, for_client })
     }
 
-    /// Forgets the account's failures (after a successful login) and every failure older than
-    /// `before`.
-    pub fn clear(connection: &mut DbConnection, email: &str, before: PrimitiveDateTime) -> QueryResult<()> {
-        diesel::delete(
-            login_failures::table.filter(login_failures::email.eq(email).or(login_failures::failed_at.lt(before))),
-        )
-        .execute(connection)?;
+    /// Forgets the account's failures from `client` (after a successful login from there) and
+    /// every failure older than `before`. Failures from other addresses stay: the person who signed
+    /// in does not vouch for them.
+    pub fn clear(
+        connection: &mut DbConnection,
+        email: &str,
+        client: &str,
+        before: PrimitiveDateTime,
+    ) -> QueryResult<()> {
+        let from_here = login_failures::email.eq(email).and(login_failures::client.eq(client));
+        diesel::delete(login_failures::table.filter(from_here.or(login_failures::failed_at.lt(before))))
+            .execute(connection)?;
         Ok(())
     }
 }

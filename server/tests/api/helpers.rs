@@ -288,7 +288,7 @@ pub fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
 impl TestApp {
     /// Creates a staff account directly in the database.
     pub fn create_staff(&self, email: &str, password: &str) {
-        let hash = laundry::auth::hash_password(password).unwrap();
+        let hash = laundry::password::hash_password(password).unwrap();
         self.with_db(|c| laundry::models::staff::Staff::create(c, email, &hash, laundry::clock::now_utc()).unwrap());
     }
 

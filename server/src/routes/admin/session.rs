@@ -185,6 +185,7 @@ async fn start_session(
     now: PrimitiveDateTime,
 ) -> Result<String, Refusal> {
     let (token, session) = auth::new_session(&account, now);
+    let client = client_ip(state.settings(), request).to_string();
     let previous = request.cookie(SESSION_COOKIE).map(|c| auth::token_hash(c.value()));
     let started = state
         .db()
@@ -193,7 +194,7 @@ async fn start_session(
                 StaffSession::end(connection, &previous)?;
             }
             StaffSession::start(connection, &session)?;
-            LoginFailures::clear(connection, &account.email, now - FAILURE_WINDOW)?;
+            LoginFailures::clear(connection, &account.email, &client, now - FAILURE_WINDOW)?;
             StaffSession::purge_stale(connection, now - auth::IDLE_TIMEOUT, now)?;
             Ok::<_, DbError>(account)
         })

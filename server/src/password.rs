@@ -1,15 +1,16 @@
-//! Passwords: argon2id hashes, a check that costs the same whether the account exists or not,
+//! Staff passwords: argon2id hashes, a check that costs the same whether the account exists or not,
 //! the pool of threads that run those checks with their memory reused, and the strength rules for
 //! new passwords.
 
-use super::MIN_PASSWORD_CHARS;
-use super::session::random_token;
 use crate::models::staff::Staff;
 use argon2::password_hash::{Output, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use rand::RngCore;
 use std::sync::{Mutex, mpsc};
 use tokio::sync::oneshot;
+
+/// Passwords shorter than this are refused.
+pub const MIN_PASSWORD_CHARS: usize = 12;
 
 /// Hashes `password` with argon2id (the crate's defaults: 19 MiB, 2 passes). Slow on purpose: call
 /// it off the async threads.
@@ -29,7 +30,11 @@ pub fn verify_password(password: &str, stored: &str) -> bool {
 /// takes as long to refuse as a wrong password.
 fn decoy_hash() -> &'static str {
     static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DECOY.get_or_init(|| hash_password(&random_token()).unwrap_or_default())
+    DECOY.get_or_init(|| {
+        let mut secret = [0u8; 32];
+        rand::rng().fill_bytes(&mut secret);
+        hash_password(&String::from_utf8_lossy(&secret)).unwrap_or_default()
+    })
 }
 
 /// Verifies `password` against the account's hash, or against a decoy when there is no account.
