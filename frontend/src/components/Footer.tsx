@@ -24,6 +24,9 @@ export function Footer({ year, business }: Pick<SharedProps, "year" | "business"
               <a href="/order">Place an Order</a>
             </li>
             <li>
+              <a href="/tracking">Track Your Order</a>
+            </li>
+            <li>
               <a href="/contact">Contact Us</a>
             </li>
           </ul>

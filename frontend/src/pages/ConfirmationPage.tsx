@@ -49,7 +49,8 @@ export default function ConfirmationPage(props: ConfirmationProps) {
                 Your order ID: <strong>{order.reference}</strong>
               </p>
               <p className="muted">
-                Keep it to track your order. {order.serviceLabel}, {order.quantity} kg: {formatKsh(order.totalAmount)}
+                Keep it to <a href={`/tracking?by=order&q=${encodeURIComponent(order.reference)}`}>track your order</a>.{" "}
+                {order.serviceLabel}, {order.quantity} kg: {formatKsh(order.totalAmount)}
               </p>
               {order.payNow && (
                 <div className="payment-steps">

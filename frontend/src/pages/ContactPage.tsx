@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { describedBy, Field } from "../components/Field";
 import { Icon } from "../components/Icon";
 import { telHref } from "../lib/format";
+import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, postJson } from "../lib/submit";
 import type { ContactPageProps } from "../lib/generated/ContactPageProps";
 import type { SharedProps } from "../lib/types";
@@ -35,6 +36,7 @@ export default function ContactPage(props: ContactProps) {
     props.sent ? { kind: "success", text: SENT } : props.form?.alert ? { kind: "error", text: props.form.alert } : null,
   );
   const [sending, setSending] = useState(false);
+  const noticeElement = useMessageInView<HTMLDivElement>(notice);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,7 +75,12 @@ export default function ContactPage(props: ContactProps) {
           <form className="card form" method="post" action="/contact" onSubmit={submit}>
             <h2>Send us a message</h2>
             {notice && (
-              <div className={`alert alert--${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
+              <div
+                ref={noticeElement}
+                className={`alert alert--${notice.kind}`}
+                role={notice.kind === "error" ? "alert" : "status"}
+                tabIndex={-1}
+              >
                 {notice.text}
               </div>
             )}

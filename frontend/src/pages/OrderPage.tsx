@@ -6,6 +6,7 @@ import { describedBy, Field } from "../components/Field";
 import { OrderSummary } from "../components/OrderSummary";
 import { formatKsh } from "../lib/format";
 import { MAX_QUANTITY_KG, quote } from "../lib/order";
+import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
 import type { OrderPageProps } from "../lib/generated/OrderPageProps";
 import type { SharedProps } from "../lib/types";
@@ -42,6 +43,7 @@ export default function OrderPage(props: OrderProps) {
   const [sending, setSending] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState("");
   const form = useRef<HTMLFormElement>(null);
+  const alertElement = useMessageInView<HTMLDivElement>(alert);
   const current = quote(props.services, serviceId, quantity);
 
   // One key per order being filled in: retries of it, or a double click, store one order. Made once
@@ -96,7 +98,7 @@ export default function OrderPage(props: OrderProps) {
         <div className="container two-columns two-columns--wide-first">
           <form ref={form} className="card form" method="post" action="/order" onSubmit={submit}>
             {alert && (
-              <div className="alert alert--error" role="alert">
+              <div ref={alertElement} className="alert alert--error" role="alert" tabIndex={-1}>
                 {alert}
               </div>
             )}

@@ -210,3 +210,66 @@ test("a contact message is sent, thanked for, and the form is cleared", async ({
   await expect(page.getByText("Thank you for your message! We will get back to you soon.")).toBeVisible();
   await expect(page.getByLabel("Full Name")).toHaveValue("");
 });
+
+/** Whether the element is wholly inside the viewport and has the focus. */
+async function inViewAndFocused(page: import("@playwright/test").Page, selector: string) {
+  return page.locator(selector).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const inView = box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+    return { inView, focused: document.activeElement === element };
+  });
+}
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("a failed order's message is brought into view and focused", async ({ page }) => {
+    await page.route("**/api/orders", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"busy"}' }),
+    );
+    await page.goto("/order");
+    await hydrated(page);
+    await page.getByLabel("Full Name").fill("Amina Wanjiru");
+    await page.getByLabel("Phone Number").fill("0712 345 678");
+    await page.getByLabel("Location").fill("Kilimani");
+    await page.getByLabel("Service Type").selectOption("ironing");
+    await page.getByLabel("Quantity (kg)").fill("3");
+    await page.getByRole("button", { name: "Place Order" }).click();
+
+    const alert = page.getByRole("alert");
+    await expect(alert).toHaveText("There was an error saving your order. Please try again.");
+    expect(await inViewAndFocused(page, ".form .alert")).toEqual({ inView: true, focused: true });
+  });
+
+  test("the contact form's thank-you is brought into view and focused", async ({ page }) => {
+    await page.goto("/contact");
+    await hydrated(page);
+    await page.getByLabel("Full Name").fill("Brian Otieno");
+    await page.getByLabel("Email Address").fill("brian@example.com");
+    await page.getByLabel("Subject").fill("Duvets");
+    await page.getByLabel("Message").fill("Do you clean king-size duvets?");
+    await page.getByRole("button", { name: "Send Message" }).click();
+
+    await expect(page.getByText("Thank you for your message! We will get back to you soon.")).toBeVisible();
+    expect(await inViewAndFocused(page, ".form .alert")).toEqual({ inView: true, focused: true });
+  });
+
+  test("the confirmation links to the order's tracking, and the footer to tracking", async ({ page }) => {
+    const reference = await placeOrder(page, {
+      customer: "Amina Wanjiru",
+      phone: "0712 345 678",
+      location: "Kilimani",
+      service: "ironing",
+      kg: "2",
+    });
+
+    await expect(page.getByRole("link", { name: "Track Your Order", exact: true })).toHaveAttribute(
+      "href",
+      "/tracking",
+    );
+    await page.getByRole("link", { name: "track your order", exact: true }).click();
+
+    await expect(page).toHaveURL(`/tracking?by=order&q=${reference}`);
+    await expect(page.getByRole("heading", { name: `Order #${reference}` })).toBeVisible();
+  });
+});
