@@ -34,6 +34,10 @@ pub struct Settings {
     /// default 30): enough for a household or an office behind one address, not for a script
     /// filling the order list and spending the mail quota.
     pub submissions_per_hour: u32,
+    /// Order look-ups on /tracking one client may make per 10 minutes
+    /// (`LAUNDRY_TRACKING_PER_10_MINUTES`, default 10): a customer checks an order a few times; a
+    /// script trying references or phone numbers is stopped.
+    pub tracking_per_10_minutes: u32,
     /// The public address of this site, for canonical URLs, Open Graph and the sitemap
     /// (`LAUNDRY_BASE_URL`, default `http://127.0.0.1:8080`), without a trailing slash.
     pub base_url: String,
@@ -158,15 +162,12 @@ impl Settings {
             "false" | "0" | "no" => false,
             _ => return Err(invalid(name, &proxy, "expected true or false")),
         };
-        let (name, submissions_text) = var("LAUNDRY_SUBMISSIONS_PER_HOUR", "30");
-        let submissions_per_hour = submissions_text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=1_000_000).contains(n))
-            .ok_or_else(|| invalid(name, &submissions_text, "expected a whole number from 1 to 1000000"))?;
+        let submissions_per_hour = limit(var("LAUNDRY_SUBMISSIONS_PER_HOUR", "30"))?;
+        let tracking_per_10_minutes = limit(var("LAUNDRY_TRACKING_PER_10_MINUTES", "10"))?;
         let mail = mail_settings(&lookup)?;
         Ok(Self {
             submissions_per_hour,
+            tracking_per_10_minutes,
             mail,
             mail_retry: RetryPolicy::default(),
             addr,
@@ -212,6 +213,15 @@ fn mail_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<MailSetting
         status_template: token("EMAILJS_STATUS_TEMPLATE_ID")?,
         admin_email,
     })
+}
+
+/// A per-client limit: a whole number from 1 to 1,000,000.
+fn limit((variable, value): (&'static str, String)) -> Result<u32, ConfigError> {
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=1_000_000).contains(n))
+        .ok_or_else(|| invalid(variable, &value, "expected a whole number from 1 to 1000000"))
 }
 
 fn invalid(variable: &'static str, value: &str, reason: &'static str) -> ConfigError {
@@ -295,6 +305,9 @@ mod tests {
     #[test]
     fn the_submission_limit_is_a_positive_whole_number() {
         assert_eq!(settings(&[]).unwrap().submissions_per_hour, 30);
+        assert_eq!(settings(&[]).unwrap().tracking_per_10_minutes, 10);
+        assert_eq!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "40")]).unwrap().tracking_per_10_minutes, 40);
+        assert!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "0")]).is_err());
         assert_eq!(settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", "120")]).unwrap().submissions_per_hour, 120);
         for bad in ["0", "-1", "lots", "2.5"] {
             let error = settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", bad)]).unwrap_err().to_string();

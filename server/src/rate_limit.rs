@@ -32,10 +32,9 @@ struct Clients {
 }
 
 impl RateLimiter {
-    /// Order look-ups: 10 per client per 10 minutes. A customer checks an order a few times; a
-    /// script trying references or phone numbers is stopped after ten.
-    pub fn tracking() -> Self {
-        Self::new(10, Duration::from_secs(600))
+    /// Order look-ups on /tracking: `per_10_minutes` per client per 10 minutes.
+    pub fn tracking(per_10_minutes: u32) -> Self {
+        Self::new(per_10_minutes, Duration::from_secs(600))
     }
 
     /// Confirmation pages of an order (`/confirmation?ref=`): 30 per client per 10 minutes. A

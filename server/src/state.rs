@@ -27,12 +27,13 @@ impl AppState {
     pub fn new(settings: Settings, pages: Pages, database: Database) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let submission_limit = RateLimiter::new(settings.submissions_per_hour, Duration::from_secs(3600));
+        let tracking_limit = RateLimiter::tracking(settings.tracking_per_10_minutes);
         Self {
             submission_limit,
             settings,
             pages,
             database,
-            tracking_limit: RateLimiter::tracking(),
+            tracking_limit,
             confirmation_limit: RateLimiter::confirmations(),
             mail_wake: Arc::new(Notify::new()),
             password_checks: PasswordChecks::start(cores),
