@@ -37,13 +37,9 @@ fn decoy_hash() -> &'static str {
     })
 }
 
-/// Verifies `password` against the account's hash, or against a decoy when there is no account.
-pub fn check_login(account: Option<&Staff>, password: &str) -> bool {
-    let mut memory = Vec::new();
-    check_login_in(account, password, &mut memory)
-}
-
-/// [`check_login`] with argon2's working memory in `memory`, grown once and reused.
+/// Verifies `password` against the account's hash, or against a decoy when there is no account
+/// (so an unknown e-mail takes as long as a wrong password), with argon2's working memory in
+/// `memory`, grown once and reused.
 fn check_login_in(account: Option<&Staff>, password: &str, memory: &mut Vec<Block>) -> bool {
     match account {
         Some(account) => verify_in(password, &account.password_hash, memory),

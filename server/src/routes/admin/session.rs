@@ -81,9 +81,10 @@ pub async fn login(state: web::Data<AppState>, request: HttpRequest, body: web::
             return Err(Refusal::new("Please enter your e-mail and password.", StatusCode::UNPROCESSABLE_ENTITY));
         }
         let now = now_utc();
-        let account = check_limits(&state, &request, &email, now).await?;
-        let account = check_password(&state, &request, account, password).await?;
-        start_session(&state, &request, account, now).await
+        let client = client_ip(state.settings(), &request).to_string();
+        let account = check_limits(&state, &client, &email, now).await?;
+        let account = check_password(&state, &client, account, password).await?;
+        start_session(&state, &request, &client, account, now).await
     };
     match signed_in.await {
         Ok(token) => {
@@ -109,12 +110,11 @@ pub async fn login(state: web::Data<AppState>, request: HttpRequest, body: web::
 /// account or the client has too many recent failures. Returns the account, if there is one.
 async fn check_limits(
     state: &AppState,
-    request: &HttpRequest,
+    client: &str,
     email: &str,
     now: PrimitiveDateTime,
 ) -> Result<Option<Staff>, Refusal> {
-    let client = client_ip(state.settings(), request).to_string();
-    let (lookup_email, lookup_client) = (email.to_owned(), client.clone());
+    let (lookup_email, lookup_client) = (email.to_owned(), client.to_owned());
     let checked = state
         .db()
         .run(move |connection| {
@@ -165,14 +165,14 @@ async fn check_limits(
 /// wait their turn.
 async fn check_password(
     state: &AppState,
-    request: &HttpRequest,
+    client: &str,
     account: Option<Staff>,
     password: String,
 ) -> Result<Staff, Refusal> {
     let verified = state.password_checks().verify(account, password).await;
     verified.ok_or_else(|| {
         // The attempt recorded by `check_limits` stays as a failure.
-        tracing::info!(client = %client_ip(state.settings(), request), "login failed");
+        tracing::info!(%client, "login failed");
         Refusal::new("The e-mail or password is not right.", StatusCode::UNAUTHORIZED)
     })
 }
@@ -181,12 +181,13 @@ async fn check_password(
 async fn start_session(
     state: &AppState,
     request: &HttpRequest,
+    client: &str,
     account: Staff,
     now: PrimitiveDateTime,
 ) -> Result<String, Refusal> {
     let (token, session) = auth::new_session(&account, now);
-    let client = client_ip(state.settings(), request).to_string();
     let previous = request.cookie(SESSION_COOKIE).map(|c| auth::token_hash(c.value()));
+    let client = client.to_owned();
     let started = state
         .db()
         .run(move |connection| {
