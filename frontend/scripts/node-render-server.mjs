@@ -24,6 +24,8 @@ import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { brotliCompressSync, constants } from "node:zlib";
 
+// Defined before the top-level await below: pages are rendered while it waits.
+const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 const options = parseArguments(process.argv.slice(2));
 
 if (cluster.isPrimary && options.workers > 1) {
@@ -177,7 +179,6 @@ function documentShell(d) {
 </html>`;
 }
 
-const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);

@@ -25,6 +25,7 @@ export const routes = {
   order: () => import("./pages/OrderPage"),
   tracking: () => import("./pages/TrackingPage"),
   contact: () => import("./pages/ContactPage"),
+  privacy: () => import("./pages/PrivacyPage"),
   confirmation: () => import("./pages/ConfirmationPage"),
   login: () => import("./pages/LoginPage"),
   admin: () => import("./pages/AdminPage"),

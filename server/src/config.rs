@@ -43,6 +43,9 @@ pub struct Settings {
     pub base_url: String,
     /// The home page's intro video (`INTRO_VIDEO_URL`, an https:// address or a path); none if unset.
     pub intro_video_url: Option<String>,
+    /// KSh off a phone number's first order, the home page banner's offer
+    /// (`LAUNDRY_FIRST_ORDER_DISCOUNT_KES`, whole shillings, 0 to 100000; unset or 0: off).
+    pub first_order_discount: Option<u32>,
     /// The mail API and its templates (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
     pub mail: MailSettings,
     /// When the mail worker retries (not from the environment; tests shorten it).
@@ -79,6 +82,12 @@ pub struct ConfigError {
 }
 
 impl Settings {
+    /// The other site the intro video comes from (`https://host[:port]`), which the
+    /// Content-Security-Policy allows for media only; none when the video is ours or unset.
+    pub fn intro_video_origin(&self) -> Option<&str> {
+        self.intro_video_url.as_deref().and_then(https_origin)
+    }
+
     /// Reads the process environment.
     pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(|name| std::env::var(name).ok())
@@ -135,7 +144,12 @@ impl Settings {
             mpesa_till: catalogue::MPESA_TILL.to_owned(),
         };
         let intro_video_url = match lookup("INTRO_VIDEO_URL").map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
-            Some(url) if is_web_address(&url) || (url.starts_with('/') && !url.starts_with("//")) => Some(url),
+            Some(url)
+                if (https_origin(&url).is_some() && !url.contains(char::is_whitespace))
+                    || (url.starts_with('/') && !url.starts_with("//")) =>
+            {
+                Some(url)
+            }
             Some(url) => {
                 return Err(invalid(
                     "INTRO_VIDEO_URL",
@@ -164,6 +178,12 @@ impl Settings {
         };
         let submissions_per_hour = limit(var("LAUNDRY_SUBMISSIONS_PER_HOUR", "30"))?;
         let tracking_per_10_minutes = limit(var("LAUNDRY_TRACKING_PER_10_MINUTES", "10"))?;
+        let (name, discount) = var("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "0");
+        let first_order_discount = match discount.parse::<u32>() {
+            Ok(0) => None,
+            Ok(shillings) if shillings <= 100_000 => Some(shillings),
+            _ => return Err(invalid(name, &discount, "expected whole shillings from 0 (off) to 100000")),
+        };
         let mail = mail_settings(&lookup)?;
         Ok(Self {
             submissions_per_hour,
@@ -179,6 +199,7 @@ impl Settings {
             business,
             base_url,
             intro_video_url,
+            first_order_discount,
         })
     }
 }
@@ -246,6 +267,19 @@ fn is_email(value: &str) -> bool {
     parse_email(value).is_ok()
 }
 
+/// The origin (`https://host[:port]`) of an https:// address whose host holds only letters, digits,
+/// dots and hyphens (so that it can stand in a Content-Security-Policy as it is); none otherwise.
+fn https_origin(url: &str) -> Option<&str> {
+    const SCHEME: &str = "https://";
+    let rest = url.strip_prefix(SCHEME)?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let (host, port) = authority.split_once(':').unwrap_or((authority, "443"));
+    let host_ok = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'));
+    let port_ok = !port.is_empty() && port.len() <= 5 && port.chars().all(|c| c.is_ascii_digit());
+    (host_ok && port_ok).then(|| &url[..SCHEME.len() + end])
+}
+
 fn is_web_address(value: &str) -> bool {
     let rest = value.strip_prefix("https://").or_else(|| value.strip_prefix("http://"));
     rest.is_some_and(|host| !host.is_empty() && !host.contains(char::is_whitespace))
@@ -308,10 +342,31 @@ mod tests {
         assert_eq!(settings(&[]).unwrap().tracking_per_10_minutes, 10);
         assert_eq!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "40")]).unwrap().tracking_per_10_minutes, 40);
         assert!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "0")]).is_err());
+        assert_eq!(settings(&[]).unwrap().first_order_discount, None);
+        assert_eq!(settings(&[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "250")]).unwrap().first_order_discount, Some(250));
+        assert!(settings(&[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "-5")]).is_err());
         assert_eq!(settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", "120")]).unwrap().submissions_per_hour, 120);
         for bad in ["0", "-1", "lots", "2.5"] {
             let error = settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", bad)]).unwrap_err().to_string();
             assert!(error.contains("LAUNDRY_SUBMISSIONS_PER_HOUR"), "{error}");
+        }
+    }
+
+    #[test]
+    fn an_intro_video_on_another_site_must_be_https_with_a_plain_host() {
+        let video = |url: &str| settings(&[("INTRO_VIDEO_URL", url)]);
+        let settings = video("https://cdn.example.com:8443/media/intro.mp4?v=2").unwrap();
+        assert_eq!(settings.intro_video_origin(), Some("https://cdn.example.com:8443"));
+        assert_eq!(video("/media/intro.mp4").unwrap().intro_video_origin(), None);
+        for bad in [
+            "http://cdn.example.com/intro.mp4",
+            "https://cdn.example.com;script-src*/intro.mp4",
+            "https://user@cdn.example.com/intro.mp4",
+            "https:///intro.mp4",
+            "//cdn.example.com/intro.mp4",
+        ] {
+            let error = video(bad).unwrap_err().to_string();
+            assert!(error.contains("INTRO_VIDEO_URL"), "{bad}: {error}");
         }
     }
 }

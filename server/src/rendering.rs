@@ -29,6 +29,8 @@ struct Document<'a> {
     title: &'a str,
     description: &'a str,
     site_name: &'a str,
+    /// The site's public address, for the absolute addresses link previews need (og:image).
+    base_url: &'a str,
     /// Absolute address of an indexed page; none for pages kept out of search results.
     canonical: Option<String>,
     structured_data: &'a str,
@@ -199,6 +201,7 @@ impl Pages {
             title: &rendered.title,
             description: &rendered.description,
             site_name: &self.business.name,
+            base_url: &self.base_url,
             canonical: seo::is_indexed(path).then(|| format!("{}{path}", self.base_url)),
             structured_data: &structured_data,
             css: self.frontend.css(),

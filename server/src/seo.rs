@@ -6,8 +6,14 @@ use crate::config::Business;
 use serde_json::{Value, json};
 
 /// The public pages search engines should index, with how often they change.
-pub const INDEXED_PAGES: [(&str, &str); 5] =
-    [("/", "weekly"), ("/pricing", "weekly"), ("/order", "monthly"), ("/tracking", "monthly"), ("/contact", "monthly")];
+pub const INDEXED_PAGES: [(&str, &str); 6] = [
+    ("/", "weekly"),
+    ("/pricing", "weekly"),
+    ("/order", "monthly"),
+    ("/tracking", "monthly"),
+    ("/contact", "monthly"),
+    ("/privacy", "yearly"),
+];
 
 /// Whether a page at `path` belongs in search results (the confirmation and error pages do not).
 pub fn is_indexed(path: &str) -> bool {
@@ -113,7 +119,8 @@ mod tests {
     fn the_sitemap_lists_the_indexed_pages_only() {
         let xml = sitemap("https://laundry.example.com");
         assert!(xml.contains("<loc>https://laundry.example.com/pricing</loc>"));
+        assert!(xml.contains("<loc>https://laundry.example.com/privacy</loc>"));
         assert!(!xml.contains("confirmation"));
-        assert_eq!(xml.matches("<url>").count(), 5);
+        assert_eq!(xml.matches("<url>").count(), 6);
     }
 }

@@ -20,10 +20,17 @@ use ssr_runtime::{Renderer, RendererConfig};
 use std::net::TcpListener;
 use tracing_actix_web::TracingLogger;
 
-/// Security headers on every response.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-    img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
-    form-action 'self'; frame-ancestors 'none'";
+/// The Content-Security-Policy of every response: everything from our own origin only, except that
+/// the intro video may come from `video_origin` (its https origin, from `INTRO_VIDEO_URL`), for media
+/// and nothing else.
+pub fn content_security_policy(video_origin: Option<&str>) -> String {
+    let media = video_origin.map(|origin| format!("media-src 'self' {origin}; ")).unwrap_or_default();
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; {media}\
+         connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
+         frame-ancestors 'none'"
+    )
+}
 
 /// Browsers keep to HTTPS for a year once they have seen the site over HTTPS (sent only when
 /// `LAUNDRY_BASE_URL` is https; not for subdomains, which the business may serve otherwise).
@@ -87,9 +94,10 @@ impl Application {
 
         let shared = state.clone();
         let https = state.settings().base_url.starts_with("https://");
+        let csp = content_security_policy(state.settings().intro_video_origin());
         let server = HttpServer::new(move || {
             let mut headers = DefaultHeaders::new()
-                .add(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+                .add(("Content-Security-Policy", csp.as_str()))
                 .add(("X-Content-Type-Options", "nosniff"))
                 .add(("Referrer-Policy", "strict-origin-when-cross-origin"));
             if https {
@@ -136,21 +144,30 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/pricing", web::get().to(pages::show_pricing))
         .service(
             web::resource("/order")
-                .route(web::get().to(pages::show_order))
+                .route(web::get().to(orders::show_order_form))
                 .route(web::post().to(orders::submit_order_form)),
         )
-        .route("/tracking", web::get().to(tracking::show_tracking))
+        .service(
+            web::resource("/tracking")
+                .route(web::get().to(tracking::show_tracking))
+                .route(web::post().to(tracking::submit_tracking_form)),
+        )
         .service(
             web::resource("/contact")
                 .route(web::get().to(contacts::show_contact))
                 .route(web::post().to(contacts::submit_contact_form)),
         )
         .route("/confirmation", web::get().to(orders::show_confirmation))
+        .route("/privacy", web::get().to(pages::show_privacy))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
         .route("/api/orders", web::post().to(orders::create_order))
         .route("/api/contacts", web::post().to(contacts::create_contact))
-        .route("/api/tracking", web::get().to(tracking::track_order))
+        .service(
+            web::resource("/api/tracking")
+                .route(web::get().to(tracking::track_order))
+                .route(web::post().to(tracking::track_order_posted)),
+        )
         // Staff: the login is open; everything else under /admin and /api/admin is behind the guard.
         .service(
             web::resource("/admin/login")
@@ -162,6 +179,9 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))
+        .route("/favicon.ico", web::get().to(assets::serve_favicon_ico))
+        .route("/favicon.svg", web::get().to(assets::serve_favicon_svg))
+        .route("/og-image.png", web::get().to(assets::serve_share_image))
         .default_service(web::to(pages::not_found));
 }
 
@@ -173,10 +193,11 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, mail, messages, orders};
+    use admin::{dashboard, detail, mail, messages, orders};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
+        at("/orders/{id}", Method::GET, detail::show_order),
         at("/orders/{id}/status", Method::POST, orders::change_order_status),
         at("/orders/{id}/payment", Method::POST, orders::record_payment),
         at("/messages", Method::GET, messages::list_messages),

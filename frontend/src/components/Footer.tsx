@@ -58,7 +58,7 @@ export function Footer({ year, business }: Pick<SharedProps, "year" | "business"
         </div>
       </div>
       <p className="site-footer__copyright">
-        © {year} {business.name}. All rights reserved.
+        © {year} {business.name}. All rights reserved. <a href="/privacy">Privacy notice</a>
       </p>
     </footer>
   );

@@ -1,17 +1,22 @@
-// The shared header (spec section 2): wordmark, links, WhatsApp, search toggle, mobile menu.
+// The shared header (spec section 2): wordmark, links, WhatsApp, search toggle, mobile menu. Before
+// JavaScript has loaded (or without it) the search toggle is a link to the price list and the menu a
+// disclosure; once hydrated they become the spec's modal and overlay.
 import { useState } from "react";
 import { whatsappHref } from "../lib/format";
 import type { SharedProps } from "../lib/types";
+import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import { Logo } from "./Logo";
-import { MobileMenu } from "./MobileMenu";
-import { NAV_LINKS } from "./nav";
+import { MenuDisclosure, MobileMenu } from "./MobileMenu";
+import { PRICE_LIST_HREF } from "./nav";
+import { NavList } from "./NavList";
 import { SearchModal } from "./SearchModal";
 
 /** The sticky site header. The search modal and the menu only exist while open. */
 export function Header({ path, business, priceList }: Pick<SharedProps, "path" | "business" | "priceList">) {
   const [searchOpen, setSearchOpen] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const hydrated = useHydrated();
 
   return (
     <header className="site-header">
@@ -20,30 +25,24 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
           <Logo name={business.name} size="medium" />
         </a>
         <nav className="site-nav" aria-label="Main">
-          <ul>
-            {NAV_LINKS.map((link) => (
-              <li key={link.href}>
-                <a
-                  href={link.href}
-                  className={link.href === path ? "active" : undefined}
-                  aria-current={link.href === path ? "page" : undefined}
-                >
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <NavList path={path} />
         </nav>
         <div className="site-header__actions">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Search pricing items"
-            aria-expanded={searchOpen}
-            onClick={() => setSearchOpen((open) => !open)}
-          >
-            <Icon name="search" />
-          </button>
+          {hydrated ? (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Search pricing items"
+              aria-expanded={searchOpen}
+              onClick={() => setSearchOpen((open) => !open)}
+            >
+              <Icon name="search" />
+            </button>
+          ) : (
+            <a className="icon-button" href={PRICE_LIST_HREF} aria-label="Search pricing items">
+              <Icon name="search" />
+            </a>
+          )}
           <a
             className="icon-button icon-button--whatsapp site-header__whatsapp"
             href={whatsappHref(business.whatsapp)}
@@ -53,15 +52,19 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
           >
             <Icon name="chat" />
           </a>
-          <button
-            type="button"
-            className="icon-button site-header__menu"
-            aria-label="Open menu"
-            aria-expanded={menuOpen}
-            onClick={() => setMenuOpen(true)}
-          >
-            <Icon name="menu" />
-          </button>
+          {hydrated ? (
+            <button
+              type="button"
+              className="icon-button site-header__menu"
+              aria-label="Open menu"
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen(true)}
+            >
+              <Icon name="menu" />
+            </button>
+          ) : (
+            <MenuDisclosure path={path} whatsapp={business.whatsapp} />
+          )}
         </div>
       </div>
       {searchOpen && <SearchModal priceList={priceList} onClose={() => setSearchOpen(false)} />}

@@ -1,8 +1,10 @@
-// The full-screen menu overlay for small screens (spec section 2).
+// The menu for small screens (spec section 2), in two forms: the full-screen overlay once JavaScript
+// runs, and before that (or without it) a disclosure that the browser opens by itself.
 import { whatsappHref } from "../lib/format";
 import { useDialog } from "../lib/useDialog";
 import { Icon } from "./Icon";
-import { NAV_LINKS } from "./nav";
+import { PRICE_LIST_HREF } from "./nav";
+import { NavList } from "./NavList";
 
 interface MobileMenuProps {
   path: string;
@@ -11,7 +13,7 @@ interface MobileMenuProps {
   onSearch: () => void;
 }
 
-/** Shown while open: close button, the four links, 'Search Pricing' and the chat link. */
+/** Shown while open: close button, the links, 'Search Pricing' and the chat link. */
 export function MobileMenu({ path, whatsapp, onClose, onSearch }: MobileMenuProps) {
   const dialog = useDialog(true, onClose);
   return (
@@ -20,27 +22,40 @@ export function MobileMenu({ path, whatsapp, onClose, onSearch }: MobileMenuProp
         <Icon name="close" />
       </button>
       <nav aria-label="Mobile">
-        <ul className="mobile-menu__links">
-          {NAV_LINKS.map((link) => (
-            <li key={link.href}>
-              <a
-                href={link.href}
-                className={link.href === path ? "active" : undefined}
-                aria-current={link.href === path ? "page" : undefined}
-                onClick={onClose}
-              >
-                {link.label}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <NavList path={path} className="mobile-menu__links" onChoose={onClose} />
       </nav>
       <button type="button" className="button button--outline mobile-menu__search" onClick={onSearch}>
         <Icon name="search" /> Search Pricing
       </button>
-      <a className="button button--whatsapp" href={whatsappHref(whatsapp)} target="_blank" rel="noopener noreferrer">
-        <Icon name="chat" /> Chat on WhatsApp
-      </a>
+      <ChatLink whatsapp={whatsapp} />
     </div>
+  );
+}
+
+/** The menu before JavaScript has loaded: a `<details>` the browser opens and closes by itself, with
+ * the same links; 'Search Pricing' leads to the price list. Replaced by the overlay once hydrated. */
+export function MenuDisclosure({ path, whatsapp }: Pick<MobileMenuProps, "path" | "whatsapp">) {
+  return (
+    <details className="menu-disclosure site-header__menu">
+      <summary className="icon-button" aria-label="Menu">
+        <Icon name="menu" className="icon menu-disclosure__when-closed" />
+        <Icon name="close" className="icon menu-disclosure__when-open" />
+      </summary>
+      <nav className="menu-disclosure__panel" aria-label="Mobile">
+        <NavList path={path} className="mobile-menu__links" />
+        <a className="button button--outline mobile-menu__search" href={PRICE_LIST_HREF}>
+          <Icon name="search" /> Search Pricing
+        </a>
+        <ChatLink whatsapp={whatsapp} />
+      </nav>
+    </details>
+  );
+}
+
+function ChatLink({ whatsapp }: { whatsapp: string }) {
+  return (
+    <a className="button button--whatsapp" href={whatsappHref(whatsapp)} target="_blank" rel="noopener noreferrer">
+      <Icon name="chat" /> Chat on WhatsApp
+    </a>
   );
 }

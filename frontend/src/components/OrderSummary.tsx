@@ -1,57 +1,77 @@
-// The Order Summary card of /order (spec section 2).
+// The Order Summary card of /order (spec section 2): the order's lines and total before it is placed,
+// and how it is paid.
 import { formatKsh } from "../lib/format";
 import type { OrderQuote } from "../lib/order";
+import type { Service } from "../lib/types";
+import { OrderLines } from "./OrderLines";
 
 interface OrderSummaryProps {
+  /** Null while nothing is chosen. */
   quote: OrderQuote | null;
+  services: readonly Service[];
   phone: string;
+  /** Pay Now (M-PESA) chosen: the till instructions show. */
+  payNow: boolean;
   till: string;
+  /** KSh off a phone number's first order, when that offer is on. */
+  firstOrderDiscount: number | null;
 }
 
-/** Service, quantity, price per kg and total once chosen, and how to pay by M-PESA. */
-export function OrderSummary({ quote, phone, till }: OrderSummaryProps) {
+/** What the till instructions ask for: the server takes off a first-order discount, so with the offer
+ * on, the confirmation says the amount. */
+function amountToPay(total: number | null, firstOrderDiscount: number | null): string {
+  if (firstOrderDiscount !== null) return "the total on your confirmation";
+  return total !== null ? formatKsh(total) : "your order total";
+}
+
+/** Each line and the total once chosen (or what is missing), the first-order offer, and how to pay. */
+export function OrderSummary({ quote, services, phone, payNow, till, firstOrderDiscount }: OrderSummaryProps) {
+  const total = quote?.total ?? null;
   return (
     <aside className="card order-summary" aria-labelledby="order-summary-title">
       <h2 id="order-summary-title">Order Summary</h2>
       <div aria-live="polite">
         {quote ? (
-          <dl className="summary-list">
-            <div>
-              <dt>Service</dt>
-              <dd>{quote.service.label}</dd>
-            </div>
-            <div>
-              <dt>Quantity</dt>
-              <dd>{quote.quantity} kg</dd>
-            </div>
-            <div>
-              <dt>Price per kg</dt>
-              <dd>{formatKsh(quote.service.pricePerKg)}</dd>
-            </div>
-            <div className="summary-list__total">
-              <dt>Total</dt>
-              <dd>{formatKsh(quote.total)}</dd>
-            </div>
-          </dl>
+          <>
+            {quote.lines.length > 0 && <OrderLines lines={quote.lines} total={total} services={services} />}
+            {quote.problems.map((problem) => (
+              <p key={problem} className="order-summary__problem">
+                {problem}
+              </p>
+            ))}
+          </>
         ) : (
           <p className="muted">Select a service to see pricing</p>
         )}
       </div>
-      <div className="payment-steps">
-        <h3>Payment Instructions (M-PESA)</h3>
-        <ol>
-          <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
-          <li>
-            Till Number: <strong className="till">{till}</strong>
-          </li>
-          <li>
-            Amount: <strong>{quote ? formatKsh(quote.total) : "your order total"}</strong>
-          </li>
-          <li>
-            Reference: <strong>{phone.trim() || "your phone number"}</strong>
-          </li>
-        </ol>
-      </div>
+      {firstOrderDiscount !== null && (
+        <p className="order-summary__offer">
+          First order from this phone number? {formatKsh(firstOrderDiscount)} comes off the total. Your confirmation
+          shows what to pay.
+        </p>
+      )}
+      {payNow ? (
+        <div className="payment-steps">
+          <h3>Payment Instructions (M-PESA)</h3>
+          <ol>
+            <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
+            <li>
+              Till Number: <strong className="till">{till}</strong>
+            </li>
+            <li>
+              Amount: <strong>{amountToPay(total, firstOrderDiscount)}</strong>
+            </li>
+            <li>
+              Reference: <strong>{phone.trim() || "your phone number"}</strong>
+            </li>
+          </ol>
+        </div>
+      ) : (
+        <div className="payment-steps">
+          <h3>Pay on Delivery</h3>
+          <p>You pay the valet when we deliver your clean laundry.</p>
+        </div>
+      )}
     </aside>
   );
 }

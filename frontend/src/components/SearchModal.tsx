@@ -1,5 +1,7 @@
-// The 'Search Pricing Items' modal of the header (spec sections 2 and 4).
-import { useId, useState } from "react";
+// The 'Search Pricing Items' modal of the header (spec sections 2 and 4). Each result also offers
+// "Add to order": a link to the order form with the item in it, or, on /order, into the open form.
+import { type MouseEvent, useId, useState } from "react";
+import { addToOrderHref, requestAddToOrder } from "../lib/addToOrder";
 import { formatKsh, itemAnchor } from "../lib/format";
 import { searchPriceItems } from "../lib/search";
 import type { PriceItem } from "../lib/types";
@@ -13,6 +15,12 @@ export function SearchModal({ priceList, onClose }: { priceList: PriceItem[]; on
   const titleId = useId();
   const results = searchPriceItems(priceList, query);
   const searched = query.trim() !== "";
+
+  /** On /order the form takes the item and the page stays; elsewhere the link opens the form. */
+  const addToOrder = (event: MouseEvent<HTMLAnchorElement>, itemId: string) => {
+    if (requestAddToOrder(itemId)) event.preventDefault();
+    onClose();
+  };
 
   return (
     <div className="overlay overlay--dim" onClick={onClose}>
@@ -53,10 +61,17 @@ export function SearchModal({ priceList, onClose }: { priceList: PriceItem[]; on
               <h3 className="search-modal__count">Search Results ({results.length})</h3>
               <ul className="search-results">
                 {results.map((entry) => (
-                  <li key={entry.item}>
+                  <li key={entry.item} className="search-results__item">
                     <a href={`/pricing#${itemAnchor(entry.item)}`} onClick={onClose}>
                       <span>{entry.item}</span>
                       <strong>{formatKsh(entry.price)}</strong>
+                    </a>
+                    <a
+                      className="add-to-order"
+                      href={addToOrderHref(entry.id)}
+                      onClick={(event) => addToOrder(event, entry.id)}
+                    >
+                      Add to order<span className="visually-hidden"> – {entry.item}</span>
                     </a>
                   </li>
                 ))}

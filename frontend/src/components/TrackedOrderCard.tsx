@@ -1,30 +1,71 @@
-// One order found by the tracking page: information, timeline, progress bar, status badge.
-import { formatDate, formatKsh } from "../lib/format";
+// One order found by the tracking page: information, progress bar (or the cancellation), timeline,
+// status badge.
+import { formatDayTime, formatKsh, telHref, whatsappHref } from "../lib/format";
+import type { Business } from "../lib/generated/Business";
 import type { TrackedOrder } from "../lib/generated/TrackedOrder";
-import { badgeTone, PROGRESS_STEPS, progressStep, statusLabel } from "../lib/tracking";
+import { badgeTone, PROGRESS_STEPS, statusLabel, timeline } from "../lib/tracking";
+import { Icon } from "./Icon";
+import { OrderLines } from "./OrderLines";
+
+/** The five steps, each done exactly when the server found a time for it in the status history. */
+function ProgressBar({ order }: { order: TrackedOrder }) {
+  const current = order.steps.reduce((last, step, index) => (step.reached ? index : last), -1);
+  return (
+    <ol className="progress" aria-label="Progress">
+      {order.steps.map((step, index) => (
+        <li
+          key={step.status}
+          className={step.reached ? "progress__step is-done" : "progress__step"}
+          aria-current={index === current ? "step" : undefined}
+        >
+          <span className="progress__dot" aria-hidden="true" />
+          <span className="progress__label">
+            {PROGRESS_STEPS[index]}
+            <span className="visually-hidden">{step.reached ? ": done" : ": not yet"}</span>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Instead of the bar: when the order was cancelled, and whom to ask. */
+function Cancelled({ at, business }: { at: string; business: Business }) {
+  return (
+    <div className="tracked-order__cancelled">
+      <p>
+        <strong>This order was cancelled</strong> on {formatDayTime(at)}.
+      </p>
+      <p>Questions, or want it back on? Call or WhatsApp us on {business.phone}.</p>
+      <div className="actions">
+        <a className="button button--outline" href={telHref(business.phone)}>
+          <Icon name="phone" /> Call Us
+        </a>
+        <a
+          className="button button--whatsapp"
+          href={whatsappHref(business.whatsapp)}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          <Icon name="chat" /> WhatsApp Us
+        </a>
+      </div>
+    </div>
+  );
+}
 
 /** The card. */
-export function TrackedOrderCard({ order }: { order: TrackedOrder }) {
-  const done = progressStep(order.status);
+export function TrackedOrderCard({ order, business }: { order: TrackedOrder; business: Business }) {
   return (
-    <article className="card tracked-order" aria-labelledby={`order-${order.reference}`}>
+    <article className="card tracked-order" aria-labelledby={`order-${order.id}`}>
       <div className="tracked-order__head">
-        <h2 id={`order-${order.reference}`}>Order #{order.reference}</h2>
+        <h2 id={`order-${order.id}`}>{`Order #${order.id}`}</h2>
         <span className={`badge badge--${badgeTone(order.status)}`}>{statusLabel(order.status)}</span>
       </div>
-      {done >= 0 && (
-        <ol className="progress" aria-label="Progress">
-          {PROGRESS_STEPS.map((step, index) => (
-            <li
-              key={step}
-              className={index <= done ? "progress__step is-done" : "progress__step"}
-              aria-current={index === done ? "step" : undefined}
-            >
-              <span className="progress__dot" aria-hidden="true" />
-              <span className="progress__label">{step}</span>
-            </li>
-          ))}
-        </ol>
+      {order.cancelledAt !== null ? (
+        <Cancelled at={order.cancelledAt} business={business} />
+      ) : (
+        <ProgressBar order={order} />
       )}
       <div className="two-columns">
         <section>
@@ -32,7 +73,7 @@ export function TrackedOrderCard({ order }: { order: TrackedOrder }) {
           <dl className="summary-list">
             <div>
               <dt>Order ID</dt>
-              <dd>{order.reference}</dd>
+              <dd>{order.id}</dd>
             </div>
             <div>
               <dt>Customer</dt>
@@ -50,6 +91,14 @@ export function TrackedOrderCard({ order }: { order: TrackedOrder }) {
               <dt>Quantity</dt>
               <dd>{order.quantity} kg</dd>
             </div>
+            {order.lines.length > 1 && (
+              <div>
+                <dt>Items</dt>
+                <dd>
+                  <OrderLines lines={order.lines} total={null} />
+                </dd>
+              </div>
+            )}
             <div>
               <dt>Total</dt>
               <dd>{formatKsh(order.total)}</dd>
@@ -58,23 +107,13 @@ export function TrackedOrderCard({ order }: { order: TrackedOrder }) {
         </section>
         <section>
           <h3>Timeline</h3>
-          <dl className="summary-list">
-            <div>
-              <dt>Order placed</dt>
-              <dd>{formatDate(order.placedAt)}</dd>
-            </div>
-            <div>
-              <dt>Pickup Date</dt>
-              <dd>{order.pickedUpAt ? formatDate(order.pickedUpAt) : "Awaiting pickup"}</dd>
-            </div>
-            <div>
-              <dt>Estimated Completion</dt>
-              <dd>{order.estimatedCompletion ? formatDate(order.estimatedCompletion) : "—"}</dd>
-            </div>
-            <div>
-              <dt>Delivery Date</dt>
-              <dd>{order.deliveredAt ? formatDate(order.deliveredAt) : "Not yet delivered"}</dd>
-            </div>
+          <dl className="summary-list tracked-order__timeline">
+            {timeline(order).map((row) => (
+              <div key={row.term}>
+                <dt>{row.term}</dt>
+                <dd>{row.value}</dd>
+              </div>
+            ))}
           </dl>
         </section>
       </div>

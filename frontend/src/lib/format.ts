@@ -47,3 +47,18 @@ export function formatDateTime(iso: string): string {
   const twoDigits = (value: number) => String(value).padStart(2, "0");
   return `${formatDate(iso)} at ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}`;
 }
+
+/** An RFC 3339 time as a short Nairobi day, 'Mon 23 Nov' (no year: for what happens this week). */
+export function formatDay(iso: string): string {
+  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
+  if (Number.isNaN(at.getTime())) return "";
+  return `${DAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}`;
+}
+
+/** An RFC 3339 time as a short Nairobi day and 24-hour time, 'Mon 23 Nov, 19:40'. */
+export function formatDayTime(iso: string): string {
+  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
+  if (Number.isNaN(at.getTime())) return "";
+  const twoDigits = (value: number) => String(value).padStart(2, "0");
+  return `${formatDay(iso)}, ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}`;
+}

@@ -1,12 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { searchPriceItems } from "./search";
+import type { PriceItem } from "./types";
 
-const items = [
-  { item: "Shirt", price: 200 },
-  { item: "T-shirt", price: 150 },
-  { item: "Dress", price: 200 },
-  { item: "Baby Dress", price: 150 },
+const items: PriceItem[] = [
+  { id: "shirt", item: "Shirt", price: 200, unit: "piece", service: null },
+  { id: "t-shirt", item: "T-shirt", price: 150, unit: "piece", service: null },
+  { id: "dress", item: "Dress", price: 200, unit: "piece", service: null },
+  { id: "baby-dress", item: "Baby Dress", price: 150, unit: "piece", service: null },
 ];
 
 test("a query matches labels that contain it, ignoring case", () => {

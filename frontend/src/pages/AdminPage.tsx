@@ -1,15 +1,19 @@
 // /admin, 'Admin Dashboard' (spec section 2), for signed-in staff only; the server rendered the
 // first page of both lists. Once hydrated, filters, searches and page changes fetch the list from
 // /api/admin/* instead of reloading, and the address bar follows (history.replaceState), so a
-// reload shows the same thing. Without JavaScript the tabs, filters and pages are plain links and
-// GET forms to /admin.
+// reload shows the same thing; every 30 seconds while the tab is shown the list is polled as it is
+// (same filter and page, open panels stay open), so that new orders appear. An order's ID opens its
+// detail in a dialog. Without JavaScript the tabs, filters and pages are plain links and GET forms
+// to /admin.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/admin/AdminAlert";
 import { MailStatus } from "../components/admin/MailStatus";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
+import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
 import { StatCards } from "../components/admin/StatCards";
 import type { AdminTab } from "../lib/admin/types";
+import { usePolling } from "../lib/admin/polling";
 import { useDashboardData } from "../lib/admin/useDashboardData";
 import { adminHref, type ListQuery } from "../lib/admin/urls";
 import type { DashboardProps } from "../lib/generated/DashboardProps";
@@ -38,6 +42,8 @@ export default function AdminPage(props: AdminProps) {
   // Before hydration both tabs stay in the Tab order, so that the links work from the keyboard
   // without JavaScript; once hydrated, the tablist's arrow keys take over (one Tab stop).
   const [hydrated, setHydrated] = useState(false);
+  // The order whose detail is open, by its order ID.
+  const [openOrder, setOpenOrder] = useState<string | null>(null);
   // The tab shown now, for a list that finishes loading later: only the shown tab's list moves the address bar.
   const shownTab = useRef(tab);
   const tabElements = useRef<Partial<Record<AdminTab, HTMLAnchorElement | null>>>({});
@@ -52,11 +58,13 @@ export default function AdminPage(props: AdminProps) {
     announcement,
     loadOrders,
     loadMessages,
+    refresh,
     sessionEnded,
     orderChanged,
     messageChanged,
     mailResent,
   } = useDashboardData(props, listLoaded);
+  usePolling(() => refresh(shownTab.current));
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the second pass of a two-pass render (see `hydrated`)
@@ -100,6 +108,9 @@ export default function AdminPage(props: AdminProps) {
   }
 
   const counts: Record<AdminTab, number> = { orders: stats.totalOrders, messages: stats.messages };
+  // The open order as the table last showed it: when it changes, the dialog loads it again.
+  const openInList = orders.items.find((order) => order.id === openOrder);
+  const openVersion = openInList ? `${openInList.updatedAt} ${openInList.paymentStatus}` : "";
   return (
     <>
       <section className="admin-head">
@@ -175,6 +186,7 @@ export default function AdminPage(props: AdminProps) {
                   statuses={props.statuses}
                   csrf={props.csrf}
                   onQuery={loadOrders}
+                  onOpen={setOpenOrder}
                   onChanged={orderChanged}
                   onSessionEnded={sessionEnded}
                 />
@@ -191,6 +203,15 @@ export default function AdminPage(props: AdminProps) {
           ))}
         </div>
       </section>
+      {openOrder && (
+        <OrderDetailDialog
+          key={openOrder}
+          id={openOrder}
+          version={openVersion}
+          onClose={() => setOpenOrder(null)}
+          onSessionEnded={sessionEnded}
+        />
+      )}
     </>
   );
 }

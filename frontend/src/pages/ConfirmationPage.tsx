@@ -1,5 +1,7 @@
-// /confirmation (spec section 2): what happens after an order was placed.
+// /confirmation (spec section 2): what happens after an order was placed, with the order's ID,
+// lines and total as the server priced them.
 import { Icon } from "../components/Icon";
+import { OrderLines } from "../components/OrderLines";
 import { formatKsh, telHref, whatsappHref } from "../lib/format";
 import type { ConfirmationProps as OwnProps } from "../lib/generated/ConfirmationProps";
 import type { SharedProps } from "../lib/types";
@@ -46,12 +48,12 @@ export default function ConfirmationPage(props: ConfirmationProps) {
           {order && (
             <div className="order-receipt">
               <p className="order-receipt__reference">
-                Your order ID: <strong>{order.reference}</strong>
+                Your order ID: <strong>{order.id}</strong>
               </p>
-              <p className="muted">
-                Keep it to <a href={`/tracking?by=order&q=${encodeURIComponent(order.reference)}`}>track your order</a>.{" "}
-                {order.serviceLabel}, {order.quantity} kg: {formatKsh(order.totalAmount)}
+              <p className="muted center">
+                Keep it to <a href={`/tracking?by=order&q=${encodeURIComponent(order.id)}`}>track your order</a>.
               </p>
+              <OrderLines lines={order.lines} total={order.totalAmount} />
               {order.payNow && (
                 <div className="payment-steps">
                   <h2 className="step__title">Pay with M-PESA</h2>
@@ -69,6 +71,7 @@ export default function ConfirmationPage(props: ConfirmationProps) {
                   </ol>
                 </div>
               )}
+              {!order.payNow && <p className="payment-steps">You pay the valet when we deliver your clean laundry.</p>}
             </div>
           )}
           <ol className="steps">

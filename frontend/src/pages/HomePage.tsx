@@ -1,6 +1,7 @@
 // / (spec sections 1 and 2): the marketing home page. Kept whole although it is over 250 lines: it
 // is the spec's sections in the order a visitor reads them, mostly text, and splitting it would scatter
 // the quoted texts the spec asks for across files without making any one of them simpler.
+import type { ReactNode } from "react";
 import { Icon, type IconName } from "../components/Icon";
 import achieng from "../assets/avatar-achieng.svg";
 import otieno from "../assets/avatar-otieno.svg";
@@ -12,7 +13,8 @@ import type { HomeProps as OwnProps } from "../lib/generated/HomeProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the home page: the intro video's address, when one is configured (INTRO_VIDEO_URL). */
+/** Props of the home page: the intro video's address (INTRO_VIDEO_URL) and the first-order discount,
+ * when configured. */
 export type HomeProps = SharedProps & OwnProps;
 
 /** Sample testimonials (spec section 3: static sample data on the home page). */
@@ -28,7 +30,7 @@ const TESTIMONIALS: readonly TestimonialData[] = [
   {
     name: "Brian Otieno",
     role: "Consultant, Westlands",
-    text: "My suits go to dry cleaning every week. The pickup texts are on time and the shirts come back crisp. Paying by M-PESA is easy.",
+    text: "My suits go to dry cleaning every week. The valets are on time and the shirts come back crisp. Paying by M-PESA is easy.",
     rating: 5,
     source: "Facebook Review",
     image: otieno,
@@ -57,7 +59,7 @@ const HOW_IT_WORKS: readonly { icon: IconName; title: string; text: string }[] =
   {
     icon: "truck",
     title: "Schedule Pickup",
-    text: "Book online or call us. A valet collects your laundry any day between 7pm and 10pm.",
+    text: "Book online, or call or WhatsApp us. A valet collects your laundry any day between 7pm and 10pm.",
   },
   {
     icon: "sparkle",
@@ -67,18 +69,27 @@ const HOW_IT_WORKS: readonly { icon: IconName; title: string; text: string }[] =
   {
     icon: "shield",
     title: "Ready to Wear",
-    text: "Your clothes come back fresh and folded in 3-4 days, or next day with our rush option.",
+    text: "Your clothes come back fresh and folded in 3-4 days. Need them sooner? Ask us about next-day rush.",
   },
 ];
 
-const WHAT_TO_EXPECT = [
+/** The four steps after booking. Each says only what the service does today: no SMS yet (a later
+ * issue), so pickups are asked for by phone or WhatsApp and the order is followed on /tracking. */
+const WHAT_TO_EXPECT: readonly { title: string; text: ReactNode }[] = [
   {
     title: "Confirm",
-    text: "Book online or by phone and we confirm your time slot within 30 minutes. You can also text a single letter to our number to request a pickup.",
+    text: "Book online, or call or WhatsApp us. We call you within 30 minutes to confirm your pickup time.",
   },
-  { title: "Heads-up", text: "At 5:30pm on pickup day we text you a 30-minute ETA window." },
-  { title: "Track", text: "We send a link to track your valet and your order." },
   { title: "Pickup", text: "Your valet, one of our employees, collects your bag between 7pm and 10pm." },
+  {
+    title: "Track",
+    text: (
+      <>
+        Follow your order on <a href="/tracking">Track Order</a> with your order ID or phone number.
+      </>
+    ),
+  },
+  { title: "Delivery", text: "We bring it back clean and folded. Pay by M-PESA or on delivery." },
 ];
 
 const WHY_LOVE: readonly { icon: IconName; title: string; text: string }[] = [
@@ -105,7 +116,7 @@ export function meta(props: HomeProps): PageMeta {
   return {
     title: `${props.business.name}: Laundry & Dry Cleaning with Free Pickup in Nairobi`,
     description:
-      "Laundry, dry cleaning, ironing and bedding care with free pickup and delivery in Nairobi, 24/7. Pickups 7pm-10pm, back in 3-4 days or next day.",
+      "Laundry, dry cleaning, ironing and bedding care with free pickup and delivery in Nairobi. Book online 24/7; pickups 7pm-10pm, back in 3-4 days.",
   };
 }
 
@@ -128,6 +139,9 @@ export default function HomePage(props: HomeProps) {
                 View Pricing
               </a>
             </div>
+            <p className="home-hero__track">
+              Already booked? <a href="/tracking">Track your order</a>
+            </p>
           </div>
           {props.introVideoUrl && (
             // Nothing of the video is downloaded until the visitor presses play.
@@ -223,7 +237,9 @@ export default function HomePage(props: HomeProps) {
               </li>
             ))}
           </ol>
-          <p className="center muted">Standard turnaround is 3-4 days, with a next-day rush option.</p>
+          <p className="center muted">
+            Standard turnaround is 3-4 days. For next-day rush, call or WhatsApp us before your pickup.
+          </p>
         </div>
       </section>
 
@@ -263,7 +279,14 @@ export default function HomePage(props: HomeProps) {
 
       <section className="banner" aria-labelledby="banner-title">
         <div className="container banner__inner">
-          <h2 id="banner-title">Get $20 off your first order</h2>
+          <div>
+            <h2 id="banner-title">Get $20 off your first order</h2>
+            <p className="banner__how">
+              {props.firstOrderDiscount
+                ? `Order with a phone number that is new to us and ${formatKsh(props.firstOrderDiscount)} comes off your total, shown before you place the order.`
+                : "Mention this offer when we call to confirm your first order."}
+            </p>
+          </div>
           <a className="button button--light button--large" href="/order">
             Claim your discount
           </a>

@@ -5,7 +5,7 @@ import type { LoginProps as OwnProps } from "../lib/generated/LoginProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the sign-in page: the form's token, where to go next, and why the last attempt was refused. */
+/** Props of the sign-in page: the form's token, where to go next, and why the last attempt was refused or what just happened (a sign-out). */
 export type LoginProps = SharedProps & OwnProps;
 
 /** Title and description for the document shell; the server keeps the page out of search engines. */
@@ -28,6 +28,11 @@ export default function LoginPage(props: LoginProps) {
           {props.error && (
             <div className="alert alert--error" role="alert">
               {props.error}
+            </div>
+          )}
+          {props.notice && (
+            <div className="alert alert--success" role="status">
+              {props.notice}
             </div>
           )}
           <form className="form" method="post" action="/admin/login">

@@ -1,11 +1,14 @@
 // /order, 'Place Your Order' (spec section 2): three field groups and the Order Summary. A real
-// form with named fields (spec section 3), so it posts even before or without JavaScript; once
-// hydrated it sends JSON with an Idempotency-Key, so a double click or a retry stores one order.
+// form with named fields (spec section 3, plus `piece.<id>` per item), so it posts even before or
+// without JavaScript; once hydrated it sends JSON with an Idempotency-Key, so a double click or a
+// retry stores one order. The fields are uncontrolled and the page reads the form: what the browser
+// restores on Back is what the customer sees and what the summary prices.
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { describedBy, Field } from "../components/Field";
 import { OrderSummary } from "../components/OrderSummary";
-import { formatKsh } from "../lib/format";
-import { MAX_QUANTITY_KG, quote } from "../lib/order";
+import { PiecePicker } from "../components/PiecePicker";
+import { useAddToOrder } from "../lib/addToOrder";
+import { addition, anyPieceEntered, MAX_QUANTITY_KG, pricePhrase, quote } from "../lib/order";
 import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
 import type { OrderPageProps } from "../lib/generated/OrderPageProps";
@@ -18,7 +21,8 @@ const SAVE_FAILED = "There was an error saving your order. Please try again.";
 const ALREADY_PLACED =
   "This order was already placed with the details you sent first. To place another order with these details, press Place Order again.";
 
-/** Props of the order page: the services, and the form sent back after a plain post with mistakes. */
+/** Props of the order page: the catalogue, and the form sent back after a plain post with mistakes
+ * (or opened by `?add=` with an item in it). */
 export type OrderProps = SharedProps & OrderPageProps;
 
 /** Title and description for the document shell. */
@@ -31,44 +35,113 @@ export function meta(props: OrderProps): PageMeta {
   };
 }
 
+/** The form's values without the empty ones the server may send as null. */
+function startingValues(values: Readonly<Record<string, string | null>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== null));
+}
+
+/** Sets a field of the form as if the customer had typed it (the fields are uncontrolled). */
+function setField(form: HTMLFormElement, name: string, value: string): HTMLElement | null {
+  const field = fieldNamed(form, name);
+  if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) return null;
+  field.value = value;
+  return field;
+}
+
+/** The control with this name (the first of a radio group). */
+function fieldNamed(form: HTMLFormElement, name: string): HTMLElement | null {
+  const found = form.elements.namedItem(name);
+  const first = found instanceof RadioNodeList ? found[0] : found;
+  return first instanceof HTMLElement ? first : null;
+}
+
+/** Shows a field that may sit in the closed pieces section, and puts the cursor in it. */
+function reveal(field: HTMLElement) {
+  const section = field.closest("details");
+  if (section) section.open = true;
+  field.focus({ preventScroll: true });
+  field.scrollIntoView({ block: "center" });
+}
+
 /** The order page. */
 export default function OrderPage(props: OrderProps) {
   const initial = props.form?.values ?? {};
   const value = (name: string) => initial[name] ?? "";
-  const [serviceId, setServiceId] = useState(value("serviceType"));
-  const [quantity, setQuantity] = useState(value("quantity"));
-  const [phone, setPhone] = useState(value("phone"));
+  // What the form holds, read from it: the summary follows it.
+  const [values, setValues] = useState(() => startingValues(initial));
   const [errors, setErrors] = useState<Record<string, string>>(props.form?.errors ?? {});
   const [alert, setAlert] = useState<string | null>(props.form?.alert ?? null);
   const [sending, setSending] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState("");
   const form = useRef<HTMLFormElement>(null);
   const alertElement = useMessageInView<HTMLDivElement>(alert);
-  const current = quote(props.services, serviceId, quantity);
+  const current = quote(props, values);
+  // Fixed from the props (the same on the server and on hydration); later the customer opens and
+  // closes the section, or `reveal` opens it for an added item or a wrong count.
+  const piecesOpen =
+    anyPieceEntered(initial) || Object.keys(props.form?.errors ?? {}).some((name) => name.startsWith("piece."));
+  const readForm = () => {
+    if (form.current) setValues(formValues(form.current));
+  };
+  /** Takes what the browser restored, and shows restored counts (the browser keeps no open state). */
+  const restored = () => {
+    if (!form.current) return;
+    const found = formValues(form.current);
+    setValues(found);
+    const section = form.current.querySelector("details");
+    if (section && anyPieceEntered(found)) section.open = true;
+  };
 
-  // One key per order being filled in: retries of it, or a double click, store one order. Made once
-  // hydrated, so that the server's markup (no key) and the first render on the client match.
-  // eslint-disable-next-line react-hooks/set-state-in-effect -- a value only the browser can make
-  useEffect(() => setIdempotencyKey(newIdempotencyKey()), []);
+  useEffect(() => {
+    // One key per order being filled in: retries of it, or a double click, store one order. Made once
+    // hydrated, so that the server's markup (no key) and the first render on the client match. The
+    // form is read for what the browser restored (Back after an order, a reload) before hydration.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- values only the browser has
+    setIdempotencyKey(newIdempotencyKey());
+    restored();
+    // Back from the confirmation may show this very page again (back/forward cache): it was left
+    // while sending, and the browser may have restored the fields.
+    const shown = (event: PageTransitionEvent) => {
+      if (event.persisted) setSending(false);
+      restored();
+    };
+    window.addEventListener("pageshow", shown);
+    return () => window.removeEventListener("pageshow", shown);
+  }, []);
+
+  // "Add to order" in the header search, used on this page: the item goes into this form.
+  useAddToOrder((itemId) => {
+    const element = form.current;
+    const change = element ? addition(props.priceList, formValues(element), itemId) : null;
+    if (!element || !change) return false;
+    const changed = Object.entries(change).map(([name, text]) => setField(element, name, text));
+    readForm();
+    // Straight to the next thing to type: the count just added, or the kg of the chosen service.
+    const next = "serviceType" in change ? element.elements.namedItem("quantity") : changed[0];
+    if (next instanceof HTMLElement) reveal(next);
+    return true;
+  });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending) return;
     setSending(true);
     setAlert(null);
-    const values = formValues(event.currentTarget);
-    const result = await postJson<{ reference: string }>("/api/orders", values, { "Idempotency-Key": idempotencyKey });
+    // Flat fields, `piece.<id>` included: the server reads those as the order's pieces.
+    const sent = formValues(event.currentTarget);
+    const result = await postJson<{ id: string }>("/api/orders", sent, { "Idempotency-Key": idempotencyKey });
     if (result.kind === "ok") {
       // Coming back to this page (the back button keeps it as it was) starts a new order.
       setIdempotencyKey(newIdempotencyKey());
-      window.location.assign(`/confirmation?ref=${encodeURIComponent(result.body.reference)}`);
+      window.location.assign(`/confirmation?ref=${encodeURIComponent(result.body.id)}`);
       return;
     }
     setSending(false);
     if (result.kind === "invalid") {
       setErrors(result.fields);
       const first = Object.keys(result.fields)[0];
-      form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      const field = first && form.current ? fieldNamed(form.current, first) : null;
+      if (field) reveal(field);
     } else if (result.status === 409) {
       // This form's order was stored already, with other details: sending it again places a new one.
       setErrors({});
@@ -95,152 +168,174 @@ export default function OrderPage(props: OrderProps) {
         </div>
       </section>
       <section className="section">
-        <div className="container two-columns two-columns--wide-first">
-          <form ref={form} className="card form" method="post" action="/order" onSubmit={submit}>
-            {alert && (
-              <div ref={alertElement} className="alert alert--error" role="alert" tabIndex={-1}>
-                {alert}
-              </div>
-            )}
-            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-            <fieldset>
-              <legend>Personal Information</legend>
-              <Field id="order-name" label="Full Name" {...field("customerName")}>
-                <input
-                  id="order-name"
-                  name="customerName"
-                  type="text"
-                  autoComplete="name"
-                  required
-                  maxLength={100}
-                  defaultValue={value("customerName")}
-                  {...aria("order-name", "customerName")}
-                />
-              </Field>
-              <Field id="order-phone" label="Phone Number" {...field("phone")}>
-                <input
-                  id="order-phone"
-                  name="phone"
-                  type="tel"
-                  autoComplete="tel"
-                  inputMode="tel"
-                  required
-                  maxLength={20}
-                  placeholder="07XX XXX XXX"
-                  value={phone}
-                  onChange={(event) => setPhone(event.target.value)}
-                  {...aria("order-phone", "phone")}
-                />
-              </Field>
-              <Field
-                id="order-email"
-                label="Email Address"
-                optional
-                hint="We'll send your order confirmation and updates to this address."
-                {...field("email")}
-              >
-                <input
+        <div className="container">
+          <form
+            ref={form}
+            className="form order-form"
+            method="post"
+            action="/order"
+            onSubmit={submit}
+            onChange={readForm}
+          >
+            <div className="card order-form__fields">
+              {alert && (
+                <div ref={alertElement} className="alert alert--error" role="alert" tabIndex={-1}>
+                  {alert}
+                </div>
+              )}
+              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+              <fieldset>
+                <legend>Personal Information</legend>
+                <Field id="order-name" label="Full Name" {...field("customerName")}>
+                  <input
+                    id="order-name"
+                    name="customerName"
+                    type="text"
+                    autoComplete="name"
+                    required
+                    maxLength={100}
+                    defaultValue={value("customerName")}
+                    {...aria("order-name", "customerName")}
+                  />
+                </Field>
+                <Field id="order-phone" label="Phone Number" {...field("phone")}>
+                  <input
+                    id="order-phone"
+                    name="phone"
+                    type="tel"
+                    autoComplete="tel"
+                    inputMode="tel"
+                    required
+                    maxLength={20}
+                    placeholder="07XX XXX XXX"
+                    defaultValue={value("phone")}
+                    {...aria("order-phone", "phone")}
+                  />
+                </Field>
+                <Field
                   id="order-email"
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  maxLength={254}
-                  defaultValue={value("email")}
-                  {...aria("order-email", "email", true)}
-                />
-              </Field>
-              <Field id="order-location" label="Location" {...field("location")}>
-                <input
-                  id="order-location"
-                  name="location"
-                  type="text"
-                  autoComplete="street-address"
-                  required
-                  maxLength={200}
-                  placeholder="Estate, street, building or landmark"
-                  defaultValue={value("location")}
-                  {...aria("order-location", "location")}
-                />
-              </Field>
-            </fieldset>
-            <fieldset>
-              <legend>Service Selection</legend>
-              <Field id="order-service" label="Service Type" {...field("serviceType")}>
-                <select
-                  id="order-service"
-                  name="serviceType"
-                  required
-                  value={serviceId}
-                  onChange={(event) => setServiceId(event.target.value)}
-                  {...aria("order-service", "serviceType")}
+                  label="Email Address"
+                  optional
+                  hint="We'll send your order confirmation and updates to this address."
+                  {...field("email")}
                 >
-                  <option value="">Select a service</option>
-                  {props.services.map((service) => (
-                    <option key={service.id} value={service.id}>
-                      {`${service.label} - ${formatKsh(service.pricePerKg)} per kg`}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field id="order-quantity" label="Quantity (kg)" {...field("quantity")}>
-                <input
-                  id="order-quantity"
-                  name="quantity"
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={MAX_QUANTITY_KG}
-                  step={1}
-                  required
-                  value={quantity}
-                  onChange={(event) => setQuantity(event.target.value)}
-                  {...aria("order-quantity", "quantity")}
-                />
-              </Field>
-            </fieldset>
-            <fieldset>
-              <legend>Payment & Instructions</legend>
-              <div className="field" role="radiogroup" aria-labelledby="order-payment-label">
-                <span id="order-payment-label" className="field__label">
-                  Payment Method
-                </span>
-                <label className="choice">
                   <input
-                    type="radio"
-                    name="paymentMethod"
-                    value="pay-now"
-                    defaultChecked={value("paymentMethod") !== "pay-delivery"}
-                  />{" "}
-                  Pay Now (M-PESA)
-                </label>
-                <label className="choice">
+                    id="order-email"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    maxLength={254}
+                    defaultValue={value("email")}
+                    {...aria("order-email", "email", true)}
+                  />
+                </Field>
+                <Field id="order-location" label="Location" {...field("location")}>
                   <input
-                    type="radio"
-                    name="paymentMethod"
-                    value="pay-delivery"
-                    defaultChecked={value("paymentMethod") === "pay-delivery"}
-                  />{" "}
-                  Pay on Delivery
-                </label>
-                {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
-              </div>
-              <Field id="order-instructions" label="Special Instructions" optional {...field("specialInstructions")}>
-                <textarea
-                  id="order-instructions"
-                  name="specialInstructions"
-                  rows={3}
-                  maxLength={1000}
-                  placeholder="Stains to look at, delicate items, gate code…"
-                  defaultValue={value("specialInstructions")}
-                  {...aria("order-instructions", "specialInstructions")}
+                    id="order-location"
+                    name="location"
+                    type="text"
+                    autoComplete="street-address"
+                    required
+                    maxLength={200}
+                    placeholder="Estate, street, building or landmark"
+                    defaultValue={value("location")}
+                    {...aria("order-location", "location")}
+                  />
+                </Field>
+              </fieldset>
+              <fieldset>
+                <legend>Service Selection</legend>
+                <Field id="order-service" label="Service Type" {...field("serviceType")}>
+                  <select
+                    id="order-service"
+                    name="serviceType"
+                    required
+                    defaultValue={value("serviceType")}
+                    {...aria("order-service", "serviceType")}
+                  >
+                    <option value="">Select a service</option>
+                    {props.services.map((service) => (
+                      <option key={service.id} value={service.id}>
+                        {`${service.label} - ${pricePhrase(service)}`}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+                <Field id="order-quantity" label="Quantity (kg)" {...field("quantity")}>
+                  <input
+                    id="order-quantity"
+                    name="quantity"
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={MAX_QUANTITY_KG}
+                    step={1}
+                    required
+                    defaultValue={value("quantity")}
+                    {...aria("order-quantity", "quantity")}
+                  />
+                </Field>
+                <PiecePicker
+                  priceList={props.priceList}
+                  initial={initial}
+                  errors={errors}
+                  open={piecesOpen}
+                  chosen={current?.lines.filter((line) => line.kind === "piece").length ?? 0}
                 />
-              </Field>
-            </fieldset>
-            <button type="submit" className="button button--primary button--large button--block" disabled={sending}>
-              {sending ? "Placing your order…" : "Place Order"}
-            </button>
+              </fieldset>
+              <fieldset>
+                <legend>Payment & Instructions</legend>
+                <div className="field" role="radiogroup" aria-labelledby="order-payment-label">
+                  <span id="order-payment-label" className="field__label">
+                    Payment Method
+                  </span>
+                  <label className="choice">
+                    <input
+                      type="radio"
+                      name="paymentMethod"
+                      value="pay-now"
+                      defaultChecked={value("paymentMethod") !== "pay-delivery"}
+                    />{" "}
+                    Pay Now (M-PESA)
+                  </label>
+                  <label className="choice">
+                    <input
+                      type="radio"
+                      name="paymentMethod"
+                      value="pay-delivery"
+                      defaultChecked={value("paymentMethod") === "pay-delivery"}
+                    />{" "}
+                    Pay on Delivery
+                  </label>
+                  {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
+                </div>
+                <Field id="order-instructions" label="Special Instructions" optional {...field("specialInstructions")}>
+                  <textarea
+                    id="order-instructions"
+                    name="specialInstructions"
+                    rows={3}
+                    maxLength={1000}
+                    placeholder="Stains to look at, delicate items, gate code…"
+                    defaultValue={value("specialInstructions")}
+                    {...aria("order-instructions", "specialInstructions")}
+                  />
+                </Field>
+              </fieldset>
+            </div>
+            <OrderSummary
+              quote={current}
+              services={props.services}
+              phone={values.phone ?? ""}
+              payNow={values.paymentMethod !== "pay-delivery"}
+              till={props.business.mpesaTill}
+              firstOrderDiscount={props.firstOrderDiscount ?? null}
+            />
+            <div className="order-form__submit">
+              <button type="submit" className="button button--primary button--large button--block" disabled={sending}>
+                {sending ? "Placing your order…" : "Place Order"}
+              </button>
+            </div>
           </form>
-          <OrderSummary quote={current} phone={phone} till={props.business.mpesaTill} />
         </div>
       </section>
     </>

@@ -1,5 +1,7 @@
-// /pricing (spec section 2): headline price, four benefits, the full price list, payment card.
+// /pricing (spec section 2): headline price, four benefits, the full price list (each item can be
+// added to an order from here), payment card.
 import { Icon, type IconName } from "../components/Icon";
+import { addToOrderHref } from "../lib/addToOrder";
 import { formatKsh, itemAnchor } from "../lib/format";
 import type { PricingProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -73,6 +75,9 @@ export default function PricingPage(props: PricingProps) {
               <li key={entry.item} id={itemAnchor(entry.item)} className="price-card">
                 <span className="price-card__item">{entry.item}</span>
                 <span className="price-card__price">{formatKsh(entry.price)}</span>
+                <a className="add-to-order" href={addToOrderHref(entry.id)}>
+                  Add to order<span className="visually-hidden"> – {entry.item}</span>
+                </a>
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
-// /tracking, 'Track Your Order' (spec section 2). The form is a plain GET, so it works without
-// JavaScript; the server answers the lookup.
+// /tracking, 'Track Your Order' (spec section 2). The form posts, so it works without JavaScript
+// and a phone number never sits in the address bar; with JavaScript the same look-up is posted as
+// JSON. A look-up by order ID gets a shareable address (/tracking?by=order&q=K7MX2QPD).
 import { type FormEvent, useState } from "react";
 import { Icon } from "../components/Icon";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
@@ -35,13 +36,19 @@ export default function TrackingPage(props: TrackingProps) {
   async function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const value = new FormData(event.currentTarget).get("q");
-    const params = new URLSearchParams({ by, q: typeof value === "string" ? value : "" });
+    const q = typeof value === "string" ? value.trim() : "";
     setSearching(true);
     try {
-      const response = await fetch(`/api/tracking?${params}`, { headers: { Accept: "application/json" } });
+      const response = await fetch("/api/tracking", {
+        method: "POST",
+        headers: { Accept: "application/json", "Content-Type": "application/json" },
+        body: JSON.stringify({ by, q }),
+      });
       const body = (await response.json()) as TrackingResult | ErrorBody;
       setResult("orders" in body ? body : { error: body.error ?? LOOKUP_FAILED, status: response.status });
-      window.history.replaceState(null, "", `/tracking?${params}`);
+      // An order ID may be shared; a phone number stays out of the address bar and the history.
+      const address = by === "order" ? `/tracking?${new URLSearchParams({ by, q })}` : "/tracking";
+      window.history.replaceState(null, "", address);
     } catch {
       setResult({ error: LOOKUP_FAILED, status: 0 });
     } finally {
@@ -58,7 +65,7 @@ export default function TrackingPage(props: TrackingProps) {
       </section>
       <section className="section">
         <div className="container narrow">
-          <form className="card form" method="get" action="/tracking" onSubmit={search}>
+          <form className="card form" method="post" action="/tracking" onSubmit={search}>
             <fieldset>
               <legend>Search By</legend>
               <div className="segmented">
@@ -104,7 +111,7 @@ export default function TrackingPage(props: TrackingProps) {
           <div aria-live="polite">
             {result &&
               "orders" in result &&
-              result.orders.map((order) => <TrackedOrderCard key={order.reference} order={order} />)}
+              result.orders.map((order) => <TrackedOrderCard key={order.id} order={order} business={props.business} />)}
             {result && "error" in result && (
               <div className="card notice" role="alert">
                 <p>{result.error}</p>

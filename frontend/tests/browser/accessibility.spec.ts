@@ -12,6 +12,7 @@ for (const width of [375, 1280]) {
     "/order",
     "/tracking",
     "/contact",
+    "/privacy",
     "/confirmation",
     "/admin/login",
     "/no-such-page",

@@ -1,7 +1,8 @@
-// The staff dashboard in a real browser: the sign-in in front of it, an order found by its
-// reference and moved on by the status dropdown until the customer's tracking shows it, a payment
-// and a message handled, the e-mail block of a server without e-mail settings, the phone layout,
-// the keyboard tabs, axe-core's scan, and the sign-out.
+// The staff dashboard in a real browser: the sign-in in front of it, an order found by its order
+// ID and moved on by the status dropdown until the customer's tracking shows it, a payment and a
+// message handled, an order's detail at phone and desktop sizes, new orders arriving by the poll
+// and late ones standing out, the e-mail block of a server without e-mail settings, the phone
+// layout, the keyboard tabs, axe-core's scan, and the sign-out.
 import { expect, type Page, test } from "@playwright/test";
 import { hydrated, placeOrder, violations, watchConsole } from "./support";
 
@@ -30,9 +31,33 @@ function placeOrderFor(page: Page, customer: string): Promise<string> {
   });
 }
 
-/** Searches the orders tab for a reference and waits for its row. */
+/** An order with an e-mail, instructions and pieces, placed through the API; returns its order ID. */
+async function placeDetailedOrder(page: Page, customer: string, location: string): Promise<string> {
+  const response = await page.request.post("/api/orders", {
+    data: {
+      customerName: customer,
+      phone: "0733 444 555",
+      email: "wanjiru@example.com",
+      location,
+      serviceType: "wash-fold",
+      quantity: 3,
+      paymentMethod: "pay-delivery",
+      specialInstructions: "Blue gate, call on arrival",
+      pieces: { shirt: 2 },
+    },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Makes the dashboard poll every second (its test hook), before any page of the test loads. */
+async function pollEverySecond(page: Page) {
+  await page.addInitScript(() => window.localStorage.setItem("laundry.adminPollMs", "1000"));
+}
+
+/** Searches the orders tab for an order ID and waits for its row. */
 async function findOrder(page: Page, reference: string) {
-  const search = page.getByLabel("Search name, phone or order ID");
+  const search = page.getByLabel("Search name, location, phone or order ID");
   await search.fill(reference);
   await search.press("Enter");
   const status = page.getByLabel(`Status of order ${reference}`);
@@ -102,7 +127,7 @@ test("while a list loads the dashboard says so, and a status change that fails l
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await route.continue();
   });
-  const search = page.getByLabel("Search name, phone or order ID");
+  const search = page.getByLabel("Search name, location, phone or order ID");
   await search.fill(reference);
   await search.press("Enter");
   await expect(page.getByText("Loading admin dashboard...")).toBeVisible();
@@ -238,14 +263,138 @@ test("on a phone the orders are cards and the page does not scroll sideways", as
   expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
 });
 
-test("signing out ends the session", async ({ page }) => {
+test("signing out ends the session and the login page says so", async ({ page }) => {
   await signIn(page);
 
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).not.toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin\/login/);
+  await expect(page.getByRole("status").filter({ hasText: "You have signed out." })).toBeVisible();
   await page.goto("/admin");
 
   await expect(page).toHaveURL(/\/admin\/login/);
+  await expect(page.getByText("You have signed out.")).toHaveCount(0);
+});
+
+for (const { width, height } of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`staff open an order's detail at ${width}×${height}: what the customer gave, the lines and the history`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    const location = `Kileleshwa, Othaya Rd ${Date.now()}`;
+    const id = await placeDetailedOrder(page, "Wanjiru Kamau", location);
+    await signIn(page);
+    const { status, row } = await findOrder(page, id);
+    await expect(row).toContainText(`Pickup: ${location}`);
+    await expect(row.locator("time")).toHaveText(/^\w{3}, \d{1,2} \w{3} \d{4} at \d{2}:\d{2}$/);
+    await status.selectOption("picked-up");
+    await expect(row.locator(".badge")).toHaveText("Picked Up");
+
+    const opener = row.getByRole("button", { name: `Details of order #${id}` });
+    await opener.click();
+    const dialog = page.getByRole("dialog", { name: `Order #${id}` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("Wanjiru Kamau");
+    await expect(dialog.getByRole("link", { name: "+254733444555" })).toHaveAttribute("href", "tel:+254733444555");
+    await expect(dialog.getByRole("link", { name: "wanjiru@example.com" })).toBeVisible();
+    await expect(dialog).toContainText(location);
+    await expect(dialog).toContainText("Blue gate, call on arrival");
+    await expect(dialog).toContainText("Pay on Delivery");
+    const lines = dialog.getByRole("table", { name: "What the customer ordered" });
+    await expect(lines.getByRole("row", { name: /Wash & Fold 3 kg KSh 450/ })).toBeVisible();
+    await expect(lines.getByRole("row", { name: /Shirt 2 pieces KSh 400/ })).toBeVisible();
+    await expect(lines.getByRole("row", { name: /Total KSh 850/ })).toBeVisible();
+    const history = dialog.getByRole("region", { name: "Status history" }).getByRole("listitem");
+    await expect(history).toHaveCount(2);
+    await expect(history.nth(0)).toContainText("Pending");
+    await expect(history.nth(0)).toContainText("placed by the customer");
+    await expect(history.nth(1)).toContainText("Picked Up");
+    await expect(history.nth(1)).toContainText(`by ${STAFF.email}`);
+    await expect(dialog.getByRole("region", { name: "E-mails" })).toContainText("New order (to staff)");
+
+    await page.screenshot({ path: test.info().outputPath(`order-detail-${width}.png`) });
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width && box.y >= 0).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(opener).toBeFocused();
+    await opener.press("Enter");
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(opener).toBeFocused();
+  });
+}
+
+test("a new order appears without a reload, in the list as the staff member left it", async ({ page }) => {
+  await pollEverySecond(page);
+  const area = `Lavington ${Date.now()}`;
+  await placeDetailedOrder(page, "Early Customer", area);
+  await signIn(page);
+  const search = page.getByLabel("Search name, location, phone or order ID");
+  await search.fill(area);
+  await search.press("Enter");
+  await expect(page.getByRole("row", { name: /Early Customer/ })).toBeVisible();
+  await page
+    .getByRole("row", { name: /Early Customer/ })
+    .getByRole("button", { name: /^Payment of order/ })
+    .click();
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+  await placeDetailedOrder(page, "Late Customer", area);
+
+  await expect(page.getByRole("row", { name: /Late Customer/ })).toBeVisible({ timeout: 10_000 });
+  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  await expect(search).toHaveValue(area);
+  await expect(page.getByRole("group", { name: /^Payment of order/ })).toBeVisible();
+  await expect(page.getByText("1 new order.")).toBeAttached();
+});
+
+test("an order still pending 30 minutes after it was placed stands out", async ({ page }) => {
+  await pollEverySecond(page);
+  const id = await placeDetailedOrder(page, "Mwangi Kariuki", `Parklands ${Date.now()}`);
+  await signIn(page);
+  const { row } = await findOrder(page, id);
+  await expect(row).not.toContainText(/Waiting \d/);
+  await expect(row).not.toHaveClass(/is-overdue/);
+
+  // The server's clock moves on 42 minutes: the next poll's answer says so.
+  await page.route("**/api/admin/orders?*", async (route) => {
+    const response = await route.fetch();
+    const answer = (await response.json()) as { now: string };
+    const later = new Date(Date.parse(answer.now) + 42 * 60_000).toISOString();
+    await route.fulfill({ response, json: { ...answer, now: later } });
+  });
+
+  await expect(row).toContainText(/Waiting 4[23] min/);
+  await expect(row).toHaveClass(/is-overdue/);
+});
+
+test("on a phone a long status badge stays inside its cell, clear of the date", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const reference = await placeOrderFor(page, "Chebet Langat");
+  await signIn(page);
+  const { status, row } = await findOrder(page, reference);
+  await status.selectOption("ready");
+  await expect(row.locator(".badge")).toHaveText("Ready for Delivery");
+
+  const [badge, statusCell, date] = await Promise.all([
+    row.locator(".badge").boundingBox(),
+    row.locator('td[data-label="Status"]').boundingBox(),
+    row.locator('td[data-label="Date"]').boundingBox(),
+  ]);
+  expect(badge && statusCell && date).toBeTruthy();
+  if (!badge || !statusCell || !date) return;
+  expect(badge.x + badge.width).toBeLessThanOrEqual(statusCell.x + statusCell.width + 0.5);
+  const overlaps =
+    badge.x < date.x + date.width &&
+    date.x < badge.x + badge.width &&
+    badge.y < date.y + date.height &&
+    date.y < badge.y + badge.height;
+  expect(overlaps).toBe(false);
+  await row.screenshot({ path: test.info().outputPath("badge-390x844.png") });
 });
 
 test.describe("accessibility", () => {
@@ -261,6 +410,11 @@ test.describe("accessibility", () => {
 
       await page.getByRole("button", { name: `Payment of order ${reference}` }).click();
       expect(await violations(page)).toEqual([]);
+
+      await page.getByRole("button", { name: `Details of order #${reference}` }).click();
+      await expect(page.getByRole("dialog").getByRole("region", { name: "E-mails" })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
 
       await page.getByRole("tab", { name: /^Messages/ }).click();
       expect(await violations(page)).toEqual([]);

@@ -99,7 +99,7 @@ test("the order summary follows the chosen service and quantity", async ({ page 
   await expect(summary).toContainText("KSh 1,500");
   await expect(summary).toContainText("Reference: 0712 345 678");
   await page.getByLabel("Quantity (kg)").fill("0");
-  await expect(summary).toContainText("Select a service to see pricing");
+  await expect(summary).toContainText("Enter whole kilograms from 1 to 500");
 });
 
 test("a testimonial photo that fails to load shows the fallback avatar", async ({ page }) => {

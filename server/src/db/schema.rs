@@ -41,6 +41,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    order_lines (order_id, position) {
+        order_id -> Text,
+        position -> Integer,
+        kind -> Text,
+        item -> Text,
+        label -> Text,
+        quantity -> Integer,
+        unit -> Text,
+        unit_price -> Integer,
+        amount -> Integer,
+    }
+}
+
+diesel::table! {
     contact_messages (id) {
         id -> Text,
         name -> Text,
@@ -114,10 +128,12 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(order_lines -> orders (order_id));
 diesel::joinable!(order_status_history -> orders (order_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::allow_tables_to_appear_in_same_query!(
     orders,
+    order_lines,
     order_status_history,
     contact_messages,
     staff,

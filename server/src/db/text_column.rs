@@ -3,8 +3,9 @@
 //! slips through.
 
 use super::connection::MultiBackend;
+use crate::domain::catalogue::Unit;
 use crate::domain::{
-    EmailKind, MessageStatus, OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, TextEnum,
+    EmailKind, LineKind, MessageStatus, OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
@@ -38,4 +39,14 @@ macro_rules! text_columns {
     };
 }
 
-text_columns!(OrderStatus, PaymentMethod, PaymentStatus, PaidVia, MessageStatus, EmailKind, OutboxStatus);
+text_columns!(
+    OrderStatus,
+    PaymentMethod,
+    PaymentStatus,
+    PaidVia,
+    MessageStatus,
+    EmailKind,
+    OutboxStatus,
+    LineKind,
+    Unit
+);

@@ -1,10 +1,12 @@
 //! Domain types that can only hold valid values ("parse, don't validate"): what arrives from a form
 //! or JSON is turned into these, or into per-field messages a customer can act on. States are
-//! enums stored as text ([`TextEnum`]). Nothing here depends on another module of the server but
-//! the catalogue.
+//! enums stored as text ([`TextEnum`]). Nothing here depends on another module of the server; the
+//! catalogue, the one source of prices, is part of it.
 
+pub mod catalogue;
 mod contact;
 mod email;
+mod lines;
 mod order;
 mod payment;
 mod phone;
@@ -15,7 +17,8 @@ mod text_enum;
 
 pub use contact::{ContactInput, MessageStatus, ValidContact};
 pub use email::{EmailKind, OutboxStatus};
-pub use order::{Loose, MAX_QUANTITY_KG, OrderInput, ValidOrder};
+pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, total as lines_total};
+pub use order::{Loose, MAX_QUANTITY_KG, OrderInput, PIECE_FIELD, ValidOrder};
 pub use payment::{MpesaCode, PaidVia, PaymentMethod, PaymentStatus};
 pub use phone::PhoneNumber;
 pub use reference::OrderReference;

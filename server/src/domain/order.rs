@@ -1,12 +1,19 @@
 //! An order as submitted (spec section 3 field names) and as accepted (spec section 5 rules, and
-//! more: a Kenyan phone, a catalogue service, bounded lengths and quantity).
+//! more: a Kenyan phone, a catalogue service, bounded lengths and quantity, price-list items by the
+//! piece).
 
+use super::catalogue::{self, PRICE_LIST, PriceItem, Service, Unit};
+use super::lines::{Line, MAX_PIECES};
 use super::payment::PaymentMethod;
 use super::phone::PhoneNumber;
 use super::text::{self, FieldErrors};
-use crate::catalogue::{self, Service};
 use serde::Deserialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The prefix of the form fields that hold pieces: `piece.shirt=2`.
+pub const PIECE_FIELD: &str = "piece.";
 
 /// The largest quantity one order may have; the order form holds the same limit.
 pub const MAX_QUANTITY_KG: i32 = 500;
@@ -44,6 +51,13 @@ pub struct OrderInput {
     pub payment_method: Option<String>,
     /// Optional.
     pub special_instructions: Option<String>,
+    /// Price-list items by their id, with how many (JSON: `"pieces": {"shirt": 2}`).
+    #[serde(default)]
+    pub pieces: BTreeMap<String, Loose>,
+    /// Every other field: the form's `piece.<id>` fields are read from here; the rest (a client's
+    /// `totalAmount`, say) is ignored.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
 }
 
 /// An order that passed every rule.
@@ -65,9 +79,27 @@ pub struct ValidOrder {
     pub payment_method: PaymentMethod,
     /// Possibly empty.
     pub special_instructions: String,
+    /// Price-list items with their quantity, in the price list's order.
+    pub pieces: Vec<(&'static PriceItem, i32)>,
 }
 
 impl OrderInput {
+    /// The pieces sent, as (field name, quantity): the `pieces` object and the `piece.<id>` fields.
+    pub fn piece_fields(&self) -> Vec<(String, Loose)> {
+        let object = self.pieces.iter().map(|(id, quantity)| (format!("{PIECE_FIELD}{id}"), quantity.clone()));
+        let fields = self.other.iter().filter(|(name, _)| name.starts_with(PIECE_FIELD)).map(|(name, value)| {
+            let quantity = match value {
+                Value::Number(n) if n.is_i64() => Loose::Integer(n.as_i64().unwrap_or_default()),
+                Value::Number(n) => Loose::Float(n.as_f64().unwrap_or(f64::NAN)),
+                Value::String(text) => Loose::Text(text.clone()),
+                Value::Null => Loose::Text(String::new()),
+                other => Loose::Text(other.to_string()),
+            };
+            (name.clone(), quantity)
+        });
+        object.chain(fields).collect()
+    }
+
     /// Checks every field, collecting a message per wrong field.
     pub fn validate(&self) -> Result<ValidOrder, FieldErrors> {
         let mut errors = FieldErrors::default();
@@ -94,6 +126,7 @@ impl OrderInput {
             },
         );
         let quantity = errors.check("quantity", parse_quantity(self.quantity.as_ref()));
+        let pieces = self.validate_pieces(&mut errors);
         let payment_method = errors.check(
             "paymentMethod",
             match self.payment_method.as_deref().map(str::trim) {
@@ -126,10 +159,67 @@ impl OrderInput {
                 quantity,
                 payment_method,
                 special_instructions: special.unwrap_or_default(),
+                pieces,
             }),
             _ => Err(errors),
         }
     }
+}
+
+impl OrderInput {
+    /// The pieces that name a price-list item with a quantity, in the price list's order; a
+    /// message per wrong one. A blank or zero quantity is no piece.
+    fn validate_pieces(&self, errors: &mut FieldErrors) -> Vec<(&'static PriceItem, i32)> {
+        let fields = self.piece_fields();
+        if fields.len() > PRICE_LIST.len() {
+            errors.add("pieces", "Please send each item of the price list at most once.".to_owned());
+            return Vec::new();
+        }
+        let mut pieces = Vec::new();
+        for (field, quantity) in &fields {
+            let id = &field[PIECE_FIELD.len()..];
+            let item = match catalogue::price_item(id) {
+                None => {
+                    // The name comes back to the client: an unknown one is not echoed at any length.
+                    let name = if field.len() <= 60 { field.clone() } else { "pieces".to_owned() };
+                    errors.add(name, "This item is not on our price list.");
+                    continue;
+                }
+                Some(item) => item,
+            };
+            match parse_count(quantity, item) {
+                Ok(0) => {}
+                Ok(_) if item.service.is_some() => errors.add(
+                    field.clone(),
+                    format!("{} is ordered by the kg: choose General Laundry as the service type.", item.item),
+                ),
+                Ok(_) if pieces.iter().any(|(known, _): &(&PriceItem, i32)| known.id == item.id) => {
+                    errors.add(field.clone(), format!("{} was sent twice. Please send it once.", item.item))
+                }
+                Ok(count) => pieces.push((item, count)),
+                Err(message) => errors.add(field.clone(), message),
+            }
+        }
+        pieces.sort_by_key(|(item, _)| PRICE_LIST.iter().position(|entry| entry.id == item.id));
+        pieces
+    }
+}
+
+/// A piece count (or kg for a kg entry): blank and 0 are none, otherwise 1 to the unit's limit.
+fn parse_count(value: &Loose, item: &PriceItem) -> Result<i32, String> {
+    let (limit, unit) = match item.unit {
+        Unit::Piece => (MAX_PIECES, "pieces"),
+        Unit::Kg => (MAX_QUANTITY_KG, "kilograms"),
+    };
+    let range = || format!("Please enter a whole number of {unit} of {} from 0 to {limit}.", item.item);
+    let count = match value {
+        Loose::Integer(count) => *count,
+        Loose::Float(count) if count.fract() == 0.0 && count.abs() < 1e9 => *count as i64,
+        Loose::Float(_) => return Err(range()),
+        Loose::Text(text) if text.trim().is_empty() => return Ok(0),
+        Loose::Text(text) => text.trim().parse::<i64>().map_err(|_| range())?,
+    };
+    i32::try_from(count).ok().filter(|count| (0..=limit).contains(count)).ok_or_else(range)
 }
 
 fn parse_quantity(value: Option<&Loose>) -> Result<i32, String> {
@@ -146,9 +236,15 @@ fn parse_quantity(value: Option<&Loose>) -> Result<i32, String> {
 }
 
 impl ValidOrder {
-    /// The total in shillings: the catalogue price times the quantity, never the client's figure.
+    /// The order's lines, priced from the catalogue: the service by the kg first, then the pieces.
+    pub fn lines(&self) -> Vec<Line> {
+        let pieces = self.pieces.iter().map(|(item, count)| Line::of_item(item, *count));
+        std::iter::once(Line::by_the_kg(self.service, self.quantity)).chain(pieces).collect()
+    }
+
+    /// The total in shillings of [`Self::lines`], never the client's figure (before any discount).
     pub fn total_amount(&self) -> i32 {
-        self.service.price_per_kg as i32 * self.quantity
+        super::lines::total(&self.lines())
     }
 
     /// A digest of the accepted values: the same key sent again with a different order is refused.
@@ -162,6 +258,7 @@ impl ValidOrder {
             self.quantity,
             self.payment_method.as_str(),
             self.special_instructions,
+            self.pieces.iter().map(|(item, count)| (item.id, count)).collect::<Vec<_>>(),
         ]);
         let digest = Sha256::digest(canonical.to_string().as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()
@@ -182,7 +279,55 @@ mod tests {
             quantity: Some(Loose::Text("3".into())),
             payment_method: None,
             special_instructions: None,
+            ..OrderInput::default()
         }
+    }
+
+    fn with_fields(fields: &[(&str, &str)]) -> OrderInput {
+        let other = fields.iter().map(|(name, value)| (name.to_string(), Value::from(*value))).collect();
+        OrderInput { other, ..input() }
+    }
+
+    #[test]
+    fn pieces_from_the_form_and_from_json_become_lines_after_the_kg_line_in_price_list_order() {
+        let mut order = with_fields(&[("piece.graduation-gown", "1"), ("piece.shirt", " 2 "), ("piece.vest", "")]);
+        order.pieces.insert("towel".into(), Loose::Integer(3));
+        let order = order.validate().unwrap_or_else(|e| panic!("{e:?}"));
+        let lines: Vec<_> = order.lines().iter().map(|line| (line.item, line.quantity, line.amount)).collect();
+        assert_eq!(
+            lines,
+            [("dry-cleaning", 3, 1500), ("shirt", 2, 400), ("towel", 3, 600), ("graduation-gown", 1, 700)]
+        );
+        assert_eq!(order.total_amount(), 3200);
+    }
+
+    #[test]
+    fn a_wrong_piece_is_refused_by_its_field_name_and_nothing_else_is_read_from_the_client() {
+        for (field, value) in [
+            ("piece.shirt", "51"),
+            ("piece.shirt", "1.5"),
+            ("piece.shirt", "-1"),
+            ("piece.spaceship", "1"),
+            ("piece.general-laundry", "2"),
+        ] {
+            let errors = with_fields(&[(field, value)]).validate().unwrap_err();
+            assert!(errors.get(field).is_some(), "{field}={value}: {errors:?}");
+        }
+        let priced = with_fields(&[("totalAmount", "1"), ("pricePerKg", "1")]).validate().unwrap();
+        assert_eq!(priced.total_amount(), 1500);
+    }
+
+    #[test]
+    fn curtains_are_counted_in_kg_up_to_the_kg_limit() {
+        let order = with_fields(&[("piece.curtains-per-kg", "60")]).validate().unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(order.lines()[1].amount, 18_000);
+    }
+
+    #[test]
+    fn an_item_sent_twice_is_refused() {
+        let mut order = with_fields(&[("piece.shirt", "1")]);
+        order.pieces.insert("shirt".into(), Loose::Integer(2));
+        assert!(order.validate().unwrap_err().get("piece.shirt").is_some());
     }
 
     #[test]

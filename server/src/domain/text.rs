@@ -1,17 +1,18 @@
 //! Field-level checks shared by the forms.
 
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Messages by field name (the names of spec section 3), in a stable order.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(transparent)]
-pub struct FieldErrors(BTreeMap<&'static str, String>);
+pub struct FieldErrors(#[ts(as = "BTreeMap<String, String>")] BTreeMap<Cow<'static, str>, String>);
 
 impl FieldErrors {
     /// Records the message for `field` (the first one wins).
-    pub fn add(&mut self, field: &'static str, message: impl Into<String>) {
-        self.0.entry(field).or_insert_with(|| message.into());
+    pub fn add(&mut self, field: impl Into<Cow<'static, str>>, message: impl Into<String>) {
+        self.0.entry(field.into()).or_insert_with(|| message.into());
     }
 
     /// Whether nothing was wrong.

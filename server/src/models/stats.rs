@@ -17,6 +17,9 @@ pub struct Stats {
     pub total_revenue: i64,
     /// Of that, what staff recorded as paid.
     pub paid_revenue: i64,
+    /// Of that, the totals of cancelled orders: shown beside it, so that nobody reads the
+    /// spec's figure as money earned.
+    pub cancelled_revenue: i64,
     /// All orders.
     pub total_orders: i64,
     /// Orders with status pending.
@@ -35,9 +38,14 @@ impl Stats {
             .filter(orders::payment_status.eq(PaymentStatus::Paid))
             .select(sum(orders::total_amount))
             .first(connection)?;
+        let cancelled_revenue: Option<i64> = orders::table
+            .filter(orders::status.eq(OrderStatus::Cancelled))
+            .select(sum(orders::total_amount))
+            .first(connection)?;
         Ok(Stats {
             total_revenue: total_revenue.unwrap_or(0),
             paid_revenue: paid_revenue.unwrap_or(0),
+            cancelled_revenue: cancelled_revenue.unwrap_or(0),
             total_orders: orders::table.count().get_result(connection)?,
             pending_orders: orders::table
                 .filter(orders::status.eq(OrderStatus::Pending))

@@ -1,4 +1,6 @@
-//! GET /assets/{name}: the built client files, under hashed names, cached for a year.
+//! GET /assets/{name}: the built client files, under hashed names, cached for a year; and the few
+//! files that must live at fixed addresses (the favicon browsers ask for, the picture link previews
+//! show), built into the binary from `server/static/` (`scripts/share-images.sh` renders them).
 
 use crate::state::AppState;
 use actix_web::http::header::{CacheControl, CacheDirective};
@@ -16,4 +18,27 @@ pub async fn serve_asset(state: web::Data<AppState>, request: HttpRequest, name:
         CacheDirective::Extension("immutable".to_owned(), None),
     ]));
     asset.body.respond(&request, response)
+}
+
+/// GET /favicon.ico: the site's mark at 32 and 16 pixels, for browsers that ask for it there.
+pub async fn serve_favicon_ico() -> HttpResponse {
+    fixed_file("image/x-icon", include_bytes!("../../static/favicon.ico"))
+}
+
+/// GET /favicon.svg: the site's mark, the icon every page links.
+pub async fn serve_favicon_svg() -> HttpResponse {
+    fixed_file("image/svg+xml", include_bytes!("../../static/favicon.svg"))
+}
+
+/// GET /og-image.png: the 1200×630 picture shown with a shared link (WhatsApp, Facebook, X).
+pub async fn serve_share_image() -> HttpResponse {
+    fixed_file("image/png", include_bytes!("../../static/og-image.png"))
+}
+
+/// A file at a fixed address: its name carries no hash, so caches keep it for a day, not a year.
+fn fixed_file(content_type: &'static str, body: &'static [u8]) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header(CacheControl(vec![CacheDirective::Public, CacheDirective::MaxAge(86_400)]))
+        .body(body)
 }

@@ -20,23 +20,29 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// The pages that are the same for every visitor: (page, path).
-pub const STATIC_PAGES: [(Page, &str); 6] = [
+pub const STATIC_PAGES: [(Page, &str); 7] = [
     (Page::Home, "/"),
     (Page::Pricing, "/pricing"),
     (Page::Order, "/order"),
     (Page::Tracking, "/tracking"),
     (Page::Contact, "/contact"),
+    (Page::Privacy, "/privacy"),
     (Page::Confirmation, "/confirmation"),
 ];
 
 /// A page's own props as it is shown to everyone, besides the shared ones.
 pub fn own_props(settings: &Settings, page: Page) -> Value {
     let own = match page {
-        Page::Home => serde_json::to_value(HomeProps { intro_video_url: settings.intro_video_url.clone() }),
-        Page::Pricing | Page::Order => serde_json::to_value(CatalogueProps::new()),
+        Page::Home => serde_json::to_value(HomeProps {
+            intro_video_url: settings.intro_video_url.clone(),
+            first_order_discount: settings.first_order_discount,
+        }),
+        Page::Pricing | Page::Order => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
         Page::Tracking => serde_json::to_value(TrackingProps { query: None, result: None }),
         Page::Contact => serde_json::to_value(ContactPageProps { form: None, sent: false }),
-        Page::Confirmation | Page::Login | Page::Admin | Page::Error => Ok(Value::Object(Default::default())),
+        Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Error => {
+            Ok(Value::Object(Default::default()))
+        }
     };
     own.unwrap_or_default()
 }

@@ -1,14 +1,16 @@
-//! Placing an order: `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain
-//! HTML form, for browsers without JavaScript), and the confirmation page that follows.
+//! Placing an order: the form (`GET /order`, with `?add=` an item already in it),
+//! `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain HTML form, for
+//! browsers without JavaScript), and the confirmation page that follows.
 
+use crate::catalogue;
 use crate::clock::now_utc;
 use crate::db::DbError;
-use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PaymentMethod, PhoneNumber};
+use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber};
 use crate::error::ApiError;
-use crate::models::order::{Order, PlaceError, Placed};
+use crate::models::order::{Order, OrderLine, PlaceError, Placed};
 use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
-use crate::views::orders::OrderView;
+use crate::views::orders::{OrderLineView, OrderView};
 use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps, Page};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -17,13 +19,13 @@ use serde::Deserialize;
 /// Spec section 8: what a customer reads when the order could not be stored.
 pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
 
-/// Validates and stores an order; the one path both endpoints take.
+/// Validates and stores an order; the one path both endpoints take. The order's lines come with it.
 async fn place(
     state: &AppState,
     request: &HttpRequest,
     input: OrderInput,
     key: Option<String>,
-) -> Result<Placed, ApiError> {
+) -> Result<(Placed, Vec<OrderLine>), ApiError> {
     let order = input.validate().map_err(ApiError::invalid)?;
     // Over the limit, a retry of an order already stored is still answered; a new one is not.
     let client = client_ip(state.settings(), request);
@@ -31,10 +33,16 @@ async fn place(
     // back unless a new order is stored.
     let reservation = state.submission_limit().reserve(client);
     let may_create = reservation.is_ok();
+    let discount = state.settings().first_order_discount;
     let placed = state
         .db()
         .run(move |connection| {
-            Ok::<_, DbError>(Order::place(connection, &order, key.as_deref(), may_create, now_utc()))
+            let placed = Order::place(connection, &order, key.as_deref(), may_create, discount, now_utc());
+            let with_lines = placed.and_then(|placed| {
+                let lines = Order::lines(connection, &placed.order().id)?;
+                Ok((placed, lines))
+            });
+            Ok::<_, DbError>(with_lines)
         })
         .await
         .map_err(|source| ApiError::Storage { message: SAVE_FAILED, source })?;
@@ -45,7 +53,7 @@ async fn place(
         }
         PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
     })?;
-    if let Placed::Created(order) = &outcome {
+    if let (Placed::Created(order), _) = &outcome {
         if let Ok(reservation) = reservation {
             reservation.keep();
         }
@@ -83,14 +91,13 @@ pub async fn create_order(
         Some(Ok(value)) => idempotency_key(Some(value))?,
         Some(Err(_)) => return Err(bad_key()),
     };
-    let (order, replayed) = match place(&state, &request, input, key).await? {
-        Placed::Created(order) => (order, false),
-        Placed::Replayed(order) => (order, true),
-    };
+    let (placed, lines) = place(&state, &request, input, key).await?;
+    let replayed = matches!(placed, Placed::Replayed(_));
+    let order = placed.order();
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
         .insert_header(("Idempotent-Replayed", if replayed { "true" } else { "false" }))
-        .json(OrderView::from(&order)))
+        .json(OrderView::new(order, &lines)))
 }
 
 /// The form's fields: the order's, plus the key the hydrated form adds.
@@ -120,8 +127,8 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         return order_form_again(&state, &request, &form, FieldErrors::default(), alert, 400).await;
     };
     match place(&state, &request, form.order.clone(), key).await {
-        Ok(Placed::Created(order) | Placed::Replayed(order)) => HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
+        Ok((placed, _)) => HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, format!("/confirmation?ref={}", placed.order().reference)))
             .finish(),
         Err(ApiError::Invalid { fields, .. }) => order_form_again(&state, &request, &form, fields, None, 422).await,
         Err(ApiError::KeyReused) => {
@@ -158,13 +165,8 @@ async fn order_form_again(
     status: u16,
 ) -> HttpResponse {
     let order = &form.order;
-    let quantity = match &order.quantity {
-        Some(Loose::Integer(kg)) => kg.to_string(),
-        Some(Loose::Float(kg)) => kg.to_string(),
-        Some(Loose::Text(text)) => text.clone(),
-        None => String::new(),
-    };
-    let values = [
+    let quantity = order.quantity.as_ref().map(loose_text).unwrap_or_default();
+    let mut values: Vec<(String, Option<String>)> = [
         ("customerName", order.customer_name.clone()),
         ("phone", order.phone.clone()),
         ("email", order.email.clone()),
@@ -173,12 +175,54 @@ async fn order_form_again(
         ("quantity", Some(quantity)),
         ("paymentMethod", order.payment_method.clone()),
         ("specialInstructions", order.special_instructions.clone()),
-    ];
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), value))
+    .collect();
+    values.extend(order.piece_fields().into_iter().map(|(name, quantity)| (name, Some(loose_text(&quantity)))));
+    order_form(state, request, FormState::new(values, errors, alert, status)).await
+}
+
+/// The order form with `form` filled in, rendered for this request.
+async fn order_form(state: &AppState, request: &HttpRequest, form: FormState) -> HttpResponse {
     let pages = state.pages();
     let own =
-        OrderPageProps { catalogue: CatalogueProps::new(), form: Some(FormState::new(values, errors, alert, status)) };
+        OrderPageProps { catalogue: CatalogueProps::new(state.settings().first_order_discount), form: Some(form) };
     let (response, _) = pages.render(Page::Order, pages.props("/order", &own)).await;
     response.respond_private(request)
+}
+
+/// A quantity as the form shows it again.
+fn loose_text(quantity: &Loose) -> String {
+    match quantity {
+        Loose::Integer(count) => count.to_string(),
+        Loose::Float(count) => count.to_string(),
+        Loose::Text(text) => text.clone(),
+    }
+}
+
+/// The order form's query: `?add=shirt`, a price-list item picked on /pricing or in the search.
+#[derive(Debug, Deserialize)]
+pub struct OrderFormQuery {
+    add: Option<String>,
+}
+
+/// GET /order: the form, from the cache; with `?add=<item>` the form with that item in it (one
+/// piece, or General Laundry chosen as the service for its two entries), so that a price picked
+/// elsewhere lands in the order, with or without JavaScript. An unknown item shows the plain form.
+pub async fn show_order_form(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    query: web::Query<OrderFormQuery>,
+) -> HttpResponse {
+    let Some(item) = query.add.as_deref().and_then(catalogue::price_item) else {
+        return super::public_page(&state, Page::Order, "/order").await.respond(&request);
+    };
+    let value = match item.service {
+        Some(service) => ("serviceType".to_owned(), Some(service.to_owned())),
+        None => (format!("{PIECE_FIELD}{}", item.id), Some("1".to_owned())),
+    };
+    order_form(&state, &request, FormState::new([value], FieldErrors::default(), None, 200)).await
 }
 
 /// The confirmation's query: `?ref=K7MX2QPD`.
@@ -221,14 +265,21 @@ pub async fn show_confirmation(
 
 /// What the confirmation shows of the order with `reference`, if there is one.
 async fn confirmed_order(state: &AppState, reference: OrderReference) -> Option<ConfirmedOrder> {
-    let found =
-        state.db().run(move |connection| Order::find_by_reference(connection, &reference).map_err(DbError::from)).await;
-    let order = found.unwrap_or_else(|error| {
+    let found = state
+        .db()
+        .run(move |connection| {
+            let Some(order) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
+            let lines = Order::lines(connection, &order.id)?;
+            Ok::<_, DbError>(Some((order, lines)))
+        })
+        .await;
+    let (order, lines) = found.unwrap_or_else(|error| {
         tracing::error!(%error, "looking up an order for the confirmation failed");
         None
     })?;
     Some(ConfirmedOrder {
-        reference: order.reference,
+        id: order.reference,
+        lines: lines.iter().map(OrderLineView::from).collect(),
         service_label: order.service_label,
         quantity: order.quantity,
         total_amount: order.total_amount,

@@ -16,9 +16,9 @@ pub async fn show_pricing(state: web::Data<AppState>, request: HttpRequest) -> H
     super::public_page(&state, Page::Pricing, "/pricing").await.respond(&request)
 }
 
-/// GET /order
-pub async fn show_order(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
-    super::public_page(&state, Page::Order, "/order").await.respond(&request)
+/// GET /privacy
+pub async fn show_privacy(state: web::Data<AppState>, request: HttpRequest) -> HttpResponse {
+    super::public_page(&state, Page::Privacy, "/privacy").await.respond(&request)
 }
 
 /// Any route that matches nothing: 404 with 'Unexpected Application Error!'.

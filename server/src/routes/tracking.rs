@@ -1,6 +1,12 @@
-//! Order look-up by reference or by phone number: `GET /api/tracking` for the hydrated page and
-//! `GET /tracking?by=…&q=…` for a plain form. Limited per client, and showing no more of the
+//! Order look-up by order ID or by phone number, limited per client, showing no more of the
 //! customer than the first name and a masked phone number.
+//!
+//! A phone number never travels in a URL, where browser history, proxies and the request logs
+//! (the request span's `http.target`) would keep it: a phone look-up is a POST, `POST /tracking`
+//! from the plain form and `POST /api/tracking` (JSON) from the hydrated page. A look-up by order
+//! ID may also be a GET, so that a link to an order's tracking can be shared
+//! (`/tracking?by=order&q=K7MX2QPD`, as the confirmation links it). A phone sent in a URL anyway (an
+//! old bookmark) is refused before it is looked up, counted or logged.
 
 use crate::db::DbError;
 use crate::domain::{OrderReference, PhoneNumber};
@@ -12,13 +18,19 @@ use crate::views::pages::Page;
 use crate::views::tracking::{
     TrackBy, TrackedOrder, TrackingOutcome, TrackingProps, TrackingQueryEcho, TrackingResult,
 };
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::Deserialize;
 
 /// How many of a phone number's orders a look-up shows, newest first.
 const ORDERS_PER_PHONE: i64 = 5;
-/// `by=order|phone&q=…`.
-#[derive(Debug, Clone, Deserialize)]
+
+const LOOKUP_FAILED: &str = "The order look-up failed. Please try again in a moment.";
+
+const PHONE_IN_URL: &str =
+    "To keep your number private, please type your phone number in the form and press Track Order.";
+
+/// `by=order|phone` and `q`: from a query string, a plain form or JSON.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct TrackingQuery {
     by: Option<String>,
     q: Option<String>,
@@ -26,14 +38,31 @@ pub struct TrackingQuery {
 
 impl TrackingQuery {
     /// Whether the visitor asked for anything.
-    pub fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.q.as_deref().is_none_or(|q| q.trim().is_empty())
     }
 
+    /// What to search by; `None` when `by` is missing or unknown.
+    fn by(&self) -> Option<TrackBy> {
+        match self.by.as_deref() {
+            Some("order") => Some(TrackBy::Order),
+            Some("phone") => Some(TrackBy::Phone),
+            _ => None,
+        }
+    }
+
+    /// A phone number in a URL is refused, whatever else is wrong with it.
+    fn refuse_phone_in_url(&self) -> Result<(), ApiError> {
+        match self.by() {
+            Some(TrackBy::Phone) if !self.is_empty() => Err(ApiError::BadRequest(PHONE_IN_URL.to_owned())),
+            _ => Ok(()),
+        }
+    }
+
+    /// What the page's form shows again.
     fn echo(&self) -> TrackingQueryEcho {
-        let by = if self.by.as_deref() == Some("order") { TrackBy::Order } else { TrackBy::Phone };
         let value: String = self.q.as_deref().unwrap_or_default().trim().chars().take(40).collect();
-        TrackingQueryEcho { by, value }
+        TrackingQueryEcho { by: self.by().unwrap_or(TrackBy::Phone), value }
     }
 }
 
@@ -44,8 +73,8 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
         .check(client_ip(state.settings(), request))
         .map_err(|retry_after| ApiError::too_many("look-ups", &state.settings().business, retry_after))?;
     let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
-    let found = match query.by.as_deref() {
-        Some("order") => {
+    let found = match query.by() {
+        Some(TrackBy::Order) => {
             let reference = OrderReference::parse(&value).ok_or_else(|| {
                 ApiError::BadRequest("An order ID has 8 letters and digits, like K7MX2QPD.".to_owned())
             })?;
@@ -54,14 +83,14 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
                 .run(move |c| Ok::<_, DbError>(Order::find_by_reference(c, &reference)?.into_iter().collect()))
                 .await
         }
-        Some("phone") => {
+        Some(TrackBy::Phone) => {
             let phone = PhoneNumber::parse(&value).map_err(ApiError::BadRequest)?;
             state
                 .db()
                 .run(move |c| Ok::<_, DbError>(Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?))
                 .await
         }
-        _ => {
+        None => {
             return Err(ApiError::BadRequest(
                 "Choose to search by order ID (by=order) or phone number (by=phone).".to_owned(),
             ));
@@ -69,33 +98,58 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
     };
     let orders: Vec<Order> = found.map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
     if orders.is_empty() {
-        return Err(ApiError::NotFound(match query.by.as_deref() {
-            Some("order") => "No order was found with that order ID. Please check it and try again.".to_owned(),
+        return Err(ApiError::NotFound(match query.by() {
+            Some(TrackBy::Order) => "No order was found with that order ID. Please check it and try again.".to_owned(),
             _ => "No order was found for that phone number. Please check it and try again.".to_owned(),
         }));
     }
     let ids: Vec<String> = orders.iter().map(|order| order.id.clone()).collect();
-    let histories = state
+    let details = state
         .db()
-        .run(move |c| ids.iter().map(|id| Order::history(c, id)).collect::<Result<Vec<_>, _>>().map_err(DbError::from))
+        .run(move |c| {
+            let each = |id: &String| Ok::<_, diesel::result::Error>((Order::lines(c, id)?, Order::history(c, id)?));
+            ids.iter().map(each).collect::<Result<Vec<_>, _>>().map_err(DbError::from)
+        })
         .await
         .map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
-    let orders = orders.iter().zip(&histories).map(|(order, history)| TrackedOrder::new(order, history)).collect();
+    let orders =
+        orders.iter().zip(&details).map(|(order, (lines, history))| TrackedOrder::new(order, lines, history)).collect();
     Ok(TrackingResult { orders })
 }
 
-const LOOKUP_FAILED: &str = "The order look-up failed. Please try again in a moment.";
+/// The API's answer: the orders found, never kept by a cache.
+fn answer(result: Result<TrackingResult, ApiError>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(result?))
+}
 
-/// GET /api/tracking?by=order|phone&q=…
+/// GET /api/tracking?by=order&q=…: a look-up by order ID (a phone number is refused: POST it).
 pub async fn track_order(
     state: web::Data<AppState>,
     request: HttpRequest,
     query: web::Query<TrackingQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(look_up(&state, &request, &query).await?))
+    if let Err(refused) = query.refuse_phone_in_url() {
+        // Answered, not returned as an error: the request logger writes a warning for every error,
+        // with the URL, and this URL holds a phone number.
+        return Ok(refused.error_response());
+    }
+    answer(look_up(&state, &request, &query).await)
 }
 
-/// GET /tracking: the form, and with a query the result rendered on the server.
+/// POST /api/tracking with `{"by": "order" | "phone", "q": "…"}`: either look-up.
+pub async fn track_order_posted(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    // The parser's own message could quote what was sent, a phone number: not echoed.
+    let query: TrackingQuery = serde_json::from_slice(&body).map_err(|_| {
+        ApiError::BadRequest(r#"The body must be JSON like {"by": "phone", "q": "0712 345 678"}."#.to_owned())
+    })?;
+    answer(look_up(&state, &request, &query).await)
+}
+
+/// GET /tracking: the form, and for `?by=order&q=…` the result rendered on the server.
 pub async fn show_tracking(
     state: web::Data<AppState>,
     request: HttpRequest,
@@ -104,21 +158,42 @@ pub async fn show_tracking(
     if query.is_empty() {
         return super::public_page(&state, Page::Tracking, "/tracking").await.respond(&request);
     }
-    let (result, refused) = match look_up(&state, &request, &query).await {
+    if let Err(refused) = query.refuse_phone_in_url() {
+        // Nothing of the number is shown again, so that the address bar is the only place left.
+        let echo = TrackingQueryEcho { by: TrackBy::Phone, value: String::new() };
+        return tracking_page(&state, &request, echo, Err(refused)).await;
+    }
+    tracking_page(&state, &request, query.echo(), look_up(&state, &request, &query).await).await
+}
+
+/// POST /tracking: the plain form's look-up (by phone or order ID), answered with the page.
+pub async fn submit_tracking_form(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    let query: TrackingQuery = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    tracking_page(&state, &request, query.echo(), look_up(&state, &request, &query).await).await
+}
+
+/// The page with a look-up's outcome under its form.
+async fn tracking_page(
+    state: &AppState,
+    request: &HttpRequest,
+    echo: TrackingQueryEcho,
+    outcome: Result<TrackingResult, ApiError>,
+) -> HttpResponse {
+    let (result, refused) = match outcome {
         Ok(found) => (TrackingOutcome::Found(found), None),
         Err(error) => {
             if let ApiError::Storage { source, .. } = &error {
                 tracing::error!(error = %source, "order look-up failed");
             }
-            let status = actix_web::ResponseError::status_code(&error).as_u16();
+            let status = error.status_code().as_u16();
             (TrackingOutcome::Refused { error: error.to_string(), status }, Some(error))
         }
     };
     let pages = state.pages();
-    let props = pages.props("/tracking", &TrackingProps { query: Some(query.echo()), result: Some(result) });
+    let props = pages.props("/tracking", &TrackingProps { query: Some(echo), result: Some(result) });
     let (page, _) = pages.render(Page::Tracking, props).await;
     // A result holds an order's details: no cache may keep it.
-    let mut response = page.respond_private(&request);
+    let mut response = page.respond_private(request);
     if let Some(error) = refused {
         error.set_retry_after(&mut response);
     }

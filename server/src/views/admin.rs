@@ -7,7 +7,8 @@ use crate::domain::{EmailKind, MessageStatus, OrderStatus, OutboxStatus, TextEnu
 use crate::mail::MailSettings;
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
-use crate::models::order::Order;
+use crate::models::order::detail::OrderRecord;
+use crate::models::order::{Order, OrderLine, StatusChange};
 use crate::models::outbox::{OutboxEmail, OutboxSummary};
 use crate::models::stats::Stats;
 use serde::Serialize;
@@ -53,17 +54,27 @@ pub struct OrdersPage {
     pub page_size: i64,
     /// The filter.
     pub filter: OrdersFilter,
+    /// The server's time when it answered: how long an order has waited is counted to it, by the
+    /// server's clock rather than a phone's.
+    pub now: String,
 }
 
 impl OrdersPage {
-    /// Page `number` of `page_size` orders matching `filter`.
-    pub fn new(page: &Page<Order>, filter: OrdersFilter, number: i64, page_size: i64) -> Self {
+    /// Page `number` of `page_size` orders matching `filter`, answered at `now`.
+    pub fn new(
+        page: &Page<(Order, Vec<OrderLine>)>,
+        filter: OrdersFilter,
+        number: i64,
+        page_size: i64,
+        now: time::PrimitiveDateTime,
+    ) -> Self {
         OrdersPage {
-            items: page.items.iter().map(AdminOrder::from).collect(),
+            items: page.items.iter().map(|(order, lines)| AdminOrder::new(order, lines)).collect(),
             total: page.total,
             page: number,
             page_size,
             filter,
+            now: time(now),
         }
     }
 }
@@ -110,7 +121,7 @@ pub struct OutboxEmailView {
     pub label: String,
     /// 'staff', or the customer's address.
     pub to: String,
-    /// The order it is about.
+    /// The order ID of the order it is about (never the database's key).
     pub order_id: Option<String>,
     /// Where it stands.
     pub status: OutboxStatus,
@@ -126,14 +137,15 @@ pub struct OutboxEmailView {
     pub next_attempt_at: String,
 }
 
-impl From<&OutboxEmail> for OutboxEmailView {
-    fn from(email: &OutboxEmail) -> Self {
+impl OutboxEmailView {
+    /// `email`, naming its order (if any) by the order ID staff and customers read.
+    pub fn new(email: &OutboxEmail, order_id: Option<&str>) -> Self {
         OutboxEmailView {
             id: email.id.clone(),
             kind: email.kind,
             label: email.kind.label().to_owned(),
             to: if email.kind.to_staff() { "staff".to_owned() } else { email.to_email.clone().unwrap_or_default() },
-            order_id: email.order_id.clone(),
+            order_id: order_id.map(str::to_owned),
             status: email.status,
             attempts: email.attempts,
             last_error: email.last_error.clone(),
@@ -171,7 +183,7 @@ pub struct MailReport {
 
 impl MailReport {
     /// The report of `summary` and `problems` under `settings`.
-    pub fn new(settings: &MailSettings, summary: &OutboxSummary, problems: &[OutboxEmail]) -> Self {
+    pub fn new(settings: &MailSettings, summary: &OutboxSummary, problems: &[(OutboxEmail, Option<String>)]) -> Self {
         MailReport {
             configured: settings.is_configured(),
             missing: settings.missing().into_iter().map(str::to_owned).collect(),
@@ -181,7 +193,10 @@ impl MailReport {
             sent: summary.sent,
             last_error: summary.last_error.as_ref().map(|(error, _)| error.clone()),
             last_error_at: summary.last_error.as_ref().map(|(_, at)| time(*at)),
-            problems: problems.iter().map(OutboxEmailView::from).collect(),
+            problems: problems
+                .iter()
+                .map(|(email, order_id)| OutboxEmailView::new(email, order_id.as_deref()))
+                .collect(),
         }
     }
 }
@@ -228,6 +243,56 @@ pub struct OrderChanged {
     pub order: AdminOrder,
     /// The stat cards after the change.
     pub stats: Stats,
+}
+
+/// One change of an order's status as staff see it: what, when, and who.
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(rename = "StatusChange")]
+pub struct StatusChangeView {
+    /// The new status.
+    pub status: OrderStatus,
+    /// When, RFC 3339.
+    pub at: String,
+    /// The staff member's e-mail; null for the change that placed the order.
+    pub by: Option<String>,
+}
+
+impl From<&StatusChange> for StatusChangeView {
+    fn from(change: &StatusChange) -> Self {
+        StatusChangeView { status: change.status, at: time(change.changed_at), by: change.changed_by.clone() }
+    }
+}
+
+/// `GET /api/admin/orders/{orderId}`: one order with everything the customer gave, its lines,
+/// its status and payment, and what happened to it: the status history and the e-mails about it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderDetail {
+    /// The order as the table shows it (with its payment).
+    #[serde(flatten)]
+    pub order: AdminOrder,
+    /// The staff member who recorded the payment.
+    pub payment_recorded_by: Option<String>,
+    /// Every status change, oldest first; the first is the order being placed.
+    pub history: Vec<StatusChangeView>,
+    /// The e-mails written about the order (to staff and to the customer), oldest first.
+    pub emails: Vec<OutboxEmailView>,
+}
+
+impl From<&OrderRecord> for OrderDetail {
+    fn from(record: &OrderRecord) -> Self {
+        let order = AdminOrder::new(&record.order, &record.lines);
+        OrderDetail {
+            payment_recorded_by: record.order.payment_recorded_by.clone(),
+            history: record.history.iter().map(StatusChangeView::from).collect(),
+            emails: record
+                .emails
+                .iter()
+                .map(|email| OutboxEmailView::new(email, Some(&record.order.reference)))
+                .collect(),
+            order,
+        }
+    }
 }
 
 /// The answer to a change of a message's status.

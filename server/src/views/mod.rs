@@ -32,6 +32,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     admin::OrderChanged::export_all(&config)?;
     admin::MessageChanged::export_all(&config)?;
     admin::MailResent::export_all(&config)?;
+    admin::OrderDetail::export_all(&config)?;
     orders::OrderView::export_all(&config)?;
     orders::ContactCreated::export_all(&config)?;
     pages::CatalogueAnswer::export_all(&config)?;

@@ -1,22 +1,22 @@
 //! Orders and messages as the API answers them.
 
 use super::time;
-use crate::domain::{MessageStatus, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::domain::catalogue::Unit;
+use crate::domain::{LineKind, MessageStatus, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
 use crate::models::contact_message::ContactMessage;
-use crate::models::order::Order;
+use crate::models::order::{Order, OrderLine};
 use serde::Serialize;
 use ts_rs::TS;
 
-/// The order as the API returns it: spec section 3's fields, plus the reference. Times are
-/// RFC 3339, UTC.
+/// The order as the API returns it: spec section 3's fields, plus its lines. Times are RFC 3339,
+/// UTC.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "Order")]
 pub struct OrderView {
-    /// The full id; staff see its last 8 characters after '#'.
+    /// The order ID: the 8 characters the confirmation, tracking, the e-mails and staff (after '#',
+    /// spec: the last 8 characters of the id) all show.
     pub id: String,
-    /// The order ID customers read and track by.
-    pub reference: String,
     /// Full name.
     pub customer_name: String,
     /// `+2547XXXXXXXX`.
@@ -25,20 +25,22 @@ pub struct OrderView {
     pub email: Option<String>,
     /// Pickup location.
     pub location: String,
-    /// Catalogue id.
+    /// The main (kg) line's catalogue id.
     pub service_type: String,
-    /// Catalogue label at the time of the order.
+    /// The main line's label at the time of the order.
     pub service_label: String,
-    /// Whole kg.
+    /// The main line's whole kg.
     pub quantity: i32,
     /// How the customer pays.
     pub payment_method: PaymentMethod,
     /// Possibly empty.
     pub special_instructions: String,
-    /// KSh per kg.
+    /// The main line's KSh per kg.
     pub price_per_kg: i32,
-    /// KSh.
+    /// KSh: the sum of the lines.
     pub total_amount: i32,
+    /// Every line, the main (kg) line first.
+    pub lines: Vec<OrderLineView>,
     /// Where the order is.
     pub status: OrderStatus,
     /// When it was placed.
@@ -47,11 +49,11 @@ pub struct OrderView {
     pub updated_at: String,
 }
 
-impl From<&Order> for OrderView {
-    fn from(order: &Order) -> Self {
+impl OrderView {
+    /// The view of `order` with its `lines`.
+    pub fn new(order: &Order, lines: &[OrderLine]) -> Self {
         OrderView {
-            id: order.id.clone(),
-            reference: order.reference.clone(),
+            id: order.reference.clone(),
             customer_name: order.customer_name.clone(),
             phone: order.phone.clone(),
             email: order.email.clone(),
@@ -63,9 +65,45 @@ impl From<&Order> for OrderView {
             special_instructions: order.special_instructions.clone(),
             price_per_kg: order.price_per_kg,
             total_amount: order.total_amount,
+            lines: lines.iter().map(OrderLineView::from).collect(),
             status: order.status,
             created_at: time(order.created_at),
             updated_at: time(order.updated_at),
+        }
+    }
+}
+
+/// One line of an order.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "OrderLine")]
+pub struct OrderLineView {
+    /// Kg, piece or discount.
+    pub kind: LineKind,
+    /// The catalogue id (`wash-fold`, `shirt`, `first-order-discount`).
+    pub item: String,
+    /// What customers read.
+    pub label: String,
+    /// Kilograms or pieces.
+    pub quantity: i32,
+    /// Which of the two.
+    pub unit: Unit,
+    /// KSh per unit (with a bundle, per kg beyond it).
+    pub unit_price: i32,
+    /// KSh; negative for a discount.
+    pub amount: i32,
+}
+
+impl From<&OrderLine> for OrderLineView {
+    fn from(line: &OrderLine) -> Self {
+        OrderLineView {
+            kind: line.kind,
+            item: line.item.clone(),
+            label: line.label.clone(),
+            quantity: line.quantity,
+            unit: line.unit,
+            unit_price: line.unit_price,
+            amount: line.amount,
         }
     }
 }
@@ -87,10 +125,11 @@ pub struct AdminOrder {
     pub paid_at: Option<String>,
 }
 
-impl From<&Order> for AdminOrder {
-    fn from(order: &Order) -> Self {
+impl AdminOrder {
+    /// The staff's view of `order` with its `lines`.
+    pub fn new(order: &Order, lines: &[OrderLine]) -> Self {
         AdminOrder {
-            order: OrderView::from(order),
+            order: OrderView::new(order, lines),
             payment_status: order.payment_status,
             paid_via: order.paid_via,
             mpesa_code: order.mpesa_code.clone(),

@@ -3,6 +3,7 @@
 use crate::catalogue::{PRICE_LIST, PriceItem, SERVICES, Service};
 use crate::config::Business;
 use crate::domain::FieldErrors;
+use crate::views::orders::OrderLineView;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -23,6 +24,8 @@ pub enum Page {
     Tracking,
     /// `/contact`
     Contact,
+    /// `/privacy`
+    Privacy,
     /// `/confirmation`
     Confirmation,
     /// `/admin/login`
@@ -35,12 +38,13 @@ pub enum Page {
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 9] = [
+    pub const ALL: [Page; 10] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
         Page::Tracking,
         Page::Contact,
+        Page::Privacy,
         Page::Confirmation,
         Page::Login,
         Page::Admin,
@@ -55,6 +59,7 @@ impl Page {
             Page::Order => "order",
             Page::Tracking => "tracking",
             Page::Contact => "contact",
+            Page::Privacy => "privacy",
             Page::Confirmation => "confirmation",
             Page::Login => "login",
             Page::Admin => "admin",
@@ -100,26 +105,26 @@ pub struct PageData<'a> {
 pub struct HomeProps {
     /// The intro video, if configured.
     pub intro_video_url: Option<String>,
+    /// KSh off a phone number's first order, when the offer is on: the banner says how it applies.
+    pub first_order_discount: Option<u32>,
 }
 
-/// The props of the pages that show the services (pricing, order).
+/// The props of the pages that show the services (pricing, order); the price list is in every
+/// page's shared props.
 #[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct CatalogueProps {
-    /// The orderable services.
+    /// The services ordered by the kg.
     #[ts(as = "Vec<Service>")]
     pub services: &'static [Service],
+    /// KSh off a phone number's first order, when the offer is on.
+    pub first_order_discount: Option<u32>,
 }
 
 impl CatalogueProps {
-    /// The catalogue's services.
-    pub fn new() -> Self {
-        CatalogueProps { services: &SERVICES }
-    }
-}
-
-impl Default for CatalogueProps {
-    fn default() -> Self {
-        Self::new()
+    /// The catalogue's services and the configured first-order discount.
+    pub fn new(first_order_discount: Option<u32>) -> Self {
+        CatalogueProps { services: &SERVICES, first_order_discount }
     }
 }
 
@@ -138,14 +143,14 @@ pub struct FormState {
 
 impl FormState {
     /// The form with what was entered, its mistakes, and an alert, answered with `status`.
-    pub fn new<'a>(
-        values: impl IntoIterator<Item = (&'a str, Option<String>)>,
+    pub fn new<Name: Into<String>>(
+        values: impl IntoIterator<Item = (Name, Option<String>)>,
         errors: FieldErrors,
         alert: Option<&str>,
         status: u16,
     ) -> Self {
         FormState {
-            values: values.into_iter().map(|(name, value)| (name.to_owned(), value)).collect(),
+            values: values.into_iter().map(|(name, value)| (name.into(), value)).collect(),
             errors,
             alert: alert.map(str::to_owned),
             status,
@@ -179,13 +184,15 @@ pub struct ContactPageProps {
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmedOrder {
     /// The order ID.
-    pub reference: String,
-    /// The service.
+    pub id: String,
+    /// The main line's service.
     pub service_label: String,
-    /// Kg.
+    /// The main line's kg.
     pub quantity: i32,
-    /// KSh.
+    /// KSh: the sum of the lines.
     pub total_amount: i32,
+    /// Every line, the main (kg) line first.
+    pub lines: Vec<OrderLineView>,
     /// Whether the customer pays now (the till instructions are shown).
     pub pay_now: bool,
     /// Masked.
@@ -222,6 +229,8 @@ pub struct LoginProps {
     pub email: String,
     /// Why the last attempt was refused.
     pub error: Option<String>,
+    /// A word about what just happened ('You have signed out.').
+    pub notice: Option<String>,
     /// The HTTP status the page answers with.
     pub status: u16,
 }

@@ -1,31 +1,45 @@
-//! What /tracking and `GET /api/tracking` show of an order: no more personal data than the person
+//! What /tracking and `/api/tracking` show of an order: no more personal data than the person
 //! asking needs (the first name and a masked phone).
+
+mod timeline;
 
 use super::time;
 use crate::domain::{OrderStatus, PhoneNumber};
-use crate::models::order::{Order, StatusChange};
+use crate::models::order::{Order, OrderLine, StatusChange};
+use crate::views::orders::OrderLineView;
 use serde::Serialize;
+use timeline::{Progress, STEPS, StepTime};
 use ts_rs::TS;
 
-/// Standard turnaround (spec section 9: 3-4 days): the estimate counts 4 from pickup, or from the
-/// order while it waits for pickup.
-const TURNAROUND_DAYS: i64 = 4;
+/// Standard turnaround (spec section 9, the home page: 3-4 days): a picked-up order's estimate
+/// is this many days after its pickup.
+const TURNAROUND_DAYS: i64 = 3;
 
-/// One change of the order's status.
+/// When a step of the progress bar was reached.
 #[derive(Debug, Clone, Serialize, TS)]
-pub struct HistoryEntry {
-    /// The new status.
-    pub status: OrderStatus,
-    /// When.
+pub struct StepReached {
+    /// RFC 3339, UTC: from the status history.
     pub at: String,
+    /// False when staff skipped the step (pending straight to ready): it was done by `at`, the
+    /// time the next step was reached, and is shown as "Picked up by …".
+    pub exact: bool,
+}
+
+/// One of the five steps of the progress bar (spec section 2).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct TrackedStep {
+    /// The status that stands for the step (pending: Order Placed).
+    pub status: OrderStatus,
+    /// When it was reached; none: not done.
+    pub reached: Option<StepReached>,
 }
 
 /// What a look-up shows of one order.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TrackedOrder {
-    /// The order ID.
-    pub reference: String,
+    /// The order ID (8 characters).
+    pub id: String,
     /// The first name only.
     pub customer: String,
     /// Masked: `+254 7** *** 678`.
@@ -34,48 +48,56 @@ pub struct TrackedOrder {
     pub service: String,
     /// Kg.
     pub quantity: i32,
-    /// KSh.
+    /// KSh: the sum of the lines.
     pub total: i32,
+    /// Every line (the main kg line first): what the total is made of.
+    pub lines: Vec<OrderLineView>,
     /// Where the order is.
     pub status: OrderStatus,
-    /// When it was placed.
+    /// When it was placed, RFC 3339.
     pub placed_at: String,
-    /// When it was first picked up.
-    pub picked_up_at: Option<String>,
-    /// When it should be done; none once delivered or cancelled.
+    /// The five steps of the bar in order, read from the status history (see
+    /// [`Progress::replay`] for the rule): a step is done exactly when it has a time, so the bar and
+    /// the timeline's dates agree.
+    pub steps: Vec<TrackedStep>,
+    /// The turnaround counted from the pickup, RFC 3339; only while picked up and not yet ready.
     pub estimated_completion: Option<String>,
-    /// When it was delivered.
-    pub delivered_at: Option<String>,
-    /// Every change, oldest first.
-    pub history: Vec<HistoryEntry>,
+    /// When it was cancelled, RFC 3339; only while it is.
+    pub cancelled_at: Option<String>,
 }
 
 impl TrackedOrder {
-    /// `order` with its status `history`, oldest first.
-    pub fn new(order: &Order, history: &[StatusChange]) -> Self {
-        let first_time = |status: OrderStatus| history.iter().find(|c| c.status == status).map(|c| c.changed_at);
-        let picked_up = first_time(OrderStatus::PickedUp);
-        let delivered = first_time(OrderStatus::Delivered);
-        let estimate = picked_up.unwrap_or(order.created_at) + time::Duration::days(TURNAROUND_DAYS);
+    /// `order` with its `lines` and its status `history`, oldest first.
+    pub fn new(order: &Order, lines: &[OrderLine], history: &[StatusChange]) -> Self {
+        let progress = Progress::replay(
+            order.status,
+            order.created_at,
+            order.updated_at,
+            history.iter().map(|change| (change.status, change.changed_at)),
+        );
+        let reached = |step: Option<StepTime>| step.map(|step| StepReached { at: time(step.at), exact: step.exact });
         TrackedOrder {
-            reference: order.reference.clone(),
+            id: order.reference.clone(),
             customer: order.customer_name.split_whitespace().next().unwrap_or_default().to_owned(),
             phone: PhoneNumber::masked(&order.phone),
             service: order.service_label.clone(),
             quantity: order.quantity,
+            lines: lines.iter().map(OrderLineView::from).collect(),
             total: order.total_amount,
             status: order.status,
             placed_at: time(order.created_at),
-            picked_up_at: picked_up.map(time),
-            estimated_completion: (delivered.is_none() && order.status != OrderStatus::Cancelled)
-                .then(|| time(estimate)),
-            delivered_at: delivered.map(time),
-            history: history.iter().map(|c| HistoryEntry { status: c.status, at: time(c.changed_at) }).collect(),
+            steps: STEPS
+                .iter()
+                .zip(progress.steps)
+                .map(|(status, step)| TrackedStep { status: *status, reached: reached(step) })
+                .collect(),
+            estimated_completion: progress.estimated_completion(TURNAROUND_DAYS).map(time),
+            cancelled_at: progress.cancelled_at.map(time),
         }
     }
 }
 
-/// The answer of `GET /api/tracking`: the orders found.
+/// The answer of `/api/tracking`: the orders found.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct TrackingResult {
     /// Newest first.

@@ -1,44 +1,62 @@
 //! The staff dashboard against both backends: stats, pagination, filters, status and payment
-//! changes, handled messages, and the server-rendered first page.
+//! changes by the order ID, handled messages, the server-rendered first page, and signing out.
 
 use crate::helpers::{SignedIn, TestApp};
 use crate::on_both_backends;
+use laundry::domain::OrderReference;
 use laundry::models::order::Order;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-const EMAIL: &str = "wanjiku@example.com";
+pub const EMAIL: &str = "wanjiku@example.com";
 const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
 
-/// Places an order; returns its JSON.
-async fn order(app: &TestApp, name: &str, phone: &str, service: &str, kg: u32) -> Value {
-    let body = json!({
-        "customerName": name, "phone": phone, "location": "Kilimani",
-        "serviceType": service, "quantity": kg, "paymentMethod": "pay-now"
-    });
+/// Places an order with `details` over the defaults (Kilimani, pay now); returns its JSON.
+pub async fn order_with(app: &TestApp, details: Value) -> Value {
+    let mut body = json!({ "location": "Kilimani", "paymentMethod": "pay-now" });
+    body.as_object_mut().unwrap().extend(details.as_object().unwrap().clone());
     let key = uuid::Uuid::new_v4().to_string(); // each call a new order
     let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     response.json().await.unwrap()
 }
 
-async fn staff(app: &TestApp) -> SignedIn {
+/// Places an order; returns its JSON.
+async fn order(app: &TestApp, name: &str, phone: &str, service: &str, kg: u32) -> Value {
+    order_with(app, json!({ "customerName": name, "phone": phone, "serviceType": service, "quantity": kg })).await
+}
+
+/// The order ID of a placed order, as the API answered it.
+pub fn order_id(placed: &Value) -> &str {
+    placed["id"].as_str().unwrap()
+}
+
+/// The stored order with this order ID.
+pub fn stored(app: &TestApp, order_id: &str) -> Order {
+    let reference = OrderReference::parse(order_id).expect("an order ID");
+    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
+}
+
+/// A staff member, signed in.
+pub async fn staff(app: &TestApp) -> SignedIn {
     app.create_staff(EMAIL, PASSWORD);
     app.sign_in(EMAIL, PASSWORD).await
 }
 
-async fn get(app: &TestApp, session: &SignedIn, path: &str) -> Value {
+/// GETs `path` as `session`, expecting 200.
+pub async fn get(app: &TestApp, session: &SignedIn, path: &str) -> Value {
     let response = app.staff_request(Method::GET, path, session, false).send().await.unwrap();
     assert_eq!(response.status(), 200, "GET {path}");
     response.json().await.unwrap()
 }
 
-async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
+/// POSTs `body` to `path` as `session`, with its CSRF token.
+pub async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
     app.staff_request(Method::POST, path, session, true).json(&body).send().await.unwrap()
 }
 
-fn references(page: &Value) -> Vec<String> {
-    page["items"].as_array().unwrap().iter().map(|o| o["reference"].as_str().unwrap().to_owned()).collect()
+fn order_ids(page: &Value) -> Vec<String> {
+    page["items"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap().to_owned()).collect()
 }
 
 on_both_backends! {
@@ -51,10 +69,11 @@ on_both_backends! {
 
         let stats = get(&app, &session, "/api/admin/stats").await;
         assert_eq!(stats, json!({
-            "totalRevenue": 1900, "paidRevenue": 0, "totalOrders": 2, "pendingOrders": 2, "messages": 1, "newMessages": 1
+            "totalRevenue": 1900, "paidRevenue": 0, "cancelledRevenue": 0, "totalOrders": 2, "pendingOrders": 2,
+            "messages": 1, "newMessages": 1
         }));
 
-        let id = first["id"].as_str().unwrap();
+        let id = order_id(&first);
         let changed = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "picked-up" })).await;
         assert_eq!(changed.status(), 200);
         let paid = post(&app, &session, &format!("/api/admin/orders/{id}/payment"),
@@ -69,11 +88,25 @@ on_both_backends! {
         assert_eq!(paid["stats"]["totalRevenue"], 1900);
     }
 
+    async fn total_revenue_keeps_cancelled_orders_and_says_how_much_they_are(app: TestApp) {
+        let session = staff(&app).await;
+        order(&app, "Amina Wanjiru", "0712345678", "dry-cleaning", 3).await; // 1500
+        let cancelled = order(&app, "Brian Otieno", "0722000111", "ironing", 6).await; // 1200
+
+        let path = format!("/api/admin/orders/{}/status", order_id(&cancelled));
+        let changed: Value = post(&app, &session, &path, json!({ "status": "cancelled" })).await.json().await.unwrap();
+
+        assert_eq!(changed["stats"]["totalRevenue"], 2700, "spec section 2: the sum of all order totals");
+        assert_eq!(changed["stats"]["cancelledRevenue"], 1200);
+        let page = app.get_with("/admin", &[("cookie", &session.cookie)]).await.text().await.unwrap();
+        assert!(page.contains("KSh 2,700") && page.contains("incl. KSh 1,200 cancelled"), "the stat card says both");
+    }
+
     async fn orders_are_paginated_newest_first(app: TestApp) {
         let session = staff(&app).await;
         let mut placed = Vec::new();
         for n in 0..23 {
-            placed.push(order(&app, &format!("Customer {n}"), "0712345678", "wash-fold", 1).await["reference"].as_str().unwrap().to_owned());
+            placed.push(order_id(&order(&app, &format!("Customer {n}"), "0712345678", "wash-fold", 1).await).to_owned());
         }
         placed.reverse();
 
@@ -81,54 +114,58 @@ on_both_backends! {
         let second = get(&app, &session, "/api/admin/orders?page=2").await;
 
         assert_eq!((first["total"].as_i64(), first["pageSize"].as_i64(), first["page"].as_i64()), (Some(23), Some(20), Some(1)));
-        assert_eq!(references(&first), placed[..20].to_vec());
-        assert_eq!(references(&second), placed[20..].to_vec());
-        assert_eq!(references(&get(&app, &session, "/api/admin/orders?page=3").await), Vec::<String>::new());
+        assert_eq!(order_ids(&first), placed[..20].to_vec());
+        assert_eq!(order_ids(&second), placed[20..].to_vec());
+        assert_eq!(order_ids(&get(&app, &session, "/api/admin/orders?page=3").await), Vec::<String>::new());
         for bad in ["page=0", "page=abc", "page=99999999", "status=lost"] {
             let response = app.staff_request(Method::GET, &format!("/api/admin/orders?{bad}"), &session, false).send().await.unwrap();
             assert_eq!(response.status(), 400, "{bad}");
         }
     }
 
-    async fn orders_are_filtered_by_status_and_found_by_name_phone_or_reference(app: TestApp) {
+    async fn orders_are_filtered_by_status_and_found_by_name_location_phone_or_order_id(app: TestApp) {
         let session = staff(&app).await;
         let amina = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
-        let brian = order(&app, "Brian Otieno", "0722000111", "bedding", 4).await;
+        let brian = order_with(&app, json!({
+            "customerName": "Brian Otieno", "phone": "0722000111", "serviceType": "bedding", "quantity": 4,
+            "location": "Westlands, Woodvale Grove"
+        })).await;
         order(&app, "Percent 100% Sure_Name", "0733444555", "ironing", 1).await;
-        let id = brian["id"].as_str().unwrap();
+        let id = order_id(&brian);
         post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "ready" })).await;
 
-        let amina_ref = amina["reference"].as_str().unwrap().to_owned();
-        let brian_ref = brian["reference"].as_str().unwrap().to_owned();
+        let amina_ref = order_id(&amina).to_owned();
+        let brian_ref = order_id(&brian).to_owned();
         let found = |query: &'static str| {
             let (app, session) = (&app, &session);
-            async move { references(&get(app, session, &format!("/api/admin/orders?{query}")).await) }
+            async move { order_ids(&get(app, session, &format!("/api/admin/orders?{query}")).await) }
         };
         assert_eq!(found("status=ready").await, vec![brian_ref.clone()]);
         assert_eq!(found("status=pending").await.len(), 2);
         assert_eq!(found("q=wanJIRU").await, vec![amina_ref.clone()], "a part of the name, any case");
         assert_eq!(found("q=0722%20000%20111").await, vec![brian_ref.clone()], "a phone number as typed");
         assert_eq!(found("q=000111").await, vec![brian_ref.clone()], "the last digits of a phone number");
-        let by_reference = get(&app, &session, &format!("/api/admin/orders?q={}", amina_ref.to_lowercase())).await;
-        assert_eq!(references(&by_reference), vec![amina_ref.clone()]);
+        assert_eq!(found("q=woodvale").await, vec![brian_ref.clone()], "a part of the pickup location, any case");
+        assert_eq!(found("q=kilimani").await.len(), 2, "every order picked up there");
+        let by_order_id = get(&app, &session, &format!("/api/admin/orders?q={}", amina_ref.to_lowercase())).await;
+        assert_eq!(order_ids(&by_order_id), vec![amina_ref.clone()]);
         assert_eq!(found("q=%25").await.len(), 1, "% is a character to find, not a wildcard");
-        let shown_id = format!("%23{}", &amina["id"].as_str().unwrap()[28..]);
-        let by_shown_id = get(&app, &session, &format!("/api/admin/orders?q={shown_id}")).await;
-        assert_eq!(references(&by_shown_id), vec![amina_ref.clone()], "the id as the table shows it, #1a2b3c4d");
+        let by_shown_id = get(&app, &session, &format!("/api/admin/orders?q=%23{amina_ref}")).await;
+        assert_eq!(order_ids(&by_shown_id), vec![amina_ref.clone()], "the order ID as the table shows it, #K7MX2QPD");
         assert_eq!(found("status=ready&q=amina").await.len(), 0, "filters combine");
     }
 
     async fn a_status_change_is_recorded_with_its_time_and_staff_and_shows_in_tracking(app: TestApp) {
         let session = staff(&app).await;
         let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
-        let id = placed["id"].as_str().unwrap();
-        let reference = placed["reference"].as_str().unwrap();
+        let id = order_id(&placed);
 
         for status in ["ready", "pending", "cancelled", "delivered"] {
             let response = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": status })).await;
             assert_eq!(response.status(), 200, "any status to any other: {status}");
         }
-        let history = app.with_db(|c| Order::history(c, id).unwrap());
+        let internal = stored(&app, id).id;
+        let history = app.with_db(|c| Order::history(c, &internal).unwrap());
         let statuses: Vec<(&str, Option<&str>)> =
             history.iter().map(|h| (h.status.as_str(), h.changed_by.as_deref())).collect();
         assert_eq!(statuses, vec![
@@ -136,20 +173,23 @@ on_both_backends! {
         ]);
         assert!(history.windows(2).all(|pair| pair[0].changed_at <= pair[1].changed_at));
 
-        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={reference}")).await.json().await.unwrap();
+        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={id}")).await.json().await.unwrap();
         assert_eq!(tracked["orders"][0]["status"], "delivered");
 
         let unknown = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "lost" })).await;
         assert_eq!(unknown.status(), 400);
-        let missing = post(&app, &session, "/api/admin/orders/no-such-id/status", json!({ "status": "ready" })).await;
-        assert_eq!(missing.status(), 404);
-        assert_eq!(app.with_db(|c| Order::find(c, id).unwrap().unwrap().status), laundry::domain::OrderStatus::Delivered);
+        for missing in ["no-such-id", "ZZZZZZZZ", internal.as_str()] {
+            let path = format!("/api/admin/orders/{missing}/status");
+            let response = post(&app, &session, &path, json!({ "status": "ready" })).await;
+            assert_eq!(response.status(), 404, "{missing} is no order ID");
+        }
+        assert_eq!(stored(&app, id).status, laundry::domain::OrderStatus::Delivered);
     }
 
     async fn a_wrong_payment_is_refused_per_field_and_changes_nothing(app: TestApp) {
         let session = staff(&app).await;
         let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
-        let path = format!("/api/admin/orders/{}/payment", placed["id"].as_str().unwrap());
+        let path = format!("/api/admin/orders/{}/payment", order_id(&placed));
 
         for (body, field) in [
             (json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "SHORT" }), "mpesaCode"),
@@ -162,8 +202,12 @@ on_both_backends! {
             assert!(error["fields"][field].is_string(), "{error}");
         }
         assert_eq!(post(&app, &session, &path, json!("paid")).await.status(), 400);
-        let stored = app.with_db(|c| Order::find(c, placed["id"].as_str().unwrap()).unwrap().unwrap());
-        assert_eq!((stored.payment_status.as_str(), stored.mpesa_code), ("unpaid", None));
+        let unpaid = stored(&app, order_id(&placed));
+        assert_eq!((unpaid.payment_status.as_str(), unpaid.mpesa_code), ("unpaid", None));
+        let internal = format!("/api/admin/orders/{}/payment", unpaid.id);
+        let by_internal_id = post(&app, &session, &internal, json!({ "paymentStatus": "paid", "paidVia": "cash" })).await;
+        assert_eq!(by_internal_id.status(), 404, "the internal id names no order");
+        assert_eq!(stored(&app, order_id(&placed)).payment_status.as_str(), "unpaid");
 
         let cash = post(&app, &session, &path, json!({ "paymentStatus": "paid", "paidVia": "cash" })).await;
         assert_eq!(cash.json::<Value>().await.unwrap()["order"]["paidVia"], "cash");
@@ -177,7 +221,7 @@ on_both_backends! {
         let first = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
         let second = order(&app, "Brian Otieno", "0722000111", "ironing", 3).await;
         let pay = |placed: &Value, code: &str| {
-            let path = format!("/api/admin/orders/{}/payment", placed["id"].as_str().unwrap());
+            let path = format!("/api/admin/orders/{}/payment", order_id(placed));
             (path, json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": code }))
         };
 
@@ -192,11 +236,11 @@ on_both_backends! {
         let error: Value = refused.json().await.unwrap();
         let expected = format!(
             "This M-PESA code is already recorded for order {}. Check the code in the customer's M-PESA message.",
-            first["reference"].as_str().unwrap()
+            order_id(&first)
         );
         assert_eq!(error["fields"]["mpesaCode"], expected.as_str());
-        let stored = app.with_db(|c| Order::find(c, second["id"].as_str().unwrap()).unwrap().unwrap());
-        assert_eq!((stored.payment_status.as_str(), stored.mpesa_code), ("unpaid", None), "the second order is unchanged");
+        let unchanged = stored(&app, order_id(&second));
+        assert_eq!((unchanged.payment_status.as_str(), unchanged.mpesa_code), ("unpaid", None), "the second order is unchanged");
 
         let (path, _) = pay(&first, "");
         assert_eq!(post(&app, &session, &path, json!({ "paymentStatus": "unpaid" })).await.status(), 200);
@@ -207,7 +251,7 @@ on_both_backends! {
         let twice = app.with_db(|c| {
             use diesel::prelude::*;
             use laundry::db::schema::orders;
-            diesel::update(orders::table.find(first["id"].as_str().unwrap()))
+            diesel::update(orders::table.find(stored(&app, order_id(&first)).id))
                 .set(orders::mpesa_code.eq("QJK3L5X9TZ"))
                 .execute(c)
         });
@@ -243,7 +287,6 @@ on_both_backends! {
     async fn the_dashboard_is_rendered_on_the_server_with_its_first_page(app: TestApp) {
         let session = staff(&app).await;
         let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
-        let id = placed["id"].as_str().unwrap();
 
         let response = app.get_with("/admin", &[("cookie", &session.cookie)]).await;
 
@@ -253,6 +296,21 @@ on_both_backends! {
         for text in ["Admin Dashboard", "Manage orders and customer inquiries", "Total Revenue", "Total Orders", "Pending Orders", "Amina Wanjiru"] {
             assert!(page.contains(text), "the server-rendered dashboard lacks {text}");
         }
-        assert!(page.contains(&format!("#{}", &id[id.len() - 8..])), "the order id column");
+        assert!(page.contains(&format!("#{}", order_id(&placed))), "the order ID column: '#' and the order ID");
+        assert!(page.contains("Pickup: Kilimani"), "the pickup location");
+    }
+
+    async fn signing_out_lands_on_the_login_page_saying_so(app: TestApp) {
+        let session = staff(&app).await;
+
+        let out = app.staff_request(Method::POST, "/admin/logout", &session, true).send().await.unwrap();
+
+        assert_eq!(out.status(), 303);
+        let location = out.headers()["location"].to_str().unwrap().to_owned();
+        let page = app.get(&location).await.text().await.unwrap();
+        assert!(page.contains("You have signed out."), "the login page at {location} says so");
+        assert!(!app.get("/admin/login").await.text().await.unwrap().contains("You have signed out."), "only then");
+        let after = app.staff_request(Method::GET, "/api/admin/stats", &session, false).send().await.unwrap();
+        assert_eq!(after.status(), 401, "the session is over");
     }
 }

@@ -47,8 +47,10 @@ async fn place_order(app: &TestApp) -> String {
     response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
 }
 
+/// The stored order with this order ID.
 fn stored(app: &TestApp, id: &str) -> Order {
-    app.with_db(|c| Order::find(c, id).unwrap().unwrap())
+    let reference = laundry::domain::OrderReference::parse(id).expect("an order ID");
+    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
 }
 
 fn body_for(path: &str) -> Value {

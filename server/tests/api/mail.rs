@@ -7,7 +7,7 @@ use crate::helpers::{
 };
 use crate::mail_mock::{MockMail, Received, Reply};
 use laundry::clock::nairobi_date_time;
-use laundry::domain::OutboxStatus;
+use laundry::domain::{OrderReference, OutboxStatus};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxEmail;
 use serde_json::{Value, json};
@@ -34,7 +34,8 @@ async fn place(app: &TestApp, email: Option<&str>) -> Order {
     let response = app.post_json("/api/orders", &order_body(email), &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    app.with_db(|c| Order::find(c, &id).unwrap().unwrap())
+    let order_id = OrderReference::parse(&id).expect("the answer's id is the order ID");
+    app.with_db(|c| Order::find_by_reference(c, &order_id).unwrap().unwrap())
 }
 
 fn outbox(app: &TestApp) -> Vec<OutboxEmail> {
@@ -114,7 +115,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
         "template_order",
         json!({
             "to_email": "staff-inbox@example.com",
-            "order_id": order.id,
+            "order_id": order.reference,
             "customer_name": "Amina Wanjiru",
             "customer_phone": "+254712345678",
             "customer_email": "amina@example.com",
@@ -126,6 +127,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
             "special_instructions": "None",
             "order_date": date,
             "order_time": time,
+            "order_lines": "Dry Cleaning, 3 kg: KSh 1500",
         }),
     );
     let customer = envelope(
@@ -133,7 +135,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
         json!({
             "to_email": "amina@example.com",
             "customer_name": "Amina Wanjiru",
-            "order_id": order.id,
+            "order_id": order.reference,
             "service_type": "Dry Cleaning",
             "quantity": 3,
             "total_amount": 1500,
@@ -141,12 +143,17 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
             "mpesa_till": "3552248",
             "phone_number": "+254712345678",
             "order_date": date,
+            "order_lines": "Dry Cleaning, 3 kg: KSh 1500",
         }),
     );
     let bodies: Vec<&Value> = received.iter().map(|r| &r.body).collect();
     assert!(bodies.contains(&&staff), "the staff e-mail: {bodies:#?}");
     assert!(bodies.contains(&&customer), "the customer e-mail: {bodies:#?}");
-    assert_eq!(staff["template_params"].as_object().unwrap().len(), 13, "spec section 7: thirteen parameters");
+    assert_eq!(
+        staff["template_params"].as_object().unwrap().len(),
+        14,
+        "spec section 7's thirteen parameters, and the order's lines"
+    );
     let rows = until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(rows.len(), 2);
 }
@@ -212,7 +219,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let received = mock.wait_for(1, WAIT).await;
 
     assert!(received[0].at + Duration::from_millis(100) >= lease_ends, "not before the lease ran out");
-    assert_eq!(received[0].body["template_params"]["order_id"], order.id);
+    assert_eq!(received[0].body["template_params"]["order_id"], order.reference);
     let rows = until_rows(&mailing, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!((rows.len(), rows[0].attempts), (1, 2), "the crashed claim and the real one");
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -228,7 +235,7 @@ async fn a_status_change_emails_the_customer(backend: Backend) {
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
 
     let changed = app
-        .staff_request(reqwest::Method::POST, &format!("/api/admin/orders/{}/status", order.id), &session, true)
+        .staff_request(reqwest::Method::POST, &format!("/api/admin/orders/{}/status", order.reference), &session, true)
         .json(&json!({ "status": "ready" }))
         .send()
         .await
@@ -240,7 +247,7 @@ async fn a_status_change_emails_the_customer(backend: Backend) {
     assert_eq!(status_mail.len(), 1);
     let params = &status_mail[0]["template_params"];
     assert_eq!((params["to_email"].as_str(), params["status"].as_str()), (Some("amina@example.com"), Some("ready")));
-    assert_eq!(params["order_reference"], order.reference.as_str());
+    assert_eq!(params["order_id"], order.reference.as_str(), "the order ID customers track by");
 }
 
 #[actix_web::test]
@@ -294,7 +301,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     let mock = MockMail::start().await;
     mock.script(&[Reply::hang(Duration::from_secs(5)), Reply::status(401)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    place(&app, None).await;
+    let order = place(&app, None).await;
     let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
     assert_eq!(rows[0].attempts, 2, "the timeout was retried");
 
@@ -311,6 +318,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     assert_eq!((report["blocked"].as_i64(), report["configured"].as_bool()), (Some(1), Some(true)));
     assert!(report["lastError"].as_str().unwrap().contains("401"), "{report}");
     assert_eq!(report["problems"][0]["id"], rows[0].id.as_str());
+    assert_eq!(report["problems"][0]["orderId"], order.reference.as_str(), "named by the order ID staff read");
     assert!(!report.to_string().contains("private_test_secret"), "the private key never reaches the API");
     let page = app.get_with("/admin", &[("cookie", &session.cookie)]).await.text().await.unwrap();
     assert!(page.contains("Admin Dashboard") && !page.contains("private_test_secret"), "nor a page");
@@ -472,4 +480,49 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     let resend = app.staff_request(reqwest::Method::POST, &path, &session, true).json(&json!({})).send().await.unwrap();
     assert_eq!(resend.status(), 404);
     assert_eq!(outbox(&app)[0].lease_owner.as_deref(), Some("another-worker"));
+}
+
+/// DESIGN.md: one order ID everywhere. The ID the API answers is the one the confirmation shows,
+/// tracking finds, both e-mails carry, and staff see in the table (after '#').
+async fn one_order_id_is_shown_tracked_emailed_and_listed(backend: Backend) {
+    let mock = MockMail::start().await;
+    let Some(app) = mailing_app(backend, &mock).await else { return };
+    let order = place(&app, Some("amina@example.com")).await;
+    let order_id = order.reference.clone();
+
+    let confirmation = app.get(&format!("/confirmation?ref={order_id}")).await.text().await.unwrap();
+    let tracked: Value = app.get(&format!("/api/tracking?by=order&q={order_id}")).await.json().await.unwrap();
+    let received = mock.wait_for(2, WAIT).await;
+    app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
+    let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
+    let listed: Value = app
+        .staff_request(reqwest::Method::GET, "/api/admin/orders", &session, false)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+
+    assert_eq!(order_id.len(), 8);
+    assert!(confirmation.contains(&order_id), "the confirmation shows {order_id}");
+    assert_eq!(tracked["orders"][0]["id"], order_id.as_str(), "tracking finds it by that ID");
+    let emailed: Vec<&str> = received.iter().map(|r| r.body["template_params"]["order_id"].as_str().unwrap()).collect();
+    assert_eq!(emailed, [order_id.as_str(), order_id.as_str()], "both e-mails carry it");
+    let shown = listed["items"][0]["id"].as_str().unwrap();
+    assert_eq!(&shown[shown.len() - 8..], order_id, "staff see '#' and the last 8 characters of the id");
+    assert!(
+        !confirmation.contains(&order.id) && !listed.to_string().contains(&order.id),
+        "the database key stays inside"
+    );
+}
+
+#[actix_web::test]
+async fn one_order_id_everywhere_on_sqlite() {
+    one_order_id_is_shown_tracked_emailed_and_listed(Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn one_order_id_everywhere_on_postgres() {
+    one_order_id_is_shown_tracked_emailed_and_listed(Backend::Postgres).await;
 }

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 mod admin_dashboard;
+mod admin_detail;
 mod admin_guard;
 mod assets;
 mod contacts;
@@ -11,7 +12,9 @@ mod http;
 mod mail;
 mod mail_mock;
 mod migrations;
+mod order_lines;
 mod orders;
 mod pages;
 mod seo;
+mod shell;
 mod tracking;

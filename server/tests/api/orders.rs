@@ -51,7 +51,7 @@ fn stored_orders(app: &TestApp) -> i64 {
 }
 
 on_both_backends! {
-    async fn a_valid_order_is_stored_pending_with_its_reference_and_history(app: TestApp) {
+    async fn a_valid_order_is_stored_pending_with_its_order_id_line_and_history(app: TestApp) {
         let response = app.post_json("/api/orders", &valid_order(), &[]).await;
 
         assert_eq!(response.status(), 201);
@@ -61,10 +61,12 @@ on_both_backends! {
         assert_eq!(body["totalAmount"], 1500);
         assert_eq!(body["pricePerKg"], 500);
         assert_eq!(body["serviceLabel"], "Dry Cleaning");
-        let reference = body["reference"].as_str().unwrap().to_owned();
-        assert_eq!(reference.len(), 8);
-        let id = body["id"].as_str().unwrap().to_owned();
-        let history = app.with_db(|c| Order::history(c, &id).unwrap());
+        let order_id = body["id"].as_str().unwrap().to_owned();
+        assert_eq!(order_id.len(), 8, "the 8-character order ID, not the database's key");
+        assert_eq!(body["lines"], json!([{"kind": "kg", "item": "dry-cleaning", "label": "Dry Cleaning", "quantity": 3, "unit": "kg", "unitPrice": 500, "amount": 1500}]));
+        let reference = laundry::domain::OrderReference::parse(&order_id).unwrap();
+        let stored = app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap());
+        let history = app.with_db(|c| Order::history(c, &stored.id).unwrap());
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].status, laundry::domain::OrderStatus::Pending);
         assert_eq!(stored_orders(&app), 1);

@@ -152,7 +152,7 @@ async fn the_order_form_posts_named_fields_without_javascript() {
 
     let html = app.get("/order").await.text().await.unwrap();
 
-    assert!(html.contains(r#"<form class="card form" action="/order" method="post">"#));
+    assert!(html.contains(r#"<form class="form order-form" action="/order" method="post">"#));
     for name in [
         "customerName",
         "phone",
@@ -162,6 +162,8 @@ async fn the_order_form_posts_named_fields_without_javascript() {
         "quantity",
         "paymentMethod",
         "specialInstructions",
+        "piece.shirt",
+        "piece.graduation-gown",
     ] {
         assert!(html.contains(&format!(r#"name="{name}""#)), "no field named {name}");
     }

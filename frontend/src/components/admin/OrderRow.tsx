@@ -1,11 +1,14 @@
-// One order of the dashboard's table: its seven cells (spec section 2), the status dropdown that
-// saves at once, and the payment panel under the row when open.
+// One order of the dashboard's table: its seven cells (spec section 2; the order ID opens the
+// order's detail, the customer cell has the pickup location, the date has the time), the status
+// dropdown that saves at once, and the payment panel under the row when open. An order still
+// pending after the confirmation call's 30 minutes stands out.
 import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
-import { dateOrNA, paymentLine, shortOrderId } from "../../lib/admin/display";
+import { dateTimeOrNA, paymentLine, shortOrderId } from "../../lib/admin/display";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
+import { overdueMinutes, waitingText } from "../../lib/admin/waiting";
 import { useFocusReturn } from "../../lib/useFocusReturn";
 import { AdminAlert } from "./AdminAlert";
 import { OrderStatusBadge } from "./OrderStatusBadge";
@@ -18,12 +21,21 @@ interface OrderRowProps {
   order: AdminOrder;
   statuses: string[];
   csrf: string;
+  /** The server's time of the list's last answer: how long a pending order has waited. */
+  now: string;
+  /** Opens the order's detail. */
+  onOpen: (id: string) => void;
   onChanged: (changed: OrderChanged) => void;
   onSessionEnded: () => void;
 }
 
+/** The id of the button that opens an order's detail (the focus comes back to it). */
+export function detailButtonId(id: string): string {
+  return `order-details-${id}`;
+}
+
 /** The row, and the payment panel's row under it while open. */
-export function OrderRow({ order, statuses, csrf, onChanged, onSessionEnded }: OrderRowProps) {
+export function OrderRow({ order, statuses, csrf, now, onOpen, onChanged, onSessionEnded }: OrderRowProps) {
   const [pendingStatus, setPendingStatus] = useState<string | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [paymentOpen, setPaymentOpen] = useState(false);
@@ -33,6 +45,7 @@ export function OrderRow({ order, statuses, csrf, onChanged, onSessionEnded }: O
   const [orderId, customer, service, amount, status, date, actions] = ORDER_COLUMNS;
   // An order in a status the list does not know still shows it rather than a wrong one.
   const options = statuses.includes(order.status) ? statuses : [order.status, ...statuses];
+  const overdue = overdueMinutes(order, now);
 
   async function changeStatus(event: ChangeEvent<HTMLSelectElement>) {
     const next = event.target.value;
@@ -59,16 +72,25 @@ export function OrderRow({ order, statuses, csrf, onChanged, onSessionEnded }: O
 
   return (
     <>
-      <tr className="orders-table__row">
+      <tr className={overdue === null ? "orders-table__row" : "orders-table__row is-overdue"}>
         <th scope="row" data-label={orderId}>
-          <span className="orders-table__id">{shortOrderId(order.id)}</span>
-          <small className="orders-table__sub">{order.reference}</small>
+          <button
+            id={detailButtonId(order.id)}
+            type="button"
+            className="orders-table__id orders-table__open"
+            aria-haspopup="dialog"
+            onClick={() => onOpen(order.id)}
+          >
+            <span className="visually-hidden">Details of order </span>
+            {shortOrderId(order.id)}
+          </button>
         </th>
         <td data-label={customer}>
           <span className="orders-table__main">{order.customerName}</span>
           <a className="orders-table__sub" href={telHref(order.phone)}>
             {order.phone}
           </a>
+          <small className="orders-table__sub">{`Pickup: ${order.location}`}</small>
         </td>
         <td data-label={service}>
           <span className="orders-table__main">{order.serviceLabel}</span>
@@ -80,13 +102,16 @@ export function OrderRow({ order, statuses, csrf, onChanged, onSessionEnded }: O
         </td>
         <td data-label={status}>
           <OrderStatusBadge status={order.status} />
+          {overdue !== null && <small className="orders-table__overdue">{waitingText(overdue)}</small>}
         </td>
-        <td data-label={date}>{dateOrNA(order.createdAt)}</td>
+        <td data-label={date}>
+          <time dateTime={order.createdAt}>{dateTimeOrNA(order.createdAt)}</time>
+        </td>
         <td data-label={actions} className="orders-table__actions">
           <div className="orders-table__controls">
             <select
               ref={selectRef}
-              aria-label={`Status of order ${order.reference}`}
+              aria-label={`Status of order ${order.id}`}
               value={pendingStatus ?? order.status}
               disabled={pendingStatus !== null}
               onChange={changeStatus}
@@ -101,7 +126,7 @@ export function OrderRow({ order, statuses, csrf, onChanged, onSessionEnded }: O
               ref={paymentButton}
               type="button"
               className="button button--outline button--small"
-              aria-label={`Payment of order ${order.reference}`}
+              aria-label={`Payment of order ${order.id}`}
               aria-expanded={paymentOpen}
               aria-controls={paymentOpen ? panelId : undefined}
               onClick={() => setPaymentOpen((open) => !open)}

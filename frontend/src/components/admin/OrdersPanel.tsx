@@ -17,12 +17,14 @@ interface OrdersPanelProps {
   csrf: string;
   /** Fetches another page or filter; `moveFocus` after a page change, for keyboard users. */
   onQuery: (query: ListQuery, moveFocus?: boolean) => void;
+  /** Opens an order's detail. */
+  onOpen: (id: string) => void;
   onChanged: (changed: OrderChanged) => void;
   onSessionEnded: () => void;
 }
 
 /** The tab's content. */
-export function OrdersPanel({ orders, statuses, csrf, onQuery, onChanged, onSessionEnded }: OrdersPanelProps) {
+export function OrdersPanel({ orders, statuses, csrf, onQuery, onOpen, onChanged, onSessionEnded }: OrdersPanelProps) {
   const [status, setStatus] = useState(orders.filter.status ?? "");
   const [q, setQ] = useState(orders.filter.q ?? "");
   const pendingSearch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -76,7 +78,7 @@ export function OrdersPanel({ orders, statuses, csrf, onQuery, onChanged, onSess
           </select>
         </div>
         <div className="field filter-bar__search">
-          <label htmlFor="orders-q">Search name, phone or order ID</label>
+          <label htmlFor="orders-q">Search name, location, phone or order ID</label>
           <input
             id="orders-q"
             name="q"
@@ -113,6 +115,8 @@ export function OrdersPanel({ orders, statuses, csrf, onQuery, onChanged, onSess
                 order={order}
                 statuses={statuses}
                 csrf={csrf}
+                now={orders.now}
+                onOpen={onOpen}
                 onChanged={onChanged}
                 onSessionEnded={onSessionEnded}
               />

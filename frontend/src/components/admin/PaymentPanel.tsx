@@ -97,7 +97,7 @@ export function PaymentPanel({ id, order, csrf, onSaved, onSessionEnded, onClose
   return (
     <form ref={form} id={id} className="payment-panel" onSubmit={save} onKeyDown={onKeyDown} noValidate>
       <fieldset>
-        <legend>Payment of order {order.reference}</legend>
+        <legend>Payment of order {order.id}</legend>
         <div className="payment-panel__choices">
           {option("mpesa", "Paid by M-PESA")}
           {option("cash", "Paid in cash")}

@@ -1,4 +1,6 @@
 // The dashboard's four stat cards (spec section 2): revenue, orders, pending orders, messages.
+// Total Revenue keeps the spec's meaning (every order's total) and says beside it how much of it is
+// paid and how much belongs to cancelled orders, so that nobody reads it as money earned.
 import type { AdminStats } from "../../lib/admin/types";
 import { formatKsh } from "../../lib/format";
 
@@ -10,6 +12,9 @@ export function StatCards({ stats }: { stats: AdminStats }) {
         <dt>Total Revenue</dt>
         <dd className="stat-card__value">{formatKsh(stats.totalRevenue)}</dd>
         <dd className="stat-card__note">{formatKsh(stats.paidRevenue)} paid</dd>
+        {stats.cancelledRevenue > 0 && (
+          <dd className="stat-card__note">{`incl. ${formatKsh(stats.cancelledRevenue)} cancelled`}</dd>
+        )}
       </div>
       <div className="card stat-card">
         <dt>Total Orders</dt>

@@ -1,6 +1,6 @@
 // The staff dashboard's typed calls to /api/admin/*, with a time limit, and how their failures read.
 import type { ErrorBody } from "../generated/ErrorBody";
-import type { AdminMessage, MailResent, MessageChanged, OrderChanged, PaymentChange } from "./types";
+import type { AdminMessage, MailResent, MessageChanged, OrderChanged, OrderDetail, PaymentChange } from "./types";
 
 /** How long a dashboard call may take before it is given up. */
 export const ADMIN_TIMEOUT_MS = 15_000;
@@ -96,6 +96,11 @@ export function adminPost<T>(path: string, body: unknown, csrf: string): Promise
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
     body: JSON.stringify(body),
   });
+}
+
+/** One order with its lines, history and e-mails; `signal` gives it up (the panel closed). */
+export function getOrderDetail(id: string, signal?: AbortSignal): Promise<OrderDetail> {
+  return adminGet<OrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`, signal);
 }
 
 /** Sets an order's status. */

@@ -4,9 +4,12 @@ import {
   attemptsText,
   canSendAgain,
   dateOrNA,
+  dateTimeOrNA,
   emailStatusLabel,
   emailStatusTone,
   isMpesaCode,
+  lineAmount,
+  lineQuantity,
   mailSummaryText,
   mailTone,
   normaliseMpesaCode,
@@ -146,4 +149,18 @@ test("a changed item replaces its old self in place", () => {
     { id: "a", n: 1 },
     { id: "b", n: 3 },
   ]);
+});
+
+test("an order's time reads in Nairobi, with the time of day", () => {
+  assert.equal(dateTimeOrNA("2026-11-24T20:30:00Z"), "Tue, 24 Nov 2026 at 23:30");
+  assert.equal(dateTimeOrNA(null), "N/A");
+});
+
+test("a line's quantity reads in kg or pieces, and money off reads as such", () => {
+  assert.equal(lineQuantity({ kind: "kg", quantity: 3, unit: "kg" }), "3 kg");
+  assert.equal(lineQuantity({ kind: "piece", quantity: 1, unit: "piece" }), "1 piece");
+  assert.equal(lineQuantity({ kind: "piece", quantity: 2, unit: "piece" }), "2 pieces");
+  assert.equal(lineQuantity({ kind: "discount", quantity: 1, unit: "piece" }), "");
+  assert.equal(lineAmount(1400), "KSh 1,400");
+  assert.equal(lineAmount(-200), "− KSh 200");
 });

@@ -1,8 +1,8 @@
 // What the staff dashboard shows of its data: badge colours and icons, the short forms of ids,
 // payments, dates, e-mail counts and pages, and the small pure helpers its components share.
 import type { IconName } from "../../components/Icon";
-import { formatDate } from "../format";
-import type { AdminOrder, MailReport, OutboxEmail } from "./types";
+import { formatDate, formatDateTime, formatKsh } from "../format";
+import type { AdminOrder, MailReport, OrderLine, OutboxEmail } from "./types";
 
 /** A badge colour of the dashboard. */
 export type AdminTone = "danger" | "warning" | "info" | "primary" | "success" | "secondary";
@@ -62,6 +62,23 @@ export function paymentLine(
 /** Spec section 2: an order's creation date, or 'N/A' when it has none or it cannot be read. */
 export function dateOrNA(iso: string | null): string {
   return (iso && formatDate(iso)) || "N/A";
+}
+
+/** An order's creation date and time in Nairobi, 'Tue, 24 Nov 2026 at 19:40', or 'N/A'. */
+export function dateTimeOrNA(iso: string | null): string {
+  return (iso && formatDateTime(iso)) || "N/A";
+}
+
+/** A line's quantity: '3 kg', '1 piece', '2 pieces'; none for a discount. */
+export function lineQuantity(line: Pick<OrderLine, "kind" | "quantity" | "unit">): string {
+  if (line.kind === "discount") return "";
+  if (line.unit === "kg") return `${line.quantity} kg`;
+  return line.quantity === 1 ? "1 piece" : `${line.quantity} pieces`;
+}
+
+/** A line's amount: 'KSh 1,400', or '− KSh 200' for money off. */
+export function lineAmount(amount: number): string {
+  return amount < 0 ? `− ${formatKsh(-amount)}` : formatKsh(amount);
 }
 
 /** How the e-mail block looks: ok, one quiet line; warning, not configured or e-mails being retried; problem, e-mails failed or blocked. */

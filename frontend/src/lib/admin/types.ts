@@ -12,9 +12,12 @@ export type { MessageChanged } from "../generated/MessageChanged";
 export type { MessagesFilter } from "../generated/MessagesFilter";
 export type { MessagesPage } from "../generated/MessagesPage";
 export type { OrderChanged } from "../generated/OrderChanged";
+export type { OrderDetail } from "../generated/OrderDetail";
+export type { OrderLine } from "../generated/OrderLine";
 export type { OrdersFilter } from "../generated/OrdersFilter";
 export type { OrdersPage } from "../generated/OrdersPage";
 export type { OutboxEmail } from "../generated/OutboxEmail";
+export type { StatusChange } from "../generated/StatusChange";
 
 /** What the payment panel sends to `POST /api/admin/orders/{id}/payment` (the server reads it
  * leniently and answers a message per field, so the request is not a generated type). */

@@ -1,6 +1,7 @@
 // The staff dashboard's data once hydrated: the stat cards, both lists and the e-mail report, which
 // list is loading, the last failure, and the line read out to screen readers; with the calls that
-// refresh them from /api/admin/* and the answers to a change made on the page.
+// refresh them from /api/admin/* (asked for, or polled quietly) and the answers to a change made on
+// the page.
 import { useEffect, useRef, useState } from "react";
 import { statusLabel } from "../tracking";
 import { adminGet, type Failure, failureOf, SESSION_ENDED } from "./api";
@@ -41,18 +42,34 @@ export function useDashboardData(
   const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const requests = useRef<Partial<Record<AdminTab, AbortController>>>({});
+  // The lists as shown now, for a poll that starts from a timer.
+  const shown = useRef({ orders, messages });
+  useEffect(() => {
+    shown.current = { orders, messages };
+  });
 
   useEffect(() => {
     const pending = requests.current;
     return () => Object.values(pending).forEach((request) => request?.abort());
   }, []);
 
-  /** Fetches a page of one list (with fresh stats and the e-mail report); a newer request for the same list cancels this one. */
-  async function load<Page>(list: AdminTab, query: ListQuery, show: (page: Page) => void, moveFocus: boolean) {
+  /**
+   * Fetches a page of one list (with fresh stats and the e-mail report); a newer request for the
+   * same list cancels this one. A `quiet` one (a poll) shows no spinner and gives way: it is not
+   * sent while the list is loading already.
+   */
+  async function load<Page>(
+    list: AdminTab,
+    query: ListQuery,
+    show: (page: Page) => void,
+    moveFocus: boolean,
+    quiet = false,
+  ) {
+    if (quiet && requests.current[list]) return;
     requests.current[list]?.abort();
     const request = new AbortController();
     requests.current[list] = request;
-    setLoading((current) => ({ ...current, [list]: true }));
+    if (!quiet) setLoading((current) => ({ ...current, [list]: true }));
     try {
       const [page, fresh, report] = await Promise.all([
         adminGet<Page>(listApiPath(list, query), request.signal),
@@ -70,9 +87,30 @@ export function useDashboardData(
     } finally {
       if (requests.current[list] === request) {
         delete requests.current[list];
-        setLoading((current) => ({ ...current, [list]: false }));
+        if (!quiet) setLoading((current) => ({ ...current, [list]: false }));
       }
     }
+  }
+
+  /** The polled page of orders (same filter as shown): says how many orders arrived since the last answer, if any. */
+  function showPolledOrders(page: OrdersPage) {
+    const arrived = page.total - shown.current.orders.total;
+    if (arrived > 0) setAnnouncement(arrived === 1 ? "1 new order." : `${arrived} new orders.`);
+    setOrders(page);
+  }
+
+  /** The poll: the shown tab's list as it is now (same filter, same page), the stats and the e-mail report. */
+  function refresh(tab: AdminTab): Promise<void> {
+    const { orders: current, messages: currentMessages } = shown.current;
+    return tab === "orders"
+      ? load<OrdersPage>("orders", { ...current.filter, page: current.page }, showPolledOrders, false, true)
+      : load<MessagesPage>(
+          "messages",
+          { ...currentMessages.filter, page: currentMessages.page },
+          setMessages,
+          false,
+          true,
+        );
   }
 
   const loadOrders = (query: ListQuery, moveFocus = false) =>
@@ -87,7 +125,7 @@ export function useDashboardData(
     if (orders.filter.status && orders.filter.status !== order.status)
       loadOrders({ ...orders.filter, page: orders.page });
     setStats(fresh);
-    setAnnouncement(`Order ${order.reference}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
+    setAnnouncement(`Order ${order.id}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
     // A status change may have queued the customer's e-mail; a failed refresh leaves the old report.
     adminGet<MailReport>("/api/admin/mail").then(setMail, () => undefined);
   }
@@ -113,6 +151,7 @@ export function useDashboardData(
     announcement,
     loadOrders,
     loadMessages,
+    refresh,
     sessionEnded,
     orderChanged,
     messageChanged,

@@ -13,6 +13,11 @@ totalRevenue: number,
  */
 paidRevenue: number, 
 /**
+ * Of that, the totals of cancelled orders: shown beside it, so that nobody reads the
+ * spec's figure as money earned.
+ */
+cancelledRevenue: number, 
+/**
  * All orders.
  */
 totalOrders: number, 

@@ -2,10 +2,15 @@
 import type { Service } from "./Service";
 
 /**
- * The props of the pages that show the services (pricing, order).
+ * The props of the pages that show the services (pricing, order); the price list is in every
+ * page's shared props.
  */
 export type CatalogueProps = { 
 /**
- * The orderable services.
+ * The services ordered by the kg.
  */
-services: Array<Service>, };
+services: Array<Service>, 
+/**
+ * KSh off a phone number's first order, when the offer is on.
+ */
+firstOrderDiscount: number | null, };

@@ -7,4 +7,8 @@ export type HomeProps = {
 /**
  * The intro video, if configured.
  */
-introVideoUrl: string | null, };
+introVideoUrl: string | null, 
+/**
+ * KSh off a phone number's first order, when the offer is on: the banner says how it applies.
+ */
+firstOrderDiscount: number | null, };

@@ -21,6 +21,10 @@ email: string,
  */
 error: string | null, 
 /**
+ * A word about what just happened ('You have signed out.').
+ */
+notice: string | null, 
+/**
  * The HTTP status the page answers with.
  */
 status: number, };

@@ -11,6 +11,10 @@ export type OrderPageProps = {
  */
 form?: FormState, 
 /**
- * The orderable services.
+ * The services ordered by the kg.
  */
-services: Array<Service>, };
+services: Array<Service>, 
+/**
+ * KSh off a phone number's first order, when the offer is on.
+ */
+firstOrderDiscount: number | null, };

@@ -25,4 +25,9 @@ pageSize: number,
 /**
  * The filter.
  */
-filter: OrdersFilter, };
+filter: OrdersFilter, 
+/**
+ * The server's time when it answered: how long an order has waited is counted to it, by the
+ * server's clock rather than a phone's.
+ */
+now: string, };

@@ -23,7 +23,7 @@ label: string,
  */
 to: string, 
 /**
- * The order it is about.
+ * The order ID of the order it is about (never the database's key).
  */
 orderId: string | null, 
 /**

@@ -2,7 +2,7 @@
 import type { TrackedOrder } from "./TrackedOrder";
 
 /**
- * The answer of `GET /api/tracking`: the orders found.
+ * The answer of `/api/tracking`: the orders found.
  */
 export type TrackingResult = { 
 /**

@@ -1,7 +1,7 @@
-//! The staff's list of orders: filtered by status, searched by name, phone or order ID, a page at a
-//! time.
+//! The staff's list of orders: filtered by status, searched by name, pickup location, phone or
+//! order ID, a page at a time.
 
-use super::Order;
+use super::{Order, OrderLine};
 use crate::db::DbConnection;
 use crate::db::schema::orders;
 use crate::domain::{OrderReference, OrderStatus, PhoneNumber};
@@ -13,8 +13,8 @@ use diesel::prelude::*;
 pub struct OrderFilter {
     /// Only this status.
     pub status: Option<OrderStatus>,
-    /// A name (part of it, any case), a phone number (any usual form, or its last digits) or an
-    /// order reference.
+    /// A name or a pickup location (part of it, any case), a phone number (any usual form, or its
+    /// last digits) or an order ID (with or without the '#' the table shows).
     pub search: Option<String>,
 }
 
@@ -24,13 +24,13 @@ diesel::define_sql_function! {
 }
 
 impl Order {
-    /// A page of orders matching `filter`, newest first. `page` counts from 1.
+    /// A page of orders matching `filter`, newest first, each with its lines. `page` counts from 1.
     pub fn page(
         connection: &mut DbConnection,
         filter: &OrderFilter,
         page: i64,
         page_size: i64,
-    ) -> QueryResult<Page<Order>> {
+    ) -> QueryResult<Page<(Order, Vec<OrderLine>)>> {
         let query = || {
             let mut query = orders::table.into_boxed();
             if let Some(status) = filter.status {
@@ -39,14 +39,15 @@ impl Order {
             if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
                 let pattern = format!("%{}%", escape_like(&search.to_lowercase()));
                 let mut matches: Box<dyn BoxableExpression<orders::table, _, SqlType = diesel::sql_types::Bool>> =
-                    Box::new(lower(orders::customer_name).like(pattern).escape('\\'));
-                // The dashboard shows orders as '#' and the id's last 8 characters: either finds it.
-                let bare = search.trim_start_matches('#').to_lowercase();
-                if let Some(reference) = OrderReference::parse(&bare) {
+                    Box::new(
+                        lower(orders::customer_name)
+                            .like(pattern.clone())
+                            .escape('\\')
+                            .or(lower(orders::location).like(pattern).escape('\\')),
+                    );
+                // The dashboard shows the order ID after '#'; `parse` drops it.
+                if let Some(reference) = OrderReference::parse(search) {
                     matches = Box::new(matches.or(orders::reference.eq(reference.as_str().to_owned())));
-                }
-                if (4..=36).contains(&bare.len()) && bare.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
-                    matches = Box::new(matches.or(orders::id.like(format!("%{bare}"))));
                 }
                 if let Ok(phone) = PhoneNumber::parse(search) {
                     matches = Box::new(matches.or(orders::phone.eq(phone.as_str().to_owned())));
@@ -67,6 +68,14 @@ impl Order {
             .offset((page.max(1) - 1) * page_size)
             .select(Order::as_select())
             .load(connection)?;
+        let mut lines = Order::lines_of(connection, &items)?;
+        let items = items
+            .into_iter()
+            .map(|order| {
+                let lines = lines.remove(&order.id).unwrap_or_default();
+                (order, lines)
+            })
+            .collect();
         Ok(Page { items, total })
     }
 }

@@ -1,10 +1,13 @@
 //! Orders and their status history: the row, finding one, and changing its status. Placing an
-//! order, the staff's list and payments have files of their own.
+//! order, its lines, the staff's list and payments have files of their own.
 
+pub mod detail;
+mod lines;
 mod list;
 mod payment;
 mod place;
 
+pub use lines::OrderLine;
 pub use list::OrderFilter;
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PlaceError, Placed};
@@ -20,9 +23,9 @@ use time::PrimitiveDateTime;
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = orders)]
 pub struct Order {
-    /// Assigned by us (UUID v4); the e-mails and the admin use it.
+    /// The database's key (UUID v4): it never leaves the server.
     pub id: String,
-    /// The short reference customers read and track by.
+    /// The order ID: the 8 characters customers, e-mails and staff read, and tracking takes.
     pub reference: String,
     /// Full name.
     pub customer_name: String,
@@ -32,19 +35,19 @@ pub struct Order {
     pub email: Option<String>,
     /// Pickup location.
     pub location: String,
-    /// Catalogue id.
+    /// The main (kg) line's catalogue id.
     pub service_type: String,
-    /// Catalogue label at the time of the order.
+    /// The main line's catalogue label at the time of the order.
     pub service_label: String,
-    /// Whole kg.
+    /// The main line's whole kg.
     pub quantity: i32,
     /// How the customer chose to pay.
     pub payment_method: PaymentMethod,
     /// Possibly empty.
     pub special_instructions: String,
-    /// Catalogue price at the time of the order.
+    /// The main line's catalogue price per kg at the time of the order.
     pub price_per_kg: i32,
-    /// `price_per_kg * quantity`, computed by the server.
+    /// The sum of the order's lines ([`OrderLine`]), computed by the server.
     pub total_amount: i32,
     /// Where the order is.
     pub status: OrderStatus,

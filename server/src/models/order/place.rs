@@ -1,10 +1,11 @@
-//! Placing an order: one transaction stores the order, its first history entry and its e-mails,
-//! and a retry of the same order (by its key, or by its details within ten minutes) finds it again.
+//! Placing an order: one transaction stores the order, its lines, its first history entry and its
+//! e-mails, and a retry of the same order (by its key, or by its details within ten minutes) finds
+//! it again. A phone number's first order gets the configured first-order discount as a line.
 
 use super::Order;
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderReference, OrderStatus, PaymentMethod, ValidOrder};
+use crate::domain::{Line, OrderReference, OrderStatus, PaymentMethod, ValidOrder, lines_total};
 use crate::models::implicit_keys;
 use crate::models::outbox::OutboxEmail;
 use diesel::prelude::*;
@@ -44,6 +45,15 @@ pub enum Placed {
     Replayed(Order),
 }
 
+impl Placed {
+    /// The order, new or found again.
+    pub fn order(&self) -> &Order {
+        match self {
+            Placed::Created(order) | Placed::Replayed(order) => order,
+        }
+    }
+}
+
 /// Why an order was not placed.
 #[derive(Debug, thiserror::Error)]
 pub enum PlaceError {
@@ -59,8 +69,9 @@ pub enum PlaceError {
 }
 
 impl Order {
-    /// Stores `order` with status pending, its first history entry and its e-mails (the outbox), in
-    /// one transaction. A retry of the same order with the same `idempotency_key` returns the
+    /// Stores `order` with status pending, its lines, its first history entry and its e-mails (the
+    /// outbox), in one transaction. With `first_order_discount` (KSh), an order from a phone number
+    /// with no earlier order that was not cancelled gets that much off, as a line of its own. A retry of the same order with the same `idempotency_key` returns the
     /// stored one instead; so does the same order sent again without a key within about ten
     /// minutes (see [`crate::models::implicit_keys`]). Without `may_create`, only such a replay is answered.
     pub fn place(
@@ -68,13 +79,17 @@ impl Order {
         order: &ValidOrder,
         idempotency_key: Option<&str>,
         may_create: bool,
+        first_order_discount: Option<u32>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
-        match Self::place_once(connection, order, idempotency_key, may_create, now) {
+        let attempt = |connection: &mut DbConnection| {
+            Self::place_once(connection, order, idempotency_key, may_create, first_order_discount, now)
+        };
+        match attempt(connection) {
             // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
             // the winner's row.
             Err(PlaceError::Database(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _))) => {
-                Self::place_once(connection, order, idempotency_key, may_create, now)
+                attempt(connection)
             }
             other => other,
         }
@@ -85,6 +100,7 @@ impl Order {
         order: &ValidOrder,
         idempotency_key: Option<&str>,
         may_create: bool,
+        first_order_discount: Option<u32>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
         let fingerprint = order.fingerprint();
@@ -113,6 +129,13 @@ impl Order {
             }
             let id = Uuid::new_v4().to_string();
             let reference = unused_reference(connection)?;
+            let mut lines = order.lines();
+            if let Some(shillings) = first_order_discount.filter(|&shillings| shillings > 0)
+                && is_first_order(connection, order.phone.as_str())?
+            {
+                lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
+            }
+            let main = &lines[0];
             let row = NewOrderRow {
                 id: &id,
                 reference: reference.as_str(),
@@ -120,13 +143,13 @@ impl Order {
                 phone: order.phone.as_str(),
                 email: order.email.as_deref(),
                 location: &order.location,
-                service_type: order.service.id,
-                service_label: order.service.label,
-                quantity: order.quantity,
+                service_type: main.item,
+                service_label: main.label,
+                quantity: main.quantity,
                 payment_method: order.payment_method,
                 special_instructions: &order.special_instructions,
-                price_per_kg: order.service.price_per_kg as i32,
-                total_amount: order.total_amount(),
+                price_per_kg: main.unit_price,
+                total_amount: lines_total(&lines),
                 status: OrderStatus::Pending,
                 idempotency_key: Some(&key),
                 request_fingerprint: Some(&fingerprint),
@@ -134,6 +157,7 @@ impl Order {
                 updated_at: now,
             };
             diesel::insert_into(orders::table).values(&row).execute(connection)?;
+            Order::insert_lines(connection, &id, &lines)?;
             diesel::insert_into(order_status_history::table)
                 .values((
                     order_status_history::order_id.eq(&id),
@@ -142,10 +166,20 @@ impl Order {
                 ))
                 .execute(connection)?;
             let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
-            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, now))?;
+            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, &lines, now))?;
             Ok(Placed::Created(stored))
         })
     }
+}
+
+/// Whether `phone` has no order yet that was not cancelled.
+fn is_first_order(connection: &mut DbConnection, phone: &str) -> QueryResult<bool> {
+    let earlier: i64 = orders::table
+        .filter(orders::phone.eq(phone))
+        .filter(orders::status.ne(OrderStatus::Cancelled))
+        .count()
+        .get_result(connection)?;
+    Ok(earlier == 0)
 }
 
 fn unused_reference(connection: &mut DbConnection) -> QueryResult<OrderReference> {

@@ -10,7 +10,7 @@ pub use report::OutboxSummary;
 
 use crate::db::DbConnection;
 use crate::db::schema::email_outbox;
-use crate::domain::{EmailKind, OrderStatus, OutboxStatus};
+use crate::domain::{EmailKind, Line, OrderStatus, OutboxStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::Order;
 use diesel::prelude::*;
@@ -85,10 +85,16 @@ impl OutboxEmail {
 
     /// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
     /// e-mail.
-    pub fn for_new_order(order: &Order, now: PrimitiveDateTime) -> Vec<OutboxEmail> {
-        let mut emails =
-            vec![Self::new(EmailKind::OrderAdmin, Some(&order.id), None, None, &params::order_admin(order), now)];
-        if let Some(customer) = params::order_customer(order) {
+    pub fn for_new_order(order: &Order, lines: &[Line], now: PrimitiveDateTime) -> Vec<OutboxEmail> {
+        let mut emails = vec![Self::new(
+            EmailKind::OrderAdmin,
+            Some(&order.id),
+            None,
+            None,
+            &params::order_admin(order, lines),
+            now,
+        )];
+        if let Some(customer) = params::order_customer(order, lines) {
             emails.push(Self::new(
                 EmailKind::OrderCustomer,
                 Some(&order.id),

@@ -1,20 +1,25 @@
 //! The template parameters of each e-mail, exactly as spec section 7 names them. They are computed
 //! when the order or message is stored and kept in the outbox row; `to_email` of a staff e-mail is
 //! added when it is sent (from `ADMIN_NOTIFY_EMAIL`, which may be configured later).
+//!
+//! `order_id` is the order ID customers read and track by (DESIGN.md: one order ID everywhere);
+//! `service_type` and `quantity` are the main (kg) line's, `total_amount` the order's total, and
+//! the order e-mails add `order_lines`, every line as text, for a template that shows pieces.
 
 use crate::catalogue::MPESA_TILL;
 use crate::clock;
-use crate::domain::OrderStatus;
+use crate::domain::catalogue::Unit;
+use crate::domain::{Line, LineKind, OrderStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::Order;
 use serde_json::{Value, json};
 use time::PrimitiveDateTime;
 
-/// The order e-mail to staff: the thirteen parameters but `to_email`.
-pub fn order_admin(order: &Order) -> Value {
+/// The order e-mail to staff: the thirteen parameters but `to_email`, and `order_lines`.
+pub fn order_admin(order: &Order, lines: &[Line]) -> Value {
     let (date, time) = clock::nairobi_date_time(order.created_at);
     json!({
-        "order_id": order.id,
+        "order_id": order.reference,
         "customer_name": order.customer_name,
         "customer_phone": order.phone,
         "customer_email": order.email.clone().unwrap_or_default(),
@@ -26,17 +31,18 @@ pub fn order_admin(order: &Order) -> Value {
         "special_instructions": if order.special_instructions.trim().is_empty() { "None" } else { order.special_instructions.as_str() },
         "order_date": date,
         "order_time": time,
+        "order_lines": lines_text(lines),
     })
 }
 
 /// The customer's confirmation: `None` when they gave no e-mail (spec section 7: then skipped).
-pub fn order_customer(order: &Order) -> Option<Value> {
+pub fn order_customer(order: &Order, lines: &[Line]) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, _) = clock::nairobi_date_time(order.created_at);
     Some(json!({
         "to_email": email,
         "customer_name": order.customer_name,
-        "order_id": order.id,
+        "order_id": order.reference,
         "service_type": order.service_label,
         "quantity": order.quantity,
         "total_amount": order.total_amount,
@@ -44,7 +50,21 @@ pub fn order_customer(order: &Order) -> Option<Value> {
         "mpesa_till": MPESA_TILL,
         "phone_number": order.phone,
         "order_date": date,
+        "order_lines": lines_text(lines),
     }))
+}
+
+/// The lines as an e-mail shows them, one a line: `Shirt × 2: KSh 400`.
+fn lines_text(lines: &[Line]) -> String {
+    let line = |line: &Line| {
+        let quantity = match (line.kind, line.unit) {
+            (LineKind::Discount, _) => String::new(),
+            (_, Unit::Kg) => format!(", {} kg", line.quantity),
+            (_, Unit::Piece) => format!(" × {}", line.quantity),
+        };
+        format!("{}{quantity}: KSh {}", line.label, line.amount)
+    };
+    lines.iter().map(line).collect::<Vec<_>>().join("\n")
 }
 
 /// The contact e-mail to staff: the eight parameters but `to_email`.
@@ -68,8 +88,7 @@ pub fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -
     Some(json!({
         "to_email": email,
         "customer_name": order.customer_name,
-        "order_id": order.id,
-        "order_reference": order.reference,
+        "order_id": order.reference,
         "status": status.as_str(),
         "status_label": status.label(),
         "service_type": order.service_label,

@@ -2,7 +2,7 @@
 
 use super::OutboxEmail;
 use crate::db::DbConnection;
-use crate::db::schema::email_outbox;
+use crate::db::schema::{email_outbox, orders};
 use crate::domain::OutboxStatus;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
@@ -45,9 +45,11 @@ impl OutboxEmail {
         })
     }
 
-    /// Rows staff should look at: failed, blocked, or pending after a failed attempt; newest first.
-    pub fn problems(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<OutboxEmail>> {
+    /// Rows staff should look at: failed, blocked, or pending after a failed attempt; newest first;
+    /// each with the order ID of the order it is about.
+    pub fn problems(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<(OutboxEmail, Option<String>)>> {
         email_outbox::table
+            .left_join(orders::table.on(orders::id.nullable().eq(email_outbox::order_id)))
             .filter(
                 email_outbox::status
                     .eq_any([OutboxStatus::Failed, OutboxStatus::Blocked])
@@ -55,8 +57,14 @@ impl OutboxEmail {
             )
             .order(email_outbox::created_at.desc())
             .limit(limit)
-            .select(OutboxEmail::as_select())
+            .select((OutboxEmail::as_select(), orders::reference.nullable()))
             .load(connection)
+    }
+
+    /// The order ID (the customers' and staff's, not the database key) of the order `email` is about.
+    pub fn order_id_of(connection: &mut DbConnection, email: &OutboxEmail) -> QueryResult<Option<String>> {
+        let Some(key) = email.order_id.as_deref() else { return Ok(None) };
+        orders::table.find(key).select(orders::reference).first(connection).optional()
     }
 
     /// Staff send a failed, blocked or waiting row again: pending, due now, attempts from zero.

@@ -5,6 +5,7 @@ use super::mail::load_report;
 use super::private_json;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
 use crate::auth::CurrentStaff;
+use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
@@ -70,7 +71,7 @@ pub async fn show_dashboard(
         csrf: staff.csrf_token,
         tab,
         stats,
-        orders: OrdersPage::new(&orders_page, orders.view(), orders.page, PAGE_SIZE),
+        orders: OrdersPage::new(&orders_page, orders.view(), orders.page, PAGE_SIZE, now_utc()),
         messages: MessagesPage::new(&messages, messages_status, messages_page, PAGE_SIZE),
         statuses: DashboardProps::statuses(),
         mail,

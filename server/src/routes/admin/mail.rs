@@ -41,8 +41,12 @@ pub async fn resend_email(
     let resent = state
         .db()
         .run(move |connection| {
-            let email = OutboxEmail::resend(connection, &id, now_utc())?;
-            Ok::<_, DbError>(email.map(|email| (email, load_report(connection, &settings))))
+            let Some(email) = OutboxEmail::resend(connection, &id, now_utc())? else { return Ok(None) };
+            let order_id = OutboxEmail::order_id_of(connection, &email)?;
+            Ok::<_, DbError>(Some((
+                OutboxEmailView::new(&email, order_id.as_deref()),
+                load_report(connection, &settings),
+            )))
         })
         .await
         .map_err(|source| ApiError::Storage {
@@ -55,5 +59,5 @@ pub async fn resend_email(
     let report = report.map_err(|e| load_failed(DbError::from(e)))?;
     tracing::info!(email_id = %email.id, staff = %staff.email, "e-mail queued again by staff");
     state.mail_wake().notify_one();
-    Ok(private_json(&MailResent { email: OutboxEmailView::from(&email), mail: report }))
+    Ok(private_json(&MailResent { email, mail: report }))
 }

@@ -5,10 +5,12 @@
 //! - [`session`]: sign in (limit check, password check, session start) and sign out;
 //! - [`dashboard`]: the dashboard page and its stat cards;
 //! - [`orders`]: the orders list, status changes and payments;
+//! - [`detail`]: one order with its history and e-mails;
 //! - [`messages`]: the contact messages list and their status;
 //! - [`mail`]: the e-mail outbox report and 'Send again'.
 
 pub mod dashboard;
+pub mod detail;
 pub mod mail;
 pub mod messages;
 pub mod orders;

@@ -1,6 +1,7 @@
-//! The orders tab: the list, status changes, and recording payments.
+//! The orders tab: the list, status changes, and recording payments. An order is named in the path
+//! by its order ID, the 8 characters the table shows after '#'.
 
-use super::query::{ListQuery, OrdersQuery, PAGE_SIZE};
+use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, no_such_order, order_id};
 use super::{StatusChange, json_body, load_failed, private_json};
 use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
@@ -28,10 +29,10 @@ pub async fn list_orders(
         .run(move |c| Order::page(c, &filter.filter, filter.page, PAGE_SIZE).map_err(DbError::from))
         .await
         .map_err(load_failed)?;
-    Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE)))
+    Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE, now_utc())))
 }
 
-/// POST /api/admin/orders/{id}/status `{"status": "ready"}`: any status to any other, stored with
+/// POST /api/admin/orders/{orderId}/status `{"status": "ready"}`: any status to any other, stored with
 /// its time and the staff member in the history.
 pub async fn change_order_status(
     state: web::Data<AppState>,
@@ -43,21 +44,23 @@ pub async fn change_order_status(
     let status = OrderStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown status '{}': use one of {}.", change.status, OrderStatus::choices()))
     })?;
-    let (id, by) = (id.into_inner(), staff.email.clone());
+    let (reference, by) = (order_id(&id)?, staff.email.clone());
     let notify = state.settings().mail.status_template.is_some();
     let updated = state
         .db()
         .run(move |connection| {
-            let order = Order::set_status(connection, &id, status, &by, notify, now_utc())?;
+            let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
+            let order = Order::set_status(connection, &found.id, status, &by, notify, now_utc())?;
+            let lines = Order::lines(connection, &found.id)?;
             let stats = Stats::load(connection)?;
-            Ok::<_, DbError>(order.map(|order| (order, stats)))
+            Ok::<_, DbError>(order.map(|order| (AdminOrder::new(&order, &lines), stats)))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
-    let (order, stats) = updated.ok_or_else(|| ApiError::NotFound("There is no such order.".to_owned()))?;
-    tracing::info!(order_id = %order.id, status = %order.status, staff = %staff.email, "order status changed");
+    let (order, stats) = updated.ok_or_else(no_such_order)?;
+    tracing::info!(order_id = %order.order.id, status = %order.order.status, staff = %staff.email, "order status changed");
     state.mail_wake().notify_one();
-    Ok(private_json(&OrderChanged { order: AdminOrder::from(&order), stats }))
+    Ok(private_json(&OrderChanged { order, stats }))
 }
 
 /// `{"paymentStatus": "paid"|"unpaid", "paidVia": "mpesa"|"cash", "mpesaCode": …}`
@@ -94,7 +97,7 @@ impl PaymentInput {
     }
 }
 
-/// POST /api/admin/orders/{id}/payment: records the payment apart from the work status.
+/// POST /api/admin/orders/{orderId}/payment: records the payment apart from the work status.
 pub async fn record_payment(
     state: web::Data<AppState>,
     staff: CurrentStaff,
@@ -105,21 +108,28 @@ pub async fn record_payment(
         &body,
         r#"a JSON object like {"paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QJK3L5X9TZ"}"#,
     )?;
+    let reference = order_id(&id)?;
     let payment = input.validate()?;
-    let (id, by) = (id.into_inner(), staff.email.clone());
+    let by = staff.email.clone();
     let updated = state
         .db()
         .run(move |connection| {
-            let recorded = Order::record_payment(connection, &id, &payment, &by, now_utc())?;
+            let (recorded, lines) = match Order::find_by_reference(connection, &reference)? {
+                Some(found) => (
+                    Order::record_payment(connection, &found.id, &payment, &by, now_utc())?,
+                    Order::lines(connection, &found.id)?,
+                ),
+                None => (PaymentRecorded::NoSuchOrder, Vec::new()),
+            };
             let stats = Stats::load(connection)?;
-            Ok::<_, DbError>((recorded, stats))
+            Ok::<_, DbError>((recorded, lines, stats))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
     let (order, stats) = match updated {
-        (PaymentRecorded::Recorded(order), stats) => (*order, stats),
-        (PaymentRecorded::NoSuchOrder, _) => return Err(ApiError::NotFound("There is no such order.".to_owned())),
-        (PaymentRecorded::CodeUsedBy(reference), _) => {
+        (PaymentRecorded::Recorded(order), lines, stats) => (AdminOrder::new(&order, &lines), stats),
+        (PaymentRecorded::NoSuchOrder, ..) => return Err(no_such_order()),
+        (PaymentRecorded::CodeUsedBy(reference), ..) => {
             let mut fields = FieldErrors::default();
             fields.add(
                 "mpesaCode",
@@ -128,6 +138,6 @@ pub async fn record_payment(
             return Err(ApiError::invalid(fields));
         }
     };
-    tracing::info!(order_id = %order.id, payment = %order.payment_status, staff = %staff.email, "payment recorded");
-    Ok(private_json(&OrderChanged { order: AdminOrder::from(&order), stats }))
+    tracing::info!(order_id = %order.order.id, payment = %order.payment_status, staff = %staff.email, "payment recorded");
+    Ok(private_json(&OrderChanged { order, stats }))
 }

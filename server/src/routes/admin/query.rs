@@ -1,7 +1,7 @@
-//! The dashboard's list queries (`?status=&q=&page=`), checked: a bad value is a 400 on the API
-//! and the unfiltered list on the page.
+//! What the dashboard's requests name, checked: the list queries (`?status=&q=&page=`; a bad value
+//! is a 400 on the API and the unfiltered list on the page) and the order ID in a path.
 
-use crate::domain::{MessageStatus, OrderStatus, TextEnum};
+use crate::domain::{MessageStatus, OrderReference, OrderStatus, TextEnum};
 use crate::error::ApiError;
 use crate::models::order::OrderFilter;
 use crate::views::admin::OrdersFilter;
@@ -58,6 +58,17 @@ impl OrdersQuery {
     pub fn view(&self) -> OrdersFilter {
         OrdersFilter { status: self.filter.status, q: self.filter.search.clone().unwrap_or_default() }
     }
+}
+
+/// The order ID of `/api/admin/orders/{id}/…` (8 characters, as the table shows it after '#').
+/// Anything else, the internal id included, names no order: 404.
+pub fn order_id(path: &str) -> Result<OrderReference, ApiError> {
+    OrderReference::parse(path).ok_or_else(no_such_order)
+}
+
+/// 404 for an order ID that names no order.
+pub fn no_such_order() -> ApiError {
+    ApiError::NotFound("There is no such order.".to_owned())
 }
 
 /// A message status filter: `None` for all.

@@ -28,11 +28,17 @@ pub struct LoginForm {
     next: Option<String>,
 }
 
-/// `?next=…` of the login page.
+/// `?next=…` of the login page, and `?signed_out=1` after signing out.
 #[derive(Debug, Deserialize)]
 pub struct NextQuery {
     next: Option<String>,
+    signed_out: Option<String>,
 }
+
+/// Where signing out lands: the login page, saying so.
+const SIGNED_OUT_PATH: &str = "/admin/login?signed_out=1";
+/// What the login page says after signing out.
+const SIGNED_OUT: &str = "You have signed out.";
 
 /// Why a sign-in did not go through: the login page again, with this message and status.
 struct Refusal {
@@ -52,7 +58,8 @@ impl Refusal {
     }
 }
 
-/// GET /admin/login: the form, or the dashboard for someone already signed in.
+/// GET /admin/login: the form (saying so after a sign-out), or the dashboard for someone already
+/// signed in.
 pub async fn show_login(
     state: web::Data<AppState>,
     request: HttpRequest,
@@ -62,7 +69,8 @@ pub async fn show_login(
     if let Ok(Some(_)) = auth::live_session(&state, &request).await {
         return see_other(&next);
     }
-    login_page(&state, &request, &next, "", None).await
+    let said = if query.signed_out.is_some() { Said::Notice(SIGNED_OUT) } else { Said::Nothing };
+    login_page(&state, &request, &next, "", said).await
 }
 
 /// POST /admin/login: checks the form's CSRF cookie, the limits, then the password; on success a
@@ -102,7 +110,7 @@ pub async fn login(state: web::Data<AppState>, request: HttpRequest, body: web::
             let _ = response.add_cookie(&expired_form_cookie);
             response
         }
-        Err(refusal) => login_page(&state, &request, &next, &email, Some(refusal)).await,
+        Err(refusal) => login_page(&state, &request, &next, &email, Said::Refused(refusal)).await,
     }
 }
 
@@ -212,15 +220,23 @@ async fn start_session(
     }
 }
 
-/// The login page with a fresh form token (also set as a cookie: double submit), and the refusal
-/// of the last attempt, if any.
-async fn login_page(
-    state: &AppState,
-    request: &HttpRequest,
-    next: &str,
-    email: &str,
-    refusal: Option<Refusal>,
-) -> HttpResponse {
+/// What the login page says above the form.
+enum Said {
+    /// Nothing: a first visit.
+    Nothing,
+    /// Why the last attempt was refused.
+    Refused(Refusal),
+    /// A word about what just happened.
+    Notice(&'static str),
+}
+
+/// The login page with a fresh form token (also set as a cookie: double submit), and what it says.
+async fn login_page(state: &AppState, request: &HttpRequest, next: &str, email: &str, said: Said) -> HttpResponse {
+    let (refusal, notice) = match said {
+        Said::Nothing => (None, None),
+        Said::Refused(refusal) => (Some(refusal), None),
+        Said::Notice(notice) => (None, Some(notice)),
+    };
     let token = auth::random_token();
     let status = refusal.as_ref().map_or(StatusCode::OK, |refusal| refusal.status);
     let props = state.pages().props(
@@ -230,6 +246,7 @@ async fn login_page(
             next: next.to_owned(),
             email: email.to_owned(),
             error: refusal.as_ref().map(|refusal| refusal.message.clone()),
+            notice: notice.map(str::to_owned),
             status: status.as_u16(),
         },
     );
@@ -245,7 +262,8 @@ async fn login_page(
     response
 }
 
-/// POST /admin/logout: ends the session on the server and clears the cookie.
+/// POST /admin/logout: ends the session on the server, clears the cookie and lands on the login
+/// page, which says so.
 pub async fn logout(state: web::Data<AppState>, request: HttpRequest, staff: CurrentStaff) -> HttpResponse {
     let hash = staff.session_hash.clone();
     if let Err(error) = state.db().run(move |c| StaffSession::end(c, &hash).map_err(DbError::from)).await {
@@ -253,7 +271,7 @@ pub async fn logout(state: web::Data<AppState>, request: HttpRequest, staff: Cur
         return HttpResponse::ServiceUnavailable().body("Signing out failed. Please try again.");
     }
     tracing::info!(staff = %staff.email, "staff signed out");
-    let mut response = see_other("/admin/login");
+    let mut response = see_other(SIGNED_OUT_PATH);
     let cookie = auth::auth_cookie(&state, &request, SESSION_COOKIE, String::new(), "/", time::Duration::ZERO);
     let _ = response.add_cookie(&cookie);
     response

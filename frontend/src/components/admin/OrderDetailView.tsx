@@ -1,0 +1,163 @@
+// What the order dialog shows: everything the customer gave, the lines and the total, the payment,
+// the status history (when and who) and the e-mails about the order with how each went.
+import {
+  attemptsText,
+  dateTimeOrNA,
+  emailStatusLabel,
+  emailStatusTone,
+  lineAmount,
+  lineQuantity,
+  paymentLine,
+} from "../../lib/admin/display";
+import type { OrderDetail } from "../../lib/admin/types";
+import { formatKsh, telHref } from "../../lib/format";
+import { statusLabel } from "../../lib/tracking";
+import { OrderStatusBadge } from "./OrderStatusBadge";
+
+/** Spec section 2: the two payment choices as the order form names them. */
+const PAYMENT_METHODS: Record<string, string> = {
+  "pay-now": "Pay Now (M-PESA)",
+  "pay-delivery": "Pay on Delivery",
+};
+
+/** The detail's sections. */
+export function OrderDetailView({ detail }: { detail: OrderDetail }) {
+  return (
+    <div className="order-detail">
+      <p className="order-detail__status">
+        <OrderStatusBadge status={detail.status} /> Placed{" "}
+        <time dateTime={detail.createdAt}>{dateTimeOrNA(detail.createdAt)}</time>
+      </p>
+      <CustomerSection detail={detail} />
+      <LinesSection detail={detail} />
+      <PaymentSection detail={detail} />
+      <HistorySection detail={detail} />
+      <EmailsSection detail={detail} />
+    </div>
+  );
+}
+
+function CustomerSection({ detail }: { detail: OrderDetail }) {
+  return (
+    <section aria-labelledby="order-detail-customer">
+      <h3 id="order-detail-customer">Customer</h3>
+      <dl className="order-detail__facts">
+        <dt>Name</dt>
+        <dd>{detail.customerName}</dd>
+        <dt>Phone</dt>
+        <dd>
+          <a href={telHref(detail.phone)}>{detail.phone}</a>
+        </dd>
+        <dt>E-mail</dt>
+        <dd>{detail.email ? <a href={`mailto:${detail.email}`}>{detail.email}</a> : "Not given"}</dd>
+        <dt>Pickup location</dt>
+        <dd>{detail.location}</dd>
+        <dt>Special instructions</dt>
+        <dd className="order-detail__text">{detail.specialInstructions.trim() || "None"}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function LinesSection({ detail }: { detail: OrderDetail }) {
+  return (
+    <section aria-labelledby="order-detail-lines">
+      <h3 id="order-detail-lines">Order</h3>
+      <table className="order-detail__lines">
+        <caption className="visually-hidden">What the customer ordered</caption>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {detail.lines.map((line, index) => (
+            <tr key={index}>
+              <th scope="row">{line.label}</th>
+              <td>{lineQuantity(line)}</td>
+              <td>{lineAmount(line.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2}>
+              Total
+            </th>
+            <td>{formatKsh(detail.totalAmount)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </section>
+  );
+}
+
+function PaymentSection({ detail }: { detail: OrderDetail }) {
+  return (
+    <section aria-labelledby="order-detail-payment">
+      <h3 id="order-detail-payment">Payment</h3>
+      <dl className="order-detail__facts">
+        <dt>Customer chose</dt>
+        <dd>{PAYMENT_METHODS[detail.paymentMethod] ?? detail.paymentMethod}</dd>
+        <dt>Now</dt>
+        <dd>{paymentLine(detail)}</dd>
+        {detail.paidAt && (
+          <>
+            <dt>Recorded</dt>
+            <dd>
+              <time dateTime={detail.paidAt}>{dateTimeOrNA(detail.paidAt)}</time>
+              {detail.paymentRecordedBy && ` by ${detail.paymentRecordedBy}`}
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function HistorySection({ detail }: { detail: OrderDetail }) {
+  return (
+    <section aria-labelledby="order-detail-history">
+      <h3 id="order-detail-history">Status history</h3>
+      <ol className="order-detail__history">
+        {detail.history.map((change, index) => (
+          <li key={index}>
+            <strong>{statusLabel(change.status)}</strong> <time dateTime={change.at}>{dateTimeOrNA(change.at)}</time>
+            <span className="order-detail__who">{change.by ? `by ${change.by}` : "placed by the customer"}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function EmailsSection({ detail }: { detail: OrderDetail }) {
+  return (
+    <section aria-labelledby="order-detail-emails">
+      <h3 id="order-detail-emails">E-mails</h3>
+      {detail.emails.length === 0 ? (
+        <p>No e-mails about this order.</p>
+      ) : (
+        <ul className="order-detail__emails">
+          {detail.emails.map((email) => (
+            <li key={email.id}>
+              <span className="order-detail__email-head">
+                <strong>{email.label}</strong>
+                <span className={`badge badge--${emailStatusTone(email.status)}`}>
+                  {emailStatusLabel(email.status)}
+                </span>
+              </span>
+              <span className="order-detail__who">
+                To {email.to} · written <time dateTime={email.createdAt}>{dateTimeOrNA(email.createdAt)}</time> ·{" "}
+                {attemptsText(email.attempts)}
+              </span>
+              {email.lastError && <span className="order-detail__who">Last error: {email.lastError}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+//! One order as staff open it from the dashboard: found by its order ID (never by the internal
+//! id, which does not leave the server), with its status history and the e-mails written about it.
+
+use super::{Order, OrderLine, StatusChange};
+use crate::db::DbConnection;
+use crate::db::schema::email_outbox;
+use crate::domain::OrderReference;
+use crate::models::outbox::OutboxEmail;
+use diesel::prelude::*;
+
+/// An order and what happened to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderRecord {
+    /// The order as it is now.
+    pub order: Order,
+    /// Its lines, the main (kg) line first.
+    pub lines: Vec<OrderLine>,
+    /// Its status changes, oldest first (the first is 'pending', when it was placed).
+    pub history: Vec<StatusChange>,
+    /// The e-mails about it (to staff and to the customer), oldest first.
+    pub emails: Vec<OutboxEmail>,
+}
+
+impl OrderRecord {
+    /// The order with this order ID, with its history and e-mails; `None` when there is none.
+    pub fn load(connection: &mut DbConnection, order_id: &OrderReference) -> QueryResult<Option<OrderRecord>> {
+        let Some(order) = Order::find_by_reference(connection, order_id)? else {
+            return Ok(None);
+        };
+        let lines = Order::lines(connection, &order.id)?;
+        let history = Order::history(connection, &order.id)?;
+        let emails = email_outbox::table
+            .filter(email_outbox::order_id.eq(&order.id))
+            .order((email_outbox::created_at.asc(), email_outbox::id.asc()))
+            .select(OutboxEmail::as_select())
+            .load(connection)?;
+        Ok(Some(OrderRecord { order, lines, history, emails }))
+    }
+}

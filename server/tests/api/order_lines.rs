@@ -1,0 +1,171 @@
+//! Orders with lines: a service by the kg and price-list items by the piece, priced on the server
+//! from the catalogue; the form that an item picked elsewhere lands in; the first-order discount.
+
+use crate::helpers::{Backend, TestApp, quick_retries, spawn_app_with_env};
+use crate::on_both_backends;
+use laundry::domain::{LineKind, OrderReference};
+use laundry::models::order::{Order, OrderLine};
+use serde_json::{Value, json};
+
+fn order_with_pieces(phone: &str) -> Value {
+    json!({
+        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
+        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
+        "pieces": { "graduation-gown": 1 }, "piece.shirt": "2", "piece.vest": "",
+        "totalAmount": 1, "pricePerKg": 1
+    })
+}
+
+/// The stored order with this order ID, and its lines.
+fn stored(app: &TestApp, order_id: &str) -> (Order, Vec<OrderLine>) {
+    let reference = OrderReference::parse(order_id).expect("an order ID");
+    app.with_db(|c| {
+        let order = Order::find_by_reference(c, &reference).unwrap().expect("stored");
+        let lines = Order::lines(c, &order.id).unwrap();
+        (order, lines)
+    })
+}
+
+fn summary(lines: &[OrderLine]) -> Vec<(String, i32, i32)> {
+    lines.iter().map(|line| (line.item.clone(), line.quantity, line.amount)).collect()
+}
+
+on_both_backends! {
+    async fn an_order_with_a_kg_line_and_pieces_is_priced_from_the_catalogue_whatever_the_client_says(app: TestApp) {
+        let response = app.post_json("/api/orders", &order_with_pieces("0712345678"), &[]).await;
+
+        assert_eq!(response.status(), 201);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["totalAmount"], 450 + 400 + 700);
+        let labels: Vec<&str> = body["lines"].as_array().unwrap().iter().map(|l| l["label"].as_str().unwrap()).collect();
+        assert_eq!(labels, ["Wash & Fold", "Shirt", "Graduation Gown"]);
+        let (order, lines) = stored(&app, body["id"].as_str().unwrap());
+        assert_eq!(
+            summary(&lines),
+            [("wash-fold".into(), 3, 450), ("shirt".into(), 2, 400), ("graduation-gown".into(), 1, 700)]
+        );
+        // The spec's fields describe the main (kg) line; the total is the order's.
+        assert_eq!((order.service_type.as_str(), order.quantity, order.price_per_kg), ("wash-fold", 3, 150));
+        assert_eq!(order.total_amount, 1550);
+        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={}", order.reference)).await.json().await.unwrap();
+        let tracked_lines: Vec<&str> =
+            tracked["orders"][0]["lines"].as_array().unwrap().iter().map(|l| l["item"].as_str().unwrap()).collect();
+        assert_eq!(tracked_lines, ["wash-fold", "shirt", "graduation-gown"], "tracking shows what the total is made of");
+        assert_eq!(tracked["orders"][0]["total"], 1550);
+    }
+
+    async fn general_laundry_is_500_for_up_to_5_kg_and_100_for_each_additional_kg(app: TestApp) {
+        let mut body = order_with_pieces("0712345678");
+        body["serviceType"] = json!("general-laundry");
+        body["quantity"] = json!(7);
+        body["pieces"] = json!({});
+        body["piece.shirt"] = json!("");
+
+        let response = app.post_json("/api/orders", &body, &[]).await;
+
+        assert_eq!(response.status(), 201);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!((body["serviceLabel"].as_str(), body["totalAmount"].as_i64()), (Some("General Laundry"), Some(700)));
+    }
+
+    async fn a_wrong_piece_is_refused_by_name_and_nothing_is_stored(app: TestApp) {
+        for (field, value) in [("piece.shirt", json!(51)), ("piece.rocket", json!(1)), ("piece.towel", json!(2.5))] {
+            let mut body = order_with_pieces("0712345678");
+            body[field] = value.clone();
+
+            let response = app.post_json("/api/orders", &body, &[]).await;
+
+            assert_eq!(response.status(), 422, "{field} = {value}");
+            let answer: Value = response.json().await.unwrap();
+            assert!(answer["fields"][field].as_str().is_some_and(|m| !m.is_empty()), "{field}: {answer}");
+        }
+        assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 0);
+    }
+
+    async fn a_plain_form_post_with_pieces_stores_them_and_the_confirmation_lists_every_line(app: TestApp) {
+        let response = app
+            .post_form(
+                "/order",
+                &[
+                    ("customerName", "Brian Otieno"), ("phone", "0722000111"), ("location", "Westlands"),
+                    ("serviceType", "ironing"), ("quantity", "2"), ("paymentMethod", "pay-now"),
+                    ("piece.teddy-bear-large", "1"), ("piece.shirt", "0"), ("piece.towel", ""),
+                ],
+            )
+            .await;
+
+        assert_eq!(response.status(), 303);
+        let location = response.headers()["location"].to_str().unwrap().to_owned();
+        let order_id = location.rsplit('=').next().unwrap().to_owned();
+        let (order, lines) = stored(&app, &order_id);
+        assert_eq!(summary(&lines), [("ironing".into(), 2, 400), ("teddy-bear-large".into(), 1, 500)]);
+        assert_eq!(order.total_amount, 900);
+        let page = app.get(&location).await.text().await.unwrap();
+        assert!(page.contains(&order_id), "the confirmation shows the order ID");
+        assert!(page.contains("Teddy Bear (Large)") && page.contains("Ironing"), "and every line");
+        assert!(page.contains("900"), "and the total");
+    }
+
+    async fn a_form_sent_back_with_mistakes_keeps_the_pieces(app: TestApp) {
+        let response = app
+            .post_form("/order", &[("customerName", ""), ("serviceType", "ironing"), ("quantity", "2"), ("piece.buibui", "3")])
+            .await;
+
+        assert_eq!(response.status(), 422);
+        let page = response.text().await.unwrap();
+        assert!(page.contains(r#""piece.buibui":"3""#), "the piece comes back in the form's values");
+    }
+}
+
+#[actix_web::test]
+async fn an_item_picked_elsewhere_lands_in_the_order_form_without_javascript() {
+    let app = crate::helpers::spawn_app().await;
+
+    let with_shirt = app.get("/order?add=shirt").await;
+    let with_general = app.get("/order?add=additional-kg").await;
+    let unknown = app.get("/order?add=spaceship").await;
+
+    assert_eq!(with_shirt.status(), 200);
+    assert!(with_shirt.text().await.unwrap().contains(r#""piece.shirt":"1""#));
+    assert!(with_general.text().await.unwrap().contains(r#""serviceType":"general-laundry""#));
+    assert_eq!(unknown.status(), 200, "an unknown item shows the plain form");
+    assert!(!unknown.text().await.unwrap().contains(r#""values":"#), "the plain form, nothing filled in");
+}
+
+async fn discount_app(backend: Backend) -> Option<TestApp> {
+    spawn_app_with_env(backend, &[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned())], quick_retries()).await
+}
+
+async fn first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(backend: Backend) {
+    let Some(app) = discount_app(backend).await else { return };
+    let place = |phone: &'static str, key: &'static str| {
+        let app = &app;
+        async move {
+            let response = app.post_json("/api/orders", &order_with_pieces(phone), &[("Idempotency-Key", key)]).await;
+            assert_eq!(response.status(), 201);
+            let body: Value = response.json().await.unwrap();
+            stored(app, body["id"].as_str().unwrap())
+        }
+    };
+
+    let (first, first_lines) = place("0712345678", "first").await;
+    let (second, second_lines) = place("+254712345678", "second").await;
+    let (other, _) = place("0799000111", "other").await;
+
+    let discount = first_lines.last().unwrap();
+    assert_eq!((discount.kind, discount.amount), (LineKind::Discount, -200));
+    assert_eq!(first.total_amount, 1550 - 200);
+    assert!(second_lines.iter().all(|line| line.kind != LineKind::Discount), "the same phone's second order");
+    assert_eq!(second.total_amount, 1550);
+    assert_eq!(other.total_amount, 1350, "another phone's first order");
+}
+
+#[actix_web::test]
+async fn first_order_discount_on_sqlite() {
+    first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn first_order_discount_on_postgres() {
+    first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(Backend::Postgres).await;
+}
