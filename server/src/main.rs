@@ -46,6 +46,7 @@ async fn main() -> ExitCode {
     };
     tracing::info!(addr = %settings.addr, port = application.port(), "listening; open http://{}/pricing", settings.addr);
     warn_without_staff(&application).await;
+    warn_without_first_order_discount(&application);
     match application.run_until_stopped().await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -85,6 +86,17 @@ fn admin(args: &[&str]) -> ExitCode {
             eprintln!("{message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Says on the console that the home page's first-order banner has no discount behind it.
+fn warn_without_first_order_discount(application: &Application) {
+    if application.state().settings().first_order_discount.is_none() {
+        tracing::warn!(
+            "the home page's 'Get $20 off your first order' banner is not applied to orders: set \
+             LAUNDRY_FIRST_ORDER_DISCOUNT_KES (whole shillings) to take it off first orders; until then the banner asks \
+             customers to mention it when staff call"
+        );
     }
 }
 

@@ -87,11 +87,13 @@ export function TrackedOrderCard({ order, business }: { order: TrackedOrder; bus
               <dt>Service</dt>
               <dd>{order.service}</dd>
             </div>
-            <div>
-              <dt>Quantity</dt>
-              <dd>{order.quantity} kg</dd>
-            </div>
-            {order.lines.length > 1 && (
+            {order.quantity > 0 && (
+              <div>
+                <dt>Quantity</dt>
+                <dd>{order.quantity} kg</dd>
+              </div>
+            )}
+            {order.lines.some((line) => line.kind !== "kg") && (
               <div>
                 <dt>Items</dt>
                 <dd>

@@ -121,13 +121,19 @@ test("a bad quantity says what is wrong instead of a total", () => {
   ]);
 });
 
-test("pieces without a service show their lines and ask for the service", () => {
+test("pieces may be ordered alone, at their prices", () => {
   const result = quote(catalogue, { serviceType: "", quantity: "", "piece.shirt": "2" });
   assert.deepEqual(
     result?.lines.map((line) => line.label),
     ["Shirt"],
   );
-  assert.deepEqual(result?.problems, ["Choose a service type and kg as well"]);
+  assert.deepEqual(result?.problems, []);
+  assert.equal(result?.total, 400);
+});
+
+test("kg without a service ask for the service", () => {
+  const result = quote(catalogue, { serviceType: "", quantity: "3", "piece.shirt": "2" });
+  assert.deepEqual(result?.problems, ["Choose a service type for your kg"]);
   assert.equal(result?.total, null);
 });
 

@@ -99,7 +99,7 @@ export type FormValues = Readonly<Record<string, string | null | undefined>>;
 
 const NEED_KG = "Enter whole kilograms from 1 to 500";
 const NEED_QUANTITY = "Enter the quantity in kg";
-const NEED_SERVICE = "Choose a service type and kg as well";
+const NEED_SERVICE = "Choose a service type for your kg";
 
 /** The main kg line, or what is wrong with it. */
 function kgLine(services: readonly Service[], values: FormValues): OrderLine | string | null {
@@ -153,7 +153,9 @@ export function quote(catalogue: Catalogue, values: FormValues): OrderQuote | nu
   const main = kgLine(catalogue.services, values);
   const pieces = pieceLines(catalogue.priceList, values);
   if (main === null && pieces.length === 0) return null;
-  const found = [main ?? NEED_SERVICE, ...pieces];
+  // Pieces may be ordered alone (service and kg both empty); kg typed without a service may not.
+  const kgTyped = (values.quantity ?? "").trim() !== "";
+  const found = main !== null ? [main, ...pieces] : kgTyped ? [NEED_SERVICE, ...pieces] : pieces;
   const lines = found.filter((entry): entry is OrderLine => typeof entry !== "string");
   const problems = found.filter((entry): entry is string => typeof entry === "string");
   const total = problems.length === 0 ? lines.reduce((sum, line) => sum + line.amount, 0) : null;

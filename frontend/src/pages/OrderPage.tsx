@@ -76,6 +76,8 @@ export default function OrderPage(props: OrderProps) {
   const form = useRef<HTMLFormElement>(null);
   const alertElement = useMessageInView<HTMLDivElement>(alert);
   const current = quote(props, values);
+  // Items by the piece may be ordered alone: then the service and kg are not required.
+  const piecesAlone = anyPieceEntered(values);
   // Fixed from the props (the same on the server and on hydration); later the customer opens and
   // closes the section, or `reveal` opens it for an added item or a wrong count.
   const piecesOpen =
@@ -245,13 +247,18 @@ export default function OrderPage(props: OrderProps) {
               </fieldset>
               <fieldset>
                 <legend>Service Selection</legend>
-                <Field id="order-service" label="Service Type" {...field("serviceType")}>
+                <Field
+                  id="order-service"
+                  label="Service Type"
+                  hint={piecesAlone ? "Leave empty to send only the items by the piece below." : undefined}
+                  {...field("serviceType")}
+                >
                   <select
                     id="order-service"
                     name="serviceType"
-                    required
+                    required={!piecesAlone}
                     defaultValue={value("serviceType")}
-                    {...aria("order-service", "serviceType")}
+                    {...aria("order-service", "serviceType", piecesAlone)}
                   >
                     <option value="">Select a service</option>
                     {props.services.map((service) => (
@@ -270,7 +277,7 @@ export default function OrderPage(props: OrderProps) {
                     min={1}
                     max={MAX_QUANTITY_KG}
                     step={1}
-                    required
+                    required={!piecesAlone}
                     defaultValue={value("quantity")}
                     {...aria("order-quantity", "quantity")}
                   />

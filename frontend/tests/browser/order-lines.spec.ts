@@ -125,7 +125,18 @@ test("an item added from the search on another page opens the order form with it
   await expect(lineRows(summary(page))).toHaveText(["Graduation Gown 1 piece × KSh 700 KSh 700"], {
     useInnerText: true,
   });
-  await expect(summary(page)).toContainText("Choose a service type and kg as well");
+  await expect(totalRow(summary(page))).toHaveText("Total KSh 700", { useInnerText: true });
+
+  // Every price of the price list can be ordered at that price: the gown alone, no kg.
+  await page.getByLabel("Full Name").fill(CUSTOMER.name);
+  await page.getByLabel("Phone Number").fill(CUSTOMER.phone);
+  await page.getByLabel("Location").fill(CUSTOMER.location);
+  const id = await placeIt(page);
+
+  await expect(page.getByText(`Your order ID: ${id}`)).toBeVisible();
+  const receipt = page.locator(".order-receipt");
+  await expect(lineRows(receipt)).toHaveText(["Graduation Gown 1 piece × KSh 700 KSh 700"], { useInnerText: true });
+  await expect(totalRow(receipt)).toHaveText("Total KSh 700", { useInnerText: true });
 });
 
 test("on /order an item added from the search joins the form and keeps what was typed", async ({ page }) => {

@@ -71,10 +71,9 @@ pub struct ValidOrder {
     pub email: Option<String>,
     /// Where to pick up.
     pub location: String,
-    /// From the catalogue.
-    pub service: &'static Service,
-    /// 1 to [`MAX_QUANTITY_KG`].
-    pub quantity: i32,
+    /// The main line: a catalogue service and 1 to [`MAX_QUANTITY_KG`] kg. `None` only when the
+    /// order is of pieces alone.
+    pub by_the_kg: Option<(&'static Service, i32)>,
     /// How the customer pays.
     pub payment_method: PaymentMethod,
     /// Possibly empty.
@@ -118,15 +117,29 @@ impl OrderInput {
                 .and_then(|e| e.map(|e| text::email(&e)).transpose()),
         );
         let location = errors.check("location", text::required(self.location.as_deref(), "location", 200, false));
-        let service = errors.check(
-            "serviceType",
-            match self.service_type.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-                Some(id) => catalogue::service(id).ok_or_else(|| "Please choose one of our services.".to_owned()),
-                None => Err("Please select a service.".to_owned()),
-            },
-        );
-        let quantity = errors.check("quantity", parse_quantity(self.quantity.as_ref()));
         let pieces = self.validate_pieces(&mut errors);
+        // The spec's Service Type and Quantity are required, unless the order is of pieces alone
+        // (both left empty): every price of the price list can be ordered at that price.
+        let service_type = self.service_type.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        let kg_typed = match &self.quantity {
+            None => false,
+            Some(Loose::Text(text)) => !text.trim().is_empty(),
+            Some(_) => true,
+        };
+        let pieces_alone = service_type.is_none() && !kg_typed && self.has_piece_counts();
+        let by_the_kg = if pieces_alone {
+            Some(None)
+        } else {
+            let service = errors.check(
+                "serviceType",
+                match service_type {
+                    Some(id) => catalogue::service(id).ok_or_else(|| "Please choose one of our services.".to_owned()),
+                    None => Err("Please select a service.".to_owned()),
+                },
+            );
+            let quantity = errors.check("quantity", parse_quantity(self.quantity.as_ref()));
+            service.zip(quantity).map(Some)
+        };
         let payment_method = errors.check(
             "paymentMethod",
             match self.payment_method.as_deref().map(str::trim) {
@@ -140,14 +153,13 @@ impl OrderInput {
             text::optional(self.special_instructions.as_deref(), "special instructions", 1000, true),
         );
 
-        match (customer_name, phone, email, location, service, quantity, payment_method, special_instructions) {
+        match (customer_name, phone, email, location, by_the_kg, payment_method, special_instructions) {
             (
                 Some(customer_name),
                 Some(phone),
                 Some(email),
                 Some(location),
-                Some(service),
-                Some(quantity),
+                Some(by_the_kg),
                 Some(payment_method),
                 Some(special),
             ) if errors.is_empty() => Ok(ValidOrder {
@@ -155,8 +167,7 @@ impl OrderInput {
                 phone,
                 email,
                 location,
-                service,
-                quantity,
+                by_the_kg,
                 payment_method,
                 special_instructions: special.unwrap_or_default(),
                 pieces,
@@ -167,6 +178,15 @@ impl OrderInput {
 }
 
 impl OrderInput {
+    /// Whether any piece field holds something other than blank or 0 (right or wrong).
+    fn has_piece_counts(&self) -> bool {
+        self.piece_fields().iter().any(|(_, quantity)| match quantity {
+            Loose::Integer(count) => *count != 0,
+            Loose::Float(count) => *count != 0.0,
+            Loose::Text(text) => !matches!(text.trim(), "" | "0"),
+        })
+    }
+
     /// The pieces that name a price-list item with a quantity, in the price list's order; a
     /// message per wrong one. A blank or zero quantity is no piece.
     fn validate_pieces(&self, errors: &mut FieldErrors) -> Vec<(&'static PriceItem, i32)> {
@@ -236,10 +256,12 @@ fn parse_quantity(value: Option<&Loose>) -> Result<i32, String> {
 }
 
 impl ValidOrder {
-    /// The order's lines, priced from the catalogue: the service by the kg first, then the pieces.
+    /// The order's lines, priced from the catalogue: the service by the kg first (if any), then
+    /// the pieces. Never empty.
     pub fn lines(&self) -> Vec<Line> {
+        let main = self.by_the_kg.map(|(service, kg)| Line::by_the_kg(service, kg));
         let pieces = self.pieces.iter().map(|(item, count)| Line::of_item(item, *count));
-        std::iter::once(Line::by_the_kg(self.service, self.quantity)).chain(pieces).collect()
+        main.into_iter().chain(pieces).collect()
     }
 
     /// The total in shillings of [`Self::lines`], never the client's figure (before any discount).
@@ -254,8 +276,7 @@ impl ValidOrder {
             self.phone.as_str(),
             self.email,
             self.location,
-            self.service.id,
-            self.quantity,
+            self.by_the_kg.map(|(service, kg)| (service.id, kg)),
             self.payment_method.as_str(),
             self.special_instructions,
             self.pieces.iter().map(|(item, count)| (item.id, count)).collect::<Vec<_>>(),
@@ -321,6 +342,20 @@ mod tests {
     fn curtains_are_counted_in_kg_up_to_the_kg_limit() {
         let order = with_fields(&[("piece.curtains-per-kg", "60")]).validate().unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(order.lines()[1].amount, 18_000);
+    }
+
+    #[test]
+    fn pieces_alone_need_no_service_but_kg_without_a_service_do() {
+        let alone = OrderInput { service_type: Some(" ".into()), quantity: Some(Loose::Text("".into())), ..input() };
+        let gown = OrderInput { other: [("piece.graduation-gown".into(), Value::from("1"))].into(), ..alone.clone() };
+        let order = gown.validate().unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(order.by_the_kg, None);
+        assert_eq!(order.total_amount(), 700);
+
+        let kg_typed = OrderInput { quantity: Some(Loose::Integer(2)), ..gown };
+        assert!(kg_typed.validate().unwrap_err().get("serviceType").is_some());
+        let nothing = alone.validate().unwrap_err();
+        assert!(nothing.get("serviceType").is_some() && nothing.get("quantity").is_some());
     }
 
     #[test]

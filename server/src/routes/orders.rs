@@ -57,7 +57,7 @@ async fn place(
         if let Ok(reservation) = reservation {
             reservation.keep();
         }
-        tracing::info!(order_id = %order.id, reference = %order.reference, total_kes = order.total_amount, "order placed");
+        tracing::info!(order_id = %order.reference, total_kes = order.total_amount, "order placed");
         state.mail_wake().notify_one();
     }
     Ok(outcome)

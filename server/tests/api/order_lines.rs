@@ -68,6 +68,23 @@ on_both_backends! {
         assert_eq!((body["serviceLabel"].as_str(), body["totalAmount"].as_i64()), (Some("General Laundry"), Some(700)));
     }
 
+    async fn a_price_list_item_can_be_ordered_alone_at_its_price(app: TestApp) {
+        let mut body = order_with_pieces("0712345678");
+        body["serviceType"] = json!("");
+        body["quantity"] = json!("");
+        body["piece.shirt"] = json!("0");
+
+        let response = app.post_json("/api/orders", &body, &[]).await;
+
+        let status = response.status();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(status, 201, "{body}");
+        let (order, lines) = stored(&app, body["id"].as_str().unwrap());
+        assert_eq!(summary(&lines), [("graduation-gown".into(), 1, 700)]);
+        assert_eq!((order.service_type.as_str(), order.quantity, order.total_amount), ("pieces", 0, 700));
+        assert_eq!(body["serviceLabel"], "Items by the piece");
+    }
+
     async fn a_wrong_piece_is_refused_by_name_and_nothing_is_stored(app: TestApp) {
         for (field, value) in [("piece.shirt", json!(51)), ("piece.rocket", json!(1)), ("piece.towel", json!(2.5))] {
             let mut body = order_with_pieces("0712345678");
@@ -168,4 +185,35 @@ async fn first_order_discount_on_sqlite() {
 #[actix_web::test]
 async fn first_order_discount_on_postgres() {
     first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(Backend::Postgres).await;
+}
+
+/// Several first orders from one new phone at once (two tabs, two people of one household): one
+/// discount, on both backends.
+async fn first_orders_sent_at_once_get_one_discount(backend: Backend) {
+    let Some(app) = discount_app(backend).await else { return };
+    let keys: Vec<String> = (0..6).map(|n| format!("at-once-{n}")).collect();
+
+    let body = order_with_pieces("0733444555");
+    let headers: Vec<[(&str, &str); 1]> = keys.iter().map(|key| [("Idempotency-Key", key.as_str())]).collect();
+
+    let answers =
+        futures::future::join_all(headers.iter().map(|header| app.post_json("/api/orders", &body, header))).await;
+
+    assert!(answers.iter().all(|answer| answer.status() == 201));
+    let discounts: i64 = app.with_db(|c| {
+        use diesel::prelude::*;
+        use laundry::db::schema::order_lines;
+        order_lines::table.filter(order_lines::kind.eq(LineKind::Discount)).count().get_result(c).unwrap()
+    });
+    assert_eq!(discounts, 1);
+}
+
+#[actix_web::test]
+async fn first_orders_at_once_on_sqlite() {
+    first_orders_sent_at_once_get_one_discount(Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn first_orders_at_once_on_postgres() {
+    first_orders_sent_at_once_get_one_discount(Backend::Postgres).await;
 }

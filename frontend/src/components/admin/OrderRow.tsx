@@ -4,7 +4,7 @@
 // pending after the confirmation call's 30 minutes stands out.
 import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
-import { dateTimeOrNA, paymentLine, shortOrderId } from "../../lib/admin/display";
+import { dateTimeOrNA, kgAndItems, paymentLine, shortOrderId } from "../../lib/admin/display";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
@@ -94,7 +94,7 @@ export function OrderRow({ order, statuses, csrf, now, onOpen, onChanged, onSess
         </td>
         <td data-label={service}>
           <span className="orders-table__main">{order.serviceLabel}</span>
-          <small className="orders-table__sub">{order.quantity} kg</small>
+          <small className="orders-table__sub">{kgAndItems(order)}</small>
         </td>
         <td data-label={amount}>
           <span className="orders-table__main">{formatKsh(order.totalAmount)}</span>

@@ -8,6 +8,7 @@ import {
   emailStatusLabel,
   emailStatusTone,
   isMpesaCode,
+  kgAndItems,
   lineAmount,
   lineQuantity,
   mailSummaryText,
@@ -163,4 +164,19 @@ test("a line's quantity reads in kg or pieces, and money off reads as such", () 
   assert.equal(lineQuantity({ kind: "discount", quantity: 1, unit: "piece" }), "");
   assert.equal(lineAmount(1400), "KSh 1,400");
   assert.equal(lineAmount(-200), "− KSh 200");
+});
+
+test("the table says the kg and how many items by the piece", () => {
+  const line = (kind: "kg" | "piece") => ({
+    kind,
+    item: "x",
+    label: "X",
+    quantity: 1,
+    unit: "kg" as const,
+    unitPrice: 1,
+    amount: 1,
+  });
+  assert.equal(kgAndItems({ quantity: 3, lines: [line("kg")] }), "3 kg");
+  assert.equal(kgAndItems({ quantity: 3, lines: [line("kg"), line("piece"), line("piece")] }), "3 kg + 2 items");
+  assert.equal(kgAndItems({ quantity: 0, lines: [line("piece")] }), "1 item");
 });

@@ -69,6 +69,14 @@ export function dateTimeOrNA(iso: string | null): string {
   return (iso && formatDateTime(iso)) || "N/A";
 }
 
+/** Under the service in the table: '3 kg', '3 kg + 2 items', or '2 items' for pieces alone. */
+export function kgAndItems(order: Pick<AdminOrder, "quantity" | "lines">): string {
+  const items = order.lines.filter((line) => line.kind === "piece").length;
+  const kg = order.quantity > 0 ? `${order.quantity} kg` : null;
+  const pieces = items === 0 ? null : items === 1 ? "1 item" : `${items} items`;
+  return [kg, pieces].filter(Boolean).join(" + ");
+}
+
 /** A line's quantity: '3 kg', '1 piece', '2 pieces'; none for a discount. */
 export function lineQuantity(line: Pick<OrderLine, "kind" | "quantity" | "unit">): string {
   if (line.kind === "discount") return "";

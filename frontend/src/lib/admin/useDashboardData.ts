@@ -42,6 +42,9 @@ export function useDashboardData(
   const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const requests = useRef<Partial<Record<AdminTab, AbortController>>>({});
+  // The requests that are polls: a change staff make cancels a poll in flight, whose answer may
+  // predate the change and would put the old status back on screen.
+  const polls = useRef(new WeakSet<AbortController>());
   // The lists as shown now, for a poll that starts from a timer.
   const shown = useRef({ orders, messages });
   useEffect(() => {
@@ -69,6 +72,7 @@ export function useDashboardData(
     requests.current[list]?.abort();
     const request = new AbortController();
     requests.current[list] = request;
+    if (quiet) polls.current.add(request);
     if (!quiet) setLoading((current) => ({ ...current, [list]: true }));
     try {
       const [page, fresh, report] = await Promise.all([
@@ -119,7 +123,14 @@ export function useDashboardData(
     void load<MessagesPage>("messages", query, setMessages, moveFocus);
   const sessionEnded = () => setFailure({ text: SESSION_ENDED, sessionEnded: true });
 
+  /** Cancels a poll of `list` in flight (its answer may be older than a change just made). */
+  function cancelPoll(list: AdminTab) {
+    const inFlight = requests.current[list];
+    if (inFlight && polls.current.has(inFlight)) inFlight.abort();
+  }
+
   function orderChanged({ order, stats: fresh }: OrderChanged) {
+    cancelPoll("orders");
     setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
     // Filtered by status, the changed order no longer belongs on this page: fetch it anew.
     if (orders.filter.status && orders.filter.status !== order.status)
@@ -131,6 +142,7 @@ export function useDashboardData(
   }
 
   function messageChanged({ message, stats: fresh }: MessageChanged) {
+    cancelPoll("messages");
     setMessages((current) => ({ ...current, items: replaceItem(current.items, message) }));
     setStats(fresh);
     setAnnouncement(`Message "${message.subject}" marked ${message.status}.`);

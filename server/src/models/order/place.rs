@@ -135,7 +135,11 @@ impl Order {
             {
                 lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
             }
-            let main = &lines[0];
+            // The spec's service fields describe the main (kg) line; an order of pieces alone says so.
+            let (service_type, service_label, quantity, price_per_kg) = match order.by_the_kg {
+                Some((service, kg)) => (service.id, service.label, kg, service.price_per_kg as i32),
+                None => (PIECES_ONLY.0, PIECES_ONLY.1, 0, 0),
+            };
             let row = NewOrderRow {
                 id: &id,
                 reference: reference.as_str(),
@@ -143,12 +147,12 @@ impl Order {
                 phone: order.phone.as_str(),
                 email: order.email.as_deref(),
                 location: &order.location,
-                service_type: main.item,
-                service_label: main.label,
-                quantity: main.quantity,
+                service_type,
+                service_label,
+                quantity,
                 payment_method: order.payment_method,
                 special_instructions: &order.special_instructions,
-                price_per_kg: main.unit_price,
+                price_per_kg,
                 total_amount: lines_total(&lines),
                 status: OrderStatus::Pending,
                 idempotency_key: Some(&key),
@@ -172,8 +176,19 @@ impl Order {
     }
 }
 
-/// Whether `phone` has no order yet that was not cancelled.
+/// The service type and label of an order of pieces alone (it has no kg line; its kg are 0).
+pub const PIECES_ONLY: (&str, &str) = ("pieces", "Items by the piece");
+
+/// Whether `phone` has no order yet that was not cancelled. Two first orders from one phone at
+/// once get one discount: SQLite's write transactions run one at a time; on PostgreSQL a lock on
+/// the phone number, held to the end of the transaction, makes the second wait for the first and
+/// then count it.
 fn is_first_order(connection: &mut DbConnection, phone: &str) -> QueryResult<bool> {
+    if let DbConnection::Postgres(pg) = connection {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(phone)
+            .execute(pg)?;
+    }
     let earlier: i64 = orders::table
         .filter(orders::phone.eq(phone))
         .filter(orders::status.ne(OrderStatus::Cancelled))

@@ -62,7 +62,8 @@ fn lines_text(lines: &[Line]) -> String {
             (_, Unit::Kg) => format!(", {} kg", line.quantity),
             (_, Unit::Piece) => format!(" × {}", line.quantity),
         };
-        format!("{}{quantity}: KSh {}", line.label, line.amount)
+        let sign = if line.amount < 0 { "-" } else { "" };
+        format!("{}{quantity}: {sign}KSh {}", line.label, line.amount.abs())
     };
     lines.iter().map(line).collect::<Vec<_>>().join("\n")
 }
