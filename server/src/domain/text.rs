@@ -20,6 +20,11 @@ impl FieldErrors {
         self.0.is_empty()
     }
 
+    /// The names of the fields with a message.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(|name| name.as_ref())
+    }
+
     /// The message for `field`, if any.
     pub fn get(&self, field: &str) -> Option<&str> {
         self.0.get(field).map(String::as_str)

@@ -16,6 +16,9 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
+/// Above the form sent back when it named items that are not on the price list.
+const UNKNOWN_ITEMS: &str = "Some items could not be read. Please choose them again from Items by the piece.";
+
 /// Spec section 8: what a customer reads when the order could not be stored.
 pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
 
@@ -130,7 +133,15 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         Ok((placed, _)) => HttpResponse::SeeOther()
             .insert_header((header::LOCATION, format!("/confirmation?ref={}", placed.order().reference)))
             .finish(),
-        Err(ApiError::Invalid { fields, .. }) => order_form_again(&state, &request, &form, fields, None, 422).await,
+        Err(ApiError::Invalid { fields, .. }) => {
+            // A message for a field the form does not show (an item not on the price list) goes
+            // on top, so that it is not lost.
+            let shown = |name: &str| {
+                !name.starts_with(PIECE_FIELD) || catalogue::price_item(&name[PIECE_FIELD.len()..]).is_some()
+            };
+            let alert = fields.names().any(|name| !shown(name)).then_some(UNKNOWN_ITEMS);
+            order_form_again(&state, &request, &form, fields, alert, 422).await
+        }
         Err(ApiError::KeyReused) => {
             let alert = Some("This form was already sent with other details. Please check and send it again.");
             order_form_again(&state, &request, &form, FieldErrors::default(), alert, 409).await

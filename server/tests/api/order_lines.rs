@@ -132,6 +132,17 @@ on_both_backends! {
         let page = response.text().await.unwrap();
         assert!(page.contains(r#""piece.buibui":"3""#), "the piece comes back in the form's values");
     }
+
+    async fn an_item_not_on_the_price_list_is_said_above_the_form_sent_back(app: TestApp) {
+        let response = app
+            .post_form("/order", &[("customerName", "Brian"), ("phone", "0722000111"), ("location", "Westlands"), ("piece.spaceship", "1")])
+            .await;
+
+        assert_eq!(response.status(), 422);
+        let page = response.text().await.unwrap();
+        assert!(page.contains(">Some items could not be read."), "the message is rendered, not only in the props");
+        assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 0);
+    }
 }
 
 #[actix_web::test]
