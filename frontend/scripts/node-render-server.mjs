@@ -179,7 +179,6 @@ function documentShell(d) {
 </html>`;
 }
 
-
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
