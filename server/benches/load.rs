@@ -480,7 +480,7 @@ fn place_order(port: u16) -> String {
     let headers = [("Content-Type", "application/json"), ("Idempotency-Key", "load-bench-order")];
     let answer = http(port, "POST", "/api/orders", &headers, order.to_string().as_bytes()).unwrap();
     let body: Value = serde_json::from_slice(&answer.body).unwrap_or_default();
-    match body["reference"].as_str() {
+    match body["id"].as_str() {
         Some(reference) if answer.status == 201 => reference.to_owned(),
         _ => panic!("placing an order answered {}: {}", answer.status, String::from_utf8_lossy(&answer.body)),
     }

@@ -147,7 +147,7 @@ async fn submit_all(base: &str, count: usize) -> Outcome {
                         Ok(response) => {
                             let status = response.status().as_u16();
                             let json: serde_json::Value = response.json().await.unwrap_or_default();
-                            (status, json["reference"].as_str().map(str::to_owned))
+                            (status, json["id"].as_str().map(str::to_owned))
                         }
                         Err(_) => (0, None),
                     };

@@ -168,7 +168,7 @@ fn page_weights(port: u16) {
 }
 
 fn login_props() -> serde_json::Value {
-    serde_json::json!({ "csrf": "0".repeat(64), "next": "/admin", "email": "", "error": null, "status": 200 })
+    serde_json::json!({ "csrf": "0".repeat(64), "next": "/admin", "email": "", "error": null, "notice": null, "status": 200 })
 }
 
 /// The dashboard's first page as staff see it on a busy day: a full page of orders (20) and of
@@ -179,11 +179,15 @@ fn dashboard_props() -> serde_json::Value {
         .map(|n| {
             let status = ["pending", "picked-up", "in-progress", "ready", "delivered"][n as usize % 5];
             serde_json::json!({
-                "id": format!("3f2b8c1e-0d4a-4c1b-9e7f-{n:012}"), "reference": format!("K7MX{n:04}"),
+                "id": format!("K7MX{n:04}"),
                 "customerName": format!("Customer Number {n}"), "phone": "+254712345678", "email": "c@example.com",
                 "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "dry-cleaning", "serviceLabel": "Dry Cleaning",
                 "quantity": 3, "paymentMethod": "pay-now", "specialInstructions": "", "pricePerKg": 500,
-                "totalAmount": 1500, "status": status,
+                "totalAmount": 2200, "status": status,
+                "lines": [
+                    { "kind": "kg", "item": "dry-cleaning", "label": "Dry Cleaning", "quantity": 3, "unit": "kg", "unitPrice": 500, "amount": 1500 },
+                    { "kind": "piece", "item": "graduation-gown", "label": "Graduation Gown", "quantity": 1, "unit": "piece", "unitPrice": 700, "amount": 700 },
+                ],
                 "createdAt": "2026-11-22T08:30:00.123456Z", "updatedAt": "2026-11-22T08:30:00.123456Z",
                 "paymentStatus": if n % 2 == 0 { "paid" } else { "unpaid" }, "paidVia": if n % 2 == 0 { serde_json::json!("mpesa") } else { serde_json::Value::Null },
                 "mpesaCode": if n % 2 == 0 { serde_json::json!("QJK3L5X9TZ") } else { serde_json::Value::Null }, "paidAt": null,
@@ -201,8 +205,8 @@ fn dashboard_props() -> serde_json::Value {
         .collect();
     serde_json::json!({
         "staff": { "email": "wanjiku@example.com" }, "csrf": "0".repeat(64), "tab": "orders",
-        "stats": { "totalRevenue": 1_250_000, "paidRevenue": 900_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4 },
-        "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" } },
+        "stats": { "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4 },
+        "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
         "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
         "statuses": ["pending", "picked-up", "in-progress", "ready", "delivered", "cancelled"],
         "mail": {
@@ -210,7 +214,7 @@ fn dashboard_props() -> serde_json::Value {
             "lastError": "500 Internal Server Error", "lastErrorAt": "2026-11-22T08:31:00.000000Z",
             "problems": [{
                 "id": "e-1", "kind": "order-customer", "label": "Order confirmation to the customer",
-                "to": "c@example.com", "orderId": "3f2b8c1e-0d4a-4c1b-9e7f-000000000001", "status": "failed",
+                "to": "c@example.com", "orderId": "K7MX0001", "status": "failed",
                 "attempts": 12, "lastError": "gave up after 12 attempts; last: 500 Internal Server Error",
                 "lastAttemptAt": "2026-11-22T08:31:00.000000Z", "nextAttemptAt": "2026-11-22T08:31:00.000000Z",
                 "createdAt": "2026-11-22T02:00:00.000000Z",
