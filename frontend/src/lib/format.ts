@@ -30,35 +30,41 @@ const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 /** Nairobi keeps UTC+3 all year. */
 const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
 
+/** An RFC 3339 time shifted to Nairobi, to be read with the getUTC… methods; null when unreadable. */
+function inNairobi(iso: string): Date | null {
+  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/** A Nairobi time's '23:30'. */
+function clockTime(at: Date): string {
+  const twoDigits = (value: number) => String(value).padStart(2, "0");
+  return `${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}`;
+}
+
 /**
  * An RFC 3339 time as a Nairobi date, 'Tue, 24 Nov 2026'. Written out by hand so that the
  * server's engine and every browser give the same text (no locale data involved).
  */
 export function formatDate(iso: string): string {
-  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
-  if (Number.isNaN(at.getTime())) return "";
-  return `${DAYS[at.getUTCDay()]}, ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  const at = inNairobi(iso);
+  return at ? `${DAYS[at.getUTCDay()]}, ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}` : "";
 }
 
 /** An RFC 3339 time as a Nairobi date and 24-hour time, 'Tue, 24 Nov 2026 at 23:30'; written out as formatDate is. */
 export function formatDateTime(iso: string): string {
-  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
-  if (Number.isNaN(at.getTime())) return "";
-  const twoDigits = (value: number) => String(value).padStart(2, "0");
-  return `${formatDate(iso)} at ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}`;
+  const at = inNairobi(iso);
+  return at ? `${formatDate(iso)} at ${clockTime(at)}` : "";
 }
 
 /** An RFC 3339 time as a short Nairobi day, 'Mon 23 Nov' (no year: for what happens this week). */
 export function formatDay(iso: string): string {
-  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
-  if (Number.isNaN(at.getTime())) return "";
-  return `${DAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}`;
+  const at = inNairobi(iso);
+  return at ? `${DAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}` : "";
 }
 
 /** An RFC 3339 time as a short Nairobi day and 24-hour time, 'Mon 23 Nov, 19:40'. */
 export function formatDayTime(iso: string): string {
-  const at = new Date(Date.parse(iso) + NAIROBI_OFFSET_MS);
-  if (Number.isNaN(at.getTime())) return "";
-  const twoDigits = (value: number) => String(value).padStart(2, "0");
-  return `${formatDay(iso)}, ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}`;
+  const at = inNairobi(iso);
+  return at ? `${formatDay(iso)}, ${clockTime(at)}` : "";
 }

@@ -2,8 +2,9 @@
 //! more: a Kenyan phone, a catalogue service, bounded lengths and quantity, price-list items by the
 //! piece).
 
-use super::catalogue::{self, PRICE_LIST, PriceItem, Service, Unit};
-use super::lines::{Line, MAX_PIECES};
+use super::catalogue::{self, PriceItem, Service};
+use super::lines::Line;
+use super::loose::Loose;
 use super::payment::PaymentMethod;
 use super::phone::PhoneNumber;
 use super::text::{self, FieldErrors};
@@ -12,23 +13,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
-/// The prefix of the form fields that hold pieces: `piece.shirt=2`.
-pub const PIECE_FIELD: &str = "piece.";
-
 /// The largest quantity one order may have; the order form holds the same limit.
 pub const MAX_QUANTITY_KG: i32 = 500;
-
-/// A number that may arrive as JSON number or as form text.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub enum Loose {
-    /// A JSON integer.
-    Integer(i64),
-    /// A JSON number with a fraction.
-    Float(f64),
-    /// Form text.
-    Text(String),
-}
 
 /// What a form or JSON body sent. Everything is optional here; [`OrderInput::validate`] decides.
 /// A `totalAmount` or `pricePerKg` sent by the client is not even read: the server computes both.
@@ -83,22 +69,6 @@ pub struct ValidOrder {
 }
 
 impl OrderInput {
-    /// The pieces sent, as (field name, quantity): the `pieces` object and the `piece.<id>` fields.
-    pub fn piece_fields(&self) -> Vec<(String, Loose)> {
-        let object = self.pieces.iter().map(|(id, quantity)| (format!("{PIECE_FIELD}{id}"), quantity.clone()));
-        let fields = self.other.iter().filter(|(name, _)| name.starts_with(PIECE_FIELD)).map(|(name, value)| {
-            let quantity = match value {
-                Value::Number(n) if n.is_i64() => Loose::Integer(n.as_i64().unwrap_or_default()),
-                Value::Number(n) => Loose::Float(n.as_f64().unwrap_or(f64::NAN)),
-                Value::String(text) => Loose::Text(text.clone()),
-                Value::Null => Loose::Text(String::new()),
-                other => Loose::Text(other.to_string()),
-            };
-            (name.clone(), quantity)
-        });
-        object.chain(fields).collect()
-    }
-
     /// Checks every field, collecting a message per wrong field.
     pub fn validate(&self) -> Result<ValidOrder, FieldErrors> {
         let mut errors = FieldErrors::default();
@@ -121,12 +91,8 @@ impl OrderInput {
         // The spec's Service Type and Quantity are required, unless the order is of pieces alone
         // (both left empty): every price of the price list can be ordered at that price.
         let service_type = self.service_type.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let kg_typed = match &self.quantity {
-            None => false,
-            Some(Loose::Text(text)) => !text.trim().is_empty(),
-            Some(_) => true,
-        };
-        let pieces_alone = service_type.is_none() && !kg_typed && self.has_piece_counts();
+        let kg_typed = self.quantity.as_ref().is_some_and(|kg| !kg.is_blank());
+        let pieces_alone = service_type.is_none() && !kg_typed && pieces.any_given;
         let by_the_kg = if pieces_alone {
             Some(None)
         } else {
@@ -170,88 +136,21 @@ impl OrderInput {
                 by_the_kg,
                 payment_method,
                 special_instructions: special.unwrap_or_default(),
-                pieces,
+                pieces: pieces.valid,
             }),
             _ => Err(errors),
         }
     }
 }
 
-impl OrderInput {
-    /// Whether any piece field holds something other than blank or 0 (right or wrong).
-    fn has_piece_counts(&self) -> bool {
-        self.piece_fields().iter().any(|(_, quantity)| match quantity {
-            Loose::Integer(count) => *count != 0,
-            Loose::Float(count) => *count != 0.0,
-            Loose::Text(text) => !matches!(text.trim(), "" | "0"),
-        })
-    }
-
-    /// The pieces that name a price-list item with a quantity, in the price list's order; a
-    /// message per wrong one. A blank or zero quantity is no piece.
-    fn validate_pieces(&self, errors: &mut FieldErrors) -> Vec<(&'static PriceItem, i32)> {
-        let fields = self.piece_fields();
-        if fields.len() > PRICE_LIST.len() {
-            errors.add("pieces", "Please send each item of the price list at most once.".to_owned());
-            return Vec::new();
-        }
-        let mut pieces = Vec::new();
-        for (field, quantity) in &fields {
-            let id = &field[PIECE_FIELD.len()..];
-            let item = match catalogue::price_item(id) {
-                None => {
-                    // The name comes back to the client: an unknown one is not echoed at any length.
-                    let name = if field.len() <= 60 { field.clone() } else { "pieces".to_owned() };
-                    errors.add(name, "This item is not on our price list.");
-                    continue;
-                }
-                Some(item) => item,
-            };
-            match parse_count(quantity, item) {
-                Ok(0) => {}
-                Ok(_) if item.service.is_some() => errors.add(
-                    field.clone(),
-                    format!("{} is ordered by the kg: choose General Laundry as the service type.", item.item),
-                ),
-                Ok(_) if pieces.iter().any(|(known, _): &(&PriceItem, i32)| known.id == item.id) => {
-                    errors.add(field.clone(), format!("{} was sent twice. Please send it once.", item.item))
-                }
-                Ok(count) => pieces.push((item, count)),
-                Err(message) => errors.add(field.clone(), message),
-            }
-        }
-        pieces.sort_by_key(|(item, _)| PRICE_LIST.iter().position(|entry| entry.id == item.id));
-        pieces
-    }
-}
-
-/// A piece count (or kg for a kg entry): blank and 0 are none, otherwise 1 to the unit's limit.
-fn parse_count(value: &Loose, item: &PriceItem) -> Result<i32, String> {
-    let (limit, unit) = match item.unit {
-        Unit::Piece => (MAX_PIECES, "pieces"),
-        Unit::Kg => (MAX_QUANTITY_KG, "kilograms"),
-    };
-    let range = || format!("Please enter a whole number of {unit} of {} from 0 to {limit}.", item.item);
-    let count = match value {
-        Loose::Integer(count) => *count,
-        Loose::Float(count) if count.fract() == 0.0 && count.abs() < 1e9 => *count as i64,
-        Loose::Float(_) => return Err(range()),
-        Loose::Text(text) if text.trim().is_empty() => return Ok(0),
-        Loose::Text(text) => text.trim().parse::<i64>().map_err(|_| range())?,
-    };
-    i32::try_from(count).ok().filter(|count| (0..=limit).contains(count)).ok_or_else(range)
-}
-
 fn parse_quantity(value: Option<&Loose>) -> Result<i32, String> {
     let range = || format!("Please enter a whole number of kilograms from 1 to {MAX_QUANTITY_KG}.");
-    let kg = match value {
-        None => return Err("Please enter the quantity in kg.".to_owned()),
-        Some(Loose::Integer(kg)) => *kg,
-        Some(Loose::Float(kg)) if kg.fract() == 0.0 && kg.abs() < 1e9 => *kg as i64,
-        Some(Loose::Float(_)) => return Err(range()),
-        Some(Loose::Text(text)) if text.trim().is_empty() => return Err("Please enter the quantity in kg.".to_owned()),
-        Some(Loose::Text(text)) => text.trim().parse::<i64>().map_err(|_| range())?,
-    };
+    let kg = value
+        .map(Loose::whole_number)
+        .transpose()
+        .map_err(|_| range())?
+        .flatten()
+        .ok_or_else(|| "Please enter the quantity in kg.".to_owned())?;
     i32::try_from(kg).ok().filter(|kg| (1..=MAX_QUANTITY_KG).contains(kg)).ok_or_else(range)
 }
 

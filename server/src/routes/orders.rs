@@ -176,7 +176,7 @@ async fn order_form_again(
     status: u16,
 ) -> HttpResponse {
     let order = &form.order;
-    let quantity = order.quantity.as_ref().map(loose_text).unwrap_or_default();
+    let quantity = order.quantity.as_ref().map(Loose::form_text).unwrap_or_default();
     let mut values: Vec<(String, Option<String>)> = [
         ("customerName", order.customer_name.clone()),
         ("phone", order.phone.clone()),
@@ -190,7 +190,7 @@ async fn order_form_again(
     .into_iter()
     .map(|(name, value)| (name.to_owned(), value))
     .collect();
-    values.extend(order.piece_fields().into_iter().map(|(name, quantity)| (name, Some(loose_text(&quantity)))));
+    values.extend(order.piece_fields().into_iter().map(|(name, quantity)| (name, Some(quantity.form_text()))));
     order_form(state, request, FormState::new(values, errors, alert, status)).await
 }
 
@@ -201,15 +201,6 @@ async fn order_form(state: &AppState, request: &HttpRequest, form: FormState) ->
         OrderPageProps { catalogue: CatalogueProps::new(state.settings().first_order_discount), form: Some(form) };
     let (response, _) = pages.render(Page::Order, pages.props("/order", &own)).await;
     response.respond_private(request)
-}
-
-/// A quantity as the form shows it again.
-fn loose_text(quantity: &Loose) -> String {
-    match quantity {
-        Loose::Integer(count) => count.to_string(),
-        Loose::Float(count) => count.to_string(),
-        Loose::Text(text) => text.clone(),
-    }
 }
 
 /// The order form's query: `?add=shirt`, a price-list item picked on /pricing or in the search.

@@ -73,47 +73,43 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
         .check(client_ip(state.settings(), request))
         .map_err(|retry_after| ApiError::too_many("look-ups", &state.settings().business, retry_after))?;
     let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
-    let found = match query.by() {
-        Some(TrackBy::Order) => {
-            let reference = OrderReference::parse(&value).ok_or_else(|| {
-                ApiError::BadRequest("An order ID has 8 letters and digits, like K7MX2QPD.".to_owned())
-            })?;
-            state
-                .db()
-                .run(move |c| Ok::<_, DbError>(Order::find_by_reference(c, &reference)?.into_iter().collect()))
-                .await
-        }
-        Some(TrackBy::Phone) => {
-            let phone = PhoneNumber::parse(&value).map_err(ApiError::BadRequest)?;
-            state
-                .db()
-                .run(move |c| Ok::<_, DbError>(Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?))
-                .await
-        }
+    let wanted = match query.by() {
+        Some(TrackBy::Order) => Ok(OrderReference::parse(&value)
+            .ok_or_else(|| ApiError::BadRequest("An order ID has 8 letters and digits, like K7MX2QPD.".to_owned()))?),
+        Some(TrackBy::Phone) => Err(PhoneNumber::parse(&value).map_err(ApiError::BadRequest)?),
         None => {
             return Err(ApiError::BadRequest(
                 "Choose to search by order ID (by=order) or phone number (by=phone).".to_owned(),
             ));
         }
     };
-    let orders: Vec<Order> = found.map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
+    // One trip to the database: the orders, all their lines at once, and each one's history.
+    let found = state
+        .db()
+        .run(move |c| {
+            let orders: Vec<Order> = match &wanted {
+                Ok(reference) => Order::find_by_reference(c, reference)?.into_iter().collect(),
+                Err(phone) => Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?,
+            };
+            let mut lines = Order::lines_of(c, &orders)?;
+            orders
+                .into_iter()
+                .map(|order| {
+                    let history = Order::history(c, &order.id)?;
+                    let lines = lines.remove(&order.id).unwrap_or_default();
+                    Ok(TrackedOrder::new(&order, &lines, &history))
+                })
+                .collect::<Result<Vec<_>, diesel::result::Error>>()
+                .map_err(DbError::from)
+        })
+        .await;
+    let orders = found.map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
     if orders.is_empty() {
         return Err(ApiError::NotFound(match query.by() {
             Some(TrackBy::Order) => "No order was found with that order ID. Please check it and try again.".to_owned(),
             _ => "No order was found for that phone number. Please check it and try again.".to_owned(),
         }));
     }
-    let ids: Vec<String> = orders.iter().map(|order| order.id.clone()).collect();
-    let details = state
-        .db()
-        .run(move |c| {
-            let each = |id: &String| Ok::<_, diesel::result::Error>((Order::lines(c, id)?, Order::history(c, id)?));
-            ids.iter().map(each).collect::<Result<Vec<_>, _>>().map_err(DbError::from)
-        })
-        .await
-        .map_err(|source| ApiError::Storage { message: LOOKUP_FAILED, source })?;
-    let orders =
-        orders.iter().zip(&details).map(|(order, (lines, history))| TrackedOrder::new(order, lines, history)).collect();
     Ok(TrackingResult { orders })
 }
 

@@ -2,6 +2,7 @@
 // payments, dates, e-mail counts and pages, and the small pure helpers its components share.
 import type { IconName } from "../../components/Icon";
 import { formatDate, formatDateTime, formatKsh } from "../format";
+import { formatQuantity } from "../order";
 import type { AdminOrder, MailReport, OrderLine, OutboxEmail } from "./types";
 
 /** A badge colour of the dashboard. */
@@ -79,9 +80,7 @@ export function kgAndItems(order: Pick<AdminOrder, "quantity" | "lines">): strin
 
 /** A line's quantity: '3 kg', '1 piece', '2 pieces'; none for a discount. */
 export function lineQuantity(line: Pick<OrderLine, "kind" | "quantity" | "unit">): string {
-  if (line.kind === "discount") return "";
-  if (line.unit === "kg") return `${line.quantity} kg`;
-  return line.quantity === 1 ? "1 piece" : `${line.quantity} pieces`;
+  return line.kind === "discount" ? "" : formatQuantity(line.quantity, line.unit);
 }
 
 /** A line's amount: 'KSh 1,400', or '− KSh 200' for money off. */
