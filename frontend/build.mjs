@@ -73,7 +73,11 @@ await build({
   platform: "neutral",
   mainFields: ["module", "main"],
   target: "es2022",
-  minify: production,
+  // Names and syntax minified, line breaks kept: QuickJS parses one 100 KB line several times
+  // slower than the same code over many lines (engine start, BENCHMARKS.md).
+  minifyIdentifiers: production,
+  minifySyntax: production,
+  minifyWhitespace: false,
   legalComments: "none",
   define,
   plugins: [legacyServerRenderer],

@@ -120,6 +120,12 @@ impl Pages {
         &self.frontend
     }
 
+    /// Stops the rendering engines once the renders already asked for are answered (see
+    /// [`Renderer::shutdown`]); pages asked for afterwards are errors.
+    pub fn shutdown(&self) {
+        self.renderer.shutdown();
+    }
+
     /// The renderer's counters (renders done, failed).
     pub fn render_stats(&self) -> ssr_runtime::RendererStats {
         self.renderer.stats()

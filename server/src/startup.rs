@@ -129,9 +129,16 @@ impl Application {
         self.state.clone()
     }
 
-    /// Serves until the process is told to stop.
+    /// Serves until the process is told to stop (SIGTERM or SIGINT: the requests under way are
+    /// answered first), then stops the rendering engines, each on its own thread, before the
+    /// process may exit.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let served = self.server.await;
+        let state = self.state;
+        if tokio::task::spawn_blocking(move || state.pages().shutdown()).await.is_err() {
+            tracing::error!("stopping the rendering engines panicked");
+        }
+        served
     }
 }
 

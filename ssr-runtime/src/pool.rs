@@ -5,8 +5,8 @@ use crate::{RenderError, RenderedPage};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 use thread_priority::ThreadPriority;
 use tokio::sync::oneshot;
@@ -64,16 +64,18 @@ struct Job {
     reply: oneshot::Sender<Result<RenderedPage, RenderError>>,
 }
 
-/// A pool of warm engines with the server bundle loaded. Cheap to share behind an `Arc`; dropping
-/// the last handle stops the engine threads once they finish their current job.
+/// A pool of warm engines with the server bundle loaded. Cheap to share behind an `Arc`.
+/// [`Renderer::shutdown`], or dropping the last handle, lets the engines finish the renders
+/// already asked for, then drops every engine on its own thread and joins the threads.
 pub struct Renderer {
-    jobs: Sender<Job>,
+    jobs: Mutex<Option<Sender<Job>>>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
     counters: Arc<Counters>,
 }
 
-/// Stack for an engine thread: QuickJS's own stack limit sits well inside it.
-const ENGINE_THREAD_STACK_BYTES: usize = 8 * 1024 * 1024;
-const ENGINE_MAX_STACK_BYTES: usize = 4 * 1024 * 1024;
+/// Stack for an engine thread: the engine's own stack limit (`engine::ENGINE_STACK_KIB`) sits
+/// well inside it.
+pub(crate) const ENGINE_THREAD_STACK_BYTES: usize = 8 * 1024 * 1024;
 
 impl Renderer {
     /// Starts `config.engines` engines and loads `bundle` into each. Returns when all are warm, or
@@ -84,20 +86,20 @@ impl Renderer {
             render_timeout: config.render_timeout,
             load_timeout: config.load_timeout,
             memory_limit_bytes: config.memory_limit_bytes,
-            max_stack_bytes: ENGINE_MAX_STACK_BYTES,
         };
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         let counters = Arc::new(Counters::default());
         let (ready_tx, ready_rx) = mpsc::channel::<Result<(), RenderError>>();
         let low_priority = config.low_priority;
+        let mut threads = Vec::with_capacity(config.engines.max(1));
 
         for index in 0..config.engines.max(1) {
             let bundle = Arc::clone(&bundle);
             let queue = Arc::clone(&queue);
             let counters = Arc::clone(&counters);
             let ready = ready_tx.clone();
-            thread::Builder::new()
+            let thread = thread::Builder::new()
                 .name(format!("ssr-engine-{index}"))
                 .stack_size(ENGINE_THREAD_STACK_BYTES)
                 .spawn(move || {
@@ -109,12 +111,27 @@ impl Renderer {
                     run_engine(&bundle, limits, &queue, &counters, &ready)
                 })
                 .map_err(|_| RenderError::Unavailable)?;
+            threads.push(thread);
         }
         drop(ready_tx);
+        let renderer = Self { jobs: Mutex::new(Some(jobs)), threads: Mutex::new(threads), counters };
+        // On an error, dropping `renderer` stops and joins the engines that did start.
         for ready in ready_rx.iter().take(config.engines.max(1)) {
             ready?;
         }
-        Ok(Self { jobs, counters })
+        Ok(renderer)
+    }
+
+    /// Stops taking renders; returns once the renders already queued are answered and every
+    /// engine is dropped. Renders asked for afterwards get [`RenderError::Unavailable`].
+    pub fn shutdown(&self) {
+        drop(self.jobs.lock().unwrap_or_else(PoisonError::into_inner).take());
+        let threads = std::mem::take(&mut *self.threads.lock().unwrap_or_else(PoisonError::into_inner));
+        for thread in threads {
+            if thread.join().is_err() {
+                tracing::error!("a rendering engine's thread panicked");
+            }
+        }
     }
 
     /// Renders `page` with `props_json` on the next free engine.
@@ -143,8 +160,15 @@ impl Renderer {
     ) -> Result<oneshot::Receiver<Result<RenderedPage, RenderError>>, RenderError> {
         let (reply, answer) = oneshot::channel();
         let job = Job { page: page.to_owned(), props_json: props_json.to_owned(), reply };
-        self.jobs.send(job).map_err(|_| RenderError::Unavailable)?;
+        let jobs = self.jobs.lock().unwrap_or_else(PoisonError::into_inner);
+        jobs.as_ref().ok_or(RenderError::Unavailable)?.send(job).map_err(|_| RenderError::Unavailable)?;
         Ok(answer)
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        self.shutdown();
     }
 }
 
@@ -175,7 +199,7 @@ fn run_engine(
         if engine.is_none() {
             engine = rebuild(bundle, limits, counters);
         }
-        let Some(current) = engine.as_ref() else {
+        let Some(current) = engine.as_mut() else {
             let _ = job.reply.send(Err(RenderError::Unavailable));
             continue;
         };
@@ -188,10 +212,13 @@ fn run_engine(
         let poisoned = result.as_ref().is_err_and(RenderError::poisons_engine);
         let _ = job.reply.send(result);
         if poisoned {
-            // Rebuilt now, after answering, so that the next job does not wait for it.
+            // Rebuilt now, after answering, so that the next job does not wait for it. The old
+            // engine goes first: two runtimes at once would need twice the memory.
+            drop(engine.take());
             engine = rebuild(bundle, limits, counters);
         }
     }
+    // `engine` is dropped here, on its own thread, before the thread ends.
 }
 
 fn rebuild(bundle: &str, limits: Limits, counters: &Counters) -> Option<Engine> {

@@ -105,7 +105,7 @@ fn a_bundle_that_does_not_parse_fails_to_start_with_a_load_error() {
     let result = Renderer::start("globalThis.ssrRender = function ( {", config());
 
     match result {
-        Err(RenderError::BundleLoad { message }) => assert!(message.contains("eval_script:1"), "{message}"),
+        Err(RenderError::BundleLoad { message }) => assert!(message.contains("server-bundle.js:1"), "{message}"),
         Err(other) => panic!("expected BundleLoad, got {other:?}"),
         Ok(_) => panic!("a broken bundle started"),
     }
@@ -202,4 +202,29 @@ fn engines_asked_to_run_at_low_priority_do_so_and_still_render() {
     // Other tests' engines (normal priority) may be running in this process at the same time.
     let nice = nice_of_threads("ssr-engine-");
     assert!(nice.iter().filter(|&&n| n == 19).count() >= 2, "both engine threads run at nice 19: {nice:?}");
+}
+
+#[test]
+fn shutdown_answers_the_renders_already_asked_for_then_refuses_new_ones() {
+    let renderer = Arc::new(Renderer::start(BUNDLE, RendererConfig { engines: 1, ..config() }).unwrap());
+    let waiting: Vec<_> = (0..5)
+        .map(|n| {
+            let renderer = Arc::clone(&renderer);
+            std::thread::spawn(move || renderer.render_blocking("greeting", &format!(r#"{{"name":"{n}"}}"#)))
+        })
+        .collect();
+    while renderer.stats().rendered == 0 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+
+    renderer.shutdown();
+
+    for (n, render) in waiting.into_iter().enumerate() {
+        // Each render either was queued before the shutdown (and is answered) or came after it.
+        match render.join().unwrap() {
+            Ok(page) => assert_eq!(page.html, format!("<p>Hello, {n}</p>")),
+            Err(error) => assert_eq!(error, RenderError::Unavailable),
+        }
+    }
+    assert_eq!(renderer.render_blocking("greeting", r#"{"name":"late"}"#), Err(RenderError::Unavailable));
 }

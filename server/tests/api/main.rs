@@ -15,6 +15,7 @@ mod migrations;
 mod order_lines;
 mod orders;
 mod pages;
+mod process;
 mod seo;
 mod shell;
 mod tracking;

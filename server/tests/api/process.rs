@@ -1,0 +1,189 @@
+//! The server binary as a process: how it stops, and what it writes outside its data.
+
+use crate::helpers::built_frontend;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The release or debug `laundry` binary cargo built with these tests, on port 0, with a fresh
+/// SQLite database and `home` as its `$HOME`. Its log (stderr) is collected in the background.
+struct ServerProcess {
+    child: Child,
+    port: u16,
+    log: Arc<Mutex<String>>,
+}
+
+impl ServerProcess {
+    fn start(data: &Path, home: &Path, extra_env: &[(&str, &Path)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_laundry"));
+        command
+            .arg("serve")
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home)
+            .env("TMPDIR", home)
+            .env("LAUNDRY_ADDR", "127.0.0.1:0")
+            .env("LAUNDRY_WORKERS", "2")
+            .env("LAUNDRY_FRONTEND_DIR", built_frontend())
+            .env("DATABASE_URL", format!("sqlite://{}/laundry.db", data.display()))
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (name, value) in extra_env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().unwrap();
+        let log = Arc::new(Mutex::new(String::new()));
+        let (port_tx, port_rx) = std::sync::mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        let collected = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(port) = line.split(" port=").nth(1).and_then(|rest| rest.split_whitespace().next()) {
+                    let _ = port_tx.send(port.parse::<u16>().unwrap());
+                }
+                collected.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        let port = port_rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("the server did not start:\n{}", log.lock().unwrap()));
+        Self { child, port, log }
+    }
+
+    /// Sends SIGTERM, as a service manager or `docker stop` does.
+    fn terminate(&self) {
+        let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+
+    fn wait(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not stop within {limit:?}:\n{}", self.log());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 GET; the status code, or `None` if the connection was refused or cut.
+fn get_status(port: u16, path: &str) -> Option<u16> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    response.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn sigterm_under_load_stops_the_server_cleanly_with_every_answer_whole() {
+    let data = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut server = ServerProcess::start(data.path(), home.path(), &[]);
+    let port = server.port;
+    let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicUsize::new(0));
+    let failures = Arc::new(Mutex::new(Vec::new()));
+    // Pages rendered per request (the login page has a fresh token each time) and a cached one,
+    // from more clients than there are engines, so renders queue.
+    let clients: Vec<_> = (0..6)
+        .map(|n| {
+            let (stop, answered, failures) = (Arc::clone(&stop), Arc::clone(&answered), Arc::clone(&failures));
+            std::thread::spawn(move || {
+                let path = if n % 3 == 2 { "/pricing" } else { "/admin/login" };
+                while !stop.load(Ordering::Relaxed) {
+                    match get_status(port, path) {
+                        Some(200) => {
+                            answered.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Some(status) => failures.lock().unwrap().push(status),
+                        // Refused once the server stops listening.
+                        None => std::thread::sleep(Duration::from_millis(5)),
+                    }
+                }
+            })
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while answered.load(Ordering::Relaxed) < 50 {
+        assert!(Instant::now() < deadline, "the server answered too few requests:\n{}", server.log());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    server.terminate();
+    let status = server.wait(Duration::from_secs(30));
+    stop.store(true, Ordering::Relaxed);
+    for client in clients {
+        client.join().unwrap();
+    }
+
+    let log = server.log();
+    assert_eq!(status.code(), Some(0), "exit status {status:?} (a signal means a crash):\n{log}");
+    assert!(failures.lock().unwrap().is_empty(), "answers other than 200: {:?}\n{log}", failures.lock().unwrap());
+    assert!(!log.contains("panicked"), "{log}");
+    assert!(log.contains("stopped"), "the server logs its clean stop:\n{log}");
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_under(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_engines_bytecode_cache_is_off_unless_configured_and_never_under_home() {
+    let data = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+
+    let mut server = ServerProcess::start(data.path(), home.path(), &[]);
+    assert_eq!(get_status(server.port, "/admin/login"), Some(200));
+    server.terminate();
+    assert_eq!(server.wait(Duration::from_secs(30)).code(), Some(0), "{}", server.log());
+
+    assert_eq!(files_under(home.path()), Vec::<std::path::PathBuf>::new(), "nothing is written under $HOME or $TMPDIR");
+}
+
+#[cfg(feature = "quickjs")]
+#[test]
+fn the_engines_bytecode_cache_goes_where_the_server_says() {
+    let data = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+
+    let mut server = ServerProcess::start(data.path(), home.path(), &[("LAUNDRY_SSR_BYTECODE_CACHE", cache.path())]);
+    assert_eq!(get_status(server.port, "/admin/login"), Some(200));
+    server.terminate();
+    assert_eq!(server.wait(Duration::from_secs(30)).code(), Some(0), "{}", server.log());
+
+    let cached = files_under(cache.path());
+    assert!(cached.iter().any(|file| file.extension().is_some_and(|e| e == "qbc")), "{cached:?}");
+    assert_eq!(files_under(home.path()), Vec::<std::path::PathBuf>::new());
+}
