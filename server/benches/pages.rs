@@ -1,9 +1,19 @@
-//! `make bench`: prints figures, asserts nothing.
-//! 1. Render time of each page in the embedded engine (median and p95), including the staff
-//!    dashboard's first page with a full page of orders and messages.
+//! `make bench`: prints figures that nothing checks, except in the soak (section 4), which is there
+//! to fail the bench when the renderer misbehaves or leaks.
+//! 1. Render time of each page (median and p95), including the staff dashboard's first page with a
+//!    full page of orders and messages: in the embedded engine, beside Node (V8) rendering the same
+//!    server bundle with the same props (`frontend/scripts/node-render-times.mjs`, the same warm-up
+//!    and timed renders), and the ratio of the two. Without Node, the embedded figures alone.
 //! 2. Cold start of one engine (create it and load the server bundle).
-//! 3. Requests per second and p50/p99 latency for the cached /pricing under load on loopback, with
+//! 3. Against the release server: the first-visit transfer of each public page (brotli), then
+//!    requests per second and p50/p99 latency for the cached /pricing under load on loopback, with
 //!    wrk against the release binary.
+//! 4. A soak, last so that when it fails the figures above are still printed: 50,000 renders of
+//!    every page, from 4 threads over 2 engines, with one render that never ends and one that
+//!    allocates without bound in every 1,000 (the server bundle plus a wrapper that adds those two
+//!    pages). Fails unless they end in `TimedOut` and `OutOfMemory`, every other render returns a
+//!    page, the renderer's counters agree, and the process's RSS grows by at most 20% from after
+//!    the warm-up to the end.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod common;
@@ -13,10 +23,15 @@ use laundry::config::Settings;
 use laundry::frontend::Frontend;
 use laundry::rendering::page_props;
 use laundry::routes::{STATIC_PAGES, own_props};
-use ssr_runtime::{Renderer, RendererConfig};
+use ssr_runtime::{RenderError, Renderer, RendererConfig};
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// Untimed renders of each page before its timed ones, in the embedded engine and in Node alike.
+const WARMUP_RENDERS: usize = 20;
 
 fn main() {
     let renders = scaled(500, 20);
@@ -27,9 +42,9 @@ fn main() {
     println!("machine: {} cores, {}", std::thread::available_parallelism().map_or(0, usize::from), cpu_model());
     println!("server bundle: {} KB", frontend.server_bundle().len() / 1024);
 
-    println!("\n## Render time in the embedded engine ({renders} renders after 20 warm-up renders)");
-    let renderer =
-        Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
+    println!(
+        "\n## Render time, embedded engine beside Node ({renders} renders after {WARMUP_RENDERS} warm-up renders each)"
+    );
     let mut pages: Vec<(&str, serde_json::Value)> = STATIC_PAGES
         .iter()
         .map(|(page, path)| (page.name(), page_props(&settings.business, path, &own_props(&settings, *page))))
@@ -37,10 +52,14 @@ fn main() {
     pages.push(("error", page_props(&settings.business, "", &serde_json::json!({ "status": 404 }))));
     pages.push(("login", page_props(&settings.business, "/admin/login", &login_props())));
     pages.push(("admin", page_props(&settings.business, "/admin", &dashboard_props())));
+    // Node first, while no engine is busy, so the two sides never share the CPU.
+    let node = node_render_times(&root, &pages, renders);
+    let renderer =
+        Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
     for (label, props) in &pages {
         let page = *label;
         let props = props.to_string();
-        for _ in 0..20 {
+        for _ in 0..WARMUP_RENDERS {
             renderer.render_blocking(page, &props).unwrap();
         }
         let mut times = Vec::with_capacity(renders);
@@ -50,14 +69,20 @@ fn main() {
             html_bytes = renderer.render_blocking(page, &props).unwrap().html.len();
             times.push(started.elapsed());
         }
-        let (median, p95) = (percentile(&mut times, 50.0), percentile(&mut times, 95.0));
+        let (median, p95) = (ms(percentile(&mut times, 50.0)), ms(percentile(&mut times, 95.0)));
+        let beside = match node.as_ref().map(|node| node[page]) {
+            Some((node_median, node_p95)) => format!(
+                " | node median {node_median:>6.2} ms p95 {node_p95:>6.2} ms | ×{:>5.1}",
+                median / node_median.max(f64::MIN_POSITIVE)
+            ),
+            None => String::new(),
+        };
         println!(
-            "{label:<12} median {:>7.2} ms   p95 {:>7.2} ms   ({} KB of HTML)",
-            ms(median),
-            ms(p95),
+            "{label:<12} embedded median {median:>6.2} ms p95 {p95:>6.2} ms{beside} | {} KB of HTML",
             html_bytes / 1024
         );
     }
+    drop(renderer);
 
     println!("\n## Cold start of one engine ({cold_starts} starts)");
     let mut starts: Vec<Duration> = (0..cold_starts)
@@ -78,6 +103,215 @@ fn main() {
 
     println!("\n## Against the release server");
     load_test(&root);
+
+    let pages: Vec<(&str, String)> = pages.iter().map(|(label, props)| (*label, props.to_string())).collect();
+    soak(frontend.server_bundle(), &pages);
+}
+
+/// Node's (median, p95) in ms of each page, from `frontend/scripts/node-render-times.mjs` run on
+/// the same bundle and props with the same numbers of renders; none when Node is not installed.
+fn node_render_times(
+    root: &Path,
+    pages: &[(&str, serde_json::Value)],
+    renders: usize,
+) -> Option<HashMap<String, (f64, f64)>> {
+    let folder = tempfile::tempdir().unwrap();
+    let pages_file = folder.path().join("pages.json");
+    let list: Vec<serde_json::Value> = pages
+        .iter()
+        .map(|(label, props)| serde_json::json!({ "label": label, "page": label, "props": props }))
+        .collect();
+    std::fs::write(&pages_file, serde_json::to_vec(&list).unwrap()).unwrap();
+    let run = Command::new("node")
+        .current_dir(root.join("frontend"))
+        .arg("scripts/node-render-times.mjs")
+        .arg("--pages")
+        .arg(&pages_file)
+        .args(["--renders", &renders.to_string(), "--warmup", &WARMUP_RENDERS.to_string()])
+        .arg("--dist")
+        .arg(root.join("frontend/dist"))
+        .stderr(Stdio::inherit())
+        .output();
+    let output = match run {
+        Ok(output) => output,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            println!("node is not installed: the embedded engine's figures are shown alone");
+            return None;
+        }
+        Err(error) => panic!("could not run node: {error}"),
+    };
+    // Node is there but the script failed: a broken comparison must not pass for a missing Node.
+    assert!(output.status.success(), "node-render-times.mjs failed ({})", output.status);
+    let times: HashMap<String, serde_json::Value> =
+        serde_json::from_slice(&output.stdout).expect("node-render-times.mjs did not print its JSON line");
+    let figures = times
+        .into_iter()
+        .map(|(label, time)| {
+            let field = |name: &str| time[name].as_f64().unwrap_or_else(|| panic!("no {name} for {label} from Node"));
+            let figures = (field("medianMs"), field("p95Ms"));
+            (label, figures)
+        })
+        .collect::<HashMap<_, _>>();
+    for (label, _) in pages {
+        assert!(figures.contains_key(*label), "node-render-times.mjs gave no figures for {label}");
+    }
+    Some(figures)
+}
+
+/// Appended to the server bundle for the soak: two pages the real bundle does not have, one that
+/// never ends and one that allocates until the engine's heap limit stops it; every other page goes
+/// to the bundle's own `ssrRender`.
+///
+/// The greedy page allocates 1 MB typed arrays, which QuickJS counts against the heap limit and
+/// reaches it in tens of milliseconds. Arrays of numbers (`new Array(100000).fill(1)`) take
+/// 250 to 450 ms to get there, so on a busy machine they ran into the 500 ms time limit first and
+/// the render came back `TimedOut`. (On the `v8` backend typed arrays live outside the heap: this
+/// page would time out there.)
+const SOAK_PAGES: &str = r#"
+;(() => {
+  const render = globalThis.ssrRender;
+  globalThis.ssrRender = (page, propsJson) => {
+    if (page === "soak-endless") for (;;) {}
+    if (page === "soak-greedy") {
+      const keep = [];
+      for (;;) keep.push(new Uint8Array(1 << 20));
+    }
+    return render(page, propsJson);
+  };
+})();
+"#;
+
+/// Threads that share the soak's renderer: more than its engines, so both always have work.
+const SOAK_THREADS: usize = 4;
+
+/// What the `index`th render of the soak is: in every 1,000, one that never ends and one that
+/// runs out of memory; else the pages in turn.
+#[derive(Clone, Copy)]
+enum SoakRender {
+    Endless,
+    Greedy,
+    Page(usize),
+}
+
+impl SoakRender {
+    fn at(index: usize, pages: usize) -> Self {
+        match index % 1_000 {
+            250 => Self::Endless,
+            750 => Self::Greedy,
+            _ => Self::Page(index % pages),
+        }
+    }
+}
+
+/// Section 4: a long run with renders that poison their engine mixed in; panics when a render ends
+/// otherwise than it must, or when the process's memory grows.
+fn soak(bundle: &str, pages: &[(&str, String)]) {
+    let total = scaled(50_000, 5_000);
+    println!(
+        "\n## Soak: {total} renders from {SOAK_THREADS} threads over 2 engines, one endless and one greedy in every 1,000"
+    );
+    let renderer =
+        Renderer::start(format!("{bundle}\n{SOAK_PAGES}"), RendererConfig { engines: 2, ..Default::default() })
+            .unwrap();
+
+    // Every page on both engines before the first RSS reading, so that the baseline holds the
+    // engines' warm heaps and not their growth to it.
+    render_from_threads(WARMUP_RENDERS * pages.len(), |index| {
+        let (label, props) = &pages[index % pages.len()];
+        if let Err(error) = renderer.render_blocking(label, props) {
+            panic!("soak warm-up: {label} failed: {error}");
+        }
+    });
+    let before = renderer.stats();
+    let rss_start = rss_kib();
+    let started = Instant::now();
+    render_from_threads(total, |index| match SoakRender::at(index, pages.len()) {
+        SoakRender::Endless => match renderer.render_blocking("soak-endless", "{}") {
+            Err(RenderError::TimedOut { .. }) => {}
+            other => panic!("soak render {index}: the endless page gave {}, not TimedOut", outcome(&other)),
+        },
+        SoakRender::Greedy => match renderer.render_blocking("soak-greedy", "{}") {
+            Err(RenderError::OutOfMemory { .. }) => {}
+            other => panic!("soak render {index}: the greedy page gave {}, not OutOfMemory", outcome(&other)),
+        },
+        SoakRender::Page(page) => {
+            let (label, props) = &pages[page];
+            if let Err(error) = renderer.render_blocking(label, props) {
+                panic!("soak render {index}: {label} failed: {error}");
+            }
+        }
+    });
+    let elapsed = started.elapsed();
+    let rss_end = rss_kib();
+    // An engine is rebuilt after it answered its poisoned render: once the engines are joined, the
+    // counters hold the last rebuild too.
+    renderer.shutdown();
+    let stats = renderer.stats();
+
+    let growth = 100.0 * (rss_end as f64 - rss_start as f64) / rss_start as f64;
+    println!(
+        "{total} renders in {:.1} s: {:.0} renders/s",
+        elapsed.as_secs_f64(),
+        total as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "renderer.stats(): rendered {}, failed {}, engines_rebuilt {} (with the warm-up)",
+        stats.rendered, stats.failed, stats.engines_rebuilt
+    );
+    // Per engine rebuilt: a rebuilt engine is where memory should be given back.
+    let rebuilt = stats.engines_rebuilt - before.engines_rebuilt;
+    println!(
+        "RSS after the warm-up {:.1} MB, at the end {:.1} MB: {growth:+.1}% ({:.0} KB per engine rebuilt)",
+        rss_start as f64 / 1024.0,
+        rss_end as f64 / 1024.0,
+        (rss_end as f64 - rss_start as f64) / rebuilt.max(1) as f64
+    );
+    let poisoned =
+        (0..total).filter(|&index| !matches!(SoakRender::at(index, pages.len()), SoakRender::Page(_))).count();
+    let counted = (stats.rendered - before.rendered, stats.failed - before.failed, rebuilt);
+    assert_eq!(
+        counted,
+        ((total - poisoned) as u64, poisoned as u64, poisoned as u64),
+        "the soak's (rendered, failed, engines_rebuilt) counters do not match its renders"
+    );
+    assert!(growth <= 20.0, "RSS grew by {growth:.1}% during the soak (20% at most)");
+}
+
+/// Calls `render(index)` for every index below `count`, from [`SOAK_THREADS`] threads taking the
+/// next index in turn. A panic in one of them fails the bench.
+fn render_from_threads(count: usize, render: impl Fn(usize) + Sync) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..SOAK_THREADS {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count {
+                        break;
+                    }
+                    render(index);
+                }
+            });
+        }
+    });
+}
+
+/// A render's result for a failure message, without the page's HTML.
+fn outcome(result: &Result<ssr_runtime::RenderedPage, RenderError>) -> String {
+    match result {
+        Ok(_) => "a page".to_owned(),
+        Err(error) => format!("{error:?}"),
+    }
+}
+
+/// This process's resident memory, in KiB (`VmRSS` of /proc/self/status).
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("the soak reads /proc/self/status (Linux)");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("no VmRSS in /proc/self/status")
 }
 
 fn load_test(root: &Path) {

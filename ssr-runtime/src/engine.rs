@@ -91,36 +91,40 @@ impl Engine {
         .map_err(|e| load_error(e.to_string()))?;
         let watchdog = Watchdog::start(runtime.v8_isolate().thread_safe_handle());
         #[cfg(feature = "v8")]
-        {
-            let isolate = runtime.v8_isolate().thread_safe_handle();
-            runtime.add_near_heap_limit_callback(move |current, _initial| {
-                isolate.terminate_execution();
-                current + current / 2
-            });
-        }
+        stop_at_heap_limit(&mut runtime);
 
         runtime.execute_script("ssr-host.js", PRELUDE).map_err(|e| load_error(e.to_string()))?;
-        watchdog.arm(limits.load_timeout);
-        let loaded =
-            runtime.execute_script("server-bundle.js", bundle.to_owned()).map_err(|e| e.to_string()).and_then(|_| {
-                run_microtasks(&mut runtime);
-                render_function(&mut runtime)
-            });
-        if watchdog.disarm() {
-            return Err(load_error(format!("loading took longer than {} ms", limits.load_timeout.as_millis())));
-        }
-        if runtime.v8_isolate().is_execution_terminating() {
-            return Err(load_error(format!(
-                "loading ran out of the engine's memory limit of {} bytes",
-                limits.memory_limit_bytes
-            )));
-        }
-        let render = loaded.map_err(load_error)?;
+        let render = evaluate_bundle(&mut runtime, &watchdog, bundle, limits)?;
         Ok(Engine { render, runtime, watchdog, limits })
     }
 
+    /// Makes an engine whose render was cut off (see [`RenderError::poisons_engine`]) fit for the
+    /// next one, keeping its runtime: the termination is lifted, a full garbage collection frees
+    /// what the cut-off render held, and the bundle is evaluated afresh, so that the next render
+    /// runs on a new instance of the bundle (React and every module's state) rather than on the
+    /// half-finished one. An error means the engine must be dropped.
+    ///
+    /// Why not a new runtime: on the QuickJS backend every runtime dropped leaves about 1 MB behind
+    /// (BENCHMARKS.md, the soak), so rebuilding from scratch after each cut-off render grows the
+    /// process without bound, while this keeps it flat. After an out-of-memory stop the backend's
+    /// heap limit stays at the configured limit plus the 16 MB it grants itself to unwind; on V8 it
+    /// is set back to the configured limit.
+    pub fn reload(&mut self, bundle: &str) -> Result<(), RenderError> {
+        let isolate = self.runtime.v8_isolate();
+        isolate.cancel_terminate_execution();
+        isolate.low_memory_notification();
+        #[cfg(feature = "v8")]
+        {
+            // Back to the configured limit, which the callback raised to let V8 unwind.
+            self.runtime.remove_near_heap_limit_callback(self.limits.memory_limit_bytes);
+            stop_at_heap_limit(&mut self.runtime);
+        }
+        self.render = evaluate_bundle(&mut self.runtime, &self.watchdog, bundle, self.limits)?;
+        Ok(())
+    }
+
     /// Renders one page. After an error for which [`RenderError::poisons_engine`] holds, the engine
-    /// must be dropped: its heap may hold a half-finished render.
+    /// must be reloaded ([`Engine::reload`]) or dropped: its heap may hold a half-finished render.
     pub fn render(&mut self, page: &str, props_json: &str) -> Result<RenderedPage, RenderError> {
         self.watchdog.arm(self.limits.render_timeout);
         let result = call_render(&mut self.runtime, &self.render, page, props_json);
@@ -142,6 +146,44 @@ impl RenderError {
     pub(crate) fn poisons_engine(&self) -> bool {
         matches!(self, RenderError::TimedOut { .. } | RenderError::OutOfMemory { .. })
     }
+}
+
+/// V8 only: at the heap limit, terminate the script and grant V8 the room to unwind (without the
+/// callback V8 aborts the process).
+#[cfg(feature = "v8")]
+fn stop_at_heap_limit(runtime: &mut JsRuntime) {
+    let isolate = runtime.v8_isolate().thread_safe_handle();
+    runtime.add_near_heap_limit_callback(move |current, _initial| {
+        isolate.terminate_execution();
+        current + current / 2
+    });
+}
+
+/// Evaluates the bundle, runs the promise jobs it queued and returns its `ssrRender`, all within
+/// the load time limit.
+fn evaluate_bundle(
+    runtime: &mut JsRuntime,
+    watchdog: &Watchdog,
+    bundle: &str,
+    limits: Limits,
+) -> Result<v8::Global<v8::Function>, RenderError> {
+    let load_error = |message: String| RenderError::BundleLoad { message };
+    watchdog.arm(limits.load_timeout);
+    let loaded =
+        runtime.execute_script("server-bundle.js", bundle.to_owned()).map_err(|e| e.to_string()).and_then(|_| {
+            run_microtasks(runtime);
+            render_function(runtime)
+        });
+    if watchdog.disarm() {
+        return Err(load_error(format!("loading took longer than {} ms", limits.load_timeout.as_millis())));
+    }
+    if runtime.v8_isolate().is_execution_terminating() {
+        return Err(load_error(format!(
+            "loading ran out of the engine's memory limit of {} bytes",
+            limits.memory_limit_bytes
+        )));
+    }
+    loaded.map_err(load_error)
 }
 
 /// Calls `ssrRender(page, propsJson)` and runs the promise jobs it queued. An error is the

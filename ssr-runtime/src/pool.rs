@@ -47,7 +47,8 @@ pub struct RendererStats {
     pub rendered: u64,
     /// Renders that returned an error.
     pub failed: u64,
-    /// Engines rebuilt after a render poisoned them.
+    /// Engines rebuilt after a render was cut off by a limit (the bundle evaluated afresh, in the
+    /// same runtime or in a new one).
     pub engines_rebuilt: u64,
 }
 
@@ -197,7 +198,9 @@ fn run_engine(
         };
         let Ok(job) = job else { return };
         if engine.is_none() {
-            engine = rebuild(bundle, limits, counters);
+            // The last rebuild failed; try again, counted as another rebuild.
+            counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
+            engine = load_again(bundle, limits);
         }
         let Some(current) = engine.as_mut() else {
             let _ = job.reply.send(Err(RenderError::Unavailable));
@@ -212,17 +215,22 @@ fn run_engine(
         let poisoned = result.as_ref().is_err_and(RenderError::poisons_engine);
         let _ = job.reply.send(result);
         if poisoned {
-            // Rebuilt now, after answering, so that the next job does not wait for it. The old
-            // engine goes first: two runtimes at once would need twice the memory.
-            drop(engine.take());
-            engine = rebuild(bundle, limits, counters);
+            // Rebuilt now, after answering, so that the next job does not wait for it: in place
+            // (a fresh instance of the bundle in the same runtime, see `Engine::reload`), or, if
+            // that fails, as a new runtime. The old runtime goes first: two at once would need
+            // twice the memory.
+            counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
+            if let Err(error) = current.reload(bundle) {
+                tracing::warn!(%error, "a rendering engine could not be reloaded in place; starting a new one");
+                drop(engine.take());
+                engine = load_again(bundle, limits);
+            }
         }
     }
     // `engine` is dropped here, on its own thread, before the thread ends.
 }
 
-fn rebuild(bundle: &str, limits: Limits, counters: &Counters) -> Option<Engine> {
-    counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
+fn load_again(bundle: &str, limits: Limits) -> Option<Engine> {
     match Engine::load(bundle, limits) {
         Ok(engine) => Some(engine),
         Err(error) => {

@@ -228,3 +228,30 @@ fn shutdown_answers_the_renders_already_asked_for_then_refuses_new_ones() {
     }
     assert_eq!(renderer.render_blocking("greeting", r#"{"name":"late"}"#), Err(RenderError::Unavailable));
 }
+
+#[test]
+fn an_engine_cut_off_by_a_limit_renders_next_from_a_fresh_instance_of_the_bundle() {
+    // Module state that a half-finished render could leave behind: a counter of renders.
+    let bundle = r#"
+        let renders = 0;
+        globalThis.ssrRender = function (page) {
+            renders += 1;
+            if (page === "endless") { for (;;) {} }
+            if (page === "greedy") { const keep = []; for (;;) keep.push(new Array(100000).fill(1)); }
+            return JSON.stringify({ html: String(renders), title: "", description: "", status: 200 });
+        };
+    "#;
+    let renderer = Renderer::start(bundle, RendererConfig { engines: 1, ..config() }).unwrap();
+    assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "1");
+    assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "2");
+
+    for (round, page) in ["endless", "greedy"].into_iter().cycle().take(20).enumerate() {
+        let error = renderer.render_blocking(page, "{}").unwrap_err();
+        assert!(
+            matches!(error, RenderError::TimedOut { .. } | RenderError::OutOfMemory { .. }),
+            "round {round}: {error:?}"
+        );
+        assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "1", "round {round}");
+    }
+    assert_eq!(renderer.stats().engines_rebuilt, 20);
+}
