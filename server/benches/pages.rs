@@ -214,12 +214,20 @@ fn soak(bundle: &str, pages: &[(&str, String)]) {
         Renderer::start(format!("{bundle}\n{SOAK_PAGES}"), RendererConfig { engines: 2, ..Default::default() })
             .unwrap();
 
-    // Every page on both engines before the first RSS reading, so that the baseline holds the
-    // engines' warm heaps and not their growth to it.
+    // Every page on both engines, and a few cut-off renders, before the first RSS reading: the
+    // baseline holds the engines' warm heaps and the allocator's high-water mark of a render that
+    // filled the heap, so that growth after it is memory not given back.
     render_from_threads(WARMUP_RENDERS * pages.len(), |index| {
         let (label, props) = &pages[index % pages.len()];
         if let Err(error) = renderer.render_blocking(label, props) {
             panic!("soak warm-up: {label} failed: {error}");
+        }
+    });
+    render_from_threads(8, |index| {
+        let page = if index % 2 == 0 { "soak-endless" } else { "soak-greedy" };
+        let result = renderer.render_blocking(page, "{}");
+        if !matches!(result, Err(RenderError::TimedOut { .. } | RenderError::OutOfMemory { .. })) {
+            panic!("soak warm-up: {page} was not cut off by a limit");
         }
     });
     let before = renderer.stats();
