@@ -162,11 +162,11 @@ fn node_render_times(
 /// never ends and one that allocates until the engine's heap limit stops it; every other page goes
 /// to the bundle's own `ssrRender`.
 ///
-/// The greedy page allocates 1 MB typed arrays, which QuickJS counts against the heap limit and
-/// reaches it in tens of milliseconds. Arrays of numbers (`new Array(100000).fill(1)`) take
-/// 250 to 450 ms to get there, so on a busy machine they ran into the 500 ms time limit first and
-/// the render came back `TimedOut`. (On the `v8` backend typed arrays live outside the heap: this
-/// page would time out there.)
+/// The greedy page fills the heap with arrays of numbers, as a runaway component would, under
+/// [`SOAK_CONFIG`]'s 64 MB heap limit and a time limit long enough that it reaches the heap limit
+/// first even on a busy machine. (Typed arrays would get there faster, but on QuickJS the buffers
+/// of a render stopped at the heap limit are not all given back: about 16 MB per stop, measured
+/// with this soak; a page has no reason to allocate them.)
 const SOAK_PAGES: &str = r#"
 ;(() => {
   const render = globalThis.ssrRender;
@@ -174,12 +174,21 @@ const SOAK_PAGES: &str = r#"
     if (page === "soak-endless") for (;;) {}
     if (page === "soak-greedy") {
       const keep = [];
-      for (;;) keep.push(new Uint8Array(1 << 20));
+      for (;;) keep.push(new Array(100000).fill(1));
     }
     return render(page, propsJson);
   };
 })();
 "#;
+
+/// The soak's engines: two, with a 64 MB heap limit (the pages need a few MB) and a 1 s time limit.
+const SOAK_CONFIG: RendererConfig = RendererConfig {
+    engines: 2,
+    render_timeout: Duration::from_secs(1),
+    load_timeout: Duration::from_secs(10),
+    memory_limit_bytes: 64 * 1024 * 1024,
+    low_priority: false,
+};
 
 /// Threads that share the soak's renderer: more than its engines, so both always have work.
 const SOAK_THREADS: usize = 4;
@@ -210,9 +219,7 @@ fn soak(bundle: &str, pages: &[(&str, String)]) {
     println!(
         "\n## Soak: {total} renders from {SOAK_THREADS} threads over 2 engines, one endless and one greedy in every 1,000"
     );
-    let renderer =
-        Renderer::start(format!("{bundle}\n{SOAK_PAGES}"), RendererConfig { engines: 2, ..Default::default() })
-            .unwrap();
+    let renderer = Renderer::start(format!("{bundle}\n{SOAK_PAGES}"), SOAK_CONFIG).unwrap();
 
     // Every page on both engines, and a few cut-off renders, before the first RSS reading: the
     // baseline holds the engines' warm heaps and the allocator's high-water mark of a render that
