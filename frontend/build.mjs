@@ -73,11 +73,7 @@ await build({
   platform: "neutral",
   mainFields: ["module", "main"],
   target: "es2022",
-  // Names and syntax minified, line breaks kept: QuickJS parses one 100 KB line several times
-  // slower than the same code over many lines (engine start, BENCHMARKS.md).
-  minifyIdentifiers: production,
-  minifySyntax: production,
-  minifyWhitespace: false,
+  minify: production,
   legalComments: "none",
   define,
   plugins: [legacyServerRenderer],

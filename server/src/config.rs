@@ -22,10 +22,6 @@ pub struct Settings {
     pub workers: usize,
     /// Time limit of one server render (`LAUNDRY_RENDER_TIMEOUT_MS`, default 1000).
     pub render_timeout: Duration,
-    /// Where the rendering engine keeps the compiled bytecode of the server bundle, which halves
-    /// an engine's start (`LAUNDRY_SSR_BYTECODE_CACHE`, a directory; unset: no cache, nothing
-    /// written). Applied by [`ssr_runtime::bytecode_cache_environment`] at process start.
-    pub ssr_bytecode_cache: Option<PathBuf>,
     /// The business details pages show.
     pub business: Business,
     /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
@@ -121,18 +117,6 @@ impl Settings {
             .filter(|ms| (10..=60_000).contains(ms))
             .map(Duration::from_millis)
             .ok_or_else(|| invalid(name, &timeout_text, "expected milliseconds from 10 to 60000"))?;
-        let ssr_bytecode_cache = match lookup("LAUNDRY_SSR_BYTECODE_CACHE").map(|v| v.trim().to_owned()) {
-            Some(dir) if dir.is_empty() => None,
-            Some(dir) if std::path::Path::new(&dir).is_absolute() => Some(PathBuf::from(dir)),
-            Some(dir) => {
-                return Err(invalid(
-                    "LAUNDRY_SSR_BYTECODE_CACHE",
-                    &dir,
-                    "expected an absolute directory path, like /var/cache/laundry",
-                ));
-            }
-            None => None,
-        };
 
         let business = Business {
             name: checked(var("BUSINESS_NAME", "Usafi Express Laundry"), |v| v.len() <= 60, "at most 60 characters")?,
@@ -212,7 +196,6 @@ impl Settings {
             frontend_dir: PathBuf::from(frontend_dir),
             workers,
             render_timeout,
-            ssr_bytecode_cache,
             business,
             base_url,
             intro_video_url,

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|list|disable|enable … (laundry admin help)\n\n\
 Configuration is read from the environment; see .env.example.";
 
-fn main() -> ExitCode {
+#[actix_web::main]
+async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => {}
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    telemetry::init();
     let settings = match Settings::from_env() {
         Ok(settings) => settings,
         Err(error) => {
@@ -35,29 +37,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    configure_engine_environment(&settings);
-    actix_web::rt::System::new().block_on(serve(settings))
-}
-
-/// Tells the rendering engine where its bytecode cache goes (or that there is none), through the
-/// only channel the engine reads: the process environment.
-// The one `unsafe` of the project: see the SAFETY comment.
-#[allow(unsafe_code)]
-fn configure_engine_environment(settings: &Settings) {
-    for (name, value) in ssr_runtime::bytecode_cache_environment(settings.ssr_bytecode_cache.as_deref()) {
-        // SAFETY: called from `main` before the async runtime, the engines or anything else that
-        // starts a thread exists, so no other thread can be reading the environment.
-        unsafe {
-            match value {
-                Some(value) => std::env::set_var(name, value),
-                None => std::env::remove_var(name),
-            }
-        }
-    }
-}
-
-async fn serve(settings: Settings) -> ExitCode {
-    telemetry::init();
     let application = match Application::build(settings.clone()).await {
         Ok(application) => application,
         Err(error) => {

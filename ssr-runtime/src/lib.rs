@@ -2,8 +2,8 @@
 //!
 //! The caller hands over the source of a *server bundle* once; every engine of the pool evaluates
 //! it at start and keeps it loaded. A render is `(page, props JSON) → RenderedPage`. Nothing in this
-//! API names the engine behind it: deno_core, on QuickJS by default or on V8 with the `v8` feature
-//! (same code, chosen at build time), so the server does not change with the backend.
+//! API names the engine behind it (QuickJS today), so another backend can be added without touching
+//! the server.
 //!
 //! # The bundle contract
 //!
@@ -15,43 +15,18 @@
 //!
 //! # Limits
 //!
-//! Each render has a time limit, enforced from outside by a watchdog thread that terminates the
-//! engine's execution, and each engine a heap limit. A bundle that does not parse, a component that throws, a loop that never ends or a render
+//! Each render has a time limit, enforced by the engine's interrupt handler, and each engine a memory
+//! limit. A bundle that does not parse, a component that throws, a loop that never ends or a render
 //! that runs out of memory all come back as a [`RenderError`]; an engine whose render was cut off is
 //! rebuilt from the bundle before it takes the next job.
 
-#[cfg(all(feature = "quickjs", feature = "v8"))]
-compile_error!("ssr-runtime: choose one engine backend, the feature `quickjs` (the default) or `v8`");
-#[cfg(not(any(feature = "quickjs", feature = "v8")))]
-compile_error!("ssr-runtime: choose an engine backend with the feature `quickjs` (the default) or `v8`");
-
 mod engine;
 mod pool;
-mod watchdog;
 
 pub use pool::{Renderer, RendererConfig, RendererStats};
 
 use serde::Deserialize;
-use std::ffi::OsString;
-use std::path::Path;
 use std::time::Duration;
-
-/// The environment variables that put the engine's bytecode cache in `directory`, or turn it off
-/// (`None`), as `(name, Some(value))` to set or `(name, None)` to remove.
-///
-/// The QuickJS backend caches the bytecode of every script it compiles, the server bundle included,
-/// and reads where from the process environment, once, the first time it compiles anything;
-/// unconfigured, it writes under `$HOME/.cache`. The caller applies these before the first engine
-/// starts, and before any other thread does (changing the environment while another thread may
-/// read it is undefined behaviour). The V8 backend ignores them.
-pub fn bytecode_cache_environment(directory: Option<&Path>) -> [(&'static str, Option<OsString>); 2] {
-    match directory {
-        Some(directory) => {
-            [("V82JSC_NO_BC_CACHE", None), ("V82JSC_BC_CACHE_DIR", Some(directory.as_os_str().to_owned()))]
-        }
-        None => [("V82JSC_NO_BC_CACHE", Some(OsString::from("1"))), ("V82JSC_BC_CACHE_DIR", None)],
-    }
-}
 
 /// What a successful render gives the document shell.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

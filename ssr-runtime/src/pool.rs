@@ -47,8 +47,7 @@ pub struct RendererStats {
     pub rendered: u64,
     /// Renders that returned an error.
     pub failed: u64,
-    /// Engines rebuilt after a render was cut off by a limit (the bundle evaluated afresh, in the
-    /// same runtime or in a new one).
+    /// Engines rebuilt after a render poisoned them.
     pub engines_rebuilt: u64,
 }
 
@@ -74,9 +73,9 @@ pub struct Renderer {
     counters: Arc<Counters>,
 }
 
-/// Stack for an engine thread: the engine's own stack limit (`engine::ENGINE_STACK_KIB`) sits
-/// well inside it.
-pub(crate) const ENGINE_THREAD_STACK_BYTES: usize = 8 * 1024 * 1024;
+/// Stack for an engine thread: QuickJS's own stack limit sits well inside it.
+const ENGINE_THREAD_STACK_BYTES: usize = 8 * 1024 * 1024;
+const ENGINE_MAX_STACK_BYTES: usize = 4 * 1024 * 1024;
 
 impl Renderer {
     /// Starts `config.engines` engines and loads `bundle` into each. Returns when all are warm, or
@@ -87,6 +86,7 @@ impl Renderer {
             render_timeout: config.render_timeout,
             load_timeout: config.load_timeout,
             memory_limit_bytes: config.memory_limit_bytes,
+            max_stack_bytes: ENGINE_MAX_STACK_BYTES,
         };
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
@@ -180,7 +180,11 @@ fn run_engine(
     counters: &Counters,
     ready: &mpsc::Sender<Result<(), RenderError>>,
 ) {
-    let mut engine = match Engine::load(bundle, limits) {
+    // A panic while loading is answered like any failure to load: `start` waits for every engine.
+    let loaded = catch_unwind(AssertUnwindSafe(|| Engine::load(bundle, limits))).unwrap_or_else(|_| {
+        Err(RenderError::BundleLoad { message: "the engine panicked while loading the bundle".to_owned() })
+    });
+    let mut engine = match loaded {
         Ok(engine) => {
             let _ = ready.send(Ok(()));
             Some(engine)
@@ -202,7 +206,7 @@ fn run_engine(
             counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
             engine = load_again(bundle, limits);
         }
-        let Some(current) = engine.as_mut() else {
+        let Some(current) = engine.as_ref() else {
             let _ = job.reply.send(Err(RenderError::Unavailable));
             continue;
         };
@@ -213,18 +217,16 @@ fn run_engine(
             Err(_) => counters.failed.fetch_add(1, Ordering::Relaxed),
         };
         let poisoned = result.as_ref().is_err_and(RenderError::poisons_engine);
+        if poisoned {
+            // Counted before the answer, so that whoever gets it sees the rebuild in the stats.
+            counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
+        }
         let _ = job.reply.send(result);
         if poisoned {
-            // Rebuilt now, after answering, so that the next job does not wait for it: in place
-            // (a fresh instance of the bundle in the same runtime, see `Engine::reload`), or, if
-            // that fails, as a new runtime. The old runtime goes first: two at once would need
-            // twice the memory.
-            counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
-            if let Err(error) = current.reload(bundle) {
-                tracing::warn!(%error, "a rendering engine could not be reloaded in place; starting a new one");
-                drop(engine.take());
-                engine = load_again(bundle, limits);
-            }
+            // Rebuilt now, after answering, so that the next job does not wait for it. The old
+            // engine goes first: two at once would need twice the memory.
+            drop(engine.take());
+            engine = load_again(bundle, limits);
         }
     }
     // `engine` is dropped here, on its own thread, before the thread ends.
