@@ -11,7 +11,7 @@ use secrecy::ExposeSecret;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|list|disable|enable … (laundry admin help)\n\n\
+const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n\n\
 Configuration is read from the environment; see .env.example.";
 
 #[actix_web::main]

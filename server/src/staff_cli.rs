@@ -1,7 +1,8 @@
 //! `laundry admin …`: staff accounts from the command line.
 //!
 //! ```text
-//! laundry admin create --email EMAIL     the password is read from standard input
+//! laundry admin create --email EMAIL [--role owner|staff|valet]   the password is read from standard input
+//! laundry admin role --email EMAIL --role owner|staff|valet
 //! laundry admin password --email EMAIL   sets a new password (read the same way), ends the sessions
 //! laundry admin list
 //! laundry admin disable --email EMAIL    no more logins; the account's sessions end now
@@ -10,14 +11,19 @@
 
 use crate::clock::now_utc;
 use crate::db::{Database, DbConnection};
-use crate::domain::parse_email;
+use crate::domain::{StaffRole, parse_email};
 use crate::models::staff::{CreateStaffError, Staff};
 use crate::password::{check_password_strength, hash_password};
 use std::io::{BufRead, Write};
 
 /// How to use `laundry admin`.
 pub const USAGE: &str = "usage:
-  laundry admin create --email EMAIL     create a staff account; the password is read from standard input
+  laundry admin create --email EMAIL [--role ROLE]
+                                         create an account (ROLE: owner, staff (the default) or valet);
+                                         the password is read from standard input
+  laundry admin role --email EMAIL --role ROLE
+                                         change an account's role: owner (everything, staff accounts),
+                                         staff (the dashboard) or valet (the valet page only)
   laundry admin password --email EMAIL   set a new password (read from standard input); ends its sessions
   laundry admin list                     list the staff accounts
   laundry admin disable --email EMAIL    stop an account from signing in; ends its sessions
@@ -44,14 +50,18 @@ pub fn run(
     let connection: &mut DbConnection = &mut connection;
     let write_failed = |e: std::io::Error| e.to_string();
     match args {
-        ["create", "--email", email] => {
+        ["create", "--email", email] | ["create", "--email", email, "--role", _] => {
+            let role = match args.get(4) {
+                Some(role) => staff_role(role)?,
+                None => StaffRole::Staff,
+            };
             let email = staff_email(email)?;
             let password = read_password(password)?;
             check_password_strength(&password, &email)?;
             let hash = hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
-            match Staff::create(connection, &email, &hash, now_utc()) {
+            match Staff::create(connection, &email, &hash, role, now_utc()) {
                 Ok(_) => {
-                    writeln!(out, "Created the staff account {email}. Sign in at /admin/login.").map_err(write_failed)
+                    writeln!(out, "Created the {role} account {email}. Sign in at /admin/login.").map_err(write_failed)
                 }
                 Err(CreateStaffError::EmailTaken) => Err(format!(
                     "An account for {email} already exists (laundry admin password --email {email} sets a new password)."
@@ -78,7 +88,7 @@ pub fn run(
                 return writeln!(out, "No staff accounts yet: laundry admin create --email EMAIL")
                     .map_err(write_failed);
             }
-            writeln!(out, "{:<40} {:<9} {:<17} LAST SIGN-IN", "EMAIL", "STATE", "CREATED (UTC)")
+            writeln!(out, "{:<40} {:<6} {:<9} {:<17} LAST SIGN-IN", "EMAIL", "ROLE", "STATE", "CREATED (UTC)")
                 .map_err(write_failed)?;
             for account in accounts {
                 let state = if account.disabled_at.is_some() { "disabled" } else { "active" };
@@ -87,8 +97,9 @@ pub fn run(
                 };
                 writeln!(
                     out,
-                    "{:<40} {:<9} {:<17} {}",
+                    "{:<40} {:<6} {:<9} {:<17} {}",
                     account.email,
+                    account.role,
                     state,
                     when(Some(account.created_at)),
                     when(account.last_login_at)
@@ -96,6 +107,14 @@ pub fn run(
                 .map_err(write_failed)?;
             }
             Ok(())
+        }
+        ["role", "--email", email, "--role", role] => {
+            let (email, role) = (staff_email(email)?, staff_role(role)?);
+            match Staff::set_role(connection, &email, role) {
+                Ok(true) => writeln!(out, "{email} is now {role}.").map_err(write_failed),
+                Ok(false) => Err(format!("There is no account for {email}.")),
+                Err(e) => Err(format!("the role could not be changed: {e}")),
+            }
         }
         [action @ ("disable" | "enable"), "--email", email] => {
             let email = staff_email(email)?;
@@ -111,6 +130,11 @@ pub fn run(
         }
         _ => Err(USAGE.to_owned()),
     }
+}
+
+/// `owner`, `staff` or `valet`.
+fn staff_role(input: &str) -> Result<StaffRole, String> {
+    StaffRole::parse(input.trim()).ok_or_else(|| format!("Unknown role {input:?}: expected owner, staff or valet."))
 }
 
 /// A staff login name: a valid e-mail, lower case.
@@ -167,6 +191,7 @@ mod tests {
 
         let listed = admin(&database, &["list"], "").unwrap();
         assert!(listed.contains("amina@example.com") && listed.contains("active"), "{listed}");
+        assert!(listed.contains("staff"), "a new account is staff unless told: {listed}");
 
         admin(&database, &["disable", "--email", "amina@example.com"], "").unwrap();
         assert!(admin(&database, &["list"], "").unwrap().contains("disabled"));
@@ -175,6 +200,24 @@ mod tests {
 
         let stored = Staff::find_by_email(&mut database.connection().unwrap(), "amina@example.com").unwrap().unwrap();
         assert!(crate::password::verify_password("Tumbo-Ngoma-47-Kazi", &stored.password_hash));
+    }
+
+    #[test]
+    fn an_account_gets_the_role_asked_for_and_can_change_it() {
+        let (_dir, database) = database();
+        let created =
+            admin(&database, &["create", "--email", "otieno@example.com", "--role", "valet"], "Tumbo-Ngoma-47-Kazi\n")
+                .unwrap();
+        assert!(created.contains("valet account"), "{created}");
+        let role = |database: &Database| {
+            Staff::find_by_email(&mut database.connection().unwrap(), "otieno@example.com").unwrap().unwrap().role
+        };
+        assert_eq!(role(&database), StaffRole::Valet);
+        admin(&database, &["role", "--email", "otieno@example.com", "--role", "owner"], "").unwrap();
+        assert_eq!(role(&database), StaffRole::Owner);
+        let bad = admin(&database, &["role", "--email", "otieno@example.com", "--role", "boss"], "").unwrap_err();
+        assert!(bad.contains("expected owner, staff or valet"), "{bad}");
+        assert_eq!(role(&database), StaffRole::Owner);
     }
 
     #[test]

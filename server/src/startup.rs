@@ -183,6 +183,8 @@ pub fn routes(config: &mut web::ServiceConfig) {
         )
         .service(web::scope("/admin").configure(register(admin_page_routes())))
         .service(web::scope("/api/admin").configure(register(admin_api_routes())))
+        // Valets (and staff standing in for one): the day's run from a phone.
+        .service(web::scope("/valet").configure(register(valet_routes())))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))
@@ -212,6 +214,11 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/mail", Method::GET, mail::get_mail),
         at("/mail/{id}/resend", Method::POST, mail::resend_email),
     ]
+}
+
+/// The valet page and its forms, under `/valet`.
+pub fn valet_routes() -> Vec<AdminRoute> {
+    vec![]
 }
 
 /// One guarded route: its path inside its scope, its method, and the route itself.

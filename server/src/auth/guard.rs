@@ -1,8 +1,10 @@
-//! The guard around every route of `/admin` and `/api/admin`, and where a login may send the
-//! browser afterwards.
+//! The guard around every route of the staff side (`/admin`, `/api/admin`, `/valet`,
+//! `/api/valet`): a session, the role's right to the area ([`StaffRole::may_use`]), and CSRF; and
+//! where a login may send the browser afterwards.
 
 use super::session::live_session;
 use super::{CSRF_HEADER, same_secret};
+use crate::domain::StaffArea;
 use crate::error::ApiError;
 use crate::state::AppState;
 use actix_web::body::{BoxBody, MessageBody};
@@ -17,24 +19,43 @@ fn is_api(path: &str) -> bool {
 }
 
 /// Whether `path`, as the router matches it (percent-decoded where that is safe), is for staff
-/// only: everything that starts with `/admin` or `/api/admin`, except the login.
+/// only: everything that starts with `/admin`, `/api/admin`, `/valet` or `/api/valet`, except the
+/// login.
 pub fn is_staff_only(path: &str) -> bool {
-    (path.starts_with("/admin") || path.starts_with("/api/admin")) && path != "/admin/login"
+    staff_area(path).is_some()
 }
 
-/// The guard of `/admin` and `/api/admin`: a live session, and for every request that can change
-/// something, its CSRF token (header `X-CSRF-Token`, or a `csrf` field of a form). Without a
-/// session, pages redirect to the login (with `next`) and the API answers 401; a missing or wrong
-/// token answers 403 and the handler never runs.
+/// The part of the staff side `path` belongs to; `None` for the public site and the login.
+pub fn staff_area(path: &str) -> Option<StaffArea> {
+    if path == "/admin/login" {
+        return None;
+    }
+    if path.starts_with("/valet") || path.starts_with("/api/valet") {
+        return Some(StaffArea::Valet);
+    }
+    if path == "/admin/logout" {
+        return Some(StaffArea::SignOut);
+    }
+    if path.starts_with("/admin/staff") || path.starts_with("/api/admin/staff") {
+        return Some(StaffArea::Accounts);
+    }
+    (path.starts_with("/admin") || path.starts_with("/api/admin")).then_some(StaffArea::Dashboard)
+}
+
+/// The guard of the staff side: a live session whose role may use the path's area, and for every
+/// request that can change something, its CSRF token (header `X-CSRF-Token`, or a `csrf` field of
+/// a form). Without a session, pages redirect to the login (with `next`) and the API answers 401;
+/// a role that may not use the area is sent to its own page (pages) or answered 403 (the API); a
+/// missing or wrong token answers 403. In each case the handler never runs.
 pub async fn require_staff(
     mut request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     // The router's view of the path: `/%61dmin` reaches the `/admin` route, so it is judged as that.
     let path = request.match_info().as_str().to_owned();
-    if !is_staff_only(&path) {
+    let Some(area) = staff_area(&path) else {
         return Ok(next.call(request).await?.map_into_boxed_body());
-    }
+    };
     let Some(state) = request.app_data::<web::Data<AppState>>().cloned() else {
         return Ok(request.into_response(HttpResponse::InternalServerError().finish()));
     };
@@ -47,6 +68,18 @@ pub async fn require_staff(
         }
         Err(error) => return Ok(request.into_response(error.error_response())),
     };
+    if !staff.role.may_use(area) {
+        tracing::warn!(path = request.path(), staff = %staff.email, role = %staff.role, "a staff request outside the account's role was refused");
+        let response = if api {
+            ApiError::Forbidden("Your account cannot use this part of the site.".to_owned()).error_response()
+        } else {
+            HttpResponse::SeeOther()
+                .insert_header((header::LOCATION, staff.role.home()))
+                .insert_header((header::CACHE_CONTROL, "no-store"))
+                .finish()
+        };
+        return Ok(request.into_response(response));
+    }
     if !is_safe(request.method()) {
         let token = match request.headers().get(CSRF_HEADER).and_then(|v| v.to_str().ok()) {
             Some(token) => Some(token.to_owned()),
@@ -97,11 +130,14 @@ async fn form_csrf_field(request: &mut ServiceRequest) -> Option<String> {
     token
 }
 
-/// A local path to go to after the login: under `/admin`, never another site.
+/// A local path to go to after the login: under `/admin` or `/valet`, never another site.
 pub fn safe_next(next: Option<&str>) -> String {
+    let under = |next: &str, root: &str| {
+        next.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with(['?', '/']))
+    };
     match next {
         Some(next)
-            if (next == "/admin" || next.starts_with("/admin?") || next.starts_with("/admin/"))
+            if (under(next, "/admin") || under(next, "/valet"))
                 && !next.starts_with("/admin/login")
                 && !next.contains("//")
                 && !next.contains('\\')
@@ -130,9 +166,23 @@ mod tests {
     }
 
     #[test]
+    fn each_staff_path_belongs_to_its_area() {
+        assert_eq!(staff_area("/valet"), Some(StaffArea::Valet));
+        assert_eq!(staff_area("/valet/stops/1/picked-up"), Some(StaffArea::Valet));
+        assert_eq!(staff_area("/api/valet/stops"), Some(StaffArea::Valet));
+        assert_eq!(staff_area("/admin/logout"), Some(StaffArea::SignOut));
+        assert_eq!(staff_area("/api/admin/staff"), Some(StaffArea::Accounts));
+        assert_eq!(staff_area("/api/admin/run"), Some(StaffArea::Dashboard));
+        assert_eq!(staff_area("/admin"), Some(StaffArea::Dashboard));
+        assert_eq!(staff_area("/t/abc"), None);
+    }
+
+    #[test]
     fn after_login_only_admin_paths_of_this_site_are_followed() {
         assert_eq!(safe_next(Some("/admin?tab=messages")), "/admin?tab=messages");
         assert_eq!(safe_next(Some("/admin/")), "/admin/");
+        assert_eq!(safe_next(Some("/valet")), "/valet");
+        assert_eq!(safe_next(Some("/valetx")), "/admin");
         for bad in [
             None,
             Some("https://evil.example"),

@@ -3,6 +3,7 @@
 
 use super::{ABSOLUTE_TIMEOUT, IDLE_TIMEOUT, SESSION_COOKIE};
 use crate::clock::now_utc;
+use crate::domain::StaffRole;
 use crate::error::ApiError;
 use crate::models::staff::{Staff, StaffSession};
 use crate::state::AppState;
@@ -80,6 +81,8 @@ pub struct CurrentStaff {
     pub id: String,
     /// The account's e-mail (recorded as who made a change).
     pub email: String,
+    /// What the account may do.
+    pub role: StaffRole,
     /// The session's CSRF token, for the dashboard's props.
     pub csrf_token: String,
     /// SHA-256 of the session token (logout ends this session).
@@ -117,6 +120,7 @@ pub async fn live_session(state: &AppState, request: &HttpRequest) -> Result<Opt
     Ok(found.map(|(session, account)| CurrentStaff {
         id: account.id,
         email: account.email,
+        role: account.role,
         csrf_token: session.csrf_token,
         session_hash: session.id_hash,
     }))

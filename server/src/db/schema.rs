@@ -27,6 +27,43 @@ diesel::table! {
         mpesa_code -> Nullable<Text>,
         paid_at -> Nullable<Timestamp>,
         payment_recorded_by -> Nullable<Text>,
+        landmark -> Text,
+        pin_lat -> Nullable<Double>,
+        pin_lng -> Nullable<Double>,
+        rush -> Bool,
+        link_token -> Nullable<Text>,
+        estimate_amount -> Integer,
+    }
+}
+
+diesel::table! {
+    stops (id) {
+        id -> Text,
+        order_id -> Text,
+        kind -> Text,
+        day -> Date,
+        window_start -> Integer,
+        window_end -> Integer,
+        state -> Text,
+        valet_id -> Nullable<Text>,
+        run_position -> Nullable<Integer>,
+        confirmed_at -> Nullable<Timestamp>,
+        confirmed_by -> Nullable<Text>,
+        on_the_way_at -> Nullable<Timestamp>,
+        done_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    order_bills (id) {
+        id -> BigInt,
+        order_id -> Text,
+        total_amount -> Integer,
+        lines -> Text,
+        bags -> Nullable<Integer>,
+        recorded_at -> Timestamp,
+        recorded_by -> Nullable<Text>,
     }
 }
 
@@ -78,6 +115,7 @@ diesel::table! {
         created_at -> Timestamp,
         last_login_at -> Nullable<Timestamp>,
         disabled_at -> Nullable<Timestamp>,
+        role -> Text,
     }
 }
 
@@ -129,12 +167,17 @@ diesel::table! {
 }
 
 diesel::joinable!(order_lines -> orders (order_id));
+diesel::joinable!(stops -> orders (order_id));
+diesel::joinable!(stops -> staff (valet_id));
+diesel::joinable!(order_bills -> orders (order_id));
 diesel::joinable!(order_status_history -> orders (order_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::allow_tables_to_appear_in_same_query!(
     orders,
     order_lines,
+    order_bills,
     order_status_history,
+    stops,
     contact_messages,
     staff,
     staff_sessions,

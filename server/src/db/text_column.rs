@@ -5,7 +5,8 @@
 use super::connection::MultiBackend;
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    EmailKind, LineKind, MessageStatus, OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, TextEnum,
+    EmailKind, LineKind, MessageStatus, OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, StaffRole,
+    StopKind, StopState, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
@@ -48,5 +49,8 @@ text_columns!(
     EmailKind,
     OutboxStatus,
     LineKind,
-    Unit
+    Unit,
+    StaffRole,
+    StopKind,
+    StopState
 );

@@ -17,11 +17,16 @@ text_enum! {
         Piece = "piece",
         /// Money off the order (a negative amount).
         Discount = "discount",
+        /// Money added for a service option: next-day rush.
+        Surcharge = "surcharge",
     }
 }
 
 /// What the discount line is called, in the catalogue's terms.
 pub const FIRST_ORDER_DISCOUNT_ITEM: &str = "first-order-discount";
+
+/// What the rush surcharge line is called.
+pub const RUSH_ITEM: &str = "next-day-rush";
 
 /// One priced line, as it is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +85,22 @@ impl Line {
             unit: Unit::Piece,
             unit_price: -amount,
             amount: -amount,
+        }
+    }
+}
+
+impl Line {
+    /// Next-day delivery for `shillings`.
+    pub fn rush(shillings: u32) -> Line {
+        let amount = shillings as i32;
+        Line {
+            kind: LineKind::Surcharge,
+            item: RUSH_ITEM,
+            label: "Next-day rush",
+            quantity: 1,
+            unit: Unit::Piece,
+            unit_price: amount,
+            amount,
         }
     }
 }

@@ -8,10 +8,12 @@ use super::loose::Loose;
 use super::payment::PaymentMethod;
 use super::phone::PhoneNumber;
 use super::text::{self, FieldErrors};
+use super::visit::{self, Pin};
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use time::Date;
 
 /// The largest quantity one order may have; the order form holds the same limit.
 pub const MAX_QUANTITY_KG: i32 = 500;
@@ -37,6 +39,16 @@ pub struct OrderInput {
     pub payment_method: Option<String>,
     /// Optional.
     pub special_instructions: Option<String>,
+    /// The pickup slot, `2026-11-25T19:00`; none: the next open window.
+    pub pickup: Option<String>,
+    /// Next-day rush: a JSON boolean or a form's checkbox.
+    pub rush: Option<Value>,
+    /// A landmark beside the location (optional).
+    pub landmark: Option<String>,
+    /// The map pin's latitude, degrees (optional, with `pinLng`).
+    pub pin_lat: Option<Value>,
+    /// The map pin's longitude, degrees.
+    pub pin_lng: Option<Value>,
     /// Price-list items by their id, with how many (JSON: `"pieces": {"shirt": 2}`).
     #[serde(default)]
     pub pieces: BTreeMap<String, Loose>,
@@ -66,6 +78,15 @@ pub struct ValidOrder {
     pub special_instructions: String,
     /// Price-list items with their quantity, in the price list's order.
     pub pieces: Vec<(&'static PriceItem, i32)>,
+    /// The pickup slot asked for (a day and a window start), not yet checked against the
+    /// schedule; none: the next open window.
+    pub pickup: Option<(Date, u16)>,
+    /// Next-day delivery, for the rush surcharge.
+    pub rush: bool,
+    /// Possibly empty.
+    pub landmark: String,
+    /// Where the customer's phone said it was, if they shared it.
+    pub pin: Option<Pin>,
 }
 
 impl OrderInput {
@@ -118,6 +139,13 @@ impl OrderInput {
             "specialInstructions",
             text::optional(self.special_instructions.as_deref(), "special instructions", 1000, true),
         );
+        let pickup = errors.check("pickup", visit::parse_pickup(self.pickup.as_deref()));
+        let rush = errors.check("rush", visit::parse_rush(self.rush.as_ref()));
+        let landmark = errors.check("landmark", visit::parse_landmark(self.landmark.as_deref()));
+        let pin = errors.check("pin", visit::parse_pin(self.pin_lat.as_ref(), self.pin_lng.as_ref()));
+        let (Some(pickup), Some(rush), Some(landmark), Some(pin)) = (pickup, rush, landmark, pin) else {
+            return Err(errors);
+        };
 
         match (customer_name, phone, email, location, by_the_kg, payment_method, special_instructions) {
             (
@@ -137,6 +165,10 @@ impl OrderInput {
                 payment_method,
                 special_instructions: special.unwrap_or_default(),
                 pieces: pieces.valid,
+                pickup,
+                rush,
+                landmark,
+                pin,
             }),
             _ => Err(errors),
         }
@@ -179,6 +211,10 @@ impl ValidOrder {
             self.payment_method.as_str(),
             self.special_instructions,
             self.pieces.iter().map(|(item, count)| (item.id, count)).collect::<Vec<_>>(),
+            self.pickup.map(|(day, start)| (day.to_string(), start)),
+            self.rush,
+            self.landmark,
+            self.pin.map(|pin| (pin.lat_e6, pin.lng_e6)),
         ]);
         let digest = Sha256::digest(canonical.to_string().as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()

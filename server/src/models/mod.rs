@@ -5,6 +5,7 @@ pub mod order;
 pub mod outbox;
 pub mod staff;
 pub mod stats;
+pub mod stop;
 
 /// One page of a list, and how many items there are in all.
 #[derive(Debug, Clone)]

@@ -2,6 +2,7 @@
 
 use crate::db::schema::{login_failures, staff, staff_sessions};
 use crate::db::{DbConnection, write_transaction};
+use crate::domain::StaffRole;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -23,6 +24,8 @@ pub struct Staff {
     pub last_login_at: Option<PrimitiveDateTime>,
     /// Set when the account was disabled.
     pub disabled_at: Option<PrimitiveDateTime>,
+    /// What the account may do.
+    pub role: StaffRole,
 }
 
 /// Why an account was not created.
@@ -37,11 +40,12 @@ pub enum CreateStaffError {
 }
 
 impl Staff {
-    /// Stores a new, enabled account. `email` must already be lower case and valid.
+    /// Stores a new, enabled account with `role`. `email` must already be lower case and valid.
     pub fn create(
         connection: &mut DbConnection,
         email: &str,
         password_hash: &str,
+        role: StaffRole,
         now: PrimitiveDateTime,
     ) -> Result<Staff, CreateStaffError> {
         let row = Staff {
@@ -51,6 +55,7 @@ impl Staff {
             created_at: now,
             last_login_at: None,
             disabled_at: None,
+            role,
         };
         match diesel::insert_into(staff::table).values(&row).execute(connection) {
             Ok(_) => Ok(row),
@@ -67,6 +72,24 @@ impl Staff {
     /// Every account, oldest first.
     pub fn list(connection: &mut DbConnection) -> QueryResult<Vec<Staff>> {
         staff::table.order(staff::created_at.asc()).select(Staff::as_select()).load(connection)
+    }
+
+    /// The enabled valets, by e-mail: whom staff can give stops to.
+    pub fn valets(connection: &mut DbConnection) -> QueryResult<Vec<Staff>> {
+        staff::table
+            .filter(staff::role.eq(StaffRole::Valet))
+            .filter(staff::disabled_at.is_null())
+            .order(staff::email.asc())
+            .select(Staff::as_select())
+            .load(connection)
+    }
+
+    /// Gives the account another role. False when there is no such account.
+    pub fn set_role(connection: &mut DbConnection, email: &str, role: StaffRole) -> QueryResult<bool> {
+        let changed = diesel::update(staff::table.filter(staff::email.eq(email)))
+            .set(staff::role.eq(role))
+            .execute(connection)?;
+        Ok(changed > 0)
     }
 
     /// How many accounts can log in.

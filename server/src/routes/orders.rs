@@ -7,7 +7,7 @@ use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber};
 use crate::error::ApiError;
-use crate::models::order::{Order, OrderLine, PlaceError, Placed};
+use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms};
 use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
 use crate::views::orders::{OrderLineView, OrderView};
@@ -36,11 +36,12 @@ async fn place(
     // back unless a new order is stored.
     let reservation = state.submission_limit().reserve(client);
     let may_create = reservation.is_ok();
-    let discount = state.settings().first_order_discount;
+    let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
     let placed = state
         .db()
         .run(move |connection| {
-            let placed = Order::place(connection, &order, key.as_deref(), may_create, discount, now_utc());
+            let terms = PlacingTerms { first_order_discount, schedule: &schedule };
+            let placed = Order::place(connection, &order, key.as_deref(), may_create, &terms, now_utc());
             let with_lines = placed.and_then(|placed| {
                 let lines = Order::lines(connection, &placed.order().id)?;
                 Ok((placed, lines))
@@ -53,6 +54,11 @@ async fn place(
         PlaceError::KeyReused => ApiError::KeyReused,
         PlaceError::NewOrdersHeld => {
             submissions_limited(&state.settings().business, reservation.as_ref().err().copied().unwrap_or_default())
+        }
+        PlaceError::Slot(refusal) => {
+            let mut errors = FieldErrors::default();
+            errors.add("pickup", refusal.to_string());
+            ApiError::invalid(errors)
         }
         PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
     })?;

@@ -286,10 +286,17 @@ pub fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
 }
 
 impl TestApp {
-    /// Creates a staff account directly in the database.
+    /// Creates an owner's account directly in the database.
     pub fn create_staff(&self, email: &str, password: &str) {
+        self.create_staff_as(email, password, laundry::domain::StaffRole::Owner);
+    }
+
+    /// Creates an account with `role` directly in the database.
+    pub fn create_staff_as(&self, email: &str, password: &str, role: laundry::domain::StaffRole) {
         let hash = laundry::password::hash_password(password).unwrap();
-        self.with_db(|c| laundry::models::staff::Staff::create(c, email, &hash, laundry::clock::now_utc()).unwrap());
+        self.with_db(|c| {
+            laundry::models::staff::Staff::create(c, email, &hash, role, laundry::clock::now_utc()).unwrap()
+        });
     }
 
     /// Posts the login form as a browser does: first GET the form for its token cookie.

@@ -3,4 +3,4 @@
 /**
  * What a line is.
  */
-export type LineKind = "kg" | "piece" | "discount";
+export type LineKind = "kg" | "piece" | "discount" | "surcharge";

@@ -9,7 +9,7 @@ use crate::models::outbox::OutboxEmail;
 use diesel::prelude::*;
 
 /// An order and what happened to it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OrderRecord {
     /// The order as it is now.
     pub order: Order,

@@ -10,7 +10,7 @@ mod place;
 pub use lines::OrderLine;
 pub use list::OrderFilter;
 pub use payment::{Payment, PaymentRecorded};
-pub use place::{PlaceError, Placed};
+pub use place::{PlaceError, Placed, PlacingTerms};
 
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
@@ -20,7 +20,7 @@ use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
 /// A stored order.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
 #[diesel(table_name = orders)]
 pub struct Order {
     /// The database's key (UUID v4): it never leaves the server.
@@ -69,6 +69,19 @@ pub struct Order {
     pub paid_at: Option<PrimitiveDateTime>,
     /// The staff member who recorded it.
     pub payment_recorded_by: Option<String>,
+    /// A landmark beside the location; possibly empty.
+    pub landmark: String,
+    /// The map pin's latitude, degrees, if the customer shared their position.
+    pub pin_lat: Option<f64>,
+    /// The map pin's longitude, degrees.
+    pub pin_lng: Option<f64>,
+    /// Next-day delivery.
+    pub rush: bool,
+    /// The unguessable token of the order's own page, `/t/{token}`.
+    pub link_token: Option<String>,
+    /// The total when the order was placed, from the customer's estimate; `total_amount` is the
+    /// bill, which changes when the laundry is weighed at pickup.
+    pub estimate_amount: i32,
 }
 
 /// One change of an order's status.
@@ -116,6 +129,16 @@ impl Order {
     pub fn count(connection: &mut DbConnection) -> QueryResult<i64> {
         orders::table.count().get_result(connection)
     }
+    /// The order whose page is `/t/{token}`.
+    pub fn find_by_link_token(connection: &mut DbConnection, token: &str) -> QueryResult<Option<Order>> {
+        orders::table.filter(orders::link_token.eq(token)).select(Order::as_select()).first(connection).optional()
+    }
+
+    /// The map pin, if the customer shared one.
+    pub fn pin(&self) -> Option<crate::domain::Pin> {
+        self.pin_lat.zip(self.pin_lng).map(|(lat, lng)| crate::domain::Pin::from_degrees(lat, lng))
+    }
+
     /// The order with this id.
     pub fn find(connection: &mut DbConnection, id: &str) -> QueryResult<Option<Order>> {
         orders::table.find(id).select(Order::as_select()).first(connection).optional()

@@ -5,9 +5,11 @@
 use super::Order;
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
+use crate::domain::schedule::{Schedule, SlotRefusal};
 use crate::domain::{Line, OrderReference, OrderStatus, PaymentMethod, ValidOrder, lines_total};
 use crate::models::implicit_keys;
 use crate::models::outbox::OutboxEmail;
+use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -34,6 +36,12 @@ struct NewOrderRow<'a> {
     request_fingerprint: Option<&'a str>,
     created_at: PrimitiveDateTime,
     updated_at: PrimitiveDateTime,
+    landmark: &'a str,
+    pin_lat: Option<f64>,
+    pin_lng: Option<f64>,
+    rush: bool,
+    link_token: &'a str,
+    estimate_amount: i32,
 }
 
 /// What placing an order did.
@@ -63,6 +71,9 @@ pub enum PlaceError {
     /// It would be a new order, and new ones were not allowed (the sender is over its limit).
     #[error("no new order may be stored for this sender now")]
     NewOrdersHeld,
+    /// The pickup window cannot be booked; nothing was stored.
+    #[error(transparent)]
+    Slot(#[from] SlotRefusal),
     /// The database failed.
     #[error(transparent)]
     Database(#[from] DieselError),
@@ -79,11 +90,11 @@ impl Order {
         order: &ValidOrder,
         idempotency_key: Option<&str>,
         may_create: bool,
-        first_order_discount: Option<u32>,
+        terms: &PlacingTerms<'_>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
         let attempt = |connection: &mut DbConnection| {
-            Self::place_once(connection, order, idempotency_key, may_create, first_order_discount, now)
+            Self::place_once(connection, order, idempotency_key, may_create, terms, now)
         };
         match attempt(connection) {
             // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
@@ -100,7 +111,7 @@ impl Order {
         order: &ValidOrder,
         idempotency_key: Option<&str>,
         may_create: bool,
-        first_order_discount: Option<u32>,
+        terms: &PlacingTerms<'_>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
         let fingerprint = order.fingerprint();
@@ -130,10 +141,13 @@ impl Order {
             let id = Uuid::new_v4().to_string();
             let reference = unused_reference(connection)?;
             let mut lines = order.lines();
-            if let Some(shillings) = first_order_discount.filter(|&shillings| shillings > 0)
+            if let Some(shillings) = terms.first_order_discount.filter(|&shillings| shillings > 0)
                 && is_first_order(connection, order.phone.as_str())?
             {
                 lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
+            }
+            if order.rush && terms.schedule.rush_surcharge > 0 {
+                lines.push(Line::rush(terms.schedule.rush_surcharge));
             }
             // The spec's service fields describe the main (kg) line; an order of pieces alone says so.
             let (service_type, service_label, quantity, price_per_kg) = match order.by_the_kg {
@@ -159,8 +173,20 @@ impl Order {
                 request_fingerprint: Some(&fingerprint),
                 created_at: now,
                 updated_at: now,
+                landmark: &order.landmark,
+                pin_lat: order.pin.map(|pin| pin.lat()),
+                pin_lng: order.pin.map(|pin| pin.lng()),
+                rush: order.rush,
+                link_token: &link_token(),
+                estimate_amount: lines_total(&lines),
             };
             diesel::insert_into(orders::table).values(&row).execute(connection)?;
+            let moment = now.assume_utc();
+            let pickup = match order.pickup {
+                Some(pickup) => pickup,
+                None => Stop::next_open(connection, terms.schedule, moment).map_err(book_error)?,
+            };
+            Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
             Order::insert_lines(connection, &id, &lines)?;
             diesel::insert_into(order_status_history::table)
                 .values((
@@ -174,6 +200,30 @@ impl Order {
             Ok(Placed::Created(stored))
         })
     }
+}
+
+/// What placing an order depends on besides the order: the first-order discount and the schedule.
+#[derive(Debug, Clone, Copy)]
+pub struct PlacingTerms<'a> {
+    /// KSh off a phone number's first order, if the offer is on.
+    pub first_order_discount: Option<u32>,
+    /// Pickup windows, capacities, cut-off, rush surcharge.
+    pub schedule: &'a Schedule,
+}
+
+fn book_error(error: BookError) -> PlaceError {
+    match error {
+        BookError::Refused(refusal) => PlaceError::Slot(refusal),
+        BookError::Database(error) => PlaceError::Database(error),
+    }
+}
+
+/// 16 random lower-case letters and digits (about 82 bits): the order page's token, `/t/{token}`.
+fn link_token() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut random = rand::rng();
+    (0..16).map(|_| char::from(ALPHABET[random.random_range(0..ALPHABET.len())])).collect()
 }
 
 /// The service type and label of an order of pieces alone (it has no kg line; its kg are 0).

@@ -58,7 +58,7 @@ pub fn order_customer(order: &Order, lines: &[Line]) -> Option<Value> {
 fn lines_text(lines: &[Line]) -> String {
     let line = |line: &Line| {
         let quantity = match (line.kind, line.unit) {
-            (LineKind::Discount, _) => String::new(),
+            (LineKind::Discount | LineKind::Surcharge, _) => String::new(),
             (_, Unit::Kg) => format!(", {} kg", line.quantity),
             (_, Unit::Piece) => format!(" × {}", line.quantity),
         };

@@ -1,7 +1,10 @@
 //! Configuration from the environment. Every variable is checked at start; a bad one stops the
 //! server with a message naming it. `.env.example` at the top of the repository lists them all.
 
+mod schedule;
+
 use crate::catalogue;
+use crate::domain::schedule::Schedule;
 use crate::domain::{PhoneNumber, parse_email};
 use crate::mail::{MailSettings, RetryPolicy};
 use secrecy::SecretString;
@@ -46,6 +49,9 @@ pub struct Settings {
     /// KSh off a phone number's first order, the home page banner's offer
     /// (`LAUNDRY_FIRST_ORDER_DISCOUNT_KES`, whole shillings, 0 to 100000; unset or 0: off).
     pub first_order_discount: Option<u32>,
+    /// Pickup windows, capacities, closed dates, cut-off, turnaround, rush surcharge and minutes
+    /// per stop (`LAUNDRY_PICKUP_WINDOWS` and the others of `config::schedule`).
+    pub schedule: Schedule,
     /// The mail API and its templates (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
     pub mail: MailSettings,
     /// When the mail worker retries (not from the environment; tests shorten it).
@@ -185,7 +191,9 @@ impl Settings {
             _ => return Err(invalid(name, &discount, "expected whole shillings from 0 (off) to 100000")),
         };
         let mail = mail_settings(&lookup)?;
+        let schedule = schedule::schedule(&lookup)?;
         Ok(Self {
+            schedule,
             submissions_per_hour,
             tracking_per_10_minutes,
             mail,

@@ -1,0 +1,10 @@
+DROP TABLE order_bills;
+DROP TABLE stops;
+DROP INDEX orders_link_token;
+ALTER TABLE orders DROP COLUMN estimate_amount;
+ALTER TABLE orders DROP COLUMN link_token;
+ALTER TABLE orders DROP COLUMN rush;
+ALTER TABLE orders DROP COLUMN pin_lng;
+ALTER TABLE orders DROP COLUMN pin_lat;
+ALTER TABLE orders DROP COLUMN landmark;
+ALTER TABLE staff DROP COLUMN role;

@@ -1,0 +1,389 @@
+//! Pickup and delivery windows, in Africa/Nairobi time: the windows a day has, which of them can
+//! still be booked, the delivery that follows a pickup, and the ETA of a stop in a valet's run (the
+//! one place it is computed: the tracking page and the 5:30pm text both use [`eta`]).
+//!
+//! Pure: the schedule itself comes from configuration (`config::schedule`), and whether a window
+//! still has room is the database's to say (`models::stop`).
+
+use crate::clock::NAIROBI;
+use std::collections::BTreeSet;
+use std::fmt;
+use time::{Date, Duration, OffsetDateTime, Time};
+
+/// A window of the day, in whole minutes after midnight, Nairobi time (`19:00-20:00` is 1140-1200).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Window {
+    /// First minute.
+    pub start: u16,
+    /// The minute it ends (after `start`, at most 24:00).
+    pub end: u16,
+}
+
+impl Window {
+    /// `HH:MM-HH:MM`; the end after the start, within one day.
+    pub fn parse(text: &str) -> Option<Window> {
+        let (start, end) = text.trim().split_once('-')?;
+        let (start, end) = (parse_minute(start)?, parse_minute(end)?);
+        (start < end).then_some(Window { start, end })
+    }
+
+    /// How long it lasts.
+    pub fn minutes(self) -> u16 {
+        self.end - self.start
+    }
+}
+
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", clock_time(self.start), clock_time(self.end))
+    }
+}
+
+/// `HH:MM` (00:00 to 24:00) as minutes after midnight.
+pub fn parse_minute(text: &str) -> Option<u16> {
+    let (hours, minutes) = text.trim().split_once(':')?;
+    let ok = |part: &str| part.len() == 2 && part.bytes().all(|b| b.is_ascii_digit());
+    if !ok(hours) || !ok(minutes) {
+        return None;
+    }
+    let (hours, minutes): (u16, u16) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (minutes < 60 && (hours < 24 || (hours == 24 && minutes == 0))).then_some(hours * 60 + minutes)
+}
+
+/// Minutes after midnight as `HH:MM`.
+pub fn clock_time(minute: u16) -> String {
+    format!("{:02}:{:02}", minute / 60, minute % 60)
+}
+
+/// A day and one of its windows: when a valet comes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    /// The day, in Nairobi.
+    pub day: Date,
+    /// The window of that day.
+    pub window: Window,
+}
+
+impl Slot {
+    /// The value a form sends for a slot: `2026-11-25T19:00` (the day and the window's start).
+    pub fn value(&self) -> String {
+        format!("{}T{}", self.day, clock_time(self.window.start))
+    }
+
+    /// When the window starts.
+    pub fn starts_at(&self) -> OffsetDateTime {
+        at_minute(self.day, self.window.start)
+    }
+
+    /// `Wed 25 Nov, 19:00-20:00`, as customers read it.
+    pub fn label(&self) -> String {
+        format!("{}, {}", day_label(self.day), self.window)
+    }
+}
+
+/// `2026-11-25T19:00`: a day and a window start, not yet checked against a schedule.
+pub fn parse_slot_value(text: &str) -> Option<(Date, u16)> {
+    let (day, start) = text.trim().split_once('T')?;
+    Some((parse_day(day)?, parse_minute(start)?))
+}
+
+/// `YYYY-MM-DD`.
+pub fn parse_day(text: &str) -> Option<Date> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    let text = text.trim();
+    (text.len() == 10).then(|| Date::parse(text, &format).ok()).flatten()
+}
+
+/// `Wed 25 Nov`.
+pub fn day_label(day: Date) -> String {
+    let weekday = &day.weekday().to_string()[..3];
+    let month = &day.month().to_string()[..3];
+    format!("{weekday} {} {month}", day.day())
+}
+
+/// `minute` minutes after midnight of `day`, Nairobi time.
+fn at_minute(day: Date, minute: u16) -> OffsetDateTime {
+    day.with_time(Time::MIDNIGHT).assume_offset(NAIROBI) + Duration::minutes(i64::from(minute))
+}
+
+/// The day `at` falls on in Nairobi.
+pub fn nairobi_day(at: OffsetDateTime) -> Date {
+    at.to_offset(NAIROBI).date()
+}
+
+/// Minutes after Nairobi's midnight of `at`.
+pub fn nairobi_minute(at: OffsetDateTime) -> u16 {
+    let local = at.to_offset(NAIROBI);
+    u16::from(local.hour()) * 60 + u16::from(local.minute())
+}
+
+/// One window of the schedule and how many pickups it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowPlan {
+    /// The window.
+    pub window: Window,
+    /// Pickups it can take in one day.
+    pub capacity: u32,
+}
+
+/// When pickups and deliveries happen, from configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schedule {
+    /// The windows of every open day, in order, not overlapping.
+    pub windows: Vec<WindowPlan>,
+    /// Days with no pickups or deliveries.
+    pub closed: BTreeSet<Date>,
+    /// Bookings, changes and cancellations of a window close this long before it starts.
+    pub cutoff_minutes: u16,
+    /// How many days ahead a pickup can be booked (today counts as the first).
+    pub horizon_days: u16,
+    /// Days from pickup to delivery, standard turnaround.
+    pub turnaround_days: u16,
+    /// KSh added for next-day (rush) delivery.
+    pub rush_surcharge: u32,
+    /// Minutes a valet spends per stop, for the ETA.
+    pub minutes_per_stop: u16,
+}
+
+impl Default for Schedule {
+    /// The home page's promises: 19:00-22:00 every day, three one-hour windows.
+    fn default() -> Self {
+        let window = |start: u16| WindowPlan { window: Window { start, end: start + 60 }, capacity: 8 };
+        Schedule {
+            windows: vec![window(19 * 60), window(20 * 60), window(21 * 60)],
+            closed: BTreeSet::new(),
+            cutoff_minutes: 60,
+            horizon_days: 14,
+            turnaround_days: 3,
+            rush_surcharge: 300,
+            minutes_per_stop: 15,
+        }
+    }
+}
+
+/// Why a window cannot be booked; each says so in words a customer can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SlotRefusal {
+    /// Not a window of the schedule.
+    #[error("Please choose one of the pickup windows shown.")]
+    NoSuchWindow,
+    /// A closed date.
+    #[error("We are closed on {0}. Please choose another day.")]
+    Closed(String),
+    /// Past its cut-off (or already over).
+    #[error("Booking for {0} closed at {1}. Please choose a later window.")]
+    TooLate(String, String),
+    /// Beyond the booking horizon.
+    #[error("Pickups can be booked up to {0} days ahead. Please choose an earlier day.")]
+    TooFar(u16),
+    /// No room left.
+    #[error("The {0} window is full. Please choose another window.")]
+    Full(String),
+}
+
+impl Schedule {
+    /// The plan of the window starting at `start`, if the schedule has one.
+    pub fn window_starting(&self, start: u16) -> Option<WindowPlan> {
+        self.windows.iter().copied().find(|plan| plan.window.start == start)
+    }
+
+    /// The days that can be booked from `now`: today and the next `horizon_days - 1`, closed ones
+    /// left out.
+    pub fn bookable_days(&self, now: OffsetDateTime) -> Vec<Date> {
+        let today = nairobi_day(now);
+        (0..i64::from(self.horizon_days))
+            .filter_map(|offset| today.checked_add(Duration::days(offset)))
+            .filter(|day| !self.closed.contains(day))
+            .collect()
+    }
+
+    /// Whether `slot` may be booked (or a booking moved into it) at `now`, room aside: a window of
+    /// the schedule, on an open day within the horizon, before its cut-off. The answer is its
+    /// capacity.
+    pub fn check(&self, day: Date, start: u16, now: OffsetDateTime) -> Result<(Slot, u32), SlotRefusal> {
+        let plan = self.window_starting(start).ok_or(SlotRefusal::NoSuchWindow)?;
+        let slot = Slot { day, window: plan.window };
+        if self.closed.contains(&day) {
+            return Err(SlotRefusal::Closed(day_label(day)));
+        }
+        if !self.before_cutoff(&slot, now) {
+            return Err(SlotRefusal::TooLate(slot.label(), clock_time(self.cutoff_minute(&slot))));
+        }
+        let last = nairobi_day(now) + Duration::days(i64::from(self.horizon_days) - 1);
+        if day > last {
+            return Err(SlotRefusal::TooFar(self.horizon_days));
+        }
+        Ok((slot, plan.capacity))
+    }
+
+    /// Whether `now` is before `slot`'s cut-off: until then it can be booked, moved or cancelled.
+    pub fn before_cutoff(&self, slot: &Slot, now: OffsetDateTime) -> bool {
+        now < slot.starts_at() - Duration::minutes(i64::from(self.cutoff_minutes))
+    }
+
+    /// The clock time (on the slot's day; negative minutes are not possible within a day's
+    /// windows after 01:00) at which `slot` stops taking bookings.
+    fn cutoff_minute(&self, slot: &Slot) -> u16 {
+        slot.window.start.saturating_sub(self.cutoff_minutes)
+    }
+
+    /// The delivery that follows a pickup in `pickup`: the same window, `turnaround_days` later (or
+    /// the next day with `rush`), moved on past closed days.
+    pub fn delivery_for(&self, pickup: Slot, rush: bool) -> Slot {
+        let days = if rush { 1 } else { i64::from(self.turnaround_days) };
+        let mut day = pickup.day + Duration::days(days);
+        // A closed stretch longer than a month is a configuration mistake; stop looking there.
+        for _ in 0..31 {
+            if !self.closed.contains(&day) {
+                break;
+            }
+            day += Duration::days(1);
+        }
+        Slot { day, window: pickup.window }
+    }
+}
+
+/// Where a stop is in its valet's run, for [`eta`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunPosition {
+    /// The stop's window.
+    pub window: Window,
+    /// Stops of the same run still to be done before this one.
+    pub stops_before: u16,
+    /// When the valet last moved on (pressed "On my way" or finished a stop) today, if they have.
+    pub last_progress: Option<OffsetDateTime>,
+}
+
+/// A 30-minute window, as the customer is told it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Eta {
+    /// Minutes after midnight, Nairobi; a multiple of 5.
+    pub start: u16,
+    /// `start` + 30.
+    pub end: u16,
+}
+
+impl fmt::Display for Eta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", clock_time(self.start), clock_time(self.end))
+    }
+}
+
+/// How long the ETA window is.
+pub const ETA_MINUTES: u16 = 30;
+
+/// The ETA of a stop: its window's start plus `minutes_per_stop` for each stop before it; once the
+/// valet is on the road, no earlier than their last progress plus that much. Rounded down to five
+/// minutes, never before the window opens, and 30 minutes long.
+pub fn eta(position: RunPosition, minutes_per_stop: u16) -> Eta {
+    let queue = position.stops_before.saturating_mul(minutes_per_stop);
+    let planned = position.window.start.saturating_add(queue);
+    let moving = position.last_progress.map(|at| {
+        // On the road since `at`: the stop being driven to takes one stop's time, the rest follow.
+        nairobi_minute(at).saturating_add(minutes_per_stop).saturating_add(queue)
+    });
+    let start = moving.map_or(planned, |moving| moving.max(position.window.start));
+    let start = (start / 5 * 5).min(24 * 60 - ETA_MINUTES);
+    Eta { start, end: start + ETA_MINUTES }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use time::macros::{date, datetime};
+
+    fn nairobi(at: time::PrimitiveDateTime) -> OffsetDateTime {
+        at.assume_offset(NAIROBI)
+    }
+
+    #[test]
+    fn windows_read_and_print_as_clock_times() {
+        let window = Window::parse("19:00-20:30").unwrap();
+        assert_eq!((window.start, window.end), (1140, 1230));
+        assert_eq!(window.to_string(), "19:00-20:30");
+        for bad in ["20:00-19:00", "19:00", "7pm-8pm", "19:60-20:00", "25:00-26:00", "19:00-19:00"] {
+            assert_eq!(Window::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_slot_value_is_a_day_and_a_start() {
+        assert_eq!(parse_slot_value("2026-11-25T19:00"), Some((date!(2026 - 11 - 25), 1140)));
+        for bad in ["2026-11-25", "2026-13-01T19:00", "25/11/2026T19:00", "2026-11-25T7pm", ""] {
+            assert_eq!(parse_slot_value(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_cutoff_is_an_hour_before_the_window_in_nairobi_time() {
+        let schedule = Schedule::default();
+        let day = date!(2026 - 11 - 25);
+        // 17:59 Nairobi is 14:59 UTC: the 19:00 window can still be booked.
+        assert!(schedule.check(day, 1140, datetime!(2026-11-25 14:59 UTC)).is_ok());
+        let refused = schedule.check(day, 1140, datetime!(2026-11-25 15:00 UTC)).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "Booking for Wed 25 Nov, 19:00-20:00 closed at 18:00. Please choose a later window."
+        );
+        assert!(schedule.check(day, 1200, datetime!(2026-11-25 15:00 UTC)).is_ok());
+    }
+
+    #[test]
+    fn closed_days_unknown_windows_and_far_days_are_refused_with_their_reason() {
+        let mut schedule = Schedule::default();
+        schedule.closed.insert(date!(2026 - 12 - 25));
+        let now = nairobi(datetime!(2026-12-20 09:00));
+        assert_eq!(
+            schedule.check(date!(2026 - 12 - 25), 1140, now).unwrap_err().to_string(),
+            "We are closed on Fri 25 Dec. Please choose another day."
+        );
+        assert_eq!(schedule.check(date!(2026 - 12 - 24), 1150, now).unwrap_err(), SlotRefusal::NoSuchWindow);
+        assert_eq!(schedule.check(date!(2027 - 01 - 03), 1140, now).unwrap_err(), SlotRefusal::TooFar(14));
+        assert!(schedule.check(date!(2027 - 01 - 02), 1140, now).is_ok());
+        assert!(!schedule.bookable_days(now).contains(&date!(2026 - 12 - 25)));
+        assert_eq!(schedule.bookable_days(now).len(), 13);
+    }
+
+    #[test]
+    fn late_at_night_utc_is_already_tomorrow_in_nairobi() {
+        let schedule = Schedule::default();
+        // 22:30 UTC on the 24th is 01:30 on the 25th in Nairobi: the 24th is gone.
+        let now = datetime!(2026-11-24 22:30 UTC);
+        assert_eq!(schedule.bookable_days(now)[0], date!(2026 - 11 - 25));
+        assert!(matches!(schedule.check(date!(2026 - 11 - 24), 1260, now), Err(SlotRefusal::TooLate(..))));
+    }
+
+    #[test]
+    fn delivery_follows_the_turnaround_or_the_next_day_with_rush_skipping_closed_days() {
+        let mut schedule = Schedule::default();
+        let pickup = Slot { day: date!(2026 - 11 - 25), window: schedule.windows[1].window };
+        assert_eq!(schedule.delivery_for(pickup, false).day, date!(2026 - 11 - 28));
+        assert_eq!(schedule.delivery_for(pickup, true).day, date!(2026 - 11 - 26));
+        schedule.closed.insert(date!(2026 - 11 - 26));
+        assert_eq!(schedule.delivery_for(pickup, true).day, date!(2026 - 11 - 27));
+        assert_eq!(schedule.delivery_for(pickup, true).window, pickup.window);
+    }
+
+    #[test]
+    fn the_eta_is_the_window_start_plus_the_stops_before() {
+        let window = Window::parse("19:00-20:00").unwrap();
+        let at = |stops_before| eta(RunPosition { window, stops_before, last_progress: None }, 15);
+        assert_eq!(at(0).to_string(), "19:00-19:30");
+        assert_eq!(at(2).to_string(), "19:30-20:00");
+    }
+
+    #[test]
+    fn once_the_valet_moves_the_eta_follows_them_but_never_before_the_window() {
+        let window = Window::parse("20:00-21:00").unwrap();
+        let moving = |at, stops_before| {
+            eta(RunPosition { window, stops_before, last_progress: Some(nairobi(at)) }, 15).to_string()
+        };
+        // Running late: on the way at 20:20 with one stop before you.
+        assert_eq!(moving(datetime!(2026-11-25 20:20), 1), "20:50-21:20");
+        // Early: the window still holds.
+        assert_eq!(moving(datetime!(2026-11-25 19:10), 0), "20:00-20:30");
+        // Minutes round down to five.
+        assert_eq!(moving(datetime!(2026-11-25 20:03), 0), "20:15-20:45");
+    }
+}

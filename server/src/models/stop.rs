@@ -1,0 +1,279 @@
+//! Stops: an order's pickup and its delivery, each in a day's window, and where they stand in a
+//! valet's run. A window's capacity is the number of pickups in it that are not cancelled; booking
+//! counts and inserts under a lock on that window, so that bookings arriving together never pass
+//! it, on either backend.
+
+use crate::db::DbConnection;
+use crate::db::schema::{orders, stops};
+use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal, Window};
+use crate::domain::{OrderStatus, StopKind, StopState};
+use diesel::prelude::*;
+use time::{Date, OffsetDateTime, PrimitiveDateTime};
+use uuid::Uuid;
+
+/// A stored stop.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = stops)]
+pub struct Stop {
+    /// UUID v4.
+    pub id: String,
+    /// The order's key.
+    pub order_id: String,
+    /// Pickup or delivery.
+    pub kind: StopKind,
+    /// The day, Nairobi.
+    pub day: Date,
+    /// Minutes after Nairobi's midnight.
+    pub window_start: i32,
+    /// Minutes after Nairobi's midnight.
+    pub window_end: i32,
+    /// How far it has got.
+    pub state: StopState,
+    /// The valet whose run it is in, if staff gave it to one.
+    pub valet_id: Option<String>,
+    /// Its place in that run, from 1.
+    pub run_position: Option<i32>,
+    /// When staff confirmed the slot (pickups), UTC.
+    pub confirmed_at: Option<PrimitiveDateTime>,
+    /// Who confirmed it.
+    pub confirmed_by: Option<String>,
+    /// When the valet set off for it, UTC.
+    pub on_the_way_at: Option<PrimitiveDateTime>,
+    /// When it was done, UTC.
+    pub done_at: Option<PrimitiveDateTime>,
+    /// UTC.
+    pub created_at: PrimitiveDateTime,
+}
+
+/// Why a booking did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The slot cannot be booked (past its cut-off, closed, full, …).
+    #[error(transparent)]
+    Refused(#[from] SlotRefusal),
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] diesel::result::Error),
+}
+
+impl Stop {
+    /// The stop's day and window.
+    pub fn slot(&self) -> Slot {
+        let window = Window { start: self.window_start as u16, end: self.window_end as u16 };
+        Slot { day: self.day, window }
+    }
+
+    /// The order's stops: its pickup, then its delivery.
+    pub fn for_order(connection: &mut DbConnection, order_id: &str) -> QueryResult<Vec<Stop>> {
+        stops::table
+            .filter(stops::order_id.eq(order_id))
+            .order(stops::kind.desc())
+            .select(Stop::as_select())
+            .load(connection)
+    }
+
+    /// The order's stop of `kind`, if it has one.
+    pub fn of_order(connection: &mut DbConnection, order_id: &str, kind: StopKind) -> QueryResult<Option<Stop>> {
+        stops::table
+            .filter(stops::order_id.eq(order_id))
+            .filter(stops::kind.eq(kind))
+            .select(Stop::as_select())
+            .first(connection)
+            .optional()
+    }
+
+    /// Pickups booked in each window of `day` (cancelled ones do not count): `(window start, count)`.
+    pub fn pickups_booked(connection: &mut DbConnection, day: Date) -> QueryResult<Vec<(i32, i64)>> {
+        stops::table
+            .filter(stops::day.eq(day))
+            .filter(stops::kind.eq(StopKind::Pickup))
+            .filter(stops::state.ne(StopState::Cancelled))
+            .group_by(stops::window_start)
+            .select((stops::window_start, diesel::dsl::count_star()))
+            .load(connection)
+    }
+
+    /// Books the order's pickup in `day`'s window starting at `start`, and its delivery after it,
+    /// inside the caller's transaction. Refused (and nothing written) when the schedule says no or
+    /// the window is full.
+    pub fn book(
+        connection: &mut DbConnection,
+        order_id: &str,
+        schedule: &Schedule,
+        (day, start): (Date, u16),
+        rush: bool,
+        now: OffsetDateTime,
+    ) -> Result<Slot, BookError> {
+        let pickup = reserve(connection, schedule, day, start, now, None)?;
+        let delivery = schedule.delivery_for(pickup, rush);
+        let stored = utc(now);
+        for (kind, slot) in [(StopKind::Pickup, pickup), (StopKind::Delivery, delivery)] {
+            diesel::insert_into(stops::table)
+                .values((
+                    stops::id.eq(Uuid::new_v4().to_string()),
+                    stops::order_id.eq(order_id),
+                    stops::kind.eq(kind),
+                    stops::day.eq(slot.day),
+                    stops::window_start.eq(i32::from(slot.window.start)),
+                    stops::window_end.eq(i32::from(slot.window.end)),
+                    stops::state.eq(StopState::Planned),
+                    stops::created_at.eq(stored),
+                ))
+                .execute(connection)?;
+        }
+        Ok(pickup)
+    }
+
+    /// The first window from `now` on with room: what an order placed without choosing one gets.
+    pub fn next_open(
+        connection: &mut DbConnection,
+        schedule: &Schedule,
+        now: OffsetDateTime,
+    ) -> Result<(Date, u16), BookError> {
+        for day in schedule.bookable_days(now) {
+            let booked = Stop::pickups_booked(connection, day)?;
+            for plan in &schedule.windows {
+                let taken = booked.iter().find(|(start, _)| *start == i32::from(plan.window.start)).map_or(0, |b| b.1);
+                if schedule.check(day, plan.window.start, now).is_ok() && taken < i64::from(plan.capacity) {
+                    return Ok((day, plan.window.start));
+                }
+            }
+        }
+        Err(BookError::Refused(SlotRefusal::Full(format!("next {} days'", schedule.horizon_days))))
+    }
+
+    /// Moves the order's pickup to another window (and its delivery along with it, keeping the
+    /// turnaround), inside the caller's transaction; the confirmation is cleared unless `confirmed_by`
+    /// confirms the new slot at once (staff moving it).
+    pub fn move_pickup(
+        connection: &mut DbConnection,
+        order_id: &str,
+        schedule: &Schedule,
+        (day, start): (Date, u16),
+        rush: bool,
+        confirmed_by: Option<&str>,
+        now: OffsetDateTime,
+    ) -> Result<Slot, BookError> {
+        let pickup = reserve(connection, schedule, day, start, now, Some(order_id))?;
+        let delivery = schedule.delivery_for(pickup, rush);
+        let stored = utc(now);
+        for (kind, slot) in [(StopKind::Pickup, pickup), (StopKind::Delivery, delivery)] {
+            diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(kind)))
+                .set((
+                    stops::day.eq(slot.day),
+                    stops::window_start.eq(i32::from(slot.window.start)),
+                    stops::window_end.eq(i32::from(slot.window.end)),
+                    stops::state.eq(StopState::Planned),
+                    stops::valet_id.eq(None::<String>),
+                    stops::run_position.eq(None::<i32>),
+                    stops::on_the_way_at.eq(None::<PrimitiveDateTime>),
+                ))
+                .execute(connection)?;
+        }
+        diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(StopKind::Pickup)))
+            .set((stops::confirmed_at.eq(confirmed_by.map(|_| stored)), stops::confirmed_by.eq(confirmed_by)))
+            .execute(connection)?;
+        Ok(pickup)
+    }
+
+    /// Cancels the order's stops that are not done (the order was cancelled): its pickup's place
+    /// in the window is free again.
+    pub fn cancel_for_order(connection: &mut DbConnection, order_id: &str) -> QueryResult<usize> {
+        diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::state.ne(StopState::Done)))
+            .set(stops::state.eq(StopState::Cancelled))
+            .execute(connection)
+    }
+
+    /// Records that `by` confirmed the order's pickup slot. False when it has no pickup stop.
+    pub fn confirm(
+        connection: &mut DbConnection,
+        order_id: &str,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<bool> {
+        let changed =
+            diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(StopKind::Pickup)))
+                .set((stops::confirmed_at.eq(now), stops::confirmed_by.eq(by)))
+                .execute(connection)?;
+        Ok(changed > 0)
+    }
+
+    /// Pickups not yet confirmed, of orders still pending, oldest booking first, with their order.
+    pub fn unconfirmed(
+        connection: &mut DbConnection,
+        limit: i64,
+    ) -> QueryResult<Vec<(Stop, crate::models::order::Order)>> {
+        use crate::models::order::Order;
+        stops::table
+            .inner_join(orders::table)
+            .filter(stops::kind.eq(StopKind::Pickup))
+            .filter(stops::confirmed_at.is_null())
+            .filter(stops::state.ne(StopState::Cancelled))
+            .filter(orders::status.eq(OrderStatus::Pending))
+            .order(orders::created_at.asc())
+            .limit(limit)
+            .select((Stop::as_select(), Order::as_select()))
+            .load(connection)
+    }
+
+    /// Where this stop stands in its valet's run today: the open stops ahead of it, and when the
+    /// valet last moved on (for [`crate::domain::schedule::eta`]). `None` when it is not in a run.
+    pub fn run_position(&self, connection: &mut DbConnection) -> QueryResult<Option<RunPosition>> {
+        let (Some(valet), Some(position)) = (&self.valet_id, self.run_position) else {
+            return Ok(None);
+        };
+        let run: Vec<Stop> = stops::table
+            .filter(stops::valet_id.eq(valet))
+            .filter(stops::day.eq(self.day))
+            .select(Stop::as_select())
+            .load(connection)?;
+        let stops_before =
+            run.iter().filter(|stop| stop.state.is_open() && stop.run_position.is_some_and(|p| p < position)).count();
+        let last_progress =
+            run.iter().flat_map(|stop| [stop.on_the_way_at, stop.done_at]).flatten().max().map(|at| at.assume_utc());
+        Ok(Some(RunPosition {
+            window: self.slot().window,
+            stops_before: u16::try_from(stops_before).unwrap_or(u16::MAX),
+            last_progress,
+        }))
+    }
+}
+
+/// A time as stored (UTC, no offset).
+fn utc(at: OffsetDateTime) -> PrimitiveDateTime {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    PrimitiveDateTime::new(at.date(), at.time())
+}
+
+/// Checks the slot against the schedule and, under a lock on the window, that it has room (not
+/// counting `moving`'s own pickup, which is leaving its window). SQLite runs one write
+/// transaction at a time; on PostgreSQL a transaction-scoped advisory lock on the window makes a
+/// second booking wait for the first and then count it.
+fn reserve(
+    connection: &mut DbConnection,
+    schedule: &Schedule,
+    day: Date,
+    start: u16,
+    now: OffsetDateTime,
+    moving: Option<&str>,
+) -> Result<Slot, BookError> {
+    let (slot, capacity) = schedule.check(day, start, now)?;
+    if let DbConnection::Postgres(pg) = connection {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(format!("pickup window {day} {start}"))
+            .execute(pg)?;
+    }
+    // Order keys are UUIDs: "" is no order's.
+    let taken: i64 = stops::table
+        .filter(stops::day.eq(day))
+        .filter(stops::kind.eq(StopKind::Pickup))
+        .filter(stops::window_start.eq(i32::from(start)))
+        .filter(stops::state.ne(StopState::Cancelled))
+        .filter(stops::order_id.ne(moving.unwrap_or("")))
+        .count()
+        .get_result(connection)?;
+    if taken >= i64::from(capacity) {
+        return Err(SlotRefusal::Full(slot.label()).into());
+    }
+    Ok(slot)
+}
