@@ -57,6 +57,8 @@ fn run_backend(label: &str, root: &Path, binary: &Path, database_url: &str, coun
             .env("RUST_LOG", "warn")
             // Every order of the load comes from 127.0.0.1.
             .env("LAUNDRY_SUBMISSIONS_PER_HOUR", "1000000")
+            // Orders without a pickup take the next open window: room for every order of the run.
+            .env("LAUNDRY_WINDOW_CAPACITY", "1000")
             .stdout(Stdio::null())
             .spawn()
             .unwrap(),
