@@ -106,13 +106,15 @@ pub struct Pages {
     business: Business,
     base_url: String,
     cache: RwLock<HashMap<String, Arc<PageResponse>>>,
+    /// Pages whose props change now and then: the latest props of each, and the page made of them.
+    current: RwLock<HashMap<String, (Value, Arc<PageResponse>)>>,
 }
 
 impl Pages {
     /// Pages rendered by `renderer` into the shell with `frontend`'s files; canonical addresses
     /// start with `base_url`.
     pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String) -> Self {
-        Self { renderer, frontend, business, base_url, cache: RwLock::default() }
+        Self { renderer, frontend, business, base_url, cache: RwLock::default(), current: RwLock::default() }
     }
 
     /// The built frontend.
@@ -147,6 +149,25 @@ impl Pages {
         let response = Arc::new(response.kept().await);
         if reusable && let Ok(mut cache) = self.cache.write() {
             cache.insert(key, Arc::clone(&response));
+        }
+        response
+    }
+
+    /// A page whose props do not depend on the request but change now and then (the order form:
+    /// its pickup windows fill up and close): rendered once per distinct props and served from
+    /// memory while they stay the same. Only the latest props of each `name` are kept, so memory
+    /// stays bounded however often they change.
+    pub async fn current(&self, name: &str, page: Page, props: Value) -> Arc<PageResponse> {
+        let hit = self.current.read().ok().and_then(|current| {
+            current.get(name).filter(|(kept, _)| *kept == props).map(|(_, response)| Arc::clone(response))
+        });
+        if let Some(hit) = hit {
+            return hit;
+        }
+        let (response, reusable) = self.render(page, props.clone()).await;
+        let response = Arc::new(response.kept().await);
+        if reusable && let Ok(mut current) = self.current.write() {
+            current.insert(name.to_owned(), (props, Arc::clone(&response)));
         }
         response
     }

@@ -169,6 +169,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
         .route("/api/orders", web::post().to(orders::create_order))
+        .route("/api/slots", web::get().to(crate::routes::slots::list_slots))
         .route("/api/contacts", web::post().to(contacts::create_contact))
         .service(
             web::resource("/api/tracking")

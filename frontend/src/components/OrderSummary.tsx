@@ -1,7 +1,9 @@
 // The Order Summary card of /order (spec section 2): the order's lines and total before it is placed,
 // and how it is paid.
 import { formatKsh } from "../lib/format";
+import type { PickupOption } from "../lib/generated/PickupOption";
 import type { OrderQuote } from "../lib/order";
+import { deliveryOf } from "../lib/pickup";
 import type { Service } from "../lib/types";
 import { OrderLines } from "./OrderLines";
 
@@ -15,6 +17,10 @@ interface OrderSummaryProps {
   till: string;
   /** KSh off a phone number's first order, when that offer is on. */
   firstOrderDiscount: number | null;
+  /** The pickup window chosen, if any. */
+  pickup: PickupOption | null;
+  /** Next-day rush ticked: the delivery is the day after pickup. */
+  rush: boolean;
 }
 
 /** What the till instructions ask for: the server takes off a first-order discount, so with the offer
@@ -24,12 +30,26 @@ function amountToPay(total: number | null, firstOrderDiscount: number | null): s
   return total !== null ? formatKsh(total) : "your order total";
 }
 
-/** Each line and the total once chosen (or what is missing), the first-order offer, and how to pay. */
-export function OrderSummary({ quote, services, phone, payNow, till, firstOrderDiscount }: OrderSummaryProps) {
+/** When the valet comes and when the laundry comes back, each line and the total once chosen (or
+ * what is missing), the first-order offer, and how to pay. */
+export function OrderSummary(props: OrderSummaryProps) {
+  const { quote, services, phone, payNow, till, firstOrderDiscount, pickup, rush } = props;
   const total = quote?.total ?? null;
   return (
     <aside className="card order-summary" aria-labelledby="order-summary-title">
       <h2 id="order-summary-title">Order Summary</h2>
+      <dl className="summary-list" aria-live="polite">
+        <div>
+          <dt>Pickup</dt>
+          <dd>{pickup ? pickup.label : "Choose a pickup window"}</dd>
+        </div>
+        {pickup && (
+          <div>
+            <dt>{rush ? "Delivery (next-day rush)" : "Delivery"}</dt>
+            <dd>{deliveryOf(pickup, rush)}</dd>
+          </div>
+        )}
+      </dl>
       <div aria-live="polite">
         {quote ? (
           <>

@@ -61,9 +61,9 @@ export function pricePhrase(service: Service): string {
 
 /** A line's quantity and how its amount comes about, shown under its label: '2 pieces × KSh 200',
  * '8 kg: KSh 500 for up to 5 kg + KSh 100 × 3 kg', or only '8 kg' when the amount is not a plain
- * product; null for a discount. */
+ * product; null for a discount or a surcharge (next-day rush), which are one amount. */
 export function lineDetail(line: OrderLine, services: readonly Service[] = []): string | null {
-  if (line.kind === "discount") return null;
+  if (line.kind === "discount" || line.kind === "surcharge") return null;
   const quantity = formatQuantity(line.quantity, line.unit);
   const bundle = line.kind === "kg" ? (services.find((s) => s.id === line.item)?.bundle ?? null) : null;
   if (bundle) {

@@ -53,6 +53,35 @@ export default function ConfirmationPage(props: ConfirmationProps) {
               <p className="muted center">
                 Keep it to <a href={`/tracking?by=order&q=${encodeURIComponent(order.id)}`}>track your order</a>.
               </p>
+              {order.pickup && (
+                <dl className="summary-list">
+                  <div>
+                    <dt>Pickup</dt>
+                    <dd>{order.pickup}</dd>
+                  </div>
+                  <div>
+                    <dt>Pickup slot</dt>
+                    <dd>
+                      {order.pickupConfirmed
+                        ? "Confirmed"
+                        : "Waiting for confirmation: we will call you within 30 minutes"}
+                    </dd>
+                  </div>
+                  {order.delivery && (
+                    <div>
+                      <dt>{order.rush ? "Delivery (next-day rush)" : "Delivery"}</dt>
+                      <dd>{order.delivery}</dd>
+                    </div>
+                  )}
+                </dl>
+              )}
+              {order.trackPath && (
+                <p className="center">
+                  <a className="button button--outline" href={order.trackPath}>
+                    Track this order
+                  </a>
+                </p>
+              )}
               <OrderLines lines={order.lines} total={order.totalAmount} />
               {order.payNow && (
                 <div className="payment-steps">

@@ -5,13 +5,17 @@
 // restores on Back is what the customer sees and what the summary prices.
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { describedBy, Field } from "../components/Field";
+import { LocationPin } from "../components/LocationPin";
 import { OrderSummary } from "../components/OrderSummary";
+import { PickupFields } from "../components/PickupFields";
 import { PiecePicker } from "../components/PiecePicker";
 import { useAddToOrder } from "../lib/addToOrder";
 import { addition, anyPieceEntered, MAX_QUANTITY_KG, pricePhrase, quote } from "../lib/order";
+import { dayOf, findOption, initialPickup, isRush, withRush, withSlots } from "../lib/pickup";
 import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
 import type { OrderPageProps } from "../lib/generated/OrderPageProps";
+import type { SlotsAnswer } from "../lib/generated/SlotsAnswer";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
@@ -21,8 +25,8 @@ const SAVE_FAILED = "There was an error saving your order. Please try again.";
 const ALREADY_PLACED =
   "This order was already placed with the details you sent first. To place another order with these details, press Place Order again.";
 
-/** Props of the order page: the catalogue, and the form sent back after a plain post with mistakes
- * (or opened by `?add=` with an item in it). */
+/** Props of the order page: the catalogue, the pickup windows, and the form sent back after a plain
+ * post with mistakes (or opened by `?add=` with an item in it). */
 export type OrderProps = SharedProps & OrderPageProps;
 
 /** Title and description for the document shell. */
@@ -67,15 +71,21 @@ function reveal(field: HTMLElement) {
 export default function OrderPage(props: OrderProps) {
   const initial = props.form?.values ?? {};
   const value = (name: string) => initial[name] ?? "";
-  // What the form holds, read from it: the summary follows it.
-  const [values, setValues] = useState(() => startingValues(initial));
+  // What the form holds, read from it: the summary follows it. The pickup select opens on the
+  // window it shows (see `initialPickup`).
+  const [values, setValues] = useState<Record<string, string>>(() => ({
+    ...startingValues(initial),
+    pickup: initialPickup(props.pickup, initial.pickup),
+  }));
+  // The windows offered; brought up to date for a day when a booking in it was refused.
+  const [choices, setChoices] = useState(props.pickup);
   const [errors, setErrors] = useState<Record<string, string>>(props.form?.errors ?? {});
   const [alert, setAlert] = useState<string | null>(props.form?.alert ?? null);
   const [sending, setSending] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState("");
   const form = useRef<HTMLFormElement>(null);
   const alertElement = useMessageInView<HTMLDivElement>(alert);
-  const current = quote(props, values);
+  const current = withRush(quote(props, values), choices.rushLine, isRush(values.rush));
   // Items by the piece may be ordered alone: then the service and kg are not required.
   const piecesAlone = anyPieceEntered(values);
   // Fixed from the props (the same on the server and on hydration); later the customer opens and
@@ -124,6 +134,29 @@ export default function OrderPage(props: OrderProps) {
     return true;
   });
 
+  /** After a refused pickup: the chosen day's windows as they are now, and no window chosen if
+   * that one cannot be had, so that the customer picks another (a disabled option is not sent). */
+  async function refreshDay(chosen: string) {
+    const day = dayOf(chosen);
+    if (!day) return;
+    let answer: SlotsAnswer;
+    try {
+      const response = await fetch(`/api/slots?date=${encodeURIComponent(day)}`, {
+        headers: { Accept: "application/json" },
+      });
+      if (!response.ok) return;
+      answer = (await response.json()) as SlotsAnswer;
+    } catch {
+      // The message next to the field already says what to do.
+      return;
+    }
+    if (!answer.windows.some((window) => window.value === chosen && window.open) && form.current) {
+      setField(form.current, "pickup", "");
+      readForm();
+    }
+    setChoices((offered) => withSlots(offered, answer));
+  }
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending) return;
@@ -141,6 +174,7 @@ export default function OrderPage(props: OrderProps) {
     setSending(false);
     if (result.kind === "invalid") {
       setErrors(result.fields);
+      if (result.fields.pickup && sent.pickup) void refreshDay(sent.pickup);
       const first = Object.keys(result.fields)[0];
       const field = first && form.current ? fieldNamed(form.current, first) : null;
       if (field) reveal(field);
@@ -244,6 +278,23 @@ export default function OrderPage(props: OrderProps) {
                     {...aria("order-location", "location")}
                   />
                 </Field>
+                <Field
+                  id="order-landmark"
+                  label="Landmark"
+                  optional
+                  hint="e.g. opposite Yaya Centre, blue gate"
+                  {...field("landmark")}
+                >
+                  <input
+                    id="order-landmark"
+                    name="landmark"
+                    type="text"
+                    maxLength={120}
+                    defaultValue={value("landmark")}
+                    {...aria("order-landmark", "landmark", true)}
+                  />
+                </Field>
+                <LocationPin lat={value("pinLat")} lng={value("pinLng")} error={errors.pin} />
               </fieldset>
               <fieldset>
                 <legend>Service Selection</legend>
@@ -290,6 +341,12 @@ export default function OrderPage(props: OrderProps) {
                   chosen={current?.lines.filter((line) => line.kind === "piece").length ?? 0}
                 />
               </fieldset>
+              <PickupFields
+                choices={choices}
+                sent={{ pickup: initial.pickup, rush: initial.rush }}
+                errors={errors}
+                phone={props.business.phone}
+              />
               <fieldset>
                 <legend>Payment & Instructions</legend>
                 <div className="field" role="radiogroup" aria-labelledby="order-payment-label">
@@ -336,6 +393,8 @@ export default function OrderPage(props: OrderProps) {
               payNow={values.paymentMethod !== "pay-delivery"}
               till={props.business.mpesaTill}
               firstOrderDiscount={props.firstOrderDiscount ?? null}
+              pickup={findOption(choices, values.pickup)}
+              rush={isRush(values.rush)}
             />
             <div className="order-form__submit">
               <button type="submit" className="button button--primary button--large button--block" disabled={sending}>

@@ -3,6 +3,7 @@
 //! enums stored as text ([`TextEnum`]). Nothing here depends on another module of the server; the
 //! catalogue, the one source of prices, is part of it.
 
+mod availability;
 pub mod catalogue;
 mod contact;
 mod email;
@@ -21,6 +22,7 @@ mod text;
 mod text_enum;
 mod visit;
 
+pub use availability::WindowAvailability;
 pub use contact::{ContactInput, MessageStatus, ValidContact};
 pub use email::{EmailKind, OutboxStatus};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RUSH_ITEM, total as lines_total};
@@ -36,3 +38,4 @@ pub use stop::{StopKind, StopState};
 pub use text::{FieldErrors, email as parse_email};
 pub use text_enum::TextEnum;
 pub use visit::Pin;
+pub use visit::parse_rush;

@@ -93,6 +93,22 @@ impl Stop {
             .load(connection)
     }
 
+    /// Pickups booked in each window of the days from `from` to `to` (both included; cancelled
+    /// ones do not count), in one query: `(day, window start, count)`, windows with none left out.
+    pub fn pickups_booked_between(
+        connection: &mut DbConnection,
+        from: Date,
+        to: Date,
+    ) -> QueryResult<Vec<(Date, i32, i64)>> {
+        stops::table
+            .filter(stops::day.between(from, to))
+            .filter(stops::kind.eq(StopKind::Pickup))
+            .filter(stops::state.ne(StopState::Cancelled))
+            .group_by((stops::day, stops::window_start))
+            .select((stops::day, stops::window_start, diesel::dsl::count_star()))
+            .load(connection)
+    }
+
     /// Books the order's pickup in `day`'s window starting at `start`, and its delivery after it,
     /// inside the caller's transaction. Refused (and nothing written) when the schedule says no or
     /// the window is full.

@@ -9,15 +9,21 @@ pub mod health;
 pub mod orders;
 pub mod pages;
 pub mod seo;
+pub mod slots;
 pub mod tracking;
 
 use crate::config::Settings;
+use crate::db::DbError;
+use crate::domain::schedule::nairobi_day;
+use crate::models::stop::Stop;
 use crate::rendering::PageResponse;
 use crate::state::AppState;
-use crate::views::pages::{CatalogueProps, ContactPageProps, HomeProps, Page};
+use crate::views::pages::{CatalogueProps, ContactPageProps, HomeProps, OrderPageProps, Page};
+use crate::views::slots::{PickupChoices, horizon_end};
 use crate::views::tracking::TrackingProps;
 use serde_json::Value;
 use std::sync::Arc;
+use time::OffsetDateTime;
 
 /// The pages that are the same for every visitor: (page, path).
 pub const STATIC_PAGES: [(Page, &str); 7] = [
@@ -37,7 +43,13 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
             intro_video_url: settings.intro_video_url.clone(),
             first_order_discount: settings.first_order_discount,
         }),
-        Page::Pricing | Page::Order => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
+        Page::Pricing => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
+        // Every window with all its places: the page as it is before anything is booked.
+        Page::Order => serde_json::to_value(OrderPageProps {
+            catalogue: CatalogueProps::new(settings.first_order_discount),
+            pickup: PickupChoices::new(&settings.schedule, OffsetDateTime::now_utc(), &[]),
+            form: None,
+        }),
         Page::Tracking => serde_json::to_value(TrackingProps { query: None, result: None }),
         Page::Contact => serde_json::to_value(ContactPageProps { form: None, sent: false }),
         Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Error => {
@@ -47,8 +59,32 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
     own.unwrap_or_default()
 }
 
-/// A page that is the same for every visitor, from the cache.
+/// A page that is the same for every visitor, from the cache. The order form's pickup windows
+/// fill up and close: it is kept while they stay as they are.
 pub async fn public_page(state: &AppState, page: Page, path: &str) -> Arc<PageResponse> {
     let pages = state.pages();
+    if page == Page::Order {
+        let catalogue = CatalogueProps::new(state.settings().first_order_discount);
+        let own = OrderPageProps { catalogue, pickup: pickup_choices(state).await, form: None };
+        return pages.current(page.name(), page, pages.props(path, &own)).await;
+    }
     pages.cached(page.name(), page, pages.props(path, &own_props(state.settings(), page))).await
+}
+
+/// The order form's pickup windows as they stand now, with the bookings of the days it offers
+/// (one query). Should the database fail, the windows are offered with all their places: the
+/// booking itself is still checked, and the form still works.
+pub async fn pickup_choices(state: &AppState) -> PickupChoices {
+    let schedule = &state.settings().schedule;
+    let now = OffsetDateTime::now_utc();
+    let (from, to) = (nairobi_day(now), horizon_end(schedule, now));
+    let booked = state
+        .db()
+        .run(move |connection| Stop::pickups_booked_between(connection, from, to).map_err(DbError::from))
+        .await
+        .unwrap_or_else(|error| {
+            tracing::error!(%error, "counting the booked pickups for the order form failed");
+            Vec::new()
+        });
+    PickupChoices::new(schedule, now, &booked)
 }

@@ -5,9 +5,10 @@
 use crate::catalogue;
 use crate::clock::now_utc;
 use crate::db::DbError;
-use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber};
+use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind, StopState, parse_rush};
 use crate::error::ApiError;
 use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms};
+use crate::models::stop::Stop;
 use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
 use crate::views::orders::{OrderLineView, OrderView};
@@ -192,19 +193,36 @@ async fn order_form_again(
         ("quantity", Some(quantity)),
         ("paymentMethod", order.payment_method.clone()),
         ("specialInstructions", order.special_instructions.clone()),
+        ("pickup", order.pickup.clone()),
+        ("rush", parse_rush(order.rush.as_ref()).unwrap_or(false).then(|| "on".to_owned())),
+        ("landmark", order.landmark.clone()),
     ]
     .into_iter()
     .map(|(name, value)| (name.to_owned(), value))
     .collect();
+    // A pin that was refused is not sent back: without JavaScript it could not be cleared.
+    if errors.get("pin").is_none() {
+        values.push(("pinLat".to_owned(), order.pin_lat.as_ref().and_then(form_text)));
+        values.push(("pinLng".to_owned(), order.pin_lng.as_ref().and_then(form_text)));
+    }
     values.extend(order.piece_fields().into_iter().map(|(name, quantity)| (name, Some(quantity.form_text()))));
     order_form(state, request, FormState::new(values, errors, alert, status)).await
+}
+
+/// A JSON value sent for a form field, as the field holds it.
+fn form_text(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(text) => Some(text.clone()),
+        serde_json::Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
 }
 
 /// The order form with `form` filled in, rendered for this request.
 async fn order_form(state: &AppState, request: &HttpRequest, form: FormState) -> HttpResponse {
     let pages = state.pages();
-    let own =
-        OrderPageProps { catalogue: CatalogueProps::new(state.settings().first_order_discount), form: Some(form) };
+    let catalogue = CatalogueProps::new(state.settings().first_order_discount);
+    let own = OrderPageProps { catalogue, pickup: super::pickup_choices(state).await, form: Some(form) };
     let (response, _) = pages.render(Page::Order, pages.props("/order", &own)).await;
     response.respond_private(request)
 }
@@ -278,14 +296,22 @@ async fn confirmed_order(state: &AppState, reference: OrderReference) -> Option<
         .run(move |connection| {
             let Some(order) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
             let lines = Order::lines(connection, &order.id)?;
-            Ok::<_, DbError>(Some((order, lines)))
+            let stops = Stop::for_order(connection, &order.id)?;
+            Ok::<_, DbError>(Some((order, lines, stops)))
         })
         .await;
-    let (order, lines) = found.unwrap_or_else(|error| {
+    let (order, lines, stops) = found.unwrap_or_else(|error| {
         tracing::error!(%error, "looking up an order for the confirmation failed");
         None
     })?;
+    let stop = |kind: StopKind| stops.iter().find(|stop| stop.kind == kind && stop.state != StopState::Cancelled);
+    let pickup = stop(StopKind::Pickup);
     Some(ConfirmedOrder {
+        pickup: pickup.map(|stop| stop.slot().label()),
+        pickup_confirmed: pickup.is_some_and(|stop| stop.confirmed_at.is_some()),
+        delivery: stop(StopKind::Delivery).map(|stop| stop.slot().label()),
+        rush: order.rush,
+        track_path: order.link_token.as_ref().map(|token| format!("/t/{token}")),
         id: order.reference,
         lines: lines.iter().map(OrderLineView::from).collect(),
         service_label: order.service_label,

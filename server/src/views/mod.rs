@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod orders;
 pub mod pages;
+pub mod slots;
 pub mod tracking;
 
 use std::path::Path;
@@ -37,6 +38,8 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     orders::ContactCreated::export_all(&config)?;
     pages::CatalogueAnswer::export_all(&config)?;
     crate::error::ErrorBody::export_all(&config)?;
+    slots::SlotsAnswer::export_all(&config)?;
+    slots::PickupChoices::export_all(&config)?;
     Ok(())
 }
 

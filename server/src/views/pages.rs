@@ -4,6 +4,7 @@ use crate::catalogue::{PRICE_LIST, PriceItem, SERVICES, Service};
 use crate::config::Business;
 use crate::domain::FieldErrors;
 use crate::views::orders::OrderLineView;
+use crate::views::slots::PickupChoices;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -164,6 +165,8 @@ pub struct OrderPageProps {
     /// The orderable services.
     #[serde(flatten)]
     pub catalogue: CatalogueProps,
+    /// The pickup windows that can be chosen, and the terms of delivery.
+    pub pickup: PickupChoices,
     /// The form sent back after a plain post with mistakes.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -197,6 +200,17 @@ pub struct ConfirmedOrder {
     pub pay_now: bool,
     /// Masked.
     pub phone: String,
+    /// The pickup window, `Wed 25 Nov, 19:00-20:00` (none for an order placed before windows
+    /// could be chosen).
+    pub pickup: Option<String>,
+    /// Whether staff have confirmed the pickup slot yet.
+    pub pickup_confirmed: bool,
+    /// The delivery, `Sat 28 Nov, 19:00-20:00`.
+    pub delivery: Option<String>,
+    /// Next-day rush.
+    pub rush: bool,
+    /// The order's own page, `/t/{token}`, where it can be followed.
+    pub track_path: Option<String>,
 }
 
 /// The confirmation page's own props.

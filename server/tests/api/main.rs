@@ -18,4 +18,5 @@ mod pages;
 mod process;
 mod seo;
 mod shell;
+mod slots;
 mod tracking;

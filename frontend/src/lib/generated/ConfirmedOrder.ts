@@ -32,4 +32,25 @@ payNow: boolean,
 /**
  * Masked.
  */
-phone: string, };
+phone: string, 
+/**
+ * The pickup window, `Wed 25 Nov, 19:00-20:00` (none for an order placed before windows
+ * could be chosen).
+ */
+pickup: string | null, 
+/**
+ * Whether staff have confirmed the pickup slot yet.
+ */
+pickupConfirmed: boolean, 
+/**
+ * The delivery, `Sat 28 Nov, 19:00-20:00`.
+ */
+delivery: string | null, 
+/**
+ * Next-day rush.
+ */
+rush: boolean, 
+/**
+ * The order's own page, `/t/{token}`, where it can be followed.
+ */
+trackPath: string | null, };
