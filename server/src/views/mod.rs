@@ -4,6 +4,7 @@
 //! Handlers build these views; nothing else writes the shape of an answer.
 
 pub mod admin;
+pub mod order_page;
 pub mod orders;
 pub mod pages;
 pub mod tracking;
@@ -37,6 +38,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     orders::ContactCreated::export_all(&config)?;
     pages::CatalogueAnswer::export_all(&config)?;
     crate::error::ErrorBody::export_all(&config)?;
+    order_page::OrderStatusProps::export_all(&config)?;
     Ok(())
 }
 
