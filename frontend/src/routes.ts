@@ -30,6 +30,7 @@ export const routes = {
   login: () => import("./pages/LoginPage"),
   admin: () => import("./pages/AdminPage"),
   error: () => import("./pages/ErrorPage"),
+  orderstatus: () => import("./pages/OrderStatusPage"),
 } satisfies Record<PageName, () => Promise<PageModule>>;
 
 /** The name of a page: the server's `Page` enum, generated. The table above must name exactly these

@@ -7,7 +7,7 @@ use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::mail::worker::MailWorker;
 use crate::rendering::Pages;
-use crate::routes::{admin, assets, catalogue, contacts, health, orders, pages, seo, tracking};
+use crate::routes::{admin, assets, catalogue, contacts, health, order_page, orders, pages, seo, tracking};
 use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
@@ -165,6 +165,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route(web::post().to(contacts::submit_contact_form)),
         )
         .route("/confirmation", web::get().to(orders::show_confirmation))
+        // An order's own page, from the link in its messages: reschedule and cancel without JavaScript.
+        .route("/t/{token}", web::get().to(order_page::show_order_page))
+        .route("/t/{token}/reschedule", web::post().to(order_page::reschedule_pickup))
+        .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
         .route("/privacy", web::get().to(pages::show_privacy))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))

@@ -1,11 +1,12 @@
-// One order found by the tracking page: information, progress bar (or the cancellation), timeline,
-// status badge.
+// One order found by the tracking page or opened from its own link: information, progress bar (or
+// the cancellation), the visit (windows, confirmation, where the valet is), timeline, status badge.
 import { formatDayTime, formatKsh, telHref, whatsappHref } from "../lib/format";
 import type { Business } from "../lib/generated/Business";
 import type { TrackedOrder } from "../lib/generated/TrackedOrder";
 import { badgeTone, PROGRESS_STEPS, statusLabel, timeline } from "../lib/tracking";
 import { Icon } from "./Icon";
 import { OrderLines } from "./OrderLines";
+import { VisitDetails } from "./VisitDetails";
 
 /** The five steps, each done exactly when the server found a time for it in the status history. */
 function ProgressBar({ order }: { order: TrackedOrder }) {
@@ -67,6 +68,7 @@ export function TrackedOrderCard({ order, business }: { order: TrackedOrder; bus
       ) : (
         <ProgressBar order={order} />
       )}
+      <VisitDetails order={order} />
       <div className="two-columns">
         <section>
           <h3>Order Information</h3>

@@ -29,6 +29,8 @@ function order(status: OrderStatus, reached: (string | [string, false])[], extra
     }),
     estimatedCompletion: null,
     cancelledAt: null,
+    estimate: null,
+    visit: null,
     ...extra,
   };
   return tracked;

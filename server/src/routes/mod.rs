@@ -6,6 +6,7 @@ pub mod assets;
 pub mod catalogue;
 pub mod contacts;
 pub mod health;
+pub mod order_page;
 pub mod orders;
 pub mod pages;
 pub mod seo;
@@ -55,6 +56,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Error => {
             Ok(Value::Object(Default::default()))
         }
+        Page::OrderStatus => Ok(Value::Object(Default::default())),
     };
     own.unwrap_or_default()
 }

@@ -38,10 +38,11 @@ async fn place(
     let reservation = state.submission_limit().reserve(client);
     let may_create = reservation.is_ok();
     let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
+    let base_url = state.settings().base_url.clone();
     let placed = state
         .db()
         .run(move |connection| {
-            let terms = PlacingTerms { first_order_discount, schedule: &schedule };
+            let terms = PlacingTerms { first_order_discount, schedule: &schedule, base_url: &base_url };
             let placed = Order::place(connection, &order, key.as_deref(), may_create, &terms, now_utc());
             let with_lines = placed.and_then(|placed| {
                 let lines = Order::lines(connection, &placed.order().id)?;

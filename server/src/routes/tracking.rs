@@ -8,7 +8,9 @@
 //! (`/tracking?by=order&q=K7MX2QPD`, as the confirmation links it). A phone sent in a URL anyway (an
 //! old bookmark) is refused before it is looked up, counted or logged.
 
+use crate::clock::now_utc;
 use crate::db::DbError;
+use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderReference, PhoneNumber};
 use crate::error::ApiError;
 use crate::models::order::Order;
@@ -16,7 +18,7 @@ use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use crate::views::pages::Page;
 use crate::views::tracking::{
-    TrackBy, TrackedOrder, TrackingOutcome, TrackingProps, TrackingQueryEcho, TrackingResult,
+    TrackBy, TrackedOrder, TrackedVisit, TrackingOutcome, TrackingProps, TrackingQueryEcho, TrackingResult,
 };
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::Deserialize;
@@ -83,10 +85,12 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
             ));
         }
     };
-    // One trip to the database: the orders, all their lines at once, and each one's history.
+    // One trip to the database: the orders, all their lines at once, and each one's history and visit.
+    let minutes_per_stop = state.settings().schedule.minutes_per_stop;
     let found = state
         .db()
         .run(move |c| {
+            let today = nairobi_day(now_utc().assume_utc());
             let orders: Vec<Order> = match &wanted {
                 Ok(reference) => Order::find_by_reference(c, reference)?.into_iter().collect(),
                 Err(phone) => Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?,
@@ -97,7 +101,9 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
                 .map(|order| {
                     let history = Order::history(c, &order.id)?;
                     let lines = lines.remove(&order.id).unwrap_or_default();
-                    Ok(TrackedOrder::new(&order, &lines, &history))
+                    // No landmark: an order ID or a phone number is all it takes to look an order up here.
+                    let visit = TrackedVisit::new(&order, &Order::visit(c, &order.id, today)?, minutes_per_stop, false);
+                    Ok(TrackedOrder::new(&order, &lines, &history).with_visit(visit))
                 })
                 .collect::<Result<Vec<_>, diesel::result::Error>>()
                 .map_err(DbError::from)

@@ -4,6 +4,7 @@
 //! Handlers build these views; nothing else writes the shape of an answer.
 
 pub mod admin;
+pub mod order_page;
 pub mod orders;
 pub mod pages;
 pub mod slots;
@@ -40,6 +41,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     crate::error::ErrorBody::export_all(&config)?;
     slots::SlotsAnswer::export_all(&config)?;
     slots::PickupChoices::export_all(&config)?;
+    order_page::OrderStatusProps::export_all(&config)?;
     Ok(())
 }
 

@@ -35,11 +35,13 @@ pub enum Page {
     Admin,
     /// 404 and 500.
     Error,
+    /// `/t/{token}`: one order's own page.
+    OrderStatus,
 }
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 10] = [
+    pub const ALL: [Page; 11] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
@@ -50,6 +52,7 @@ impl Page {
         Page::Login,
         Page::Admin,
         Page::Error,
+        Page::OrderStatus,
     ];
 
     /// The name the frontend's route table gives it.
@@ -65,6 +68,7 @@ impl Page {
             Page::Login => "login",
             Page::Admin => "admin",
             Page::Error => "error",
+            Page::OrderStatus => "orderstatus",
         }
     }
 }

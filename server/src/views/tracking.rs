@@ -2,6 +2,9 @@
 //! asking needs (the first name and a masked phone).
 
 mod timeline;
+mod visit;
+
+pub use visit::{RunProgress, TrackedStop, TrackedVisit};
 
 use super::time;
 use crate::domain::{OrderStatus, PhoneNumber};
@@ -64,6 +67,10 @@ pub struct TrackedOrder {
     pub estimated_completion: Option<String>,
     /// When it was cancelled, RFC 3339; only while it is.
     pub cancelled_at: Option<String>,
+    /// The customer's estimate, KSh, when the bill after weighing (`total`) differs from it.
+    pub estimate: Option<i32>,
+    /// When the valet comes and brings it back; none for an order from before slots.
+    pub visit: Option<TrackedVisit>,
 }
 
 impl TrackedOrder {
@@ -93,7 +100,15 @@ impl TrackedOrder {
                 .collect(),
             estimated_completion: progress.estimated_completion(TURNAROUND_DAYS).map(time),
             cancelled_at: progress.cancelled_at.map(time),
+            estimate: (order.estimate_amount > 0 && order.estimate_amount != order.total_amount)
+                .then_some(order.estimate_amount),
+            visit: None,
         }
+    }
+
+    /// The same, with its visit.
+    pub fn with_visit(self, visit: Option<TrackedVisit>) -> Self {
+        TrackedOrder { visit, ..self }
     }
 }
 

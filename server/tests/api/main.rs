@@ -13,6 +13,7 @@ mod mail;
 mod mail_mock;
 mod migrations;
 mod order_lines;
+mod order_page;
 mod orders;
 mod pages;
 mod process;

@@ -2,6 +2,7 @@
 import type { OrderLine } from "./OrderLine";
 import type { OrderStatus } from "./OrderStatus";
 import type { TrackedStep } from "./TrackedStep";
+import type { TrackedVisit } from "./TrackedVisit";
 
 /**
  * What a look-up shows of one order.
@@ -56,4 +57,12 @@ estimatedCompletion: string | null,
 /**
  * When it was cancelled, RFC 3339; only while it is.
  */
-cancelledAt: string | null, };
+cancelledAt: string | null, 
+/**
+ * The customer's estimate, KSh, when the bill after weighing (`total`) differs from it.
+ */
+estimate: number | null, 
+/**
+ * When the valet comes and brings it back; none for an order from before slots.
+ */
+visit: TrackedVisit | null, };

@@ -196,7 +196,7 @@ impl Order {
                 ))
                 .execute(connection)?;
             let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
-            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, &lines, now))?;
+            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, &lines, terms.base_url, now))?;
             Ok(Placed::Created(stored))
         })
     }
@@ -209,6 +209,8 @@ pub struct PlacingTerms<'a> {
     pub first_order_discount: Option<u32>,
     /// Pickup windows, capacities, cut-off, rush surcharge.
     pub schedule: &'a Schedule,
+    /// The site's address, for the link to the order's page in the customer's e-mail.
+    pub base_url: &'a str,
 }
 
 fn book_error(error: BookError) -> PlaceError {

@@ -84,8 +84,8 @@ impl OutboxEmail {
     }
 
     /// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
-    /// e-mail.
-    pub fn for_new_order(order: &Order, lines: &[Line], now: PrimitiveDateTime) -> Vec<OutboxEmail> {
+    /// e-mail, with the link to the order's page on the site at `base_url`.
+    pub fn for_new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxEmail> {
         let mut emails = vec![Self::new(
             EmailKind::OrderAdmin,
             Some(&order.id),
@@ -94,7 +94,7 @@ impl OutboxEmail {
             &params::order_admin(order, lines),
             now,
         )];
-        if let Some(customer) = params::order_customer(order, lines) {
+        if let Some(customer) = params::order_customer(order, lines, base_url) {
             emails.push(Self::new(
                 EmailKind::OrderCustomer,
                 Some(&order.id),

@@ -36,9 +36,11 @@ pub fn order_admin(order: &Order, lines: &[Line]) -> Value {
 }
 
 /// The customer's confirmation: `None` when they gave no e-mail (spec section 7: then skipped).
-pub fn order_customer(order: &Order, lines: &[Line]) -> Option<Value> {
+/// Beyond the spec, `tracking_link`: the order's own page, `{base_url}/t/{token}`.
+pub fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, _) = clock::nairobi_date_time(order.created_at);
+    let tracking_link = order.link_token.as_deref().map(|token| format!("{base_url}/t/{token}")).unwrap_or_default();
     Some(json!({
         "to_email": email,
         "customer_name": order.customer_name,
@@ -51,6 +53,7 @@ pub fn order_customer(order: &Order, lines: &[Line]) -> Option<Value> {
         "phone_number": order.phone,
         "order_date": date,
         "order_lines": lines_text(lines),
+        "tracking_link": tracking_link,
     }))
 }
 

@@ -1,0 +1,157 @@
+// /t/{token}: one order's own page, opened from the link in its messages without typing anything
+// (DESIGN.md's signed link). The tracking card of that order, and until the pickup's cut-off two
+// plain forms that work without JavaScript: move the pickup to another open window, or cancel.
+import { Field } from "../components/Field";
+import { Icon } from "../components/Icon";
+import { TrackedOrderCard } from "../components/TrackedOrderCard";
+import { telHref, whatsappHref } from "../lib/format";
+import type { ChangeForm } from "../lib/generated/ChangeForm";
+import type { OrderStatusProps as OwnProps } from "../lib/generated/OrderStatusProps";
+import type { PickupChoice } from "../lib/generated/PickupChoice";
+import type { SharedProps } from "../lib/types";
+import { choiceLabel, choicesByDay } from "../lib/visit";
+import type { PageMeta } from "../routes";
+
+/** Props of the order's page. */
+export type OrderStatusProps = SharedProps & OwnProps;
+
+/** Title and description for the document shell. */
+export function meta(props: OrderStatusProps): PageMeta {
+  return {
+    title: `Order #${props.order.id} | ${props.business.name}`,
+    description: "Your laundry order: pickup and delivery windows, progress, and where the valet is.",
+    status: props.status === 200 ? undefined : props.status,
+  };
+}
+
+/** The refusal of `form`, if that is the form that was sent. */
+function Problem({ props, form }: { props: OrderStatusProps; form: ChangeForm }) {
+  if (props.problem?.form !== form) return null;
+  return (
+    <div className="alert alert--error" role="alert">
+      {props.problem.message}
+    </div>
+  );
+}
+
+/** Move the pickup: a select of the open windows of the next 14 days, grouped by day. */
+function RescheduleForm({ props, choices }: { props: OrderStatusProps; choices: readonly PickupChoice[] }) {
+  return (
+    <form className="card form" method="post" action={`/t/${props.token}/reschedule`}>
+      <h2>Change the Pickup Time</h2>
+      <Problem props={props} form="reschedule" />
+      {choices.length === 0 ? (
+        <p>No other pickup window has room in the next 14 days. Please call or WhatsApp us.</p>
+      ) : (
+        <>
+          <Field
+            id="new-pickup"
+            label="New pickup window"
+            hint="Your delivery moves with it. We confirm the new time within 30 minutes."
+          >
+            <select id="new-pickup" name="pickup" required defaultValue="" aria-describedby="new-pickup-hint">
+              <option value="" disabled>
+                Choose a day and window
+              </option>
+              {choicesByDay(choices).map((day) => (
+                <optgroup key={day.day} label={day.day}>
+                  {day.choices.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {`${day.day}, ${choiceLabel(choice)}`}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" className="button button--primary button--block">
+            Move My Pickup
+          </button>
+        </>
+      )}
+    </form>
+  );
+}
+
+/** Cancel the order, once the box is ticked. */
+function CancelForm({ props }: { props: OrderStatusProps }) {
+  return (
+    <form className="card form" method="post" action={`/t/${props.token}/cancel`}>
+      <h2>Cancel the Order</h2>
+      <Problem props={props} form="cancel" />
+      <label className="choice">
+        <input type="checkbox" name="confirm" value="yes" required />
+        Yes, cancel this order
+      </label>
+      <button type="submit" className="button button--outline button--block order-change__cancel">
+        Cancel Order
+      </button>
+    </form>
+  );
+}
+
+/** The forms while changes are open; otherwise why not, and any refusal. */
+function Changes({ props }: { props: OrderStatusProps }) {
+  if (props.changeable) {
+    return (
+      <div className="order-change">
+        <RescheduleForm props={props} choices={props.choices} />
+        <CancelForm props={props} />
+      </div>
+    );
+  }
+  if (!props.problem && !props.closed) return null;
+  return (
+    <div className="card order-change">
+      <h2>Change or Cancel</h2>
+      {props.problem && (
+        <div className="alert alert--error" role="alert">
+          {props.problem.message}
+        </div>
+      )}
+      {props.closed && props.closed !== props.problem?.message && <p>{props.closed}</p>}
+    </div>
+  );
+}
+
+/** The order's page. */
+export default function OrderStatusPage(props: OrderStatusProps) {
+  return (
+    <>
+      <section className="hero hero--compact">
+        <div className="container hero__inner">
+          <h1>Your Order</h1>
+          <p className="section__lead">When we come, where your laundry is, and where the valet is on the day.</p>
+        </div>
+      </section>
+      <section className="section">
+        <div className="container narrow">
+          {props.notice && (
+            <div className="alert alert--success" role="status">
+              {props.notice}
+            </div>
+          )}
+          <TrackedOrderCard order={props.order} business={props.business} />
+          <Changes props={props} />
+          <div className="card help-card">
+            <h2>Need Help?</h2>
+            <p>Call or WhatsApp us about your order: {props.business.phone}.</p>
+            <div className="actions">
+              <a className="button button--outline" href={telHref(props.business.phone)}>
+                <Icon name="phone" /> Call Us
+              </a>
+              <a
+                className="button button--whatsapp"
+                href={whatsappHref(props.business.whatsapp)}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                <Icon name="chat" /> WhatsApp
+              </a>
+            </div>
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+//! The order's own page, `/t/{token}`: the tracking view of one order, opened from the link in
+//! its messages without typing anything, with the forms that move or cancel its pickup.
+
+use crate::domain::schedule::Slot;
+use crate::views::tracking::TrackedOrder;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// A window the pickup can move to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PickupChoice {
+    /// What the form sends: `2026-11-25T19:00`.
+    pub value: String,
+    /// The day, `Wed 25 Nov`, for grouping.
+    pub day: String,
+    /// The window, `19:00-20:00`.
+    pub window: String,
+    /// Places left in it.
+    pub remaining: u32,
+}
+
+impl PickupChoice {
+    /// `slot` with `remaining` places left.
+    pub fn new(slot: Slot, remaining: u32) -> Self {
+        PickupChoice {
+            value: slot.value(),
+            day: crate::domain::schedule::day_label(slot.day),
+            window: slot.window.to_string(),
+            remaining,
+        }
+    }
+}
+
+/// Which of the page's forms a message belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeForm {
+    /// Moving the pickup.
+    Reschedule,
+    /// Cancelling the order.
+    Cancel,
+}
+
+/// Why a change was refused, shown next to its form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ChangeProblem {
+    /// The form that was sent.
+    pub form: ChangeForm,
+    /// What the customer reads.
+    pub message: String,
+}
+
+/// The order page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderStatusProps {
+    /// The order, with its visit.
+    pub order: TrackedOrder,
+    /// The page's token, for the forms' addresses (`/t/{token}/reschedule`).
+    pub token: String,
+    /// Whether the customer may still move or cancel the pickup (the forms are shown).
+    pub changeable: bool,
+    /// Why not, while the order is waiting for its pickup but changes have closed (the cut-off).
+    pub closed: Option<String>,
+    /// Windows the pickup can move to; empty unless `changeable`.
+    pub choices: Vec<PickupChoice>,
+    /// What was refused, after a form was sent.
+    pub problem: Option<ChangeProblem>,
+    /// What just happened, after a change went through.
+    pub notice: Option<String>,
+    /// The HTTP status the page answers with.
+    pub status: u16,
+}
