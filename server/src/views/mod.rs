@@ -3,9 +3,12 @@
 //! these (`make generate`), and a test fails when they are stale, so the two sides cannot drift.
 //! Handlers build these views; nothing else writes the shape of an answer.
 
+pub mod accounts;
 pub mod admin;
 pub mod orders;
 pub mod pages;
+pub mod run;
+pub mod slots;
 pub mod tracking;
 
 use std::path::Path;
@@ -37,6 +40,10 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     orders::ContactCreated::export_all(&config)?;
     pages::CatalogueAnswer::export_all(&config)?;
     crate::error::ErrorBody::export_all(&config)?;
+    slots::AwaitingList::export_all(&config)?;
+    slots::SlotConfirmed::export_all(&config)?;
+    run::DayRun::export_all(&config)?;
+    accounts::StaffAccounts::export_all(&config)?;
     Ok(())
 }
 
