@@ -132,11 +132,8 @@ pub fn save_run(connection: &mut DbConnection, day: Date, items: &[RunAssignment
         let mut named = HashSet::new();
         for (index, item) in items.iter().enumerate() {
             let Some((stop, reference)) = by_id.get(item.stop_id.as_str()).copied() else {
-                let elsewhere: Option<Date> = stops::table
-                    .find(&item.stop_id)
-                    .select(stops::day)
-                    .first(connection)
-                    .optional()?;
+                let elsewhere: Option<Date> =
+                    stops::table.find(&item.stop_id).select(stops::day).first(connection).optional()?;
                 let message = match elsewhere {
                     Some(other) => format!(
                         "Stop {} is on {}, not on {}: it is not in this day's run.",
@@ -160,16 +157,28 @@ pub fn save_run(connection: &mut DbConnection, day: Date, items: &[RunAssignment
             }
             match (&item.valet_id, item.position) {
                 (Some(valet), _) if !valets.contains_key(valet) => {
-                    problems.push(problem(index, "valetId", format!("{name}: {valet} is not the account of an enabled valet.")));
+                    problems.push(problem(
+                        index,
+                        "valetId",
+                        format!("{name}: {valet} is not the account of an enabled valet."),
+                    ));
                 }
                 (Some(valet), None) => {
-                    problems.push(problem(index, "position", format!("{name} needs its place in {}'s run.", valets[valet])));
+                    problems.push(problem(
+                        index,
+                        "position",
+                        format!("{name} needs its place in {}'s run.", valets[valet]),
+                    ));
                 }
                 (Some(_), Some(position)) if position < 1 => {
                     problems.push(problem(index, "position", format!("{name}: places in a run start at 1.")));
                 }
                 (None, Some(_)) => {
-                    problems.push(problem(index, "position", format!("{name} is given to no valet, so it has no place in a run.")));
+                    problems.push(problem(
+                        index,
+                        "position",
+                        format!("{name} is given to no valet, so it has no place in a run."),
+                    ));
                 }
                 _ => {}
             }

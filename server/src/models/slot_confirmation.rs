@@ -111,7 +111,8 @@ pub fn change_slot(
             .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
         let delivery = Stop::of_order(connection, &order.id, StopKind::Delivery)?;
         if changed && notify {
-            let delivery_slot = delivery.as_ref().map_or_else(|| schedule.delivery_for(pickup.slot(), order.rush), Stop::slot);
+            let delivery_slot =
+                delivery.as_ref().map_or_else(|| schedule.delivery_for(pickup.slot(), order.rush), Stop::slot);
             if let Some(email) = OutboxEmail::for_slot(&order, pickup.slot(), delivery_slot, moved, stored) {
                 OutboxEmail::enqueue(connection, &[email])?;
             }

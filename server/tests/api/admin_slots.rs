@@ -221,7 +221,8 @@ async fn a_slot_change_names_what_is_wrong(backend: Backend) {
     assert_eq!(unknown.json::<Value>().await.unwrap()["fields"]["action"], "Choose confirm or move.");
     let no_slot = post_slot(&app, &session, &id, json!({ "action": "move", "pickup": "tomorrow evening" })).await;
     assert_eq!(no_slot.status(), 422);
-    let closed = post_slot(&app, &session, &id, json!({ "action": "move", "pickup": slot_value(day_after(1), 3) })).await;
+    let closed =
+        post_slot(&app, &session, &id, json!({ "action": "move", "pickup": slot_value(day_after(1), 3) })).await;
     assert_eq!(closed.json::<Value>().await.unwrap()["error"], "Please choose one of the pickup windows shown.");
     assert_eq!(post_slot(&app, &session, "ZZZZZZZZ", json!({ "action": "confirm" })).await.status(), 404);
     assert!(stored(&app, &id).1.confirmed_at.is_none(), "nothing was confirmed");

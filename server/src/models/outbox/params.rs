@@ -103,7 +103,13 @@ pub fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -
 /// Beyond the spec: the customer's e-mail when staff confirm the pickup slot, or move it and
 /// confirm the new one; `None` without an e-mail. It is sent with the status template, so it
 /// carries that template's parameters (its `status_label` names the window) and the windows besides.
-pub fn slot_confirmed(order: &Order, pickup: Slot, delivery: Slot, moved: bool, at: PrimitiveDateTime) -> Option<Value> {
+pub fn slot_confirmed(
+    order: &Order,
+    pickup: Slot,
+    delivery: Slot,
+    moved: bool,
+    at: PrimitiveDateTime,
+) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, time) = clock::nairobi_date_time(at);
     let status_label = if moved {

@@ -4,9 +4,9 @@
 use super::load_failed;
 use super::mail::load_report;
 use super::private_json;
+use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
 use super::run::run_day;
 use super::slots::load_awaiting;
-use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
 use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
 use crate::db::DbError;
@@ -55,9 +55,8 @@ pub async fn show_dashboard(
         ),
         AdminTab::Run => (OrdersQuery::unfiltered(), None, 1),
     };
-    let run_day = (tab == AdminTab::Run)
-        .then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok())
-        .flatten();
+    let run_day =
+        (tab == AdminTab::Run).then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok()).flatten();
     let filter = orders.clone();
     let mail_settings = state.settings().mail.clone();
     let schedule = state.settings().schedule.clone();

@@ -26,9 +26,8 @@ pub struct RunQuery {
 pub(super) fn run_day(date: Option<&str>) -> Result<Date, ApiError> {
     match date.map(str::trim).filter(|d| !d.is_empty()) {
         None => Ok(nairobi_day(now_utc().assume_utc())),
-        Some(text) => {
-            parse_day(text).ok_or_else(|| ApiError::BadRequest(format!("The date must be like 2026-11-25, not '{text}'.")))
-        }
+        Some(text) => parse_day(text)
+            .ok_or_else(|| ApiError::BadRequest(format!("The date must be like 2026-11-25, not '{text}'."))),
     }
 }
 
@@ -39,8 +38,7 @@ pub async fn show_run(
     query: web::Query<RunQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let day = run_day(query.date.as_deref())?;
-    let board =
-        state.db().run(move |c| DayBoard::load(c, day).map_err(DbError::from)).await.map_err(load_failed)?;
+    let board = state.db().run(move |c| DayBoard::load(c, day).map_err(DbError::from)).await.map_err(load_failed)?;
     Ok(private_json(&DayRun::new(&board, &state.settings().schedule)))
 }
 
