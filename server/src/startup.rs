@@ -207,7 +207,7 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, mail, messages, orders};
+    use admin::{dashboard, detail, mail, messages, orders, run, slots, staff};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
@@ -218,6 +218,11 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/messages/{id}/status", Method::POST, messages::change_message_status),
         at("/mail", Method::GET, mail::get_mail),
         at("/mail/{id}/resend", Method::POST, mail::resend_email),
+        at("/unconfirmed", Method::GET, slots::list_unconfirmed),
+        at("/orders/{id}/slot", Method::POST, slots::change_slot),
+        at("/run", Method::GET, run::show_run),
+        at("/run", Method::POST, run::save_day_run),
+        at("/staff", Method::GET, staff::list_staff),
     ]
 }
 

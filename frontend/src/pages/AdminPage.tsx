@@ -7,15 +7,20 @@
 // to /admin.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/admin/AdminAlert";
+import { AwaitingPanel } from "../components/admin/AwaitingPanel";
 import { MailStatus } from "../components/admin/MailStatus";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
+import { RunPanel } from "../components/admin/RunPanel";
 import { StatCards } from "../components/admin/StatCards";
 import type { AdminTab } from "../lib/admin/types";
 import { usePolling } from "../lib/admin/polling";
+import { nairobiToday } from "../lib/admin/run";
+import { useAwaiting } from "../lib/admin/useAwaiting";
 import { useDashboardData } from "../lib/admin/useDashboardData";
-import { adminHref, type ListQuery } from "../lib/admin/urls";
+import { useDayRun } from "../lib/admin/useDayRun";
+import { adminHref, type ListQuery, runHref } from "../lib/admin/urls";
 import type { DashboardProps } from "../lib/generated/DashboardProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -26,7 +31,11 @@ export type AdminProps = SharedProps & DashboardProps;
 const TABS: readonly { id: AdminTab; label: string }[] = [
   { id: "orders", label: "Orders" },
   { id: "messages", label: "Messages" },
+  { id: "run", label: "Day's run" },
 ];
+
+/** What each role is called in the header. */
+const ROLE_LABELS: Record<AdminProps["staff"]["role"], string> = { owner: "Owner", staff: "Staff", valet: "Valet" };
 
 /** Title and description for the document shell; the server keeps /admin out of search engines. */
 export function meta(props: AdminProps): PageMeta {
@@ -64,7 +73,11 @@ export default function AdminPage(props: AdminProps) {
     messageChanged,
     mailResent,
   } = useDashboardData(props, listLoaded);
-  usePolling(() => refresh(shownTab.current));
+  const awaiting = useAwaiting(props.unconfirmed);
+  const dayRun = useDayRun(props.run, sessionEnded);
+  // Today in Nairobi by the server's clock, so that the server and the browser render the same day.
+  const today = nairobiToday(Date.parse(props.unconfirmed.now));
+  usePolling(() => Promise.all([refresh(shownTab.current), awaiting.refresh()]));
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the second pass of a two-pass render (see `hydrated`)
@@ -77,11 +90,22 @@ export default function AdminPage(props: AdminProps) {
     if (moveFocus) panelElements.current[list]?.focus();
   }
 
+  /** Loads the board of `date` and follows it in the address bar while its tab is shown. */
+  async function showDay(date: string) {
+    const board = await dayRun.load(date);
+    if (board && shownTab.current === "run") window.history.replaceState(null, "", runHref(board.date));
+  }
+
   function showTab(next: AdminTab, focus: boolean) {
     setTab(next);
     shownTab.current = next;
-    const list = next === "orders" ? orders : messages;
-    window.history.replaceState(null, "", adminHref(next, { ...list.filter, page: list.page }));
+    if (next === "run") {
+      window.history.replaceState(null, "", runHref(dayRun.board?.date ?? null));
+      if (!dayRun.board && !dayRun.loading) void showDay(today);
+    } else {
+      const list = next === "orders" ? orders : messages;
+      window.history.replaceState(null, "", adminHref(next, { ...list.filter, page: list.page }));
+    }
     if (focus) tabElements.current[next]?.focus();
   }
 
@@ -107,7 +131,13 @@ export default function AdminPage(props: AdminProps) {
     showTab(next.id, true);
   }
 
-  const counts: Record<AdminTab, number> = { orders: stats.totalOrders, messages: stats.messages };
+  const runStops = dayRun.board?.windows.reduce((sum, window) => sum + window.stops.length, 0);
+  const counts: Record<AdminTab, number | undefined> = {
+    orders: stats.totalOrders,
+    messages: stats.messages,
+    run: runStops,
+  };
+  const tabLoading = tab === "run" ? dayRun.loading : loading[tab];
   // The open order as the table last showed it: when it changes, the dialog loads it again.
   const openInList = orders.items.find((order) => order.id === openOrder);
   const openVersion = openInList ? `${openInList.updatedAt} ${openInList.paymentStatus}` : "";
@@ -122,7 +152,8 @@ export default function AdminPage(props: AdminProps) {
           <form className="admin-head__account" method="post" action="/admin/logout">
             <input type="hidden" name="csrf" value={props.csrf} />
             <span className="admin-head__staff">
-              Signed in as <strong>{props.staff.email}</strong>
+              Signed in as <strong>{props.staff.email}</strong>{" "}
+              <span className="badge badge--secondary">{ROLE_LABELS[props.staff.role]}</span>
             </span>
             <button type="submit" className="button button--outline button--small">
               Sign out
@@ -133,6 +164,13 @@ export default function AdminPage(props: AdminProps) {
       <section className="section section--admin">
         <div className="container">
           {failure && <AdminAlert failure={failure} />}
+          <AwaitingPanel
+            list={awaiting.list}
+            csrf={props.csrf}
+            announcement={awaiting.announcement}
+            onChanged={awaiting.changed}
+            onSessionEnded={sessionEnded}
+          />
           <StatCards stats={stats} />
           <MailStatus mail={mail} csrf={props.csrf} onResent={mailResent} onSessionEnded={sessionEnded} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
@@ -144,19 +182,25 @@ export default function AdminPage(props: AdminProps) {
                 }}
                 id={`tab-${entry.id}`}
                 className="tabs__tab"
-                href={adminHref(entry.id, { status: null, page: 1 })}
+                href={entry.id === "run" ? runHref(null) : adminHref(entry.id, { status: null, page: 1 })}
                 role="tab"
                 aria-selected={tab === entry.id}
                 aria-controls={`panel-${entry.id}`}
                 tabIndex={hydrated && tab !== entry.id ? -1 : undefined}
                 onClick={(event) => onTabClick(event, entry.id)}
               >
-                {entry.label} <span className="tabs__count">{counts[entry.id]}</span>
+                {entry.label}
+                {counts[entry.id] !== undefined && (
+                  <>
+                    {" "}
+                    <span className="tabs__count">{counts[entry.id]}</span>
+                  </>
+                )}
               </a>
             ))}
           </div>
           <div className="admin-loading" role="status">
-            {loading[tab] && (
+            {tabLoading && (
               <>
                 <span className="spinner" aria-hidden="true" /> Loading admin dashboard...
               </>
@@ -172,15 +216,30 @@ export default function AdminPage(props: AdminProps) {
                 panelElements.current[entry.id] = element;
               }}
               id={`panel-${entry.id}`}
-              className={loading[entry.id] ? "tab-panel is-loading" : "tab-panel"}
+              className={tab === entry.id && tabLoading ? "tab-panel is-loading" : "tab-panel"}
               role="tabpanel"
               aria-labelledby={`tab-${entry.id}`}
-              aria-busy={loading[entry.id] || undefined}
+              aria-busy={(tab === entry.id && tabLoading) || undefined}
               tabIndex={-1}
               hidden={tab !== entry.id}
             >
               {/* Only the shown tab's list is rendered: half the server's render time (DESIGN.md budget). */}
-              {tab !== entry.id ? null : entry.id === "orders" ? (
+              {tab !== entry.id ? null : entry.id === "run" ? (
+                <RunPanel
+                  board={dayRun.board}
+                  runs={dayRun.runs}
+                  loading={dayRun.loading}
+                  saving={dayRun.saving}
+                  changed={dayRun.changed}
+                  failure={dayRun.failure}
+                  announcement={dayRun.announcement}
+                  today={today}
+                  onDate={(date) => void showDay(date)}
+                  onAssign={dayRun.assign}
+                  onMove={dayRun.move}
+                  onSave={() => void dayRun.save(props.csrf)}
+                />
+              ) : entry.id === "orders" ? (
                 <OrdersPanel
                   orders={orders}
                   statuses={props.statuses}

@@ -13,6 +13,8 @@ text_enum! {
         Contact = "contact-admin",
         /// Beyond the spec: the customer's e-mail when the order's status changes.
         OrderStatus = "order-status",
+        /// Beyond the spec: the customer's e-mail when staff confirm (or move) the pickup slot.
+        SlotConfirmed = "slot-confirmed",
     }
 }
 
@@ -29,6 +31,7 @@ impl EmailKind {
             EmailKind::OrderCustomer => "Order confirmation (to the customer)",
             EmailKind::Contact => "Contact message (to staff)",
             EmailKind::OrderStatus => "Status update (to the customer)",
+            EmailKind::SlotConfirmed => "Pickup slot confirmed (to the customer)",
         }
     }
 }

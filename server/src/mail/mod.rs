@@ -86,7 +86,8 @@ impl MailSettings {
         match kind {
             EmailKind::OrderAdmin | EmailKind::OrderCustomer => self.order_template.as_deref(),
             EmailKind::Contact => self.contact_template.as_deref(),
-            EmailKind::OrderStatus => self.status_template.as_deref(),
+            // The slot's e-mail reads as a status update: its `status_label` names the window.
+            EmailKind::OrderStatus | EmailKind::SlotConfirmed => self.status_template.as_deref(),
         }
     }
 }

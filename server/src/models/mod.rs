@@ -1,8 +1,10 @@
 //! Rows and their queries, next to each other. Handlers call these; none of them writes SQL.
 
 pub mod contact_message;
+pub mod day_board;
 pub mod order;
 pub mod outbox;
+pub mod slot_confirmation;
 pub mod staff;
 pub mod stats;
 pub mod stop;

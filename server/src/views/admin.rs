@@ -2,8 +2,10 @@
 //! answers of its changes.
 
 use super::orders::{AdminMessage, AdminOrder};
+use super::run::DayRun;
+use super::slots::AwaitingList;
 use super::time;
-use crate::domain::{EmailKind, MessageStatus, OrderStatus, OutboxStatus, TextEnum};
+use crate::domain::{EmailKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
 use crate::mail::MailSettings;
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
@@ -14,7 +16,7 @@ use crate::models::stats::Stats;
 use serde::Serialize;
 use ts_rs::TS;
 
-/// The dashboard's two tabs.
+/// The dashboard's tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum AdminTab {
@@ -22,6 +24,8 @@ pub enum AdminTab {
     Orders,
     /// The contact messages.
     Messages,
+    /// The day board: a day's stops by window, and the valets' runs.
+    Run,
 }
 
 /// What the orders list is filtered by; a null status means all.
@@ -206,6 +210,8 @@ impl MailReport {
 pub struct StaffView {
     /// Their e-mail.
     pub email: String,
+    /// What their account may do.
+    pub role: StaffRole,
 }
 
 /// The dashboard's own props (besides the shared ones).
@@ -227,6 +233,10 @@ pub struct DashboardProps {
     pub statuses: Vec<OrderStatus>,
     /// The e-mail outbox.
     pub mail: MailReport,
+    /// The pickups awaiting slot confirmation.
+    pub unconfirmed: AwaitingList,
+    /// The day board, when its tab is the one open (otherwise it is fetched when opened).
+    pub run: Option<DayRun>,
 }
 
 impl DashboardProps {

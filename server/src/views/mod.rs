@@ -3,10 +3,13 @@
 //! these (`make generate`), and a test fails when they are stale, so the two sides cannot drift.
 //! Handlers build these views; nothing else writes the shape of an answer.
 
+pub mod accounts;
 pub mod admin;
+pub mod awaiting;
 pub mod order_page;
 pub mod orders;
 pub mod pages;
+pub mod run;
 pub mod slots;
 pub mod tracking;
 
@@ -42,6 +45,10 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     slots::SlotsAnswer::export_all(&config)?;
     slots::PickupChoices::export_all(&config)?;
     order_page::OrderStatusProps::export_all(&config)?;
+    awaiting::AwaitingList::export_all(&config)?;
+    awaiting::SlotConfirmed::export_all(&config)?;
+    run::DayRun::export_all(&config)?;
+    accounts::StaffAccounts::export_all(&config)?;
     Ok(())
 }
 

@@ -1,32 +1,68 @@
-//! Nobody but signed-in staff gets past /admin and /api/admin: every registered route is walked
-//! without a session, with a dead one and without its CSRF token. The login and its limits.
+//! Nobody but signed-in staff gets past /admin, /api/admin and /valet: every registered route is
+//! walked without a session, with a dead one and without its CSRF token, and with each role, which
+//! reaches what it may use and nothing else. The login and its limits.
 
 use crate::helpers::{SignedIn, TestApp, set_cookie, spawn_app};
 use laundry::auth::{FAILURES_PER_ACCOUNT_FROM_CLIENT, FAILURES_PER_CLIENT, SESSION_COOKIE};
 use laundry::db::schema::{orders, staff_sessions};
+use laundry::domain::StaffRole;
 use laundry::models::order::Order;
-use laundry::startup::{AdminRoute, admin_api_routes as api_routes, admin_page_routes as page_routes};
+use laundry::startup::{AdminRoute, admin_api_routes as api_routes, admin_page_routes as page_routes, valet_routes};
 use reqwest::Method;
 use serde_json::{Value, json};
 
 const EMAIL: &str = "wanjiku@example.com";
 const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
 
+/// `path` with every path parameter (`{id}`, `{stop}`, …) filled with `id`.
+fn fill(path: &str, id: &str) -> String {
+    let mut filled = String::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let close = rest[open..].find('}').map_or(rest.len(), |end| open + end + 1);
+        filled.push_str(&rest[..open]);
+        filled.push_str(id);
+        rest = &rest[close..];
+    }
+    filled + rest
+}
+
+/// Which part of the staff side a registered route belongs to, as the roles say: the valet
+/// page, the dashboard, staff accounts (`…/staff…`, the owner's), or signing out (everyone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Area {
+    Valet,
+    Dashboard,
+    Accounts,
+    SignOut,
+}
+
+/// Every registered staff route as a full path (path parameters filled with `id`), its method,
+/// whether it is an API route, and its area: the dashboard's pages and API, and the valet's.
+fn every_registered_route(id: &str) -> Vec<(Method, String, bool, Area)> {
+    let full = |prefix: &str, route: &AdminRoute| {
+        let path = format!("{prefix}{}", fill(route.path, id));
+        let area = match route.path {
+            _ if prefix == "/valet" => Area::Valet,
+            "/logout" => Area::SignOut,
+            path if path.starts_with("/staff") => Area::Accounts,
+            _ => Area::Dashboard,
+        };
+        (Method::from_bytes(route.method.as_str().as_bytes()).unwrap(), path.clone(), path.starts_with("/api/"), area)
+    };
+    page_routes()
+        .iter()
+        .map(|route| full("/admin", route))
+        .chain(api_routes().iter().map(|route| full("/api/admin", route)))
+        .chain(valet_routes().iter().map(|route| full("/valet", route)))
+        .collect()
+}
+
 /// Every guarded route as a full path (path parameters filled with `id`), its method, and whether
 /// it is an API route.
 fn every_guarded_route(id: &str) -> Vec<(Method, String, bool)> {
-    let full = |prefix: &str, route: &AdminRoute| {
-        (
-            Method::from_bytes(route.method.as_str().as_bytes()).unwrap(),
-            format!("{prefix}{}", route.path.replace("{id}", id)),
-        )
-    };
-    let mut routes: Vec<(Method, String, bool)> = page_routes()
-        .iter()
-        .map(|route| full("/admin", route))
-        .map(|(method, path)| (method, path, false))
-        .chain(api_routes().iter().map(|route| full("/api/admin", route)).map(|(method, path)| (method, path, true)))
-        .collect();
+    let mut routes: Vec<(Method, String, bool)> =
+        every_registered_route(id).into_iter().map(|(method, path, api, _)| (method, path, api)).collect();
     // Paths nobody registered yet are guarded too, and so is a path spelled with escapes.
     routes.push((Method::GET, "/admin/reports".to_owned(), false));
     routes.push((Method::GET, "/administration".to_owned(), false));
@@ -54,7 +90,11 @@ fn stored(app: &TestApp, id: &str) -> Order {
 }
 
 fn body_for(path: &str) -> Value {
-    if path.ends_with("/payment") {
+    if path.ends_with("/slot") {
+        json!({ "action": "confirm" })
+    } else if path == "/api/admin/run" {
+        json!({ "date": "2026-11-25", "stops": [] })
+    } else if path.ends_with("/payment") {
         json!({ "paymentStatus": "paid", "paidVia": "cash" })
     } else if path.contains("/messages/") {
         json!({ "status": "handled" })
@@ -305,4 +345,142 @@ async fn wrong_passwords_from_one_address_do_not_keep_the_staff_member_out_from_
     assert_eq!(guesser.status(), 429, "the guessing address waits, even with the right password");
     assert_eq!(staff_member.status(), 303, "the staff member signs in from their own address");
     assert_eq!(staff_member.headers()["location"], "/admin");
+}
+
+/// Signs in with any role. The CSRF token is read from the session's row: a valet's home is the
+/// valet page, not the dashboard whose props carry it.
+async fn sign_in_as(app: &TestApp, email: &str, role: StaffRole) -> SignedIn {
+    app.create_staff_as(email, PASSWORD, role);
+    let response = app.post_login(email, PASSWORD, None).await;
+    assert_eq!(response.status(), 303, "{role} signs in");
+    let token = set_cookie(&response, SESSION_COOKIE).expect("a session cookie");
+    use diesel::prelude::*;
+    let csrf: String = app.with_db(|c| {
+        staff_sessions::table
+            .find(laundry::auth::token_hash(&token))
+            .select(staff_sessions::csrf_token)
+            .first(c)
+            .unwrap()
+    });
+    SignedIn { cookie: format!("{SESSION_COOKIE}={token}"), csrf }
+}
+
+/// Whether the guard let the request through to its handler: not refused (401, 403), not sent to
+/// the sign-in page, and not sent to `role`'s own page with the guard's empty answer. A handler may
+/// still answer 400, 404 or 422 to the walk's made-up ids and bodies.
+async fn reached(response: reqwest::Response, role: StaffRole, api: bool) -> Result<(), String> {
+    let status = response.status().as_u16();
+    let location = response.headers().get("location").map(|v| v.to_str().unwrap().to_owned());
+    let body = response.bytes().await.unwrap();
+    if status == 401 || status == 403 {
+        return Err(format!("refused with {status}"));
+    }
+    if status == 303 && location.as_deref().is_some_and(|l| l.starts_with("/admin/login")) {
+        return Err("sent to the sign-in page".to_owned());
+    }
+    if !api && status == 303 && location.as_deref() == Some(role.home()) && body.is_empty() {
+        return Err(format!("sent back to {}", role.home()));
+    }
+    Ok(())
+}
+
+/// The guard refused `role`: the API with 403, a page with a redirect to the role's own page.
+async fn refused(response: reqwest::Response, role: StaffRole, api: bool) -> Result<(), String> {
+    let status = response.status().as_u16();
+    let location = response.headers().get("location").map(|v| v.to_str().unwrap().to_owned());
+    match (api, status, location.as_deref()) {
+        (true, 403, _) => {
+            let body: Value = response.json().await.unwrap();
+            (body["error"] == "Your account cannot use this part of the site.")
+                .then_some(())
+                .ok_or_else(|| format!("403 with {body}"))
+        }
+        (false, 303, Some(home)) if home == role.home() => Ok(()),
+        _ => Err(format!("answered {status} (location {location:?})")),
+    }
+}
+
+#[actix_web::test]
+async fn each_role_reaches_what_it_may_use_on_every_registered_route_and_nothing_else() {
+    let app = spawn_app().await;
+    let id = place_order(&app).await;
+    let routes = every_registered_route(&id);
+    assert_eq!(routes.len(), page_routes().len() + api_routes().len() + valet_routes().len());
+    assert!(routes.iter().any(|(.., area)| *area == Area::Accounts), "the owner's accounts area has a route");
+    let may_use = |role: StaffRole, area: Area| match (role, area) {
+        (_, Area::SignOut) | (StaffRole::Owner, _) => true,
+        (StaffRole::Staff, area) => area != Area::Accounts,
+        (StaffRole::Valet, area) => area == Area::Valet,
+    };
+
+    // The valet first: nothing it is refused may change the order the others then change.
+    for role in [StaffRole::Valet, StaffRole::Staff, StaffRole::Owner] {
+        let session = sign_in_as(&app, &format!("{role}@example.com"), role).await;
+        // Signing out ends the session: it is walked last.
+        let (sign_out, others): (Vec<_>, Vec<_>) = routes.iter().partition(|(.., area)| *area == Area::SignOut);
+        for (method, path, api, area) in others.into_iter().chain(sign_out) {
+            let response = send(&app, method, path, Some(&session.cookie), Some(&session.csrf)).await;
+            let outcome = if *area == Area::SignOut {
+                // Signing out answers with the sign-in page's address; that it ran is checked below.
+                (response.status() == 303).then_some(()).ok_or_else(|| format!("answered {}", response.status()))
+            } else if may_use(role, *area) {
+                reached(response, role, *api).await
+            } else {
+                refused(response, role, *api).await
+            };
+            if let Err(what) = outcome {
+                panic!("{role} on {method} {path} ({area:?}): {what}");
+            }
+        }
+        let still: u16 = app.get_with("/api/admin/stats", &[("cookie", &session.cookie)]).await.status().as_u16();
+        assert_eq!(still, 401, "{role}: the walk ended with signing out, which ends the session");
+        if role == StaffRole::Valet {
+            let order = stored(&app, &id);
+            assert_eq!(
+                (order.status.as_str(), order.payment_status.as_str()),
+                ("pending", "unpaid"),
+                "the valet changed nothing"
+            );
+        }
+    }
+}
+
+#[actix_web::test]
+async fn only_the_owner_lists_the_staff_accounts() {
+    let app = spawn_app().await;
+    let owner = sign_in_as(&app, "owner@example.com", StaffRole::Owner).await;
+    let staff = sign_in_as(&app, "staff@example.com", StaffRole::Staff).await;
+    sign_in_as(&app, "valet@example.com", StaffRole::Valet).await;
+    app.with_db(|c| {
+        laundry::models::staff::Staff::set_disabled(c, "valet@example.com", true, laundry::clock::now_utc()).unwrap()
+    });
+
+    let refused = app.staff_request(Method::GET, "/api/admin/staff", &staff, false).send().await.unwrap();
+    let listed = app.staff_request(Method::GET, "/api/admin/staff", &owner, false).send().await.unwrap();
+
+    assert_eq!(refused.status(), 403);
+    assert_eq!(listed.status(), 200);
+    let body: Value = listed.json().await.unwrap();
+    let accounts: Vec<(&str, &str, &str, bool)> = body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["email"].as_str().unwrap(),
+                a["role"].as_str().unwrap(),
+                a["state"].as_str().unwrap(),
+                a["lastSignInAt"].is_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        accounts,
+        vec![
+            ("owner@example.com", "owner", "enabled", true),
+            ("staff@example.com", "staff", "enabled", true),
+            ("valet@example.com", "valet", "disabled", true),
+        ]
+    );
+    assert!(!body.to_string().contains("argon2"), "never a password hash");
 }

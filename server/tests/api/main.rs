@@ -4,6 +4,8 @@
 mod admin_dashboard;
 mod admin_detail;
 mod admin_guard;
+mod admin_run;
+mod admin_slots;
 mod assets;
 mod contacts;
 mod failures;

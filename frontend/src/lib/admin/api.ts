@@ -1,6 +1,17 @@
 // The staff dashboard's typed calls to /api/admin/*, with a time limit, and how their failures read.
 import type { ErrorBody } from "../generated/ErrorBody";
-import type { AdminMessage, MailResent, MessageChanged, OrderChanged, OrderDetail, PaymentChange } from "./types";
+import type { RunSave } from "./run";
+import type {
+  AdminMessage,
+  AwaitingList,
+  DayRun,
+  MailResent,
+  MessageChanged,
+  OrderChanged,
+  OrderDetail,
+  PaymentChange,
+  SlotConfirmed,
+} from "./types";
 
 /** How long a dashboard call may take before it is given up. */
 export const ADMIN_TIMEOUT_MS = 15_000;
@@ -121,4 +132,28 @@ export function setMessageStatus(id: string, status: AdminMessage["status"], csr
 /** Puts a failed, blocked or waiting e-mail back in the queue, due now; 404 when it was sent meanwhile. */
 export function resendEmail(id: string, csrf: string): Promise<MailResent> {
   return adminPost<MailResent>(`/api/admin/mail/${encodeURIComponent(id)}/resend`, {}, csrf);
+}
+
+/** The pickups awaiting slot confirmation, and the windows they can be moved to. */
+export function getAwaiting(signal?: AbortSignal): Promise<AwaitingList> {
+  return adminGet<AwaitingList>("/api/admin/unconfirmed", signal);
+}
+
+/** Confirms an order's pickup slot, or moves it to `pickup` ('2026-11-25T20:00') and confirms that. */
+export function changeSlot(
+  id: string,
+  change: { action: "confirm" } | { action: "move"; pickup: string },
+  csrf: string,
+): Promise<SlotConfirmed> {
+  return adminPost<SlotConfirmed>(`/api/admin/orders/${encodeURIComponent(id)}/slot`, change, csrf);
+}
+
+/** The day board of `date` (YYYY-MM-DD). */
+export function getDayRun(date: string, signal?: AbortSignal): Promise<DayRun> {
+  return adminGet<DayRun>(`/api/admin/run?date=${encodeURIComponent(date)}`, signal);
+}
+
+/** Saves the changed stops of a day's runs; answers the board as saved. */
+export function saveDayRun(save: RunSave, csrf: string): Promise<DayRun> {
+  return adminPost<DayRun>("/api/admin/run", save, csrf);
 }

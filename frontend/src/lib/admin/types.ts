@@ -6,6 +6,9 @@ export type { AdminMessage } from "../generated/AdminMessage";
 export type { AdminOrder } from "../generated/AdminOrder";
 export type { AdminStats } from "../generated/AdminStats";
 export type { AdminTab } from "../generated/AdminTab";
+export type { AwaitingList } from "../generated/AwaitingList";
+export type { AwaitingPickup } from "../generated/AwaitingPickup";
+export type { DayRun } from "../generated/DayRun";
 export type { MailReport } from "../generated/MailReport";
 export type { MailResent } from "../generated/MailResent";
 export type { MessageChanged } from "../generated/MessageChanged";
@@ -17,6 +20,11 @@ export type { OrderLine } from "../generated/OrderLine";
 export type { OrdersFilter } from "../generated/OrdersFilter";
 export type { OrdersPage } from "../generated/OrdersPage";
 export type { OutboxEmail } from "../generated/OutboxEmail";
+export type { RunStop } from "../generated/RunStop";
+export type { RunValet } from "../generated/RunValet";
+export type { RunWindow } from "../generated/RunWindow";
+export type { SlotConfirmed } from "../generated/SlotConfirmed";
+export type { SlotOption } from "../generated/SlotOption";
 export type { StatusChange } from "../generated/StatusChange";
 
 /** What the payment panel sends to `POST /api/admin/orders/{id}/payment` (the server reads it

@@ -26,3 +26,8 @@ export function adminHref(tab: AdminTab, query: ListQuery): string {
 export function listApiPath(tab: AdminTab, query: ListQuery): string {
   return `/api/admin/${tab}${queryString({ status: query.status, q: query.q?.trim(), page: query.page })}`;
 }
+
+/** The dashboard's address for the day board of `date` (YYYY-MM-DD), or of today when null. */
+export function runHref(date: string | null): string {
+  return `/admin${queryString({ tab: "run", date })}`;
+}

@@ -18,6 +18,9 @@ import type {
 } from "./types";
 import { listApiPath, type ListQuery } from "./urls";
 
+/** The tabs that are lists of the dashboard's data (the day board has its own, `useDayRun`). */
+type ListTab = Exclude<AdminTab, "run">;
+
 /** What the server rendered the dashboard with. */
 export interface DashboardData {
   stats: AdminStats;
@@ -38,10 +41,10 @@ export function useDashboardData(
   const [orders, setOrders] = useState(initial.orders);
   const [messages, setMessages] = useState(initial.messages);
   const [mail, setMail] = useState(initial.mail);
-  const [loading, setLoading] = useState<Record<AdminTab, boolean>>({ orders: false, messages: false });
+  const [loading, setLoading] = useState<Record<ListTab, boolean>>({ orders: false, messages: false });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
-  const requests = useRef<Partial<Record<AdminTab, AbortController>>>({});
+  const requests = useRef<Partial<Record<ListTab, AbortController>>>({});
   // The requests that are polls: a change staff make cancels a poll in flight, whose answer may
   // predate the change and would put the old status back on screen.
   const polls = useRef(new WeakSet<AbortController>());
@@ -62,7 +65,7 @@ export function useDashboardData(
    * sent while the list is loading already.
    */
   async function load<Page>(
-    list: AdminTab,
+    list: ListTab,
     query: ListQuery,
     show: (page: Page) => void,
     moveFocus: boolean,
@@ -105,6 +108,14 @@ export function useDashboardData(
 
   /** The poll: the shown tab's list as it is now (same filter, same page), the stats and the e-mail report. */
   function refresh(tab: AdminTab): Promise<void> {
+    // The day board is not polled (it holds runs being arranged); the stats and e-mails are.
+    if (tab === "run")
+      return Promise.all([adminGet<AdminStats>("/api/admin/stats"), adminGet<MailReport>("/api/admin/mail")]).then(
+        ([fresh, report]) => {
+          setStats(fresh);
+          setMail(report);
+        },
+      );
     const { orders: current, messages: currentMessages } = shown.current;
     return tab === "orders"
       ? load<OrdersPage>("orders", { ...current.filter, page: current.page }, showPolledOrders, false, true)
@@ -124,7 +135,7 @@ export function useDashboardData(
   const sessionEnded = () => setFailure({ text: SESSION_ENDED, sessionEnded: true });
 
   /** Cancels a poll of `list` in flight (its answer may be older than a change just made). */
-  function cancelPoll(list: AdminTab) {
+  function cancelPoll(list: ListTab) {
     const inFlight = requests.current[list];
     if (inFlight && polls.current.has(inFlight)) inFlight.abort();
   }

@@ -3,4 +3,4 @@
 /**
  * What an outbox e-mail is.
  */
-export type EmailKind = "order-admin" | "order-customer" | "contact-admin" | "order-status";
+export type EmailKind = "order-admin" | "order-customer" | "contact-admin" | "order-status" | "slot-confirmed";

@@ -10,6 +10,7 @@ pub use report::OutboxSummary;
 
 use crate::db::DbConnection;
 use crate::db::schema::email_outbox;
+use crate::domain::schedule::Slot;
 use crate::domain::{EmailKind, Line, OrderStatus, OutboxStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::Order;
@@ -116,6 +117,19 @@ impl OutboxEmail {
     pub fn for_status(order: &Order, status: OrderStatus, now: PrimitiveDateTime) -> Option<OutboxEmail> {
         let body = params::order_status(order, status, now)?;
         Some(Self::new(EmailKind::OrderStatus, Some(&order.id), None, order.email.as_deref(), &body, now))
+    }
+
+    /// The customer's e-mail that staff confirmed the pickup in `pickup` (after moving it there when
+    /// `moved`), with the delivery that follows; `None` when they gave no e-mail.
+    pub fn for_slot(
+        order: &Order,
+        pickup: Slot,
+        delivery: Slot,
+        moved: bool,
+        now: PrimitiveDateTime,
+    ) -> Option<OutboxEmail> {
+        let body = params::slot_confirmed(order, pickup, delivery, moved, now)?;
+        Some(Self::new(EmailKind::SlotConfirmed, Some(&order.id), None, order.email.as_deref(), &body, now))
     }
 
     /// Stores rows; call it inside the transaction that stores what they are about.

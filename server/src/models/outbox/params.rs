@@ -9,6 +9,7 @@
 use crate::catalogue::MPESA_TILL;
 use crate::clock;
 use crate::domain::catalogue::Unit;
+use crate::domain::schedule::Slot;
 use crate::domain::{Line, LineKind, OrderStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::Order;
@@ -95,6 +96,38 @@ pub fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -
         "order_id": order.reference,
         "status": status.as_str(),
         "status_label": status.label(),
+        "service_type": order.service_label,
+        "total_amount": order.total_amount,
+        "status_date": date,
+        "status_time": time,
+    }))
+}
+
+/// Beyond the spec: the customer's e-mail when staff confirm the pickup slot, or move it and
+/// confirm the new one; `None` without an e-mail. It is sent with the status template, so it
+/// carries that template's parameters (its `status_label` names the window) and the windows besides.
+pub fn slot_confirmed(
+    order: &Order,
+    pickup: Slot,
+    delivery: Slot,
+    moved: bool,
+    at: PrimitiveDateTime,
+) -> Option<Value> {
+    let email = order.email.as_deref()?;
+    let (date, time) = clock::nairobi_date_time(at);
+    let status_label = if moved {
+        format!("Pickup moved to {} (confirmed)", pickup.label())
+    } else {
+        format!("Pickup confirmed for {}", pickup.label())
+    };
+    Some(json!({
+        "to_email": email,
+        "customer_name": order.customer_name,
+        "order_id": order.reference,
+        "status": "slot-confirmed",
+        "status_label": status_label,
+        "pickup_window": pickup.label(),
+        "delivery_window": delivery.label(),
         "service_type": order.service_label,
         "total_amount": order.total_amount,
         "status_date": date,

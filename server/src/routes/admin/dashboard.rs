@@ -1,28 +1,34 @@
-//! The dashboard page, rendered on the server with its first page of data, and its stat cards.
+//! The dashboard page, rendered on the server with its first page of data (the pickups awaiting
+//! confirmation, and the open tab's list or day board), and its stat cards.
 
 use super::load_failed;
 use super::mail::load_report;
 use super::private_json;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
+use super::run::run_day;
+use super::slots::load_awaiting;
 use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
+use crate::models::day_board::DayBoard;
 use crate::models::order::Order;
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::{AdminTab, DashboardProps, MessagesPage, OrdersPage, StaffView};
 use crate::views::pages::Page;
+use crate::views::run::DayRun;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
 /// The dashboard's query: which tab, and that tab's filter and page (`status`, `q` for orders,
-/// `page`); the other tab shows its first page.
+/// `page`), or the day board's `date`; the other tabs show their first page.
 #[derive(Debug, Default, Deserialize)]
 pub struct DashboardQuery {
     tab: Option<String>,
+    date: Option<String>,
     #[serde(flatten)]
     list: ListQuery,
 }
@@ -34,8 +40,12 @@ pub async fn show_dashboard(
     staff: CurrentStaff,
     query: web::Query<DashboardQuery>,
 ) -> HttpResponse {
-    // A bad filter in the address shows the unfiltered list rather than an error page.
-    let tab = if query.tab.as_deref() == Some("messages") { AdminTab::Messages } else { AdminTab::Orders };
+    // A bad filter in the address shows the unfiltered list (or today's board) rather than an error page.
+    let tab = match query.tab.as_deref() {
+        Some("messages") => AdminTab::Messages,
+        Some("run") => AdminTab::Run,
+        _ => AdminTab::Orders,
+    };
     let (orders, messages_status, messages_page) = match tab {
         AdminTab::Orders => (OrdersQuery::parse(&query.list).unwrap_or_else(|_| OrdersQuery::unfiltered()), None, 1),
         AdminTab::Messages => (
@@ -43,9 +53,13 @@ pub async fn show_dashboard(
             message_status(query.list.status.as_deref()).unwrap_or(None),
             page_number(query.list.page.as_deref()).unwrap_or(1),
         ),
+        AdminTab::Run => (OrdersQuery::unfiltered(), None, 1),
     };
+    let run_day =
+        (tab == AdminTab::Run).then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok()).flatten();
     let filter = orders.clone();
     let mail_settings = state.settings().mail.clone();
+    let schedule = state.settings().schedule.clone();
     let loaded = state
         .db()
         .run(move |connection| {
@@ -53,10 +67,12 @@ pub async fn show_dashboard(
             let orders = Order::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
             let mail = load_report(connection, &mail_settings)?;
-            Ok::<_, DbError>((stats, orders, messages, mail))
+            let unconfirmed = load_awaiting(connection, &schedule)?;
+            let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
+            Ok::<_, DbError>((stats, orders, messages, mail, unconfirmed, board))
         })
         .await;
-    let (stats, orders_page, messages, mail) = match loaded {
+    let (stats, orders_page, messages, mail, unconfirmed, board) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the dashboard could not be loaded");
@@ -67,7 +83,7 @@ pub async fn show_dashboard(
         }
     };
     let props = DashboardProps {
-        staff: StaffView { email: staff.email },
+        staff: StaffView { email: staff.email, role: staff.role },
         csrf: staff.csrf_token,
         tab,
         stats,
@@ -75,6 +91,8 @@ pub async fn show_dashboard(
         messages: MessagesPage::new(&messages, messages_status, messages_page, PAGE_SIZE),
         statuses: DashboardProps::statuses(),
         mail,
+        unconfirmed,
+        run: board.map(|board| DayRun::new(&board, &state.settings().schedule)),
     };
     let (page, _) = state.pages().render(Page::Admin, state.pages().props("/admin", &props)).await;
     page.respond_private(&request)

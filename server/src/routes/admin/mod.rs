@@ -7,7 +7,10 @@
 //! - [`orders`]: the orders list, status changes and payments;
 //! - [`detail`]: one order with its history and e-mails;
 //! - [`messages`]: the contact messages list and their status;
-//! - [`mail`]: the e-mail outbox report and 'Send again'.
+//! - [`mail`]: the e-mail outbox report and 'Send again';
+//! - [`slots`]: pickup slots awaiting confirmation, confirming and moving them;
+//! - [`run`]: the day board and saving the day's runs;
+//! - [`staff`]: staff accounts (owner only).
 
 pub mod dashboard;
 pub mod detail;
@@ -15,7 +18,10 @@ pub mod mail;
 pub mod messages;
 pub mod orders;
 mod query;
+pub mod run;
 pub mod session;
+pub mod slots;
+pub mod staff;
 
 use crate::db::DbError;
 use crate::error::ApiError;

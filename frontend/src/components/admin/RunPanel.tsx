@@ -1,0 +1,145 @@
+// The dashboard's "Day's run" tab: a day picker, the day's pickups and deliveries by window with
+// what a valet needs at the door and a valet select per stop, each valet's run with buttons that
+// move a stop earlier or later, and Save. Without JavaScript the day picker is a GET form to
+// /admin and the board reads as it was saved.
+import { type FormEvent, useState } from "react";
+import type { Failure } from "../../lib/admin/api";
+import { boardStops, placeOf, type Runs, valetOf, windowCount } from "../../lib/admin/run";
+import type { DayRun, RunStop } from "../../lib/admin/types";
+import { AdminAlert } from "./AdminAlert";
+import { RunStopCard } from "./RunStopCard";
+import { ValetRun } from "./ValetRun";
+
+interface RunPanelProps {
+  board: DayRun | null;
+  runs: Runs;
+  loading: boolean;
+  saving: boolean;
+  changed: boolean;
+  failure: Failure | null;
+  announcement: string;
+  /** The day shown in the picker when no board is loaded yet (YYYY-MM-DD). */
+  today: string;
+  onDate: (date: string) => void;
+  onAssign: (stopId: string, valetId: string | null) => void;
+  onMove: (stopId: string, delta: -1 | 1) => void;
+  onSave: () => void;
+}
+
+/** The tab's content. */
+export function RunPanel(props: RunPanelProps) {
+  const { board, runs, changed, saving } = props;
+  const [date, setDate] = useState(board?.date ?? props.today);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (date) props.onDate(date);
+  }
+
+  const stops = board ? boardStops(board).map(({ stop }) => stop) : [];
+  const byId = new Map(stops.map((stop) => [stop.id, stop]));
+  const windowOf = new Map(board ? board.windows.flatMap((w) => w.stops.map((s) => [s.id, w.label] as const)) : []);
+  // Valets with a run: the enabled ones, and any other a stop is still with (an account disabled since).
+  const valets = board ? [...board.valets] : [];
+  for (const stop of stops) {
+    const valet = valetOf(runs, stop.id);
+    if (valet && !valets.some((v) => v.id === valet))
+      valets.push({ id: valet, email: stop.valetId === valet ? (stop.valetEmail ?? valet) : valet });
+  }
+  const emailOf = (valetId: string) => valets.find((valet) => valet.id === valetId)?.email ?? valetId;
+  const unassigned = stops.filter((stop) => valetOf(runs, stop.id) === null).length;
+
+  return (
+    <>
+      <h2 className="visually-hidden">Day's run</h2>
+      <form className="filter-bar run-day" method="get" action="/admin" aria-label="Choose the day" onSubmit={onSubmit}>
+        <input type="hidden" name="tab" value="run" />
+        <div className="field">
+          <label htmlFor="run-date">Day</label>
+          <input
+            id="run-date"
+            type="date"
+            name="date"
+            required
+            value={date}
+            onChange={(event) => setDate(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="button button--primary">
+          Show
+        </button>
+      </form>
+      {props.failure && <AdminAlert failure={props.failure} />}
+      <p className="visually-hidden" aria-live="polite">
+        {props.announcement}
+      </p>
+      {!board ? (
+        <p className="admin-empty">{props.loading ? "Loading the day's stops…" : "Choose a day to see its stops."}</p>
+      ) : (
+        <>
+          <h3 className="run-title">
+            {board.dateLabel}: {stops.length === 1 ? "1 stop" : `${stops.length} stops`}
+            {unassigned > 0 && <span className="run-title__note"> · {unassigned} not in a run</span>}
+          </h3>
+          {board.valets.length === 0 && (
+            <p className="alert alert--warning">
+              No valet accounts yet: create one with <code>laundry admin create --email … --role valet</code>.
+            </p>
+          )}
+          {board.windows.map((window) => (
+            <section key={window.label} className="run-window" aria-labelledby={`run-window-${window.start}`}>
+              <h4 id={`run-window-${window.start}`}>
+                {window.label} <span className="run-window__count">{windowCount(window.stops)}</span>
+              </h4>
+              {window.stops.length > 0 && (
+                <ul className="run-stops">
+                  {window.stops.map((stop: RunStop) => (
+                    <RunStopCard
+                      key={stop.id}
+                      stop={stop}
+                      valets={valets}
+                      valetId={valetOf(runs, stop.id)}
+                      place={placeOf(runs, stop.id)}
+                      onAssign={props.onAssign}
+                    />
+                  ))}
+                </ul>
+              )}
+            </section>
+          ))}
+          <section className="run-valets" aria-labelledby="run-valets-heading">
+            <h3 id="run-valets-heading">Runs</h3>
+            {valets.filter((valet) => (runs[valet.id] ?? []).length > 0).length === 0 ? (
+              <p className="admin-empty">No stop is in a run yet: choose a valet for each stop above.</p>
+            ) : (
+              valets
+                .filter((valet) => (runs[valet.id] ?? []).length > 0)
+                .map((valet) => (
+                  <ValetRun
+                    key={valet.id}
+                    email={emailOf(valet.id)}
+                    stops={(runs[valet.id] ?? []).flatMap((id) => {
+                      const stop = byId.get(id);
+                      return stop ? [{ stop, window: windowOf.get(id) ?? "" }] : [];
+                    })}
+                    onMove={props.onMove}
+                  />
+                ))
+            )}
+          </section>
+          <div className="run-actions">
+            <button
+              type="button"
+              className="button button--primary"
+              aria-disabled={!changed || undefined}
+              onClick={() => changed && props.onSave()}
+            >
+              {saving ? "Saving…" : "Save the runs"}
+            </button>
+            <span className="run-actions__note">{changed ? "Changes not saved yet." : "Saved."}</span>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+// One valet's run of the day, in order, with buttons that move a stop one place earlier or later.
+import type { RunStop } from "../../lib/admin/types";
+
+interface ValetRunProps {
+  email: string;
+  /** The run's stops in order, with their window ('19:00-20:00'). */
+  stops: { stop: RunStop; window: string }[];
+  onMove: (stopId: string, delta: -1 | 1) => void;
+}
+
+/** The run as a numbered list. */
+export function ValetRun({ email, stops, onMove }: ValetRunProps) {
+  return (
+    <div className="valet-run">
+      <h4>{email}</h4>
+      <ol className="valet-run__list">
+        {stops.map(({ stop, window }, index) => (
+          <li key={stop.id} className="valet-run__stop">
+            <span className="valet-run__text">
+              <strong>#{stop.orderId}</strong> {stop.kind === "pickup" ? "Pickup" : "Delivery"} · {window} ·{" "}
+              {stop.name} · {stop.location}
+            </span>
+            <span className="valet-run__buttons">
+              <button
+                type="button"
+                className="button button--outline button--small"
+                aria-label={`Move #${stop.orderId} earlier`}
+                aria-disabled={index === 0 || undefined}
+                onClick={() => onMove(stop.id, -1)}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="button button--outline button--small"
+                aria-label={`Move #${stop.orderId} later`}
+                aria-disabled={index === stops.length - 1 || undefined}
+                onClick={() => onMove(stop.id, 1)}
+              >
+                ↓
+              </button>
+            </span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+//! The day board: a day's pickups and deliveries (stops not cancelled) with their orders, lines
+//! and valets, and saving the day's runs (which valet takes each stop, in which order) in one
+//! transaction that checks every item first and changes nothing when one is wrong.
+
+use crate::db::schema::{orders, stops};
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::schedule::day_label;
+use crate::domain::{StopKind, StopState};
+use crate::models::order::{Order, OrderLine};
+use crate::models::staff::Staff;
+use crate::models::stop::Stop;
+use diesel::prelude::*;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use time::Date;
+
+/// The most stops one save may name.
+pub const MAX_RUN_ITEMS: usize = 1000;
+
+/// One stop on the board, with its order and the order's lines.
+#[derive(Debug, Clone)]
+pub struct BoardStop {
+    /// The stop.
+    pub stop: Stop,
+    /// Its order.
+    pub order: Order,
+    /// The order's lines, first line first.
+    pub lines: Vec<OrderLine>,
+}
+
+/// A day's stops and the people who may run them.
+#[derive(Debug, Clone)]
+pub struct DayBoard {
+    /// The day, Nairobi.
+    pub day: Date,
+    /// Its stops not cancelled, by window, then by run (valet and place), then pickups first,
+    /// oldest booking first.
+    pub stops: Vec<BoardStop>,
+    /// The enabled valets, whom stops can be given to.
+    pub valets: Vec<Staff>,
+    /// Every account by id, to name a stop's valet even after the account was disabled.
+    pub accounts: HashMap<String, Staff>,
+}
+
+impl DayBoard {
+    /// The board of `day`.
+    pub fn load(connection: &mut DbConnection, day: Date) -> QueryResult<DayBoard> {
+        let rows: Vec<(Stop, Order)> = stops::table
+            .inner_join(orders::table)
+            .filter(stops::day.eq(day))
+            .filter(stops::state.ne(StopState::Cancelled))
+            .order((stops::window_start.asc(), stops::created_at.asc(), stops::id.asc()))
+            .select((Stop::as_select(), Order::as_select()))
+            .load(connection)?;
+        let orders: Vec<Order> = rows.iter().map(|(_, order)| order.clone()).collect();
+        let mut lines = Order::lines_of(connection, &orders)?;
+        let mut stops: Vec<BoardStop> = rows
+            .into_iter()
+            .map(|(stop, order)| {
+                let lines = lines.remove(&order.id).unwrap_or_default();
+                BoardStop { stop, order, lines }
+            })
+            .collect();
+        let accounts: HashMap<String, Staff> =
+            Staff::list(connection)?.into_iter().map(|account| (account.id.clone(), account)).collect();
+        let valet_email = |stop: &Stop| stop.valet_id.as_ref().and_then(|id| accounts.get(id)).map(|a| a.email.clone());
+        // Within a window: each valet's stops in run order, then the stops not yet in a run.
+        stops.sort_by_cached_key(|entry| {
+            let stop = &entry.stop;
+            (
+                stop.window_start,
+                stop.valet_id.is_none(),
+                valet_email(stop),
+                stop.run_position,
+                stop.kind != StopKind::Pickup,
+                stop.created_at,
+            )
+        });
+        Ok(DayBoard { day, stops, valets: Staff::valets(connection)?, accounts })
+    }
+}
+
+/// One item of a save: a stop, the valet who takes it (none: out of every run), and its place in
+/// that valet's run of the day, from 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunAssignment {
+    /// The stop's id.
+    pub stop_id: String,
+    /// The valet's account id.
+    pub valet_id: Option<String>,
+    /// The place in the valet's run.
+    pub position: Option<i32>,
+}
+
+/// What is wrong with one item of a save.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunProblem {
+    /// The item's index in the save, from 0.
+    pub item: usize,
+    /// The item's field at fault: `stopId`, `valetId` or `position`.
+    pub field: &'static str,
+    /// What staff read.
+    pub message: String,
+}
+
+/// Why a save changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Some items are wrong; the first is the message.
+    #[error("{}", .0.first().map_or("The run could not be saved.", |problem| problem.message.as_str()))]
+    Invalid(Vec<RunProblem>),
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] diesel::result::Error),
+}
+
+/// Gives each named stop of `day` to its valet at its place (or takes it out of every run), in one
+/// transaction. Checked first, against the day as it will be after the save: every stop exists,
+/// is on `day`, is not cancelled and is named once; every valet is an enabled valet; a stop with a
+/// valet has a place and one without has none; and each valet's places on the day, the stops not
+/// named included, are 1 to n, each once. One wrong item and nothing changes.
+pub fn save_run(connection: &mut DbConnection, day: Date, items: &[RunAssignment]) -> Result<usize, RunError> {
+    write_transaction(connection, |connection| {
+        let on_day: Vec<(Stop, String)> = stops::table
+            .inner_join(orders::table)
+            .filter(stops::day.eq(day))
+            .select((Stop::as_select(), orders::reference))
+            .load(connection)?;
+        let by_id: HashMap<&str, &(Stop, String)> = on_day.iter().map(|row| (row.0.id.as_str(), row)).collect();
+        let valets: HashMap<String, String> =
+            Staff::valets(connection)?.into_iter().map(|valet| (valet.id, valet.email)).collect();
+        let mut problems = Vec::new();
+        let mut named = HashSet::new();
+        for (index, item) in items.iter().enumerate() {
+            let Some((stop, reference)) = by_id.get(item.stop_id.as_str()).copied() else {
+                let elsewhere: Option<Date> =
+                    stops::table.find(&item.stop_id).select(stops::day).first(connection).optional()?;
+                let message = match elsewhere {
+                    Some(other) => format!(
+                        "Stop {} is on {}, not on {}: it is not in this day's run.",
+                        item.stop_id,
+                        day_label(other),
+                        day_label(day)
+                    ),
+                    None => format!("There is no stop {}.", item.stop_id),
+                };
+                problems.push(problem(index, "stopId", message));
+                continue;
+            };
+            let name = format!("The {} of order {reference}", stop.kind);
+            if !named.insert(stop.id.as_str()) {
+                problems.push(problem(index, "stopId", format!("{name} is listed twice.")));
+                continue;
+            }
+            if stop.state == StopState::Cancelled {
+                problems.push(problem(index, "stopId", format!("{name} was cancelled: it is in no run.")));
+                continue;
+            }
+            match (&item.valet_id, item.position) {
+                (Some(valet), _) if !valets.contains_key(valet) => {
+                    problems.push(problem(
+                        index,
+                        "valetId",
+                        format!("{name}: {valet} is not the account of an enabled valet."),
+                    ));
+                }
+                (Some(valet), None) => {
+                    problems.push(problem(
+                        index,
+                        "position",
+                        format!("{name} needs its place in {}'s run.", valets[valet]),
+                    ));
+                }
+                (Some(_), Some(position)) if position < 1 => {
+                    problems.push(problem(index, "position", format!("{name}: places in a run start at 1.")));
+                }
+                (None, Some(_)) => {
+                    problems.push(problem(
+                        index,
+                        "position",
+                        format!("{name} is given to no valet, so it has no place in a run."),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if !problems.is_empty() {
+            return Err(RunError::Invalid(problems));
+        }
+        // The day as it will be: each valet's run, the stops not named keeping theirs.
+        let index_of: HashMap<&str, usize> =
+            items.iter().enumerate().map(|(index, item)| (item.stop_id.as_str(), index)).collect();
+        let mut runs: BTreeMap<&str, Vec<(i32, &str, Option<usize>)>> = BTreeMap::new();
+        for (stop, reference) in on_day.iter().filter(|(stop, _)| stop.state != StopState::Cancelled) {
+            let item = index_of.get(stop.id.as_str()).copied();
+            let (valet, position) = match item {
+                Some(index) => (items[index].valet_id.as_deref(), items[index].position),
+                None => (stop.valet_id.as_deref(), stop.run_position),
+            };
+            if let (Some(valet), Some(position)) = (valet, position) {
+                runs.entry(valet).or_default().push((position, reference.as_str(), item));
+            }
+        }
+        for (valet, mut run) in runs {
+            // Among stops sharing a place, the one sent comes last and is the one named.
+            run.sort_by_key(|(position, _, item)| (*position, item.is_some()));
+            let who = valets.get(valet).map_or(valet, String::as_str);
+            let count = run.len();
+            for (expected, pair) in (1..).zip(run.iter()) {
+                let (position, reference, item) = *pair;
+                if position == expected {
+                    continue;
+                }
+                let message = if run.iter().filter(|(other, ..)| *other == position).count() > 1 {
+                    format!("Order {reference}: place {position} in {who}'s run is taken twice; each place once.")
+                } else {
+                    format!("Order {reference}: {who}'s run has {count} stops, so its places go from 1 to {count}.")
+                };
+                // Name the item that was sent; a stop left as it was is named through the one that moved.
+                let index = item.or_else(|| run.iter().find_map(|(_, _, item)| *item)).unwrap_or(0);
+                problems.push(problem(index, "position", message));
+                break;
+            }
+        }
+        if !problems.is_empty() {
+            return Err(RunError::Invalid(problems));
+        }
+        for item in items {
+            diesel::update(stops::table.find(&item.stop_id))
+                .set((stops::valet_id.eq(&item.valet_id), stops::run_position.eq(item.position)))
+                .execute(connection)?;
+        }
+        Ok(items.len())
+    })
+}
+
+fn problem(item: usize, field: &'static str, message: String) -> RunProblem {
+    RunProblem { item, field, message }
+}

@@ -1,0 +1,166 @@
+//! Staff confirming pickup slots (the home page promises a slot confirmed within 30 minutes of
+//! booking): the pickups awaiting confirmation, the windows a pickup can be moved to, and
+//! confirming or moving one. A confirmation records who and when, and the customer's e-mail about
+//! it goes into the outbox in the same transaction.
+
+use crate::db::schema::stops;
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
+use crate::domain::{OrderReference, StopKind, StopState};
+use crate::models::order::Order;
+use crate::models::outbox::OutboxEmail;
+use crate::models::stop::{BookError, Stop};
+use diesel::prelude::*;
+use std::collections::HashMap;
+use time::{Date, OffsetDateTime, PrimitiveDateTime};
+
+/// The promise: a slot booked online is confirmed within this many minutes.
+pub const CONFIRM_WITHIN_MINUTES: i64 = 30;
+
+/// The most pickups the dashboard lists as awaiting confirmation at once.
+pub const AWAITING_LIMIT: i64 = 100;
+
+/// What staff do with an order's pickup slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotAction {
+    /// Confirm the slot the customer booked.
+    Confirm,
+    /// Move the pickup to this day's window starting at this minute, confirmed at once.
+    Move((Date, u16)),
+}
+
+/// The order and its stops after the change.
+#[derive(Debug, Clone)]
+pub struct SlotChanged {
+    /// The order.
+    pub order: Order,
+    /// Its pickup, confirmed.
+    pub pickup: Stop,
+    /// Its delivery.
+    pub delivery: Option<Stop>,
+    /// Whether anything changed (confirming a confirmed slot again changes nothing and sends
+    /// nothing).
+    pub changed: bool,
+}
+
+/// Why a slot was not confirmed or moved.
+#[derive(Debug, thiserror::Error)]
+pub enum SlotChangeError {
+    /// No order has this order ID.
+    #[error("There is no such order.")]
+    NoSuchOrder,
+    /// The order has no pickup to confirm (placed before slots existed).
+    #[error("Order {0} has no pickup slot to confirm.")]
+    NoPickup(String),
+    /// The pickup was cancelled with the order.
+    #[error("Order {0} was cancelled: its pickup cannot be confirmed or moved.")]
+    Cancelled(String),
+    /// The valet is on the way or has been: the pickup cannot move any more.
+    #[error("The pickup of order {0} is already under way: it cannot be moved.")]
+    UnderWay(String),
+    /// The window cannot take it (the customer-facing reason).
+    #[error(transparent)]
+    Refused(#[from] SlotRefusal),
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] diesel::result::Error),
+}
+
+impl From<BookError> for SlotChangeError {
+    fn from(error: BookError) -> Self {
+        match error {
+            BookError::Refused(refusal) => SlotChangeError::Refused(refusal),
+            BookError::Database(error) => SlotChangeError::Database(error),
+        }
+    }
+}
+
+/// Confirms or moves the pickup of the order with this order ID, as `by` (a staff e-mail), in one
+/// transaction with the customer's e-mail (when `notify` and they gave an address). Moving checks
+/// the schedule and the window's room under the window's lock ([`Stop::move_pickup`]); refused,
+/// nothing changes.
+pub fn change_slot(
+    connection: &mut DbConnection,
+    reference: &OrderReference,
+    action: SlotAction,
+    schedule: &Schedule,
+    by: &str,
+    notify: bool,
+    now: OffsetDateTime,
+) -> Result<SlotChanged, SlotChangeError> {
+    let stored = utc(now);
+    write_transaction(connection, |connection| {
+        let order = Order::find_by_reference(connection, reference)?.ok_or(SlotChangeError::NoSuchOrder)?;
+        let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
+            .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
+        if pickup.state == StopState::Cancelled {
+            return Err(SlotChangeError::Cancelled(order.reference.clone()));
+        }
+        let (changed, moved) = match action {
+            SlotAction::Confirm if pickup.confirmed_at.is_some() => (false, false),
+            SlotAction::Confirm => (Stop::confirm(connection, &order.id, by, stored)?, false),
+            SlotAction::Move(_) if pickup.state != StopState::Planned => {
+                return Err(SlotChangeError::UnderWay(order.reference.clone()));
+            }
+            SlotAction::Move(slot) => {
+                Stop::move_pickup(connection, &order.id, schedule, slot, order.rush, Some(by), now)?;
+                (true, true)
+            }
+        };
+        let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
+            .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
+        let delivery = Stop::of_order(connection, &order.id, StopKind::Delivery)?;
+        if changed && notify {
+            let delivery_slot =
+                delivery.as_ref().map_or_else(|| schedule.delivery_for(pickup.slot(), order.rush), Stop::slot);
+            if let Some(email) = OutboxEmail::for_slot(&order, pickup.slot(), delivery_slot, moved, stored) {
+                OutboxEmail::enqueue(connection, &[email])?;
+            }
+        }
+        Ok(SlotChanged { order, pickup, delivery, changed })
+    })
+}
+
+/// The pickups awaiting confirmation, oldest booking first, with their orders.
+pub fn awaiting(connection: &mut DbConnection) -> QueryResult<Vec<(Stop, Order)>> {
+    Stop::unconfirmed(connection, AWAITING_LIMIT)
+}
+
+/// Every window that can be booked from `now` (the schedule's days and cut-offs), with the room it
+/// has left: what a pickup can be moved to. Full windows are listed with none left.
+pub fn open_slots(
+    connection: &mut DbConnection,
+    schedule: &Schedule,
+    now: OffsetDateTime,
+) -> QueryResult<Vec<(Slot, u32)>> {
+    let days = schedule.bookable_days(now);
+    let (Some(first), Some(last)) = (days.first().copied(), days.last().copied()) else {
+        return Ok(Vec::new());
+    };
+    let booked: HashMap<(Date, i32), i64> = stops::table
+        .filter(stops::day.between(first, last))
+        .filter(stops::kind.eq(StopKind::Pickup))
+        .filter(stops::state.ne(StopState::Cancelled))
+        .group_by((stops::day, stops::window_start))
+        .select((stops::day, stops::window_start, diesel::dsl::count_star()))
+        .load::<(Date, i32, i64)>(connection)?
+        .into_iter()
+        .map(|(day, start, count)| ((day, start), count))
+        .collect();
+    let mut open = Vec::new();
+    for day in days {
+        for plan in &schedule.windows {
+            let Ok((slot, capacity)) = schedule.check(day, plan.window.start, now) else { continue };
+            let taken = booked.get(&(day, i32::from(plan.window.start))).copied().unwrap_or(0);
+            let left = i64::from(capacity).saturating_sub(taken).max(0);
+            open.push((slot, u32::try_from(left).unwrap_or(0)));
+        }
+    }
+    Ok(open)
+}
+
+/// A time as stored (UTC, no offset).
+fn utc(at: OffsetDateTime) -> PrimitiveDateTime {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    PrimitiveDateTime::new(at.date(), at.time())
+}

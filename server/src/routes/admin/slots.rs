@@ -1,0 +1,122 @@
+//! Slot confirmation: the pickups awaiting it, and confirming or moving one. Either records who
+//! and when and tells the customer by e-mail, in the same transaction.
+
+use super::query::{no_such_order, order_id};
+use super::{json_body, load_failed, private_json};
+use crate::auth::CurrentStaff;
+use crate::clock::now_utc;
+use crate::db::DbError;
+use crate::domain::FieldErrors;
+use crate::domain::schedule::parse_slot_value;
+use crate::error::ApiError;
+use crate::models::slot_confirmation::{self, SlotAction, SlotChangeError};
+use crate::state::AppState;
+use crate::views::awaiting::{AwaitingList, SlotConfirmed};
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+
+/// GET /api/admin/unconfirmed: pending orders whose pickup nobody has confirmed, oldest booking
+/// first, with the windows they can be moved to.
+pub async fn list_unconfirmed(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
+    let schedule = state.settings().schedule.clone();
+    let list = state
+        .db()
+        .run(move |connection| load_awaiting(connection, &schedule).map_err(DbError::from))
+        .await
+        .map_err(load_failed)?;
+    Ok(private_json(&list))
+}
+
+/// The awaiting list as of now.
+pub(super) fn load_awaiting(
+    connection: &mut crate::db::DbConnection,
+    schedule: &crate::domain::schedule::Schedule,
+) -> diesel::QueryResult<AwaitingList> {
+    let now = now_utc();
+    let awaiting = slot_confirmation::awaiting(connection)?;
+    let slots = slot_confirmation::open_slots(connection, schedule, now.assume_utc())?;
+    Ok(AwaitingList::new(&awaiting, &slots, now))
+}
+
+/// `{"action": "confirm"}` or `{"action": "move", "pickup": "2026-11-25T20:00"}`.
+#[derive(Debug, Deserialize)]
+struct SlotChange {
+    action: String,
+    pickup: Option<String>,
+}
+
+impl SlotChange {
+    fn validate(self) -> Result<SlotAction, ApiError> {
+        let mut fields = FieldErrors::default();
+        match self.action.trim() {
+            "confirm" => return Ok(SlotAction::Confirm),
+            "move" => match self.pickup.as_deref().and_then(parse_slot_value) {
+                Some(slot) => return Ok(SlotAction::Move(slot)),
+                None => fields.add("pickup", "Please choose a pickup day and window from the list."),
+            },
+            _ => fields.add("action", "Choose confirm or move."),
+        }
+        Err(ApiError::invalid(fields))
+    }
+}
+
+/// POST /api/admin/orders/{orderId}/slot: confirms the pickup slot, or moves it (checked against
+/// the schedule and the window's room) and confirms the new one. A refusal is a 422 with the
+/// reason, and nothing changes.
+pub async fn change_slot(
+    state: web::Data<AppState>,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let change: SlotChange = json_body(
+        &body,
+        r#"a JSON object like {"action": "confirm"} or {"action": "move", "pickup": "2026-11-25T20:00"}"#,
+    )?;
+    let reference = order_id(&id)?;
+    let action = change.validate()?;
+    let schedule = state.settings().schedule.clone();
+    let notify = state.settings().mail.status_template.is_some();
+    let by = staff.email.clone();
+    let answer = state
+        .db()
+        .run(move |connection| {
+            let changed = match slot_confirmation::change_slot(
+                connection,
+                &reference,
+                action,
+                &schedule,
+                &by,
+                notify,
+                now_utc().assume_utc(),
+            ) {
+                Ok(changed) => changed,
+                Err(SlotChangeError::Database(error)) => return Err(DbError::from(error)),
+                Err(refused) => return Ok(Err(refused)),
+            };
+            let awaiting = load_awaiting(connection, &schedule)?;
+            Ok(Ok((changed, awaiting)))
+        })
+        .await
+        .map_err(|source| ApiError::Storage { message: "The slot could not be saved. Please try again.", source })?;
+    let (changed, awaiting) = answer.map_err(refusal)?;
+    if changed.changed {
+        tracing::info!(order_id = %changed.order.reference, pickup = %changed.pickup.slot().value(), staff = %staff.email, ?action, "pickup slot confirmed");
+        state.mail_wake().notify_one();
+    }
+    Ok(private_json(&SlotConfirmed::new(&changed.order, &changed.pickup, changed.delivery.as_ref(), awaiting)))
+}
+
+/// The answer to a change that did not happen: 404 for no order, otherwise a 422 whose message is
+/// the reason (a refused window names the pickup field).
+fn refusal(error: SlotChangeError) -> ApiError {
+    let field = match &error {
+        SlotChangeError::NoSuchOrder => return no_such_order(),
+        SlotChangeError::Refused(_) => "pickup",
+        _ => "action",
+    };
+    let message = error.to_string();
+    let mut fields = FieldErrors::default();
+    fields.add(field, message.clone());
+    ApiError::Invalid { message, fields }
+}
