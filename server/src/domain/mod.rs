@@ -6,6 +6,7 @@
 pub mod catalogue;
 mod contact;
 mod email;
+mod handover;
 mod lines;
 mod loose;
 mod order;
@@ -23,6 +24,7 @@ mod visit;
 
 pub use contact::{ContactInput, MessageStatus, ValidContact};
 pub use email::{EmailKind, OutboxStatus};
+pub use handover::{Collected, MAX_BAGS, Weighing};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
 pub use order::{MAX_QUANTITY_KG, OrderInput, ValidOrder};

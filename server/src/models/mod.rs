@@ -6,6 +6,7 @@ pub mod outbox;
 pub mod staff;
 pub mod stats;
 pub mod stop;
+pub mod valet_run;
 
 /// One page of a list, and how many items there are in all.
 #[derive(Debug, Clone)]

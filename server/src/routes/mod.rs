@@ -10,6 +10,7 @@ pub mod orders;
 pub mod pages;
 pub mod seo;
 pub mod tracking;
+pub mod valet;
 
 use crate::config::Settings;
 use crate::rendering::PageResponse;
@@ -40,7 +41,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         Page::Pricing | Page::Order => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
         Page::Tracking => serde_json::to_value(TrackingProps { query: None, result: None }),
         Page::Contact => serde_json::to_value(ContactPageProps { form: None, sent: false }),
-        Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Error => {
+        Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Valet | Page::Error => {
             Ok(Value::Object(Default::default()))
         }
     };

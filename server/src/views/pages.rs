@@ -32,13 +32,15 @@ pub enum Page {
     Login,
     /// `/admin`
     Admin,
+    /// `/valet`: the day's run on a valet's phone, never hydrated.
+    Valet,
     /// 404 and 500.
     Error,
 }
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 10] = [
+    pub const ALL: [Page; 11] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
@@ -48,6 +50,7 @@ impl Page {
         Page::Confirmation,
         Page::Login,
         Page::Admin,
+        Page::Valet,
         Page::Error,
     ];
 
@@ -63,8 +66,17 @@ impl Page {
             Page::Confirmation => "confirmation",
             Page::Login => "login",
             Page::Admin => "admin",
+            Page::Valet => "valet",
             Page::Error => "error",
         }
+    }
+}
+
+impl Page {
+    /// Whether the browser hydrates the page: false for the valet page, which is all plain forms
+    /// for a cheap phone on 2G and is sent without any script or page data.
+    pub fn hydrates(self) -> bool {
+        self != Page::Valet
     }
 }
 

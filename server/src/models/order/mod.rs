@@ -1,6 +1,8 @@
 //! Orders and their status history: the row, finding one, and changing its status. Placing an
-//! order, its lines, the staff's list and payments have files of their own.
+//! order, its lines, its bills (weighed at pickup), the staff's list and payments have files of
+//! their own.
 
+pub mod bill;
 pub mod detail;
 mod lines;
 mod list;
@@ -157,30 +159,43 @@ impl Order {
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Order>> {
         write_transaction(connection, |connection| {
-            let Some(order) = Order::find(connection, id)? else {
-                return Ok(None);
-            };
-            if order.status == status {
-                return Ok(Some(order));
-            }
-            diesel::update(orders::table.find(id))
-                .set((orders::status.eq(status), orders::updated_at.eq(now)))
-                .execute(connection)?;
-            diesel::insert_into(order_status_history::table)
-                .values((
-                    order_status_history::order_id.eq(id),
-                    order_status_history::status.eq(status),
-                    order_status_history::changed_at.eq(now),
-                    order_status_history::changed_by.eq(by),
-                ))
-                .execute(connection)?;
-            let changed = Order::find(connection, id)?;
-            if let Some(email) =
-                changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxEmail::for_status(o, status, now))
-            {
-                OutboxEmail::enqueue(connection, &[email])?;
-            }
-            Ok(changed)
+            Order::set_status_within(connection, id, status, by, notify_customer, now)
         })
+    }
+
+    /// [`Order::set_status`] inside the caller's transaction, for a change that writes more with it
+    /// (the valet's pickup and delivery).
+    pub fn set_status_within(
+        connection: &mut DbConnection,
+        id: &str,
+        status: OrderStatus,
+        by: &str,
+        notify_customer: bool,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Order>> {
+        let Some(order) = Order::find(connection, id)? else {
+            return Ok(None);
+        };
+        if order.status == status {
+            return Ok(Some(order));
+        }
+        diesel::update(orders::table.find(id))
+            .set((orders::status.eq(status), orders::updated_at.eq(now)))
+            .execute(connection)?;
+        diesel::insert_into(order_status_history::table)
+            .values((
+                order_status_history::order_id.eq(id),
+                order_status_history::status.eq(status),
+                order_status_history::changed_at.eq(now),
+                order_status_history::changed_by.eq(by),
+            ))
+            .execute(connection)?;
+        let changed = Order::find(connection, id)?;
+        if let Some(email) =
+            changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxEmail::for_status(o, status, now))
+        {
+            OutboxEmail::enqueue(connection, &[email])?;
+        }
+        Ok(changed)
     }
 }
