@@ -47,8 +47,7 @@ export default function ValetPage(props: ValetProps) {
       <main id="main" className="valet-main">
         <h1>{props.today ? "Today's run" : `Run of ${props.dayLabel}`}</h1>
         <p className="valet-lead">
-          {props.dayLabel} · {props.stops.length} stop{props.stops.length === 1 ? "" : "s"}, {toGo} to go ·{" "}
-          {props.signedIn}
+          {`${props.dayLabel} · ${props.stops.length} stop${props.stops.length === 1 ? "" : "s"}, ${toGo} to go · ${props.signedIn}`}
         </p>
         {props.chooser && (
           <form className="valet-choose" method="get" action="/valet">
@@ -79,7 +78,7 @@ export default function ValetPage(props: ValetProps) {
           </p>
         )}
         {props.stops.length === 0 ? (
-          <p className="valet-empty">No stops in this run {props.today ? "today" : `on ${props.dayLabel}`}.</p>
+          <p className="valet-empty">{`No stops in this run ${props.today ? "today" : `on ${props.dayLabel}`}.`}</p>
         ) : (
           <ol className="stops">
             {props.stops.map((stop) => (

@@ -19,3 +19,4 @@ mod process;
 mod seo;
 mod shell;
 mod tracking;
+mod valet;

@@ -25,13 +25,12 @@ export function StopCard({
   return (
     <li className={`stop stop--${stop.state}`} id={`stop-${stop.id}`}>
       <h2 className="stop__title">
-        {stop.position !== null && `${stop.position}. `}
-        {kind} {stop.window} <span className="stop__order">#{stop.orderId}</span>
+        {`${stop.position !== null ? `${stop.position}. ` : ""}${kind} ${stop.window} `}
+        <span className="stop__order">{`#${stop.orderId}`}</span>
       </h2>
       <p className="stop__state">
         <strong>{stateText(stop)}</strong>
-        {stop.eta && ` · ETA ${stop.eta}`}
-        {stop.valet && ` · ${stop.valet}`}
+        {`${stop.eta ? ` · ETA ${stop.eta}` : ""}${stop.valet ? ` · ${stop.valet}` : ""}`}
       </p>
       <p className="stop__who">{stop.customerName}</p>
       <p>
@@ -39,14 +38,14 @@ export function StopCard({
         {stop.landmark && (
           <>
             <br />
-            Landmark: {stop.landmark}
+            {`Landmark: ${stop.landmark}`}
           </>
         )}
       </p>
-      {stop.instructions && <p className="stop__note">Instructions: {stop.instructions}</p>}
+      {stop.instructions && <p className="stop__note">{`Instructions: ${stop.instructions}`}</p>}
       <p className="stop__links">
         <a className="button button--light" href={stop.callLink}>
-          Call {stop.phone}
+          {`Call ${stop.phone}`}
         </a>
         <a className="button button--light" href={stop.whatsappLink}>
           WhatsApp
@@ -58,16 +57,18 @@ export function StopCard({
       <ul className="bill">
         {stop.lines.map((line, index) => (
           <li key={index}>
-            <span>{lineText(line)}</span> <span>{formatKsh(line.amount)}</span>
+            <span>{lineText(line)}</span>
+            <span>{formatKsh(line.amount)}</span>
           </li>
         ))}
         <li className="bill__total">
-          <span>Bill{stop.bags !== null && `, ${stop.bags} bag${stop.bags === 1 ? "" : "s"}`}</span>{" "}
+          <span>{stop.bags !== null ? `Bill, ${stop.bags} bag${stop.bags === 1 ? "" : "s"}` : "Bill"}</span>
           <span>{formatKsh(stop.total)}</span>
         </li>
         {stop.estimate !== stop.total && (
           <li className="bill__estimate">
-            <span>Customer&apos;s estimate</span> <span>{formatKsh(stop.estimate)}</span>
+            <span>Estimate</span>
+            <span>{formatKsh(stop.estimate)}</span>
           </li>
         )}
       </ul>
