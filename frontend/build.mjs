@@ -1,7 +1,8 @@
 // Builds the frontend with esbuild's API:
 // - dist/server/server.js: one self-contained classic script for the server's embedded engine;
 // - dist/client/: the browser's ES modules, split per page, with hashed names, and the CSS: the
-//   site's stylesheet, for every page, and the staff pages' own, sent to those pages only;
+//   site's stylesheet, for every page, the staff pages' own, sent to those pages only, and the
+//   valet page's, which that page carries instead of the site's;
 // - dist/manifest.json: which files the server must name for each page.
 // Both bundles start from the one route table in src/routes.ts.
 import { build } from "esbuild";
@@ -86,6 +87,7 @@ const client = await build({
     "entry-client": path.join(root, "src/entry-client.tsx"),
     site: path.join(root, "src/styles/site.css"),
     staff: path.join(root, "src/styles/staff.css"),
+    valet: path.join(root, "src/styles/valet.css"),
   },
   outdir: path.join(dist, "client"),
   entryNames: "[name]-[hash]",
@@ -120,7 +122,8 @@ function staticImports(output, seen = new Set()) {
 const entry = outputFor((o) => o.entryPoint === "src/entry-client.tsx");
 const css = outputFor((o) => o.entryPoint === "src/styles/site.css" && !o.entryPoint.endsWith(".js"));
 const staffCss = outputFor((o) => o.entryPoint === "src/styles/staff.css" && !o.entryPoint.endsWith(".js"));
-if (!entry || !css || !staffCss) throw new Error("the client build lacks its entry or its CSS");
+const valetCss = outputFor((o) => o.entryPoint === "src/styles/valet.css" && !o.entryPoint.endsWith(".js"));
+if (!entry || !css || !staffCss || !valetCss) throw new Error("the client build lacks its entry or its CSS");
 const entryImports = staticImports(entry);
 
 const pages = {};
@@ -136,6 +139,7 @@ const manifest = {
   preload: [...entryImports].map(name),
   css: name(css),
   staffCss: name(staffCss),
+  valetCss: name(valetCss),
   pages,
 };
 writeFileSync(path.join(dist, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -30,7 +30,7 @@ function ssrRender(page: string, propsJson: string): string {
   // StrictMode as in entry-client.tsx, so that the two trees match.
   const html = renderToString(
     <StrictMode>
-      <App Page={Page} props={props} />
+      <App Page={Page} props={props} bare={module.bare === true} />
     </StrictMode>,
   );
   return JSON.stringify({ html, title: meta.title, description: meta.description, status: meta.status ?? 200 });

@@ -15,6 +15,8 @@ export interface PageMeta {
 export interface PageModule {
   default: ComponentType<never>;
   meta(props: never): PageMeta;
+  /** True for a page shown without the site's header and footer (the valet page: small, for a phone). */
+  bare?: boolean;
 }
 
 /** Page name → loader. The server names a page by these keys. `build.mjs` reads this table with
@@ -29,6 +31,7 @@ export const routes = {
   confirmation: () => import("./pages/ConfirmationPage"),
   login: () => import("./pages/LoginPage"),
   admin: () => import("./pages/AdminPage"),
+  valet: () => import("./pages/ValetPage"),
   error: () => import("./pages/ErrorPage"),
   orderstatus: () => import("./pages/OrderStatusPage"),
 } satisfies Record<PageName, () => Promise<PageModule>>;

@@ -20,6 +20,8 @@ pub struct Manifest {
     pub css: String,
     /// The staff pages' own stylesheet, inlined after `css` into the staff pages only.
     pub staff_css: String,
+    /// The valet page's stylesheet, inlined into that page alone (instead of `css`).
+    pub valet_css: String,
     /// Page name → the page's own chunks, to preload.
     pub pages: HashMap<String, Vec<String>>,
 }
@@ -40,6 +42,7 @@ pub struct Frontend {
     server_bundle: String,
     css: String,
     staff_css: String,
+    valet_css: String,
     assets: HashMap<String, Asset>,
 }
 
@@ -83,7 +86,7 @@ impl Frontend {
 
         let referenced = std::iter::once(&manifest.entry)
             .chain(&manifest.preload)
-            .chain([&manifest.css, &manifest.staff_css])
+            .chain([&manifest.css, &manifest.staff_css, &manifest.valet_css])
             .chain(manifest.pages.values().flatten());
         for name in referenced {
             anyhow::ensure!(
@@ -93,8 +96,9 @@ impl Frontend {
             );
         }
         let text = |name: &str| String::from_utf8_lossy(assets[name].body.identity()).into_owned();
-        let (css, staff_css) = (text(&manifest.css), text(&manifest.staff_css));
-        Ok(Self { manifest, server_bundle, css, staff_css, assets })
+        let (css, staff_css, valet_css) =
+            (text(&manifest.css), text(&manifest.staff_css), text(&manifest.valet_css));
+        Ok(Self { manifest, server_bundle, css, staff_css, valet_css, assets })
     }
 
     /// The manifest.
@@ -116,6 +120,11 @@ impl Frontend {
     /// and dashboard) only: customers' pages never carry it.
     pub fn staff_css(&self) -> &str {
         &self.staff_css
+    }
+
+    /// The valet page's CSS, to inline into that page instead of [`css`](Self::css).
+    pub fn valet_css(&self) -> &str {
+        &self.valet_css
     }
 
     /// A client file by its hashed name.

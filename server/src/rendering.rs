@@ -38,6 +38,9 @@ struct Document<'a> {
     /// Inlined after `css`: the staff stylesheet on the staff pages, empty on every other page.
     staff_css: &'a str,
     html: &'a str,
+    /// False for a page that is never hydrated: then no script at all (no client entry, no
+    /// module preloads, no page data, no structured data).
+    hydrate: bool,
     page_data: &'a str,
     entry: &'a str,
     preloads: Vec<&'a str>,
@@ -221,7 +224,12 @@ impl Pages {
 
     fn document(&self, page: Page, props: &Value, rendered: &RenderedPage) -> PageResponse {
         let manifest = self.frontend.manifest();
-        let page_data = script_safe_json(&serde_json::to_value(PageData { page, props }).unwrap_or_default());
+        let hydrate = page.hydrates();
+        let page_data = if hydrate {
+            script_safe_json(&serde_json::to_value(PageData { page, props }).unwrap_or_default())
+        } else {
+            String::new()
+        };
         let path = props.get("path").and_then(Value::as_str).unwrap_or_default();
         let structured_data = script_safe_json(&seo::structured_data(&self.business, &self.base_url, page.name()));
         let document = Document {
@@ -231,12 +239,14 @@ impl Pages {
             base_url: &self.base_url,
             canonical: seo::is_indexed(path).then(|| format!("{}{path}", self.base_url)),
             structured_data: &structured_data,
-            css: self.frontend.css(),
+            // The valet page carries its own small stylesheet only.
+            css: if page == Page::Valet { self.frontend.valet_css() } else { self.frontend.css() },
             staff_css: if matches!(page, Page::Login | Page::Admin) { self.frontend.staff_css() } else { "" },
             html: &rendered.html,
+            hydrate,
             page_data: &page_data,
             entry: &manifest.entry,
-            preloads: self.frontend.preloads(page.name()),
+            preloads: if hydrate { self.frontend.preloads(page.name()) } else { Vec::new() },
         };
         let html = document.render().unwrap_or_else(|error| {
             tracing::error!(%error, "the document shell failed to render");

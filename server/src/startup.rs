@@ -7,7 +7,7 @@ use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::mail::worker::MailWorker;
 use crate::rendering::Pages;
-use crate::routes::{admin, assets, catalogue, contacts, health, order_page, orders, pages, seo, tracking};
+use crate::routes::{admin, assets, catalogue, contacts, health, order_page, orders, pages, seo, tracking, valet};
 use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
@@ -228,7 +228,12 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
 
 /// The valet page and its forms, under `/valet`.
 pub fn valet_routes() -> Vec<AdminRoute> {
-    vec![]
+    vec![
+        at("", Method::GET, valet::show_run),
+        at("/stops/{id}/on-my-way", Method::POST, valet::set_off),
+        at("/stops/{id}/picked-up", Method::POST, valet::record_pickup),
+        at("/stops/{id}/delivered", Method::POST, valet::record_delivery),
+    ]
 }
 
 /// One guarded route: its path inside its scope, its method, and the route itself.

@@ -74,7 +74,7 @@ pub(super) struct Pieces {
 }
 
 /// A piece count (or kg for a kg entry): blank and 0 are none, otherwise 1 to the unit's limit.
-fn parse_count(value: &Loose, item: &PriceItem) -> Result<i32, String> {
+pub(super) fn parse_count(value: &Loose, item: &PriceItem) -> Result<i32, String> {
     let (limit, unit) = match item.unit {
         Unit::Piece => (MAX_PIECES, "pieces"),
         Unit::Kg => (MAX_QUANTITY_KG, "kilograms"),

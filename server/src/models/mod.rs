@@ -8,6 +8,7 @@ pub mod slot_confirmation;
 pub mod staff;
 pub mod stats;
 pub mod stop;
+pub mod valet_run;
 
 /// One page of a list, and how many items there are in all.
 #[derive(Debug, Clone)]

@@ -12,6 +12,7 @@ pub mod pages;
 pub mod seo;
 pub mod slots;
 pub mod tracking;
+pub mod valet;
 
 use crate::config::Settings;
 use crate::db::DbError;
@@ -53,7 +54,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         }),
         Page::Tracking => serde_json::to_value(TrackingProps { query: None, result: None }),
         Page::Contact => serde_json::to_value(ContactPageProps { form: None, sent: false }),
-        Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Error => {
+        Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Valet | Page::Error => {
             Ok(Value::Object(Default::default()))
         }
         Page::OrderStatus => Ok(Value::Object(Default::default())),

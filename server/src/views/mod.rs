@@ -12,6 +12,7 @@ pub mod pages;
 pub mod run;
 pub mod slots;
 pub mod tracking;
+pub mod valet;
 
 use std::path::Path;
 use ts_rs::{Config, ExportError, TS};
@@ -34,6 +35,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     tracking::TrackingProps::export_all(&config)?;
     tracking::TrackingResult::export_all(&config)?;
     admin::DashboardProps::export_all(&config)?;
+    valet::ValetProps::export_all(&config)?;
     admin::OrderChanged::export_all(&config)?;
     admin::MessageChanged::export_all(&config)?;
     admin::MailResent::export_all(&config)?;

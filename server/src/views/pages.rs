@@ -33,6 +33,8 @@ pub enum Page {
     Login,
     /// `/admin`
     Admin,
+    /// `/valet`: the day's run on a valet's phone, never hydrated.
+    Valet,
     /// 404 and 500.
     Error,
     /// `/t/{token}`: one order's own page.
@@ -41,7 +43,7 @@ pub enum Page {
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 11] = [
+    pub const ALL: [Page; 12] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
@@ -51,6 +53,7 @@ impl Page {
         Page::Confirmation,
         Page::Login,
         Page::Admin,
+        Page::Valet,
         Page::Error,
         Page::OrderStatus,
     ];
@@ -67,9 +70,18 @@ impl Page {
             Page::Confirmation => "confirmation",
             Page::Login => "login",
             Page::Admin => "admin",
+            Page::Valet => "valet",
             Page::Error => "error",
             Page::OrderStatus => "orderstatus",
         }
+    }
+}
+
+impl Page {
+    /// Whether the browser hydrates the page: false for the valet page, which is all plain forms
+    /// for a cheap phone on 2G and is sent without any script or page data.
+    pub fn hydrates(self) -> bool {
+        self != Page::Valet
     }
 }
 

@@ -23,3 +23,4 @@ mod seo;
 mod shell;
 mod slots;
 mod tracking;
+mod valet;

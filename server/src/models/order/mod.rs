@@ -1,6 +1,8 @@
 //! Orders and their status history: the row, finding one, and changing its status. Placing an
-//! order, its lines, the staff's list and payments have files of their own.
+//! order, its lines, its bills (weighed at pickup), the staff's list and payments have files of
+//! their own.
 
+pub mod bill;
 pub mod detail;
 mod lines;
 mod list;
@@ -164,7 +166,7 @@ impl Order {
     }
 
     /// [`Order::set_status`] inside the caller's transaction, for a change that writes more with it
-    /// (the customer's cancellation frees the pickup's place in the same transaction).
+    /// (the customer's cancellation frees the pickup's place; the valet's pickup and delivery).
     pub fn set_status_within(
         connection: &mut DbConnection,
         id: &str,

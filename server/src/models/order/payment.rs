@@ -30,6 +30,26 @@ impl Order {
         by: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<PaymentRecorded> {
+        let attempt = |connection: &mut DbConnection| {
+            write_transaction(connection, |connection| Order::record_payment_within(connection, id, payment, by, now))
+        };
+        match attempt(connection) {
+            // Another order took the code between the check and the write; the check now sees it.
+            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => attempt(connection),
+            outcome => outcome,
+        }
+    }
+
+    /// [`Order::record_payment`] inside the caller's transaction, for a change that writes more
+    /// with it (the valet's delivery). A code taken by another order at the same moment fails with
+    /// a unique violation: the caller retries its transaction, whose check then sees it.
+    pub fn record_payment_within(
+        connection: &mut DbConnection,
+        id: &str,
+        payment: &Payment,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<PaymentRecorded> {
         let (status, via, code, paid_at, recorded_by) = match payment {
             Payment::Unpaid => (PaymentStatus::Unpaid, None, None, None, None),
             Payment::Mpesa(code) => {
@@ -37,38 +57,29 @@ impl Order {
             }
             Payment::Cash => (PaymentStatus::Paid, Some(PaidVia::Cash), None, Some(now), Some(by)),
         };
-        let attempt = |connection: &mut DbConnection| {
-            write_transaction(connection, |connection| {
-                if let Some(code) = code {
-                    let holder: Option<String> = orders::table
-                        .filter(orders::mpesa_code.eq(code).and(orders::id.ne(id)))
-                        .select(orders::reference)
-                        .first(connection)
-                        .optional()?;
-                    if let Some(reference) = holder {
-                        return Ok(PaymentRecorded::CodeUsedBy(reference));
-                    }
-                }
-                let changed = diesel::update(orders::table.find(id))
-                    .set((
-                        orders::payment_status.eq(status),
-                        orders::paid_via.eq(via),
-                        orders::mpesa_code.eq(code),
-                        orders::paid_at.eq(paid_at),
-                        orders::payment_recorded_by.eq(recorded_by),
-                        orders::updated_at.eq(now),
-                    ))
-                    .execute(connection)?;
-                match Order::find(connection, id)? {
-                    Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
-                    _ => Ok(PaymentRecorded::NoSuchOrder),
-                }
-            })
-        };
-        match attempt(connection) {
-            // Another order took the code between the check and the write; the check now sees it.
-            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => attempt(connection),
-            outcome => outcome,
+        if let Some(code) = code {
+            let holder: Option<String> = orders::table
+                .filter(orders::mpesa_code.eq(code).and(orders::id.ne(id)))
+                .select(orders::reference)
+                .first(connection)
+                .optional()?;
+            if let Some(reference) = holder {
+                return Ok(PaymentRecorded::CodeUsedBy(reference));
+            }
+        }
+        let changed = diesel::update(orders::table.find(id))
+            .set((
+                orders::payment_status.eq(status),
+                orders::paid_via.eq(via),
+                orders::mpesa_code.eq(code),
+                orders::paid_at.eq(paid_at),
+                orders::payment_recorded_by.eq(recorded_by),
+                orders::updated_at.eq(now),
+            ))
+            .execute(connection)?;
+        match Order::find(connection, id)? {
+            Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
+            _ => Ok(PaymentRecorded::NoSuchOrder),
         }
     }
 }

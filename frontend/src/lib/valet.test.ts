@@ -1,0 +1,37 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { lineText, paymentText, sentBack, stateText } from "./valet";
+
+test("bill lines read as kg, pieces or their label", () => {
+  const line = { item: "x", unitPrice: 150, amount: 750 };
+  assert.equal(lineText({ ...line, kind: "kg", label: "Wash & Fold", quantity: 5, unit: "kg" }), "5 kg Wash & Fold");
+  assert.equal(lineText({ ...line, kind: "piece", label: "Shirt", quantity: 2, unit: "piece" }), "2 × Shirt");
+  assert.equal(
+    lineText({ ...line, kind: "surcharge", label: "Next-day rush", quantity: 1, unit: "piece" }),
+    "Next-day rush",
+  );
+});
+
+test("a done stop says what was done and when", () => {
+  assert.equal(stateText({ kind: "pickup", state: "done", doneAt: "19:42" }), "Picked up at 19:42");
+  assert.equal(stateText({ kind: "delivery", state: "on-the-way", doneAt: null }), "On the way");
+});
+
+test("the payment says what to collect until it is paid", () => {
+  const unpaid = { paymentStatus: "unpaid", paidVia: null, paymentMethod: "pay-delivery", total: 1500 } as const;
+  assert.equal(paymentText(unpaid), "Pay on Delivery: collect KSh 1,500");
+  assert.equal(paymentText({ ...unpaid, paymentStatus: "paid", paidVia: "mpesa" }), "Paid by M-PESA");
+});
+
+test("a form sent back belongs to one stop and one action", () => {
+  const error = {
+    stopId: "a",
+    action: "picked-up",
+    errors: { kg: "Wrong" },
+    message: null,
+    values: { kg: "0" },
+  } as const;
+  assert.equal(sentBack(error, "a", "picked-up").errors.kg, "Wrong");
+  assert.deepEqual(sentBack(error, "b", "picked-up").errors, {});
+  assert.deepEqual(sentBack(error, "a", "delivered").values, {});
+});

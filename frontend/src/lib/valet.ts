@@ -1,0 +1,50 @@
+// What the valet page writes about a stop: its lines, state and payment in a few words, and the
+// form the server sent back for it, if any.
+import { formatKsh } from "./format";
+import type { OrderLine } from "./generated/OrderLine";
+import type { StopFormError } from "./generated/StopFormError";
+import type { ValetAction } from "./generated/ValetAction";
+import type { ValetStop } from "./generated/ValetStop";
+
+/** A line of the bill: '5 kg Wash & Fold', '2 × Shirt', 'Next-day rush'. */
+export function lineText(line: OrderLine): string {
+  if (line.kind === "discount" || line.kind === "surcharge") return line.label;
+  return line.unit === "kg" ? `${line.quantity} kg ${line.label}` : `${line.quantity} × ${line.label}`;
+}
+
+/** Where the stop stands: 'Planned', 'On the way', 'Picked up at 19:42'. */
+export function stateText(stop: Pick<ValetStop, "kind" | "state" | "doneAt">): string {
+  switch (stop.state) {
+    case "planned":
+      return "Planned";
+    case "on-the-way":
+      return "On the way";
+    case "cancelled":
+      return "Cancelled";
+    case "done": {
+      const done = stop.kind === "pickup" ? "Picked up" : "Delivered";
+      return stop.doneAt ? `${done} at ${stop.doneAt}` : done;
+    }
+  }
+}
+
+/** The payment in a few words: 'Paid by M-PESA', 'Pay on Delivery: collect KSh 750'. */
+export function paymentText(stop: Pick<ValetStop, "paymentStatus" | "paidVia" | "paymentMethod" | "total">): string {
+  if (stop.paymentStatus === "paid") return stop.paidVia === "cash" ? "Paid in cash" : "Paid by M-PESA";
+  return stop.paymentMethod === "pay-delivery"
+    ? `Pay on Delivery: collect ${formatKsh(stop.total)}`
+    : `Pay Now (M-PESA): not paid yet, ${formatKsh(stop.total)}`;
+}
+
+/** What the server sent back for this stop's `action` form: its messages and the values entered. */
+export interface SentBack {
+  errors: Partial<Record<string, string>>;
+  message: string | null;
+  values: Partial<Record<string, string>>;
+}
+
+/** The form `action` of stop `stopId` as the server sent it back, or an empty one. */
+export function sentBack(formError: StopFormError | null, stopId: string, action: ValetAction): SentBack {
+  if (formError?.stopId !== stopId || formError.action !== action) return { errors: {}, message: null, values: {} };
+  return { errors: formError.errors, message: formError.message, values: formError.values };
+}

@@ -1,0 +1,344 @@
+//! The valet page, for a cheap phone on 2G: `GET /valet` shows the day's stops of the signed-in
+//! valet's run (staff and owners standing in choose a day and a run), rendered on the server and
+//! never hydrated. Each stop's forms are plain HTML form posts (`/valet/stops/{id}/on-my-way`,
+//! `…/picked-up`, `…/delivered`) that answer 303 back to the page with a notice, or the page again
+//! with the message beside that stop's form.
+
+use crate::auth::CurrentStaff;
+use crate::clock::now_utc;
+use crate::db::DbError;
+use crate::domain::schedule::{day_label, nairobi_day, parse_day};
+use crate::domain::{Collected, FieldErrors, StaffRole, Weighing};
+use crate::models::staff::Staff;
+use crate::models::stop::Stop;
+use crate::models::valet_run::{Actor, Outcome, RunError, RunStop};
+use crate::state::AppState;
+use crate::views::pages::Page;
+use crate::views::valet::{RunChooser, StopFormError, ValetAction, ValetChoice, ValetProps, ValetStop};
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use time::{Date, OffsetDateTime};
+
+/// What a valet reads when a change could not be stored.
+const SAVE_FAILED: &str = "That could not be saved. Please try again.";
+
+/// `?date=YYYY-MM-DD&valet=<id>` (staff and owners only: a valet always sees their own run
+/// today), and what the last form did (`notice`, `stop`).
+#[derive(Debug, Default, Deserialize)]
+pub struct RunQuery {
+    date: Option<String>,
+    valet: Option<String>,
+    notice: Option<String>,
+    stop: Option<String>,
+}
+
+/// Whose run, which day.
+#[derive(Debug, Clone)]
+struct RunView {
+    day: Date,
+    /// The valet whose run it is; none: everyone's stops (staff only).
+    valet: Option<String>,
+}
+
+impl RunView {
+    /// A valet's own run today; for staff, the day and run asked for (today and everyone's when
+    /// not given, or not readable).
+    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>) -> RunView {
+        let today = nairobi_day(OffsetDateTime::now_utc());
+        if staff.role == StaffRole::Valet {
+            return RunView { day: today, valet: Some(staff.id.clone()) };
+        }
+        let day = date.and_then(parse_day).unwrap_or(today);
+        // Account ids are UUIDs; anything else is no valet's.
+        let valet = valet.map(str::trim).filter(|id| id.len() == 36 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-'));
+        RunView { day, valet: valet.map(str::to_owned) }
+    }
+
+    /// `/valet` showing this view again, with what a form did.
+    fn location(&self, staff: &CurrentStaff, notice: Notice, stop: &str) -> String {
+        let mut query: Vec<(&str, String)> = Vec::new();
+        if staff.role != StaffRole::Valet {
+            query.push(("date", self.day.to_string()));
+            if let Some(valet) = &self.valet {
+                query.push(("valet", valet.clone()));
+            }
+        }
+        query.push(("notice", notice.as_str().to_owned()));
+        query.push(("stop", stop.to_owned()));
+        format!("/valet?{}#stop-{stop}", serde_urlencoded::to_string(&query).unwrap_or_default())
+    }
+}
+
+/// What a form did, named in the address the page is sent back to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Notice {
+    OnMyWay,
+    PickedUp,
+    Delivered,
+    Unchanged,
+}
+
+impl Notice {
+    fn parse(text: &str) -> Option<Notice> {
+        [Notice::OnMyWay, Notice::PickedUp, Notice::Delivered, Notice::Unchanged]
+            .into_iter()
+            .find(|notice| notice.as_str() == text)
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Notice::OnMyWay => "on-my-way",
+            Notice::PickedUp => "picked-up",
+            Notice::Delivered => "delivered",
+            Notice::Unchanged => "unchanged",
+        }
+    }
+
+    /// What the page says, about `stop` when it is on the page.
+    fn text(self, stop: Option<&ValetStop>) -> String {
+        let order = stop.map_or_else(|| "the order".to_owned(), |stop| format!("order {}", stop.order_id));
+        match self {
+            Notice::OnMyWay => format!("On your way to {order}. The next customers' ETAs have moved."),
+            Notice::PickedUp => match stop {
+                Some(stop) => format!("Picked up order {}: the bill is KSh {}.", stop.order_id, stop.total),
+                None => "Picked up.".to_owned(),
+            },
+            Notice::Delivered => format!("Delivered {order}, and the payment is recorded."),
+            Notice::Unchanged => format!("Already recorded for {order}: nothing changed."),
+        }
+    }
+}
+
+/// What the page says besides the stops.
+#[derive(Debug, Default)]
+struct Said {
+    notice: Option<String>,
+    alert: Option<String>,
+    form_error: Option<StopFormError>,
+}
+
+/// GET /valet
+pub async fn show_run(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    query: web::Query<RunQuery>,
+) -> HttpResponse {
+    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref());
+    let notice = query.notice.as_deref().and_then(Notice::parse).map(|notice| (notice, query.stop.clone()));
+    run_page(&state, &request, &staff, view, Said::default(), notice, StatusCode::OK).await
+}
+
+/// POST /valet/stops/{id}/on-my-way
+pub async fn set_off(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    act(&state, &request, &staff, &id, ValetAction::OnMyWay, &body).await
+}
+
+/// POST /valet/stops/{id}/picked-up: `bags`, `kg`, `piece.<id>` counts, `addItem` and `addCount`.
+pub async fn record_pickup(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    act(&state, &request, &staff, &id, ValetAction::PickedUp, &body).await
+}
+
+/// POST /valet/stops/{id}/delivered: `paid` (`cash`, `mpesa`, `already`) with `cash` or `mpesaCode`.
+pub async fn record_delivery(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    act(&state, &request, &staff, &id, ValetAction::Delivered, &body).await
+}
+
+/// A stop's form, read.
+enum StopForm {
+    OnMyWay,
+    PickedUp(Weighing),
+    Delivered(Collected),
+}
+
+/// Reads and records one form of stop `id`; 303 back to the page, or the page with the message.
+async fn act(
+    state: &AppState,
+    request: &HttpRequest,
+    staff: &CurrentStaff,
+    id: &str,
+    action: ValetAction,
+    body: &[u8],
+) -> HttpResponse {
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(body).unwrap_or_default();
+    let field = |name: &str| fields.iter().find(|(field, _)| field == name).map(|(_, value)| value.as_str());
+    let view = RunView::of(staff, field("date"), field("valet"));
+    let sent_back = |errors: FieldErrors, message: Option<String>| Said {
+        form_error: Some(StopFormError {
+            stop_id: id.to_owned(),
+            action,
+            errors,
+            message,
+            values: fields.iter().filter(|(name, _)| name != "csrf").cloned().collect::<BTreeMap<_, _>>(),
+        }),
+        ..Said::default()
+    };
+    let form = match action {
+        ValetAction::OnMyWay => Ok(StopForm::OnMyWay),
+        ValetAction::PickedUp => Weighing::from_form(&fields).map(StopForm::PickedUp),
+        ValetAction::Delivered => Collected::from_form(&fields).map(StopForm::Delivered),
+    };
+    let form = match form {
+        Ok(form) => form,
+        Err(errors) => {
+            let said = sent_back(errors, None);
+            return run_page(state, request, staff, view, said, None, StatusCode::UNPROCESSABLE_ENTITY).await;
+        }
+    };
+    let notify = state.settings().mail.status_template.is_some();
+    let (stop_id, email) = (id.to_owned(), staff.email.clone());
+    let only_run_of = (staff.role == StaffRole::Valet).then(|| staff.id.clone());
+    let recorded = state
+        .db()
+        .run(move |connection| {
+            let actor = Actor { email: &email, only_run_of: only_run_of.as_deref() };
+            let now = now_utc();
+            Ok::<_, DbError>(match &form {
+                StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, now),
+                StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, notify, now),
+                StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, notify, now),
+            })
+        })
+        .await;
+    let recorded = match recorded {
+        Ok(recorded) => recorded,
+        Err(error) => {
+            tracing::error!(%error, stop_id = %id, "a valet's form could not be saved");
+            let said = Said { alert: Some(SAVE_FAILED.to_owned()), ..Said::default() };
+            return run_page(state, request, staff, view, said, None, StatusCode::SERVICE_UNAVAILABLE).await;
+        }
+    };
+    let (status, said) = match recorded {
+        Ok(outcome) => {
+            let notice = match (outcome, action) {
+                (Outcome::Unchanged, _) => Notice::Unchanged,
+                (Outcome::Changed, ValetAction::OnMyWay) => Notice::OnMyWay,
+                (Outcome::Changed, ValetAction::PickedUp) => Notice::PickedUp,
+                (Outcome::Changed, ValetAction::Delivered) => Notice::Delivered,
+            };
+            if outcome == Outcome::Changed {
+                tracing::info!(stop_id = %id, action = action.segment(), staff = %staff.email, "valet stop recorded");
+                state.mail_wake().notify_one();
+            }
+            return HttpResponse::SeeOther()
+                .insert_header((header::LOCATION, view.location(staff, notice, id)))
+                .insert_header((header::CACHE_CONTROL, "no-store"))
+                .finish();
+        }
+        Err(RunError::NoSuchStop) => (StatusCode::NOT_FOUND, alert(RunError::NoSuchStop)),
+        Err(RunError::NotYourStop) => {
+            tracing::warn!(stop_id = %id, staff = %staff.email, "a valet's form for a stop of another run was refused");
+            (StatusCode::FORBIDDEN, alert(RunError::NotYourStop))
+        }
+        Err(RunError::Cancelled) => (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(RunError::Cancelled.to_string()))),
+        Err(RunError::Refused(message)) => {
+            (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message.to_owned())))
+        }
+        Err(RunError::Invalid(errors)) => (StatusCode::UNPROCESSABLE_ENTITY, sent_back(errors, None)),
+        Err(RunError::CodeUsedBy(reference)) => {
+            let mut errors = FieldErrors::default();
+            errors.add(
+                "mpesaCode",
+                format!("This M-PESA code is already recorded for order {reference}. Check the code in the customer's M-PESA message."),
+            );
+            (StatusCode::UNPROCESSABLE_ENTITY, sent_back(errors, None))
+        }
+        Err(RunError::Database(error)) => {
+            tracing::error!(%error, stop_id = %id, "a valet's form could not be saved");
+            (StatusCode::SERVICE_UNAVAILABLE, Said { alert: Some(SAVE_FAILED.to_owned()), ..Said::default() })
+        }
+    };
+    run_page(state, request, staff, view, said, None, status).await
+}
+
+fn alert(error: RunError) -> Said {
+    Said { alert: Some(error.to_string()), ..Said::default() }
+}
+
+/// The page for `view`, saying `said` (and the `notice` of the last form, about its stop).
+async fn run_page(
+    state: &AppState,
+    request: &HttpRequest,
+    staff: &CurrentStaff,
+    view: RunView,
+    mut said: Said,
+    notice: Option<(Notice, Option<String>)>,
+    status: StatusCode,
+) -> HttpResponse {
+    let chooses = staff.role != StaffRole::Valet;
+    let (day, valet) = (view.day, view.valet.clone());
+    let loaded = state
+        .db()
+        .run(move |connection| {
+            let valets = if chooses { Staff::valets(connection)? } else { Vec::new() };
+            // Staff asking for someone who is not a valet see everyone's stops.
+            let valet = valet.filter(|id| !chooses || valets.iter().any(|account| &account.id == id));
+            let run = RunStop::of_day(connection, day, valet.as_deref())?;
+            Ok::<_, DbError>((valets, valet, run))
+        })
+        .await;
+    let (valets, valet, run) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            tracing::error!(%error, "the valet page could not be loaded");
+            return HttpResponse::ServiceUnavailable()
+                .insert_header((header::RETRY_AFTER, "5"))
+                .content_type("text/plain; charset=utf-8")
+                .body("The day's stops could not be loaded. Please try again.");
+        }
+    };
+    let minutes_per_stop = state.settings().schedule.minutes_per_stop;
+    let valet_email = |id: &Option<String>| {
+        let id = id.as_deref()?;
+        valets.iter().find(|account| account.id == id).map(|account| account.email.clone())
+    };
+    let stops: Vec<ValetStop> = run
+        .iter()
+        .map(|stop| {
+            let shown_valet = if valet.is_none() { valet_email(&stop.stop.valet_id) } else { None };
+            ValetStop::new(stop, minutes_per_stop, shown_valet)
+        })
+        .collect();
+    if let Some((notice, stop)) = notice {
+        said.notice = Some(notice.text(stop.and_then(|id| stops.iter().find(|shown| shown.id == id))));
+    }
+    let today = nairobi_day(OffsetDateTime::now_utc());
+    let props = ValetProps {
+        signed_in: staff.email.clone(),
+        csrf: staff.csrf_token.clone(),
+        day: day.to_string(),
+        day_label: day_label(day),
+        today: day == today,
+        chooser: chooses.then(|| RunChooser {
+            valets: valets.iter().map(|account| ValetChoice { id: account.id.clone(), email: account.email.clone() }).collect(),
+            valet: valet.clone(),
+        }),
+        stops,
+        notice: said.notice,
+        alert: said.alert,
+        form_error: said.form_error,
+        status: status.as_u16(),
+    };
+    let (page, _) = state.pages().render(Page::Valet, state.pages().props("/valet", &props)).await;
+    page.respond_private(request)
+}

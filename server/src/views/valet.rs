@@ -1,0 +1,275 @@
+//! What the valet page receives: the day's stops of a run with everything needed at the door (how
+//! to call, message and find the customer, the ETA, the bill and its forms), and what the last
+//! form came to.
+
+use super::orders::OrderLineView;
+use crate::clock::nairobi_date_time;
+use crate::domain::schedule::{day_label, eta};
+use crate::domain::{
+    FieldErrors, LineKind, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState,
+};
+use crate::models::valet_run::RunStop;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use time::Date;
+use ts_rs::TS;
+
+/// The valet page's own props.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ValetProps {
+    /// The signed-in account's e-mail.
+    pub signed_in: String,
+    /// The session's CSRF token, for every form.
+    pub csrf: String,
+    /// The day shown, `YYYY-MM-DD` (Nairobi).
+    pub day: String,
+    /// The day as people read it: `Wed 25 Nov`.
+    pub day_label: String,
+    /// Whether the day shown is today in Nairobi.
+    pub today: bool,
+    /// For staff and owners: whose run to show. None for a valet, who sees their own.
+    pub chooser: Option<RunChooser>,
+    /// The stops, in run order (for everyone's: by window, then run).
+    pub stops: Vec<ValetStop>,
+    /// What the last form did.
+    pub notice: Option<String>,
+    /// A message for the whole page (a stop that is not yours, a failure).
+    pub alert: Option<String>,
+    /// The form sent back with its mistakes, shown at its stop.
+    pub form_error: Option<StopFormError>,
+    /// The HTTP status the page answers with.
+    pub status: u16,
+}
+
+/// Staff standing in for a valet choose a day and a run.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RunChooser {
+    /// The enabled valets.
+    pub valets: Vec<ValetChoice>,
+    /// The valet whose run is shown; none: everyone's stops of the day.
+    pub valet: Option<String>,
+}
+
+/// A valet to choose.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ValetChoice {
+    /// The account's id (`?valet=`).
+    pub id: String,
+    /// The account's e-mail.
+    pub email: String,
+}
+
+/// The forms of a stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum ValetAction {
+    /// "On my way".
+    OnMyWay,
+    /// "Picked up", with the weighing.
+    PickedUp,
+    /// "Delivered", with the payment.
+    Delivered,
+}
+
+/// A stop's form sent back: what was entered, a message per wrong field, and one for the form.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StopFormError {
+    /// The stop.
+    pub stop_id: String,
+    /// Which of its forms.
+    pub action: ValetAction,
+    /// A message per field.
+    pub errors: FieldErrors,
+    /// A message for the whole form.
+    pub message: Option<String>,
+    /// What was entered, by field name.
+    pub values: BTreeMap<String, String>,
+}
+
+/// One stop as the valet sees it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ValetStop {
+    /// The stop's id, for its forms.
+    pub id: String,
+    /// Pickup or delivery.
+    pub kind: StopKind,
+    /// How far it has got.
+    pub state: StopState,
+    /// `19:00-20:00`.
+    pub window: String,
+    /// Its place in the run, from 1.
+    pub position: Option<i32>,
+    /// The 30-minute ETA while it is still to be done and in a run: `19:15-19:45`.
+    pub eta: Option<String>,
+    /// When it was done, `19:42` (Nairobi).
+    pub done_at: Option<String>,
+    /// Whose run it is in (everyone's stops, for staff); none when in no run or shown to its valet.
+    pub valet: Option<String>,
+    /// The order ID.
+    pub order_id: String,
+    /// The customer's full name.
+    pub customer_name: String,
+    /// `+254712345678`.
+    pub phone: String,
+    /// `tel:+254712345678`.
+    pub call_link: String,
+    /// `https://wa.me/254712345678`.
+    pub whatsapp_link: String,
+    /// Where.
+    pub location: String,
+    /// A landmark beside it; possibly empty.
+    pub landmark: String,
+    /// The pin in a map app, or a map search of the location and landmark.
+    pub map_link: String,
+    /// Whether the map link is the customer's own pin.
+    pub pinned: bool,
+    /// The customer's special instructions; possibly empty.
+    pub instructions: String,
+    /// The bill's lines.
+    pub lines: Vec<OrderLineView>,
+    /// The bill, KSh.
+    pub total: i32,
+    /// The customer's estimate, KSh (it stays visible when the bill changes).
+    pub estimate: i32,
+    /// Bags of the newest weighing.
+    pub bags: Option<i32>,
+    /// Where the order is.
+    pub order_status: OrderStatus,
+    /// How the customer chose to pay.
+    pub payment_method: PaymentMethod,
+    /// Paid or not.
+    pub payment_status: PaymentStatus,
+    /// How it was paid.
+    pub paid_via: Option<PaidVia>,
+    /// The pickup's weighing form (pickups): the order's kg line and items as they stand.
+    pub weighing: Option<WeighingForm>,
+    /// Which forms the stop has now.
+    pub actions: Vec<ValetAction>,
+}
+
+/// What the "Picked up" form starts from.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WeighingForm {
+    /// The order's kg service (`Wash & Fold`), if it has one: then kg are required.
+    pub kg_label: Option<String>,
+    /// Its kg as the order holds them (the estimate, or the last weighing).
+    pub kg: Option<i32>,
+    /// Whether the order was weighed already (the form corrects it).
+    pub weighed: bool,
+    /// The order's items by the piece, with their count.
+    pub pieces: Vec<PieceCount>,
+}
+
+/// An item of the order and its count.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct PieceCount {
+    /// The catalogue id (the field is `piece.<id>`).
+    pub id: String,
+    /// What customers read.
+    pub label: String,
+    /// As the order holds it.
+    pub count: i32,
+}
+
+impl ValetStop {
+    /// The view of `run_stop`; `valet` names whose run it is in, where that helps. The ETA comes from
+    /// the one ETA function, with `minutes_per_stop`.
+    pub fn new(run_stop: &RunStop, minutes_per_stop: u16, valet: Option<String>) -> Self {
+        let RunStop { stop, order, lines, bags, position } = run_stop;
+        let digits = order.phone.trim_start_matches('+');
+        let (map_link, pinned) = match order.pin() {
+            Some(pin) => (pin.map_link(), true),
+            None => (map_search(&order.location, &order.landmark), false),
+        };
+        let weighed = bags.is_some();
+        let weighing = (stop.kind == StopKind::Pickup).then(|| WeighingForm {
+            kg_label: lines.iter().find(|line| line.kind == LineKind::Kg).map(|line| line.label.clone()),
+            kg: lines.iter().find(|line| line.kind == LineKind::Kg).map(|line| line.quantity),
+            weighed,
+            pieces: lines
+                .iter()
+                .filter(|line| line.kind == LineKind::Piece)
+                .map(|line| PieceCount { id: line.item.clone(), label: line.label.clone(), count: line.quantity })
+                .collect(),
+        });
+        let open = stop.state.is_open();
+        let correctable = order.status == OrderStatus::PickedUp && order.payment_status == PaymentStatus::Unpaid;
+        let actions = [
+            (stop.state == StopState::Planned, ValetAction::OnMyWay),
+            (stop.kind == StopKind::Pickup && (open || correctable), ValetAction::PickedUp),
+            (stop.kind == StopKind::Delivery && open, ValetAction::Delivered),
+        ];
+        ValetStop {
+            id: stop.id.clone(),
+            kind: stop.kind,
+            state: stop.state,
+            window: stop.slot().window.to_string(),
+            position: stop.run_position,
+            eta: position.map(|position| eta(position, minutes_per_stop).to_string()),
+            done_at: stop.done_at.map(|at| nairobi_date_time(at).1),
+            valet,
+            order_id: order.reference.clone(),
+            customer_name: order.customer_name.clone(),
+            phone: order.phone.clone(),
+            call_link: format!("tel:{}", order.phone),
+            whatsapp_link: format!("https://wa.me/{digits}"),
+            location: order.location.clone(),
+            landmark: order.landmark.clone(),
+            map_link,
+            pinned,
+            instructions: order.special_instructions.clone(),
+            lines: lines.iter().map(OrderLineView::from).collect(),
+            total: order.total_amount,
+            estimate: order.estimate_amount,
+            bags: *bags,
+            order_status: order.status,
+            payment_method: order.payment_method,
+            payment_status: order.payment_status,
+            paid_via: order.paid_via,
+            weighing,
+            actions: actions.into_iter().filter_map(|(shown, action)| shown.then_some(action)).collect(),
+        }
+    }
+}
+
+impl ValetAction {
+    /// The path segment of its form: `/valet/stops/{id}/{segment}`.
+    pub fn segment(self) -> &'static str {
+        match self {
+            ValetAction::OnMyWay => "on-my-way",
+            ValetAction::PickedUp => "picked-up",
+            ValetAction::Delivered => "delivered",
+        }
+    }
+}
+
+/// A map search for a place without a pin: the location and its landmark, in Nairobi.
+fn map_search(location: &str, landmark: &str) -> String {
+    let place: Vec<&str> = [location, landmark, "Nairobi"].into_iter().filter(|part| !part.trim().is_empty()).collect();
+    let query = place.join(", ");
+    let encoded = serde_urlencoded::to_string([("api", "1"), ("query", query.as_str())]).unwrap_or_default();
+    format!("https://www.google.com/maps/search/?{encoded}")
+}
+
+/// `day` as the page names it: `2026-11-25` and `Wed 25 Nov`.
+pub fn day_names(day: Date) -> (String, String) {
+    (day.to_string(), day_label(day))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_without_a_pin_is_searched_by_its_location_and_landmark() {
+        assert_eq!(
+            map_search("Kilimani, Argwings Kodhek Rd", "Opposite Yaya Centre"),
+            "https://www.google.com/maps/search/?api=1&query=Kilimani%2C+Argwings+Kodhek+Rd%2C+Opposite+Yaya+Centre%2C+Nairobi"
+        );
+        assert_eq!(map_search("Westlands", " "), "https://www.google.com/maps/search/?api=1&query=Westlands%2C+Nairobi");
+    }
+}
