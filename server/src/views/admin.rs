@@ -3,7 +3,7 @@
 
 use super::orders::{AdminMessage, AdminOrder};
 use super::run::DayRun;
-use super::slots::AwaitingList;
+use super::awaiting::AwaitingList;
 use super::time;
 use crate::domain::{EmailKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
 use crate::mail::MailSettings;
