@@ -95,7 +95,7 @@ pub async fn reschedule_pickup(
         return not_found(&state, &request).await;
     }
     if from_another_site(&state, &request) {
-        return HttpResponse::Forbidden().content_type("text/plain; charset=utf-8").body(CROSS_SITE);
+        return cross_site();
     }
     let form: RescheduleForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let Some(to) = form.pickup.as_deref().and_then(parse_slot_value) else {
@@ -139,7 +139,7 @@ pub async fn cancel_order(
         return not_found(&state, &request).await;
     }
     if from_another_site(&state, &request) {
-        return HttpResponse::Forbidden().content_type("text/plain; charset=utf-8").body(CROSS_SITE);
+        return cross_site();
     }
     let form: CancelForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     if !matches!(form.confirm.as_deref().map(str::trim), Some("yes" | "on" | "true" | "1")) {
@@ -173,7 +173,12 @@ fn lift_database_error<T>(changed: Result<T, ChangeError>) -> Result<Result<T, C
 
 /// 303 to the page, with the notice of what was done (a reload does not post again).
 fn back_to_page(token: &str, done: &str) -> HttpResponse {
-    HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/t/{token}?done={done}"))).finish()
+    private(HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/t/{token}?done={done}"))).finish())
+}
+
+/// 403 for a form sent from another site.
+fn cross_site() -> HttpResponse {
+    private(HttpResponse::Forbidden().content_type("text/plain; charset=utf-8").body(CROSS_SITE))
 }
 
 /// The page again with the reason next to `form`: 409 (the order or the window does not allow

@@ -144,6 +144,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
             "phone_number": "+254712345678",
             "order_date": date,
             "order_lines": "Dry Cleaning, 3 kg: KSh 1500",
+            "tracking_link": format!("http://127.0.0.1:8080/t/{}", order.link_token.as_deref().unwrap()),
         }),
     );
     let bodies: Vec<&Value> = received.iter().map(|r| &r.body).collect();

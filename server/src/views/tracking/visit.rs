@@ -64,10 +64,10 @@ impl TrackedVisit {
                 eta: eta(position, minutes_per_stop).to_string(),
             }),
         };
-        let pickup = of_kind(StopKind::Pickup);
         if stops.is_empty() {
             return None;
         }
+        let pickup = of_kind(StopKind::Pickup);
         let landmark = Some(order.landmark.trim()).filter(|landmark| with_landmark && !landmark.is_empty());
         Some(TrackedVisit {
             pickup: pickup.map(tracked),
