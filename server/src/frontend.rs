@@ -96,8 +96,7 @@ impl Frontend {
             );
         }
         let text = |name: &str| String::from_utf8_lossy(assets[name].body.identity()).into_owned();
-        let (css, staff_css, valet_css) =
-            (text(&manifest.css), text(&manifest.staff_css), text(&manifest.valet_css));
+        let (css, staff_css, valet_css) = (text(&manifest.css), text(&manifest.staff_css), text(&manifest.valet_css));
         Ok(Self { manifest, server_bundle, css, staff_css, valet_css, assets })
     }
 

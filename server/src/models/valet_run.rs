@@ -179,7 +179,14 @@ impl Stop {
             order.record_weighing(connection, &priced, actor.email, now)?;
             if !already_done {
                 finish(connection, id, now)?;
-                Order::set_status_within(connection, &order.id, OrderStatus::PickedUp, actor.email, notify_customer, now)?;
+                Order::set_status_within(
+                    connection,
+                    &order.id,
+                    OrderStatus::PickedUp,
+                    actor.email,
+                    notify_customer,
+                    now,
+                )?;
             }
             Ok(Outcome::Changed)
         })
@@ -215,7 +222,14 @@ impl Stop {
                     }
                 }
                 finish(connection, id, now)?;
-                Order::set_status_within(connection, &order.id, OrderStatus::Delivered, actor.email, notify_customer, now)?;
+                Order::set_status_within(
+                    connection,
+                    &order.id,
+                    OrderStatus::Delivered,
+                    actor.email,
+                    notify_customer,
+                    now,
+                )?;
                 Ok(Outcome::Changed)
             })
         };
@@ -255,7 +269,9 @@ fn locked(connection: &mut DbConnection, id: &str, actor: Actor<'_>) -> Result<(
 
 /// Marks the stop done now.
 fn finish(connection: &mut DbConnection, id: &str, now: PrimitiveDateTime) -> QueryResult<()> {
-    diesel::update(stops::table.find(id)).set((stops::state.eq(StopState::Done), stops::done_at.eq(now))).execute(connection)?;
+    diesel::update(stops::table.find(id))
+        .set((stops::state.eq(StopState::Done), stops::done_at.eq(now)))
+        .execute(connection)?;
     Ok(())
 }
 
@@ -278,7 +294,10 @@ fn payment_to_record(order: &Order, collected: &Collected) -> Result<Option<Paym
         ),
         Collected::Cash(cash) if *cash != order.total_amount => refuse(
             "cash",
-            format!("The bill is KSh {}: collect exactly that, or ask staff if the customer disputes it.", order.total_amount),
+            format!(
+                "The bill is KSh {}: collect exactly that, or ask staff if the customer disputes it.",
+                order.total_amount
+            ),
         ),
         Collected::Cash(_) => Ok(Some(Payment::Cash)),
         Collected::Mpesa(code) => Ok(Some(Payment::Mpesa(code.clone()))),

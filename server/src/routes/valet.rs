@@ -52,7 +52,8 @@ impl RunView {
         }
         let day = date.and_then(parse_day).unwrap_or(today);
         // Account ids are UUIDs; anything else is no valet's.
-        let valet = valet.map(str::trim).filter(|id| id.len() == 36 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-'));
+        let valet =
+            valet.map(str::trim).filter(|id| id.len() == 36 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-'));
         RunView { day, valet: valet.map(str::to_owned) }
     }
 
@@ -250,7 +251,7 @@ async fn act(
             tracing::warn!(stop_id = %id, staff = %staff.email, "a valet's form for a stop of another run was refused");
             (StatusCode::FORBIDDEN, alert(RunError::NotYourStop))
         }
-        Err(RunError::Cancelled) => (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(RunError::Cancelled.to_string()))),
+        Err(RunError::Cancelled) => (StatusCode::CONFLICT, alert(RunError::Cancelled)),
         Err(RunError::Refused(message)) => {
             (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message.to_owned())))
         }
@@ -319,6 +320,11 @@ async fn run_page(
             ValetStop::new(stop, minutes_per_stop, shown_valet)
         })
         .collect();
+    // A form for a stop that is not on this page (another day's) says what went wrong at the top.
+    if let Some(sent) = said.form_error.take_if(|sent| !stops.iter().any(|stop| stop.id == sent.stop_id)) {
+        let first = sent.errors.names().next().and_then(|name| sent.errors.get(name)).map(str::to_owned);
+        said.alert = sent.message.or(first);
+    }
     if let Some((notice, stop)) = notice {
         said.notice = Some(notice.text(stop.and_then(|id| stops.iter().find(|shown| shown.id == id))));
     }
@@ -330,7 +336,10 @@ async fn run_page(
         day_label: day_label(day),
         today: day == today,
         chooser: chooses.then(|| RunChooser {
-            valets: valets.iter().map(|account| ValetChoice { id: account.id.clone(), email: account.email.clone() }).collect(),
+            valets: valets
+                .iter()
+                .map(|account| ValetChoice { id: account.id.clone(), email: account.email.clone() })
+                .collect(),
             valet: valet.clone(),
         }),
         stops,

@@ -5,9 +5,7 @@
 use super::orders::OrderLineView;
 use crate::clock::nairobi_date_time;
 use crate::domain::schedule::{day_label, eta};
-use crate::domain::{
-    FieldErrors, LineKind, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState,
-};
+use crate::domain::{FieldErrors, LineKind, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState};
 use crate::models::valet_run::RunStop;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -270,6 +268,9 @@ mod tests {
             map_search("Kilimani, Argwings Kodhek Rd", "Opposite Yaya Centre"),
             "https://www.google.com/maps/search/?api=1&query=Kilimani%2C+Argwings+Kodhek+Rd%2C+Opposite+Yaya+Centre%2C+Nairobi"
         );
-        assert_eq!(map_search("Westlands", " "), "https://www.google.com/maps/search/?api=1&query=Westlands%2C+Nairobi");
+        assert_eq!(
+            map_search("Westlands", " "),
+            "https://www.google.com/maps/search/?api=1&query=Westlands%2C+Nairobi"
+        );
     }
 }

@@ -283,6 +283,31 @@ on_both_backends! {
         assert_eq!(bills(&app, &placed).len(), 2, "the same form twice is one weighing");
     }
 
+    async fn a_weighing_is_corrected_until_the_order_moves_on_and_refused_after(app: TestApp) {
+        let (me, session) = valet(&app, "otieno@example.com").await;
+        let placed = place(&app, "0712345678", 3).await;
+        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let path = format!("/valet/stops/{id}/picked-up");
+        post(&app, &session, &path, &[("bags", "2"), ("kg", "50")]).await;
+
+        let corrected = post(&app, &session, &path, &[("bags", "2"), ("kg", "5")]).await;
+
+        assert_eq!(corrected.status(), 303);
+        assert_eq!(order(&app, &placed).total_amount, 750);
+        assert_eq!(bills(&app, &placed).iter().map(|bill| bill.0).collect::<Vec<_>>(), [450, 7500, 750]);
+        app.with_db(|c| {
+            Order::set_status(c, &placed.key, OrderStatus::InProgress, "desk@example.com", false, laundry::clock::now_utc())
+                .unwrap()
+        });
+
+        let late = post(&app, &session, &path, &[("bags", "2"), ("kg", "6")]).await;
+
+        assert_eq!(late.status(), 409);
+        assert!(late.text().await.unwrap().contains("This pickup was recorded and the order has moved on. Ask staff to change the bill."));
+        assert_eq!(order(&app, &placed).total_amount, 750);
+        assert_eq!(bills(&app, &placed).len(), 3);
+    }
+
     async fn bad_kg_or_bags_are_refused_with_the_message_and_nothing_changes(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = place(&app, "0712345678", 3).await;

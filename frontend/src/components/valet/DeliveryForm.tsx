@@ -18,7 +18,7 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
     </label>
   );
   return (
-    <StopForm stopId={stop.id} action="delivered" context={context} message={sent.message} button="Delivered">
+    <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
       <fieldset
         className={sent.errors.paid ? "field field--invalid" : "field"}
         aria-describedby={describedBy(id("paid"), false, sent.errors.paid)}

@@ -29,7 +29,7 @@ export function PickupForm({
       stopId={stop.id}
       action="picked-up"
       context={context}
-      message={sent.message ?? sent.errors.pieces}
+      message={sent.errors.pieces}
       button={weighing.weighed ? "Correct the weighing" : "Picked up"}
     >
       <Field id={id("bags")} label="Bags" error={sent.errors.bags}>

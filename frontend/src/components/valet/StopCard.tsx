@@ -21,7 +21,8 @@ export function StopCard({
   items: PriceItem[];
 }) {
   const kind = stop.kind === "pickup" ? "Pickup" : "Delivery";
-  const onMyWay = sentBack(formError, stop.id, "on-my-way");
+  // Why the last form for this stop was refused as a whole (whichever form it was).
+  const refusal = formError?.stopId === stop.id ? formError.message : null;
   return (
     <li className={`stop stop--${stop.state}`} id={`stop-${stop.id}`}>
       <h2 className="stop__title">
@@ -73,8 +74,13 @@ export function StopCard({
         )}
       </ul>
       <p className="stop__pay">{paymentText(stop)}</p>
+      {refusal && (
+        <p className="note note--error" role="alert">
+          {refusal}
+        </p>
+      )}
       {stop.actions.includes("on-my-way") && (
-        <StopForm stopId={stop.id} action="on-my-way" context={context} message={onMyWay.message} button="On my way" />
+        <StopForm stopId={stop.id} action="on-my-way" context={context} button="On my way" />
       )}
       {stop.actions.includes("picked-up") && (
         <PickupForm stop={stop} context={context} sent={sentBack(formError, stop.id, "picked-up")} items={items} />

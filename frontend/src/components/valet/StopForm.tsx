@@ -11,7 +11,7 @@ export interface FormContext {
   valet: string | null;
 }
 
-/** One stop's form, its message for the whole form, and its button. */
+/** One stop's form, a message for the whole form (what was wrong with it), and its button. */
 export function StopForm({
   stopId,
   action,

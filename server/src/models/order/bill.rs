@@ -143,7 +143,11 @@ impl Order {
     /// Prices `weighing` for this order from the catalogue (inside the caller's transaction):
     /// the order's kg service at the weighed kg, the counted items, and the order's own discount
     /// (its amount kept, capped by the new subtotal) and rush surcharge.
-    pub fn price_weighing(&self, connection: &mut DbConnection, weighing: &Weighing) -> Result<PricedWeighing, BillError> {
+    pub fn price_weighing(
+        &self,
+        connection: &mut DbConnection,
+        weighing: &Weighing,
+    ) -> Result<PricedWeighing, BillError> {
         let current = Order::lines(connection, &self.id)?;
         let lines = weighed_lines(&current, weighing).map_err(BillError::Invalid)?;
         let newest = Order::bills(connection, &self.id)?.pop().filter(|bill| !bill.is_estimate());
@@ -220,7 +224,10 @@ pub fn weighed_lines(current: &[OrderLine], weighing: &Weighing) -> Result<Vec<L
         (Some(line), Some(kg)) => match catalogue::service(&line.item) {
             Some(service) => Some(Line::by_the_kg(service, kg)),
             None => {
-                errors.add("kg", format!("{} is no longer on our price list. Ask staff to change the order.", line.label));
+                errors.add(
+                    "kg",
+                    format!("{} is no longer on our price list. Ask staff to change the order.", line.label),
+                );
                 None
             }
         },
