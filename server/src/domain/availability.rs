@@ -62,7 +62,15 @@ mod tests {
         let now = datetime!(2026-11-25 09:00).assume_offset(NAIROBI);
         let day = date!(2026 - 11 - 26);
 
-        let windows = schedule.availability(day, now, |start| if start == 1200 { 8 } else if start == 1140 { 3 } else { 0 });
+        let windows = schedule.availability(day, now, |start| {
+            if start == 1200 {
+                8
+            } else if start == 1140 {
+                3
+            } else {
+                0
+            }
+        });
 
         let seen: Vec<_> = windows.iter().map(|w| (w.slot.window.to_string(), w.remaining, w.is_open())).collect();
         assert_eq!(

@@ -2,10 +2,14 @@
 //! `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain HTML form, for
 //! browsers without JavaScript), and the confirmation page that follows.
 
+use crate::auth::auth_cookie;
 use crate::catalogue;
 use crate::clock::now_utc;
 use crate::db::DbError;
-use crate::domain::{FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind, StopState, parse_rush};
+use crate::domain::{
+    FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind, StopState,
+    parse_rush,
+};
 use crate::error::ApiError;
 use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms};
 use crate::models::stop::Stop;
@@ -13,12 +17,22 @@ use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
 use crate::views::orders::{OrderLineView, OrderView};
 use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps, Page};
+use actix_web::cookie::Cookie;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
+use time::Duration;
 
 /// Above the form sent back when it named items that are not on the price list.
 const UNKNOWN_ITEMS: &str = "Some items could not be read. Please choose them again from Items by the piece.";
+
+/// The cookie by which the browser that placed an order is shown the link to the order's own page
+/// on the confirmation: anyone may look a confirmation up by its order ID, which is no secret
+/// (staff read it out, e-mails carry it), while the order's page lets its holder change the order.
+const PLACED_COOKIE: &str = "laundry_placed";
+
+/// The newest orders' links one browser keeps.
+const PLACED_KEPT: usize = 5;
 
 /// Spec section 8: what a customer reads when the order could not be stored.
 pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
@@ -105,7 +119,11 @@ pub async fn create_order(
     let (placed, lines) = place(&state, &request, input, key).await?;
     let replayed = matches!(placed, Placed::Replayed(_));
     let order = placed.order();
-    Ok(HttpResponse::Created()
+    let mut response = HttpResponse::Created();
+    if let Some(cookie) = placed_cookie(&state, &request, order) {
+        response.cookie(cookie);
+    }
+    Ok(response
         .insert_header((header::LOCATION, format!("/confirmation?ref={}", order.reference)))
         .insert_header(("Idempotent-Replayed", if replayed { "true" } else { "false" }))
         .json(OrderView::new(order, &lines)))
@@ -138,9 +156,15 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         return order_form_again(&state, &request, &form, FieldErrors::default(), alert, 400).await;
     };
     match place(&state, &request, form.order.clone(), key).await {
-        Ok((placed, _)) => HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, format!("/confirmation?ref={}", placed.order().reference)))
-            .finish(),
+        Ok((placed, _)) => {
+            let mut response = HttpResponse::SeeOther();
+            if let Some(cookie) = placed_cookie(&state, &request, placed.order()) {
+                response.cookie(cookie);
+            }
+            response
+                .insert_header((header::LOCATION, format!("/confirmation?ref={}", placed.order().reference)))
+                .finish()
+        }
         Err(ApiError::Invalid { fields, .. }) => {
             // A message for a field the form does not show (an item not on the price list) goes
             // on top, so that it is not lost.
@@ -167,6 +191,25 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
             order_form_again(&state, &request, &form, FieldErrors::default(), Some(SAVE_FAILED), 500).await
         }
     }
+}
+
+/// The tokens of the orders placed from this browser, newest first.
+fn placed_here(request: &HttpRequest) -> Vec<String> {
+    let Some(cookie) = request.cookie(PLACED_COOKIE) else { return Vec::new() };
+    let token = |t: &&str| t.len() == 16 && t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    cookie.value().split('.').filter(token).take(PLACED_KEPT).map(str::to_owned).collect()
+}
+
+/// [`PLACED_COOKIE`] with `order` added to the ones placed here before; none for an order without
+/// a page (placed before orders had one).
+fn placed_cookie(state: &AppState, request: &HttpRequest, order: &Order) -> Option<Cookie<'static>> {
+    let token = order.link_token.as_deref()?;
+    let earlier = placed_here(request);
+    let tokens: Vec<&str> = std::iter::once(token)
+        .chain(earlier.iter().map(String::as_str).filter(|earlier| *earlier != token))
+        .take(PLACED_KEPT)
+        .collect();
+    Some(auth_cookie(state, request, PLACED_COOKIE, tokens.join("."), "/confirmation", Duration::days(1)))
 }
 
 impl OrderForm {
@@ -278,7 +321,9 @@ pub async fn show_confirmation(
         .map(|retry_after| ApiError::too_many("look-ups", &state.settings().business, retry_after));
     let own = match &limited {
         Some(refusal) => ConfirmationProps { order: None, error: Some(refusal.to_string()) },
-        None => ConfirmationProps { order: confirmed_order(&state, reference).await, error: None },
+        None => {
+            ConfirmationProps { order: confirmed_order(&state, reference, &placed_here(&request)).await, error: None }
+        }
     };
     let pages = state.pages();
     let (page, _) = pages.render(Page::Confirmation, pages.props("/confirmation", &own)).await;
@@ -290,8 +335,13 @@ pub async fn show_confirmation(
     response
 }
 
-/// What the confirmation shows of the order with `reference`, if there is one.
-async fn confirmed_order(state: &AppState, reference: OrderReference) -> Option<ConfirmedOrder> {
+/// What the confirmation shows of the order with `reference`, if there is one; the link to its
+/// own page only when it is one of the orders `placed_here` (their tokens).
+async fn confirmed_order(
+    state: &AppState,
+    reference: OrderReference,
+    placed_here: &[String],
+) -> Option<ConfirmedOrder> {
     let found = state
         .db()
         .run(move |connection| {
@@ -312,7 +362,11 @@ async fn confirmed_order(state: &AppState, reference: OrderReference) -> Option<
         pickup_confirmed: pickup.is_some_and(|stop| stop.confirmed_at.is_some()),
         delivery: stop(StopKind::Delivery).map(|stop| stop.slot().label()),
         rush: order.rush,
-        track_path: order.link_token.as_ref().map(|token| format!("/t/{token}")),
+        track_path: order
+            .link_token
+            .as_ref()
+            .filter(|token| placed_here.contains(token))
+            .map(|token| format!("/t/{token}")),
         id: order.reference,
         lines: lines.iter().map(OrderLineView::from).collect(),
         service_label: order.service_label,

@@ -43,5 +43,7 @@ pub async fn list_slots(state: web::Data<AppState>, request: HttpRequest) -> Res
     };
     let windows = state.settings().schedule.availability(day, now, count);
     // Places change with every booking: a browser asks again rather than keeping an answer.
-    Ok(HttpResponse::Ok().insert_header(CacheControl(vec![CacheDirective::NoStore])).json(SlotsAnswer::new(day, &windows)))
+    Ok(HttpResponse::Ok()
+        .insert_header(CacheControl(vec![CacheDirective::NoStore]))
+        .json(SlotsAnswer::new(day, &windows)))
 }

@@ -225,7 +225,8 @@ pub struct ConfirmedOrder {
     pub delivery: Option<String>,
     /// Next-day rush.
     pub rush: bool,
-    /// The order's own page, `/t/{token}`, where it can be followed.
+    /// The order's own page, `/t/{token}`, where it can be followed and changed: only for the
+    /// browser that placed it (the order ID alone is no secret).
     pub track_path: Option<String>,
 }
 

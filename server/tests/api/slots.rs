@@ -74,7 +74,10 @@ async fn bookings_sent_at_once_store_exactly_the_windows_capacity(backend: Backe
     let booked = app.with_db(|c| Stop::pickups_booked(c, day(1)).unwrap());
     assert_eq!(booked, [(20 * 60, 3)], "three pickups, all in the window asked for");
     let window = &slots(&app, &day(1).to_string()).await["windows"][1];
-    assert_eq!((window["remaining"].clone(), window["open"].clone(), window["full"].clone()), (json!(0), json!(false), json!(true)));
+    assert_eq!(
+        (window["remaining"].clone(), window["open"].clone(), window["full"].clone()),
+        (json!(0), json!(false), json!(true))
+    );
     assert_eq!(window["reason"], full.as_str());
 }
 
@@ -163,14 +166,26 @@ async fn days_outside_the_bookable_ones_answer_their_windows_closed_with_the_rea
         assert_eq!(window["reason"], "Pickups can be booked up to 14 days ahead. Please choose an earlier day.");
     }
     let reason = past["windows"][0]["reason"].as_str().unwrap();
-    assert_eq!(reason, format!("Booking for {}, 19:00-20:00 closed at 18:00. Please choose a later window.", day_label(day(-1))));
+    assert_eq!(
+        reason,
+        format!("Booking for {}, 19:00-20:00 closed at 18:00. Please choose a later window.", day_label(day(-1)))
+    );
 }
 
 #[actix_web::test]
 async fn a_missing_or_unreadable_date_is_a_400_that_says_how_to_write_it() {
     let app = app_with(Backend::Sqlite, &[]).await.unwrap();
 
-    for query in ["", "?date=", "?date=2026-13-01", "?date=25%2F11%2F2026", "?date=tomorrow", "?date=2026-11-25T19:00", "?day=2026-11-25", "?date=a&date=b"] {
+    for query in [
+        "",
+        "?date=",
+        "?date=2026-13-01",
+        "?date=25%2F11%2F2026",
+        "?date=tomorrow",
+        "?date=2026-11-25T19:00",
+        "?day=2026-11-25",
+        "?date=a&date=b",
+    ] {
         let response = app.get(&format!("/api/slots{query}")).await;
 
         assert_eq!(response.status(), 400, "{query}");
@@ -219,13 +234,46 @@ async fn a_plain_form_post_books_its_window_and_the_confirmation_shows_it_waitin
     assert_eq!(stored.landmark, "Opposite Sarit Centre, green gate");
     assert!(stored.rush && stored.pin().is_some());
     assert_eq!(stored.total_amount, 400 + 300, "ironing 2 kg and the rush surcharge");
-    let html = app.get(&location).await.text().await.unwrap();
+    let cookie = crate::helpers::set_cookie(&response, "laundry_placed").expect("the browser that placed it is known");
+    let html = app.get_with(&location, &[("cookie", &format!("laundry_placed={cookie}"))]).await.text().await.unwrap();
     assert!(html.contains(&format!("{}, 20:00-21:00", day_label(day(2)))), "the pickup window");
     assert!(html.contains("Waiting for confirmation: we will call you within 30 minutes"));
     assert!(html.contains(&format!("{}, 20:00-21:00", day_label(day(3)))), "delivery the next day, with rush");
     assert!(html.contains("Next-day rush") && html.contains("KSh 700"));
     let track = format!(r#"href="/t/{}">Track this order</a>"#, stored.link_token.unwrap());
     assert!(html.contains(&track), "a link to the order's own page");
+    let someone_else = app.get(&location).await.text().await.unwrap();
+    assert!(someone_else.contains("Waiting for confirmation"));
+    assert!(!someone_else.contains("Track this order"), "the order ID alone does not open the order's page");
+}
+
+#[actix_web::test]
+async fn only_the_browser_that_placed_an_order_through_the_api_is_shown_the_link_to_its_page() {
+    let app = app_with(Backend::Sqlite, &[]).await.unwrap();
+    let first = app.post_json("/api/orders", &order(1, None), &[]).await;
+    let earlier = crate::helpers::set_cookie(&first, "laundry_placed").unwrap();
+    let first: Value = first.json().await.unwrap();
+    let second = app
+        .client
+        .post(format!("{}/api/orders", app.address))
+        .header("cookie", format!("laundry_placed={earlier}"))
+        .json(&order(2, None))
+        .send()
+        .await
+        .unwrap();
+    let both = crate::helpers::set_cookie(&second, "laundry_placed").unwrap();
+    let second: Value = second.json().await.unwrap();
+
+    for placed in [&first, &second] {
+        let reference = OrderReference::parse(placed["id"].as_str().unwrap()).unwrap();
+        let token = app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap().link_token.unwrap());
+        let path = format!("/confirmation?ref={}", placed["id"].as_str().unwrap());
+        let mine = app.get_with(&path, &[("cookie", &format!("laundry_placed={both}"))]).await.text().await.unwrap();
+        assert!(mine.contains(&format!(r#"href="/t/{token}">Track this order</a>"#)), "{path}");
+        let forged = format!("laundry_placed={}", "a".repeat(16));
+        let theirs = app.get_with(&path, &[("cookie", &forged)]).await.text().await.unwrap();
+        assert!(!theirs.contains("/t/") && !theirs.contains("Track this order"), "{path}");
+    }
 }
 
 #[actix_web::test]
@@ -373,7 +421,8 @@ async fn windows_and_days_are_nairobis_whatever_the_servers_time_zone() {
         assert_eq!(east, west, "both servers answer the same windows for {date}");
         let answer: Value = serde_json::from_str(&east).unwrap();
         assert_eq!(answer["date"], date.as_str());
-        let open: Vec<bool> = answer["windows"].as_array().unwrap().iter().map(|w| w["open"].as_bool().unwrap()).collect();
+        let open: Vec<bool> =
+            answer["windows"].as_array().unwrap().iter().map(|w| w["open"].as_bool().unwrap()).collect();
         assert_eq!(open, today_open, "today's windows by Nairobi's clock at {before}");
         assert_eq!(selected_pickup(&east_form).as_deref(), Some(first.as_str()), "UTC+14's first option");
         assert_eq!(selected_pickup(&west_form).as_deref(), Some(first.as_str()), "UTC-8's first option");

@@ -51,6 +51,7 @@ delivery: string | null,
  */
 rush: boolean, 
 /**
- * The order's own page, `/t/{token}`, where it can be followed.
+ * The order's own page, `/t/{token}`, where it can be followed and changed: only for the
+ * browser that placed it (the order ID alone is no secret).
  */
 trackPath: string | null, };
