@@ -125,101 +125,11 @@ pub fn save_run(connection: &mut DbConnection, day: Date, items: &[RunAssignment
             .filter(stops::day.eq(day))
             .select((Stop::as_select(), orders::reference))
             .load(connection)?;
-        let by_id: HashMap<&str, &(Stop, String)> = on_day.iter().map(|row| (row.0.id.as_str(), row)).collect();
         let valets: HashMap<String, String> =
             Staff::valets(connection)?.into_iter().map(|valet| (valet.id, valet.email)).collect();
-        let mut problems = Vec::new();
-        let mut named = HashSet::new();
-        for (index, item) in items.iter().enumerate() {
-            let Some((stop, reference)) = by_id.get(item.stop_id.as_str()).copied() else {
-                let elsewhere: Option<Date> =
-                    stops::table.find(&item.stop_id).select(stops::day).first(connection).optional()?;
-                let message = match elsewhere {
-                    Some(other) => format!(
-                        "Stop {} is on {}, not on {}: it is not in this day's run.",
-                        item.stop_id,
-                        day_label(other),
-                        day_label(day)
-                    ),
-                    None => format!("There is no stop {}.", item.stop_id),
-                };
-                problems.push(problem(index, "stopId", message));
-                continue;
-            };
-            let name = format!("The {} of order {reference}", stop.kind);
-            if !named.insert(stop.id.as_str()) {
-                problems.push(problem(index, "stopId", format!("{name} is listed twice.")));
-                continue;
-            }
-            if stop.state == StopState::Cancelled {
-                problems.push(problem(index, "stopId", format!("{name} was cancelled: it is in no run.")));
-                continue;
-            }
-            match (&item.valet_id, item.position) {
-                (Some(valet), _) if !valets.contains_key(valet) => {
-                    problems.push(problem(
-                        index,
-                        "valetId",
-                        format!("{name}: {valet} is not the account of an enabled valet."),
-                    ));
-                }
-                (Some(valet), None) => {
-                    problems.push(problem(
-                        index,
-                        "position",
-                        format!("{name} needs its place in {}'s run.", valets[valet]),
-                    ));
-                }
-                (Some(_), Some(position)) if position < 1 => {
-                    problems.push(problem(index, "position", format!("{name}: places in a run start at 1.")));
-                }
-                (None, Some(_)) => {
-                    problems.push(problem(
-                        index,
-                        "position",
-                        format!("{name} is given to no valet, so it has no place in a run."),
-                    ));
-                }
-                _ => {}
-            }
-        }
-        if !problems.is_empty() {
-            return Err(RunError::Invalid(problems));
-        }
-        // The day as it will be: each valet's run, the stops not named keeping theirs.
-        let index_of: HashMap<&str, usize> =
-            items.iter().enumerate().map(|(index, item)| (item.stop_id.as_str(), index)).collect();
-        let mut runs: BTreeMap<&str, Vec<(i32, &str, Option<usize>)>> = BTreeMap::new();
-        for (stop, reference) in on_day.iter().filter(|(stop, _)| stop.state != StopState::Cancelled) {
-            let item = index_of.get(stop.id.as_str()).copied();
-            let (valet, position) = match item {
-                Some(index) => (items[index].valet_id.as_deref(), items[index].position),
-                None => (stop.valet_id.as_deref(), stop.run_position),
-            };
-            if let (Some(valet), Some(position)) = (valet, position) {
-                runs.entry(valet).or_default().push((position, reference.as_str(), item));
-            }
-        }
-        for (valet, mut run) in runs {
-            // Among stops sharing a place, the one sent comes last and is the one named.
-            run.sort_by_key(|(position, _, item)| (*position, item.is_some()));
-            let who = valets.get(valet).map_or(valet, String::as_str);
-            let count = run.len();
-            for (expected, pair) in (1..).zip(run.iter()) {
-                let (position, reference, item) = *pair;
-                if position == expected {
-                    continue;
-                }
-                let message = if run.iter().filter(|(other, ..)| *other == position).count() > 1 {
-                    format!("Order {reference}: place {position} in {who}'s run is taken twice; each place once.")
-                } else {
-                    format!("Order {reference}: {who}'s run has {count} stops, so its places go from 1 to {count}.")
-                };
-                // Name the item that was sent; a stop left as it was is named through the one that moved.
-                let index = item.or_else(|| run.iter().find_map(|(_, _, item)| *item)).unwrap_or(0);
-                problems.push(problem(index, "position", message));
-                break;
-            }
+        let mut problems = check_items(connection, day, &on_day, &valets, items)?;
+        if problems.is_empty() {
+            problems = check_runs(&on_day, &valets, items);
         }
         if !problems.is_empty() {
             return Err(RunError::Invalid(problems));
@@ -233,6 +143,105 @@ pub fn save_run(connection: &mut DbConnection, day: Date, items: &[RunAssignment
     })
 }
 
-fn problem(item: usize, field: &'static str, message: String) -> RunProblem {
-    RunProblem { item, field, message }
+/// Each item on its own: its stop (one of `on_day`, with its order ID, named once, not
+/// cancelled), its valet (one of `valets`) and its place.
+fn check_items(
+    connection: &mut DbConnection,
+    day: Date,
+    on_day: &[(Stop, String)],
+    valets: &HashMap<String, String>,
+    items: &[RunAssignment],
+) -> QueryResult<Vec<RunProblem>> {
+    let by_id: HashMap<&str, &(Stop, String)> = on_day.iter().map(|row| (row.0.id.as_str(), row)).collect();
+    let mut problems = Vec::new();
+    let mut named = HashSet::new();
+    for (index, item) in items.iter().enumerate() {
+        let mut wrong = |field, message| problems.push(RunProblem { item: index, field, message });
+        let Some((stop, reference)) = by_id.get(item.stop_id.as_str()).copied() else {
+            let elsewhere: Option<Date> =
+                stops::table.find(&item.stop_id).select(stops::day).first(connection).optional()?;
+            wrong(
+                "stopId",
+                match elsewhere {
+                    Some(other) => format!(
+                        "Stop {} is on {}, not on {}: it is not in this day's run.",
+                        item.stop_id,
+                        day_label(other),
+                        day_label(day)
+                    ),
+                    None => format!("There is no stop {}.", item.stop_id),
+                },
+            );
+            continue;
+        };
+        let name = format!("The {} of order {reference}", stop.kind);
+        if !named.insert(stop.id.as_str()) {
+            wrong("stopId", format!("{name} is listed twice."));
+        } else if stop.state == StopState::Cancelled {
+            wrong("stopId", format!("{name} was cancelled: it is in no run."));
+        } else {
+            match (item.valet_id.as_ref().map(|id| (id, valets.get(id))), item.position) {
+                (Some((id, None)), _) => {
+                    wrong("valetId", format!("{name}: {id} is not the account of an enabled valet."));
+                }
+                (Some((_, Some(email))), None) => {
+                    wrong("position", format!("{name} needs its place in {email}'s run."))
+                }
+                (Some(_), Some(position)) if position < 1 => {
+                    wrong("position", format!("{name}: places in a run start at 1."));
+                }
+                (None, Some(_)) => {
+                    wrong("position", format!("{name} is given to no valet, so it has no place in a run."));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// A stop in a valet's run as the day will be: its place, its order ID, and the item that put it
+/// there (`None`: a stop the save leaves as it was).
+struct InRun<'a> {
+    position: i32,
+    reference: &'a str,
+    item: Option<usize>,
+}
+
+/// The day's runs as they will be (the stops not named keeping theirs): in each, the places 1 to
+/// n, each once. At most one problem per run, named on an item of the save.
+fn check_runs(on_day: &[(Stop, String)], valets: &HashMap<String, String>, items: &[RunAssignment]) -> Vec<RunProblem> {
+    let index_of: HashMap<&str, usize> =
+        items.iter().enumerate().map(|(index, item)| (item.stop_id.as_str(), index)).collect();
+    let mut runs: BTreeMap<&str, Vec<InRun<'_>>> = BTreeMap::new();
+    for (stop, reference) in on_day.iter().filter(|(stop, _)| stop.state != StopState::Cancelled) {
+        let item = index_of.get(stop.id.as_str()).copied();
+        let (valet, position) = match item.and_then(|index| items.get(index)) {
+            Some(sent) => (sent.valet_id.as_deref(), sent.position),
+            None => (stop.valet_id.as_deref(), stop.run_position),
+        };
+        if let (Some(valet), Some(position)) = (valet, position) {
+            runs.entry(valet).or_default().push(InRun { position, reference, item });
+        }
+    }
+    let mut problems = Vec::new();
+    for (valet, mut run) in runs {
+        // Among stops sharing a place, the one sent comes last and is the one named.
+        run.sort_by_key(|stop| (stop.position, stop.item.is_some()));
+        let who = valets.get(valet).map_or(valet, String::as_str);
+        let count = run.len();
+        let Some((_, stop)) = (1..).zip(run.iter()).find(|(expected, stop)| stop.position != *expected) else {
+            continue;
+        };
+        let (position, reference) = (stop.position, stop.reference);
+        let message = if run.iter().filter(|other| other.position == position).count() > 1 {
+            format!("Order {reference}: place {position} in {who}'s run is taken twice; each place once.")
+        } else {
+            format!("Order {reference}: {who}'s run has {count} stops, so its places go from 1 to {count}.")
+        };
+        // Name the item that was sent; a stop left as it was is named through one that moved.
+        let item = stop.item.or_else(|| run.iter().find_map(|other| other.item)).unwrap_or(0);
+        problems.push(RunProblem { item, field: "position", message });
+    }
+    problems
 }

@@ -21,10 +21,10 @@ pub const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
 macro_rules! staff_tests_on_both_backends {
     ($($name:ident => $body:path;)*) => {
         mod sqlite {
-            $(#[actix_web::test] async fn $name() { $body(crate::helpers::Backend::Sqlite).await })*
+            $(#[actix_web::test] async fn $name() { $body($crate::helpers::Backend::Sqlite).await })*
         }
         mod postgres {
-            $(#[actix_web::test] async fn $name() { $body(crate::helpers::Backend::Postgres).await })*
+            $(#[actix_web::test] async fn $name() { $body($crate::helpers::Backend::Postgres).await })*
         }
     };
 }

@@ -46,8 +46,7 @@ export function AwaitingRow({ item, slots, csrf, onChanged, onSessionEnded }: Aw
   return (
     <li className={item.overdue ? "awaiting__item is-overdue" : "awaiting__item"}>
       <div className="awaiting__who">
-        <strong id={`${id}-order`}>#{item.orderId}</strong> {item.name} ·{" "}
-        <a href={telHref(item.phone)}>{item.phone}</a>
+        <strong id={`${id}-order`}>#{item.orderId}</strong> {item.name} · <a href={telHref(item.phone)}>{item.phone}</a>
       </div>
       <div className="awaiting__when">
         Pickup {item.pickupLabel} ·{" "}

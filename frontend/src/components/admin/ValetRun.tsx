@@ -17,8 +17,8 @@ export function ValetRun({ email, stops, onMove }: ValetRunProps) {
         {stops.map(({ stop, window }, index) => (
           <li key={stop.id} className="valet-run__stop">
             <span className="valet-run__text">
-              <strong>#{stop.orderId}</strong> {stop.kind === "pickup" ? "Pickup" : "Delivery"} · {window} ·{" "}
-              {stop.name} · {stop.location}
+              <strong>#{stop.orderId}</strong> {stop.kind === "pickup" ? "Pickup" : "Delivery"} · {window} · {stop.name}{" "}
+              · {stop.location}
             </span>
             <span className="valet-run__buttons">
               <button
