@@ -52,11 +52,15 @@ test.beforeAll(async () => {
     // The server's own zone must not matter: Nairobi is UTC+3, this is UTC-7 or -8.
     TZ: "America/Los_Angeles",
   };
-  for (const [email, role] of [
+  const accounts: [string, string][] = [
     [STAFF, "staff"],
     [VALET, "valet"],
-  ]) {
-    execFileSync(BINARY, ["admin", "create", "--email", email, "--role", role], { env, input: `${PASSWORD}\n` });
+  ];
+  for (const [email, role] of accounts) {
+    execFileSync(BINARY, ["admin", "create", "--email", email, "--role", role], {
+      env,
+      input: `${PASSWORD}\n`,
+    });
   }
   server = spawn(BINARY, ["serve"], { env, stdio: "inherit" });
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -98,8 +102,11 @@ test("a slot booked on a phone is confirmed, run by the valet, and the customer 
 }) => {
   test.skip(!roomToday, "less than 45 minutes of today are left in Nairobi for a pickup window");
   test.setTimeout(90_000);
-  const value = await (await fetch(`${BASE}/api/slots?date=${new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10)}`)).json();
+  const value = await (
+    await fetch(`${BASE}/api/slots?date=${new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10)}`)
+  ).json();
   const pickup = (value as { windows: { value: string; remaining: number }[] }).windows[0];
+  if (!pickup) throw new Error("/api/slots answered no window for today");
   expect(pickup.remaining).toBeGreaterThan(0);
 
   // Another customer booked the same window first: their stop will come before ours.
@@ -149,12 +156,15 @@ test("a slot booked on a phone is confirmed, run by the valet, and the customer 
     await row.getByRole("button", { name: "Confirm" }).click();
     await expect(row).toHaveCount(0);
   }
-  await desk.getByRole("link", { name: "Day's run" }).click();
+  await desk.getByRole("tab", { name: /^Day's run/ }).click();
   for (const reference of [first, ours]) {
-    await desk.locator("li.run-stop", { hasText: `#${reference}` }).getByLabel("Valet").selectOption({ label: VALET });
+    await desk
+      .locator("li.run-stop", { hasText: `#${reference}` })
+      .getByLabel("Valet")
+      .selectOption({ label: VALET });
   }
   await desk.getByRole("button", { name: "Save the runs" }).click();
-  await expect(desk.getByText("Saved.")).toBeVisible();
+  await expect(desk.getByText("Saved.", { exact: true })).toBeVisible();
   await expect(desk.locator("li.run-stop", { hasText: `#${ours}` }).getByText("Stop 2 of the run")).toBeVisible();
 
   // The customer's page: confirmed, one stop before them, expected a stop's time after the window opens.
