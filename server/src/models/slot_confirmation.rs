@@ -3,7 +3,6 @@
 //! confirming or moving one. A confirmation records who and when, and the customer's e-mail about
 //! it goes into the outbox in the same transaction.
 
-use crate::db::schema::stops;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
 use crate::domain::{OrderReference, StopKind, StopState};
@@ -11,7 +10,6 @@ use crate::models::order::Order;
 use crate::models::outbox::OutboxEmail;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
-use std::collections::HashMap;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 
 /// The promise: a slot booked online is confirmed within this many minutes.
@@ -133,30 +131,8 @@ pub fn open_slots(
     schedule: &Schedule,
     now: OffsetDateTime,
 ) -> QueryResult<Vec<(Slot, u32)>> {
-    let days = schedule.bookable_days(now);
-    let (Some(first), Some(last)) = (days.first().copied(), days.last().copied()) else {
-        return Ok(Vec::new());
-    };
-    let booked: HashMap<(Date, i32), i64> = stops::table
-        .filter(stops::day.between(first, last))
-        .filter(stops::kind.eq(StopKind::Pickup))
-        .filter(stops::state.ne(StopState::Cancelled))
-        .group_by((stops::day, stops::window_start))
-        .select((stops::day, stops::window_start, diesel::dsl::count_star()))
-        .load::<(Date, i32, i64)>(connection)?
-        .into_iter()
-        .map(|(day, start, count)| ((day, start), count))
-        .collect();
-    let mut open = Vec::new();
-    for day in days {
-        for plan in &schedule.windows {
-            let Ok((slot, capacity)) = schedule.check(day, plan.window.start, now) else { continue };
-            let taken = booked.get(&(day, i32::from(plan.window.start))).copied().unwrap_or(0);
-            let left = i64::from(capacity).saturating_sub(taken).max(0);
-            open.push((slot, u32::try_from(left).unwrap_or(0)));
-        }
-    }
-    Ok(open)
+    let windows = Stop::bookable_windows(connection, schedule, now)?;
+    Ok(windows.into_iter().map(|window| (window.slot, window.remaining)).collect())
 }
 
 /// A time as stored (UTC, no offset).

@@ -6,7 +6,7 @@
 use crate::db::DbConnection;
 use crate::db::schema::{orders, stops};
 use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal, Window};
-use crate::domain::{OrderStatus, StopKind, StopState};
+use crate::domain::{OrderStatus, StopKind, StopState, WindowAvailability};
 use diesel::prelude::*;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 use uuid::Uuid;
@@ -109,6 +109,33 @@ impl Stop {
             .load(connection)
     }
 
+    /// Every window of the booking horizon that is not past its cut-off, with the places it has
+    /// left at `now` (0 when full), in order, counted in one query: what the order form offers,
+    /// what a customer or staff can move a pickup to, and where an order without a choice goes.
+    pub fn bookable_windows(
+        connection: &mut DbConnection,
+        schedule: &Schedule,
+        now: OffsetDateTime,
+    ) -> QueryResult<Vec<WindowAvailability>> {
+        let days = schedule.bookable_days(now);
+        let (Some(&first), Some(&last)) = (days.first(), days.last()) else {
+            return Ok(Vec::new());
+        };
+        let booked = Stop::pickups_booked_between(connection, first, last)?;
+        Ok(days
+            .into_iter()
+            .flat_map(|day| {
+                schedule.availability(day, now, |start| {
+                    booked
+                        .iter()
+                        .find(|(d, s, _)| *d == day && *s == i32::from(start))
+                        .map_or(0, |(_, _, n)| u32::try_from(*n).unwrap_or(u32::MAX))
+                })
+            })
+            .filter(|window| window.is_open() || window.is_full())
+            .collect())
+    }
+
     /// Books the order's pickup in `day`'s window starting at `start`, and its delivery after it,
     /// inside the caller's transaction. Refused (and nothing written) when the schedule says no or
     /// the window is full.
@@ -146,16 +173,11 @@ impl Stop {
         schedule: &Schedule,
         now: OffsetDateTime,
     ) -> Result<(Date, u16), BookError> {
-        for day in schedule.bookable_days(now) {
-            let booked = Stop::pickups_booked(connection, day)?;
-            for plan in &schedule.windows {
-                let taken = booked.iter().find(|(start, _)| *start == i32::from(plan.window.start)).map_or(0, |b| b.1);
-                if schedule.check(day, plan.window.start, now).is_ok() && taken < i64::from(plan.capacity) {
-                    return Ok((day, plan.window.start));
-                }
-            }
-        }
-        Err(BookError::Refused(SlotRefusal::Full(format!("next {} days'", schedule.horizon_days))))
+        Stop::bookable_windows(connection, schedule, now)?
+            .into_iter()
+            .find(WindowAvailability::is_open)
+            .map(|window| (window.slot.day, window.slot.window.start))
+            .ok_or_else(|| BookError::Refused(SlotRefusal::Full(format!("next {} days'", schedule.horizon_days))))
     }
 
     /// Moves the order's pickup to another window (and its delivery along with it, keeping the

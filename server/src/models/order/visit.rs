@@ -127,23 +127,12 @@ impl Order {
         current: Option<Slot>,
         now: PrimitiveDateTime,
     ) -> QueryResult<Vec<(Slot, u32)>> {
-        let now = now.assume_utc();
-        let mut choices = Vec::new();
-        for day in schedule.bookable_days(now) {
-            let booked = Stop::pickups_booked(connection, day)?;
-            for plan in &schedule.windows {
-                let Ok((slot, capacity)) = schedule.check(day, plan.window.start, now) else { continue };
-                if Some(slot) == current {
-                    continue;
-                }
-                let taken = booked.iter().find(|(start, _)| *start == i32::from(slot.window.start)).map_or(0, |b| b.1);
-                let left = i64::from(capacity) - taken;
-                if left > 0 {
-                    choices.push((slot, u32::try_from(left).unwrap_or(u32::MAX)));
-                }
-            }
-        }
-        Ok(choices)
+        let windows = Stop::bookable_windows(connection, schedule, now.assume_utc())?;
+        Ok(windows
+            .into_iter()
+            .filter(|window| window.remaining > 0 && Some(window.slot) != current)
+            .map(|window| (window.slot, window.remaining))
+            .collect())
     }
 
     /// The customer moves the pickup of the order whose page is `/t/{token}` to `day`'s window
