@@ -85,8 +85,8 @@ test("the day's run lists a day's stops by window, on a phone without sideways s
   await page.getByRole("button", { name: "Show" }).click();
 
   await expect(page).toHaveURL(new RegExp(`date=${day}`));
-  const window = page.getByRole("region", { name: /^20:00-21:00/ });
-  const stop = window.getByRole("listitem").filter({ hasText: `#${reference}` });
+  const evening = page.getByRole("region", { name: /^20:00-21:00/ });
+  const stop = evening.getByRole("listitem").filter({ hasText: `#${reference}` });
   await expect(stop).toContainText("Halima Yusuf");
   await expect(stop).toContainText("Next to the Shell station");
   await expect(stop).toContainText("Not confirmed");

@@ -94,6 +94,13 @@ pub fn change_slot(
         if pickup.state == StopState::Cancelled {
             return Err(SlotChangeError::Cancelled(order.reference.clone()));
         }
+        // Moving a pickup to the window it is in is confirming it.
+        let action = match action {
+            SlotAction::Move((day, start)) if (day, i32::from(start)) == (pickup.day, pickup.window_start) => {
+                SlotAction::Confirm
+            }
+            other => other,
+        };
         let (changed, moved) = match action {
             SlotAction::Confirm if pickup.confirmed_at.is_some() => (false, false),
             SlotAction::Confirm => (Stop::confirm(connection, &order.id, by, stored)?, false),

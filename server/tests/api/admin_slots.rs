@@ -178,6 +178,14 @@ async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(b
     assert_eq!(again.status(), 200);
     assert_eq!(slot_emails(&app, &order.id).len(), 1, "confirming again sends nothing more");
     assert_eq!(stored(&app, &id).1.confirmed_at, Some(at), "and keeps the first confirmation");
+
+    let other = place(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
+    let same = post_slot(&app, &session, &other, json!({ "action": "move", "pickup": slot_value(tomorrow, 20) })).await;
+    assert_eq!(same.status(), 200, "moving a pickup to its own window confirms it");
+    let (other_order, other_pickup) = stored(&app, &other);
+    assert_eq!(other_pickup.confirmed_by.as_deref(), Some(STAFF));
+    let params: Value = serde_json::from_str(&slot_emails(&app, &other_order.id)[0].params).unwrap();
+    assert!(params["status_label"].as_str().unwrap().starts_with("Pickup confirmed for "), "{params}");
 }
 
 async fn moving_into_a_full_window_is_refused_with_its_reason_and_changes_nothing(backend: Backend) {
