@@ -1,9 +1,9 @@
 //! What the staff dashboard receives: its page props, its lists, the e-mail report, and the
 //! answers of its changes.
 
+use super::awaiting::AwaitingList;
 use super::orders::{AdminMessage, AdminOrder};
 use super::run::DayRun;
-use super::awaiting::AwaitingList;
 use super::time;
 use crate::domain::{EmailKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
 use crate::mail::MailSettings;
