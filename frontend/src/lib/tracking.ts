@@ -72,7 +72,8 @@ export function timeline(order: TrackedOrder): TimelineRow[] {
     rows.push({ term: "Completed", value: when(ready, "Ready") });
   } else {
     const estimate = order.estimatedCompletion;
-    rows.push({ term: "Estimated Completion", value: estimate ? formatDay(estimate) : "3-4 days after pickup" });
+    const turnaround = order.visit?.rush ? "The day after pickup (next-day rush)" : "3-4 days after pickup";
+    rows.push({ term: "Estimated Completion", value: estimate ? formatDay(estimate) : turnaround });
   }
   rows.push({ term: "Delivery Date", value: delivered ? when(delivered, "Delivered") : "Not yet delivered" });
   return rows;

@@ -69,7 +69,7 @@ const HOW_IT_WORKS: readonly { icon: IconName; title: string; text: string }[] =
   {
     icon: "shield",
     title: "Ready to Wear",
-    text: "Your clothes come back fresh and folded in 3-4 days. Need them sooner? Ask us about next-day rush.",
+    text: "Your clothes come back fresh and folded in 3-4 days. Need them sooner? Choose next-day rush when you book.",
   },
 ];
 
@@ -238,7 +238,7 @@ export default function HomePage(props: HomeProps) {
             ))}
           </ol>
           <p className="center muted">
-            Standard turnaround is 3-4 days. For next-day rush, call or WhatsApp us before your pickup.
+            Standard turnaround is 3-4 days. For next-day rush, tick it when you book your pickup.
           </p>
         </div>
       </section>

@@ -15,7 +15,7 @@ use timeline::{Progress, STEPS, StepTime};
 use ts_rs::TS;
 
 /// Standard turnaround (spec section 9, the home page: 3-4 days): a picked-up order's estimate
-/// is this many days after its pickup.
+/// is this many days after its pickup; a next-day rush order's, one day.
 const TURNAROUND_DAYS: i64 = 3;
 
 /// When a step of the progress bar was reached.
@@ -98,7 +98,7 @@ impl TrackedOrder {
                 .zip(progress.steps)
                 .map(|(status, step)| TrackedStep { status: *status, reached: reached(step) })
                 .collect(),
-            estimated_completion: progress.estimated_completion(TURNAROUND_DAYS).map(time),
+            estimated_completion: progress.estimated_completion(if order.rush { 1 } else { TURNAROUND_DAYS }).map(time),
             cancelled_at: progress.cancelled_at.map(time),
             estimate: (order.estimate_amount > 0 && order.estimate_amount != order.total_amount)
                 .then_some(order.estimate_amount),
