@@ -248,6 +248,9 @@ impl Schedule {
 pub struct RunPosition {
     /// The stop's window.
     pub window: Window,
+    /// When the run's first stop still to be done opens (its window's start; the stop's own when
+    /// none is before it): the queue before this stop starts there, not at this stop's window.
+    pub run_start: u16,
     /// Stops of the same run still to be done before this one.
     pub stops_before: u16,
     /// When the valet last moved on (pressed "On my way" or finished a stop) today, if they have.
@@ -272,17 +275,18 @@ impl fmt::Display for Eta {
 /// How long the ETA window is.
 pub const ETA_MINUTES: u16 = 30;
 
-/// The ETA of a stop: its window's start plus `minutes_per_stop` for each stop before it; once the
-/// valet is on the road, no earlier than their last progress plus that much. Rounded down to five
-/// minutes, never before the window opens, and 30 minutes long.
+/// The ETA of a stop: `minutes_per_stop` for each stop before it, counted from when the run's first
+/// open stop's window opens, or, once the valet is on the road, from their last progress plus one
+/// stop's time; never before the stop's own window opens. Rounded down to five minutes and 30
+/// minutes long.
 pub fn eta(position: RunPosition, minutes_per_stop: u16) -> Eta {
     let queue = position.stops_before.saturating_mul(minutes_per_stop);
-    let planned = position.window.start.saturating_add(queue);
-    let moving = position.last_progress.map(|at| {
+    let anchor = match position.last_progress {
         // On the road since `at`: the stop being driven to takes one stop's time, the rest follow.
-        nairobi_minute(at).saturating_add(minutes_per_stop).saturating_add(queue)
-    });
-    let start = moving.map_or(planned, |moving| moving.max(position.window.start));
+        Some(at) => nairobi_minute(at).saturating_add(minutes_per_stop),
+        None => position.run_start,
+    };
+    let start = anchor.saturating_add(queue).max(position.window.start);
     let start = (start / 5 * 5).min(24 * 60 - ETA_MINUTES);
     Eta { start, end: start + ETA_MINUTES }
 }
@@ -368,16 +372,28 @@ mod tests {
     #[test]
     fn the_eta_is_the_window_start_plus_the_stops_before() {
         let window = Window::parse("19:00-20:00").unwrap();
-        let at = |stops_before| eta(RunPosition { window, stops_before, last_progress: None }, 15);
+        let at = |stops_before| eta(RunPosition { window, run_start: 1140, stops_before, last_progress: None }, 15);
         assert_eq!(at(0).to_string(), "19:00-19:30");
         assert_eq!(at(2).to_string(), "19:30-20:00");
+    }
+
+    #[test]
+    fn stops_of_earlier_windows_queue_from_where_the_run_starts() {
+        let window = Window::parse("21:00-22:00").unwrap();
+        // Six stops of the 19:00 and 20:00 windows before a 21:00 stop: 19:00 + 6 × 15 = 20:30,
+        // so the valet is expected when the 21:00 window opens, not at 22:30.
+        let late = eta(RunPosition { window, run_start: 1140, stops_before: 6, last_progress: None }, 15);
+        assert_eq!(late.to_string(), "21:00-21:30");
+        let later = eta(RunPosition { window, run_start: 1140, stops_before: 9, last_progress: None }, 15);
+        assert_eq!(later.to_string(), "21:15-21:45");
     }
 
     #[test]
     fn once_the_valet_moves_the_eta_follows_them_but_never_before_the_window() {
         let window = Window::parse("20:00-21:00").unwrap();
         let moving = |at, stops_before| {
-            eta(RunPosition { window, stops_before, last_progress: Some(nairobi(at)) }, 15).to_string()
+            eta(RunPosition { window, run_start: window.start, stops_before, last_progress: Some(nairobi(at)) }, 15)
+                .to_string()
         };
         // Running late: on the way at 20:20 with one stop before you.
         assert_eq!(moving(datetime!(2026-11-25 20:20), 1), "20:50-21:20");

@@ -5,7 +5,7 @@
 
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
-use crate::domain::{OrderReference, StopKind, StopState};
+use crate::domain::{OrderReference, OrderStatus, StopKind, StopState};
 use crate::models::order::Order;
 use crate::models::outbox::OutboxEmail;
 use crate::models::stop::{BookError, Stop};
@@ -53,8 +53,8 @@ pub enum SlotChangeError {
     /// The pickup was cancelled with the order.
     #[error("Order {0} was cancelled: its pickup cannot be confirmed or moved.")]
     Cancelled(String),
-    /// The valet is on the way or has been: the pickup cannot move any more.
-    #[error("The pickup of order {0} is already under way: it cannot be moved.")]
+    /// The valet is on the way or has been: the pickup cannot be moved or confirmed any more.
+    #[error("The pickup of order {0} is already under way or done: it cannot be moved or confirmed.")]
     UnderWay(String),
     /// The window cannot take it (the customer-facing reason).
     #[error(transparent)]
@@ -89,6 +89,16 @@ pub fn change_slot(
     let stored = utc(now);
     write_transaction(connection, |connection| {
         let order = Order::find_by_reference(connection, reference)?.ok_or(SlotChangeError::NoSuchOrder)?;
+        // The order's row first, as every path that changes an order and its stops takes it; then
+        // read it again, as it stands now.
+        Order::lock(connection, &order.id)?;
+        let order = Order::find(connection, &order.id)?.ok_or(SlotChangeError::NoSuchOrder)?;
+        if order.status == OrderStatus::Cancelled {
+            return Err(SlotChangeError::Cancelled(order.reference.clone()));
+        }
+        if order.status != OrderStatus::Pending {
+            return Err(SlotChangeError::UnderWay(order.reference.clone()));
+        }
         let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
             .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
         if pickup.state == StopState::Cancelled {

@@ -222,6 +222,24 @@ impl Stop {
             .execute(connection)
     }
 
+    /// Marks the order's open stops of `kinds` done at `now` (staff moved the order on from the
+    /// dashboard: the valet has nothing left to do there).
+    pub fn finish_for_order(
+        connection: &mut DbConnection,
+        order_id: &str,
+        kinds: &[StopKind],
+        now: PrimitiveDateTime,
+    ) -> QueryResult<usize> {
+        diesel::update(
+            stops::table
+                .filter(stops::order_id.eq(order_id))
+                .filter(stops::kind.eq_any(kinds.to_vec()))
+                .filter(stops::state.eq_any([StopState::Planned, StopState::OnTheWay])),
+        )
+        .set((stops::state.eq(StopState::Done), stops::done_at.eq(now)))
+        .execute(connection)
+    }
+
     /// Records that `by` confirmed the order's pickup slot. False when it has no pickup stop.
     pub fn confirm(
         connection: &mut DbConnection,
@@ -265,13 +283,15 @@ impl Stop {
             .filter(stops::day.eq(self.day))
             .select(Stop::as_select())
             .load(connection)?;
-        let stops_before =
-            run.iter().filter(|stop| stop.state.is_open() && stop.run_position.is_some_and(|p| p < position)).count();
+        let before: Vec<&Stop> =
+            run.iter().filter(|stop| stop.state.is_open() && stop.run_position.is_some_and(|p| p < position)).collect();
+        let run_start = before.iter().map(|stop| stop.window_start).min().unwrap_or(self.window_start);
         let last_progress =
             run.iter().flat_map(|stop| [stop.on_the_way_at, stop.done_at]).flatten().max().map(|at| at.assume_utc());
         Ok(Some(RunPosition {
             window: self.slot().window,
-            stops_before: u16::try_from(stops_before).unwrap_or(u16::MAX),
+            run_start: u16::try_from(run_start.min(self.window_start)).unwrap_or(self.slot().window.start),
+            stops_before: u16::try_from(before.len()).unwrap_or(u16::MAX),
             last_progress,
         }))
     }

@@ -6,7 +6,7 @@
 
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::schedule::RunPosition;
+use crate::domain::schedule::{RunPosition, nairobi_day};
 use crate::domain::{Collected, FieldErrors, OrderStatus, PaymentStatus, StopKind, StopState, Weighing};
 use crate::models::order::bill::BillError;
 use crate::models::order::{Order, OrderLine, Payment, PaymentRecorded};
@@ -137,7 +137,7 @@ impl Stop {
         now: PrimitiveDateTime,
     ) -> Result<Outcome, RunError> {
         write_transaction(connection, |connection| {
-            let (stop, _) = locked(connection, id, actor)?;
+            let (stop, _) = locked(connection, id, actor, now)?;
             if stop.state != StopState::Planned {
                 return Ok(Outcome::Unchanged);
             }
@@ -161,7 +161,7 @@ impl Stop {
         now: PrimitiveDateTime,
     ) -> Result<Outcome, RunError> {
         write_transaction(connection, |connection| {
-            let (stop, order) = locked(connection, id, actor)?;
+            let (stop, order) = locked(connection, id, actor, now)?;
             if stop.kind != StopKind::Pickup {
                 return Err(RunError::Refused("This is a delivery: record it with Delivered."));
             }
@@ -169,6 +169,11 @@ impl Stop {
             let already_done = stop.state == StopState::Done;
             if already_done && priced.unchanged {
                 return Ok(Outcome::Unchanged);
+            }
+            if !already_done && order.status != OrderStatus::Pending {
+                return Err(RunError::Refused(
+                    "This order is already past pickup on the dashboard. Ask staff to change the bill.",
+                ));
             }
             let correctable = order.status == OrderStatus::PickedUp && order.payment_status == PaymentStatus::Unpaid;
             if already_done && !correctable {
@@ -205,7 +210,7 @@ impl Stop {
     ) -> Result<Outcome, RunError> {
         let attempt = |connection: &mut DbConnection| {
             write_transaction(connection, |connection| {
-                let (stop, order) = locked(connection, id, actor)?;
+                let (stop, order) = locked(connection, id, actor, now)?;
                 if stop.kind != StopKind::Delivery {
                     return Err(RunError::Refused("This is a pickup: record it with Picked up."));
                 }
@@ -243,10 +248,21 @@ impl Stop {
     }
 }
 
-/// The stop and its order, the stop locked for the rest of the transaction (PostgreSQL: a second
+/// The stop and its order, both locked for the rest of the transaction (PostgreSQL: the order's
+/// row first, as every path that changes an order and its stops takes it, then the stop; a second
 /// form for it waits, then reads what the first wrote; SQLite writes one transaction at a time),
-/// once `actor` may change it and neither is cancelled.
-fn locked(connection: &mut DbConnection, id: &str, actor: Actor<'_>) -> Result<(Stop, Order), RunError> {
+/// once `actor` may change it: a valet only stops of their own run of today; neither cancelled.
+fn locked(
+    connection: &mut DbConnection,
+    id: &str,
+    actor: Actor<'_>,
+    now: PrimitiveDateTime,
+) -> Result<(Stop, Order), RunError> {
+    let order_id: Option<String> = stops::table.find(id).select(stops::order_id).first(connection).optional()?;
+    let Some(order_id) = order_id else {
+        return Err(RunError::NoSuchStop);
+    };
+    Order::lock(connection, &order_id)?;
     let locked = diesel::update(stops::table.find(id)).set(stops::state.eq(stops::state)).execute(connection)?;
     if locked == 0 {
         return Err(RunError::NoSuchStop);
@@ -256,10 +272,13 @@ fn locked(connection: &mut DbConnection, id: &str, actor: Actor<'_>) -> Result<(
         .filter(stops::id.eq(id))
         .select((Stop::as_select(), Order::as_select()))
         .first(connection)?;
-    if let Some(valet) = actor.only_run_of
-        && stop.valet_id.as_deref() != Some(valet)
-    {
-        return Err(RunError::NotYourStop);
+    if let Some(valet) = actor.only_run_of {
+        if stop.valet_id.as_deref() != Some(valet) {
+            return Err(RunError::NotYourStop);
+        }
+        if stop.day != nairobi_day(now.assume_utc()) {
+            return Err(RunError::Refused("This stop is not on today's run."));
+        }
     }
     if stop.state == StopState::Cancelled || order.status == OrderStatus::Cancelled {
         return Err(RunError::Cancelled);

@@ -146,9 +146,12 @@ pub async fn cancel_order(
         return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Cancel, CONFIRM_CANCEL, 422)).await;
     }
     let schedule = state.settings().schedule.clone();
+    let notify = state.settings().mail.status_template.is_some();
     let key = token.clone();
-    let cancelled =
-        state.db().run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, now_utc()))).await;
+    let cancelled = state
+        .db()
+        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, notify, now_utc())))
+        .await;
     match cancelled {
         Ok(Ok(order)) => {
             tracing::info!(order_id = %order.reference, "order cancelled by the customer");

@@ -429,3 +429,46 @@ async fn windows_and_days_are_nairobis_whatever_the_servers_time_zone() {
         return;
     }
 }
+
+/// Staff cancelling an order from the dashboard free its pickup's place and take its stops out of
+/// the runs, as the customer's own cancellation does; moving it past pickup closes its pickup stop.
+#[actix_web::test]
+async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
+    let app = app_with(Backend::Sqlite, &[("LAUNDRY_WINDOW_CAPACITY", "1")]).await.unwrap();
+    app.create_staff("owner@example.com", "Tumbo-Ngoma-47-Kazi");
+    let session = app.sign_in("owner@example.com", "Tumbo-Ngoma-47-Kazi").await;
+    let pickup = format!("{}T19:00", day(2));
+    let first: Value = app.post_json("/api/orders", &order(1, Some(pickup.clone())), &[]).await.json().await.unwrap();
+    assert!(
+        pickup_error(app.post_json("/api/orders", &order(2, Some(pickup.clone())), &[]).await).await.contains("full")
+    );
+
+    let cancel = crate::admin_dashboard::post(
+        &app,
+        &session,
+        &format!("/api/admin/orders/{}/status", first["id"].as_str().unwrap()),
+        json!({ "status": "cancelled" }),
+    )
+    .await;
+    assert_eq!(cancel.status(), 200);
+
+    let second = app.post_json("/api/orders", &order(3, Some(pickup.clone())), &[]).await;
+    assert_eq!(second.status(), 201, "the cancelled order's place is free again");
+    let second: Value = second.json().await.unwrap();
+    let picked = crate::admin_dashboard::post(
+        &app,
+        &session,
+        &format!("/api/admin/orders/{}/status", second["id"].as_str().unwrap()),
+        json!({ "status": "picked-up" }),
+    )
+    .await;
+    assert_eq!(picked.status(), 200);
+    let reference = OrderReference::parse(second["id"].as_str().unwrap()).unwrap();
+    let stops = app.with_db(|c| {
+        let stored = Order::find_by_reference(c, &reference).unwrap().unwrap();
+        Stop::for_order(c, &stored.id).unwrap()
+    });
+    let state = |kind| stops.iter().find(|stop| stop.kind == kind).map(|stop| stop.state);
+    assert_eq!(state(StopKind::Pickup), Some(laundry::domain::StopState::Done));
+    assert_eq!(state(StopKind::Delivery), Some(laundry::domain::StopState::Planned));
+}

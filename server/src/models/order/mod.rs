@@ -18,8 +18,9 @@ pub use visit::{CANCELLED_BY_CUSTOMER, ChangeError, ChangeRefusal, VisitStop, ch
 
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderReference, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::domain::{OrderReference, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind};
 use crate::models::outbox::OutboxEmail;
+use crate::models::stop::Stop;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -138,6 +139,18 @@ impl Order {
         orders::table.filter(orders::link_token.eq(token)).select(Order::as_select()).first(connection).optional()
     }
 
+    /// Locks the order's row to the end of the transaction (PostgreSQL; SQLite writes one
+    /// transaction at a time). Every path that changes an order and its stops takes this lock
+    /// first, so two of them never wait on each other in opposite orders.
+    pub fn lock(connection: &mut DbConnection, id: &str) -> QueryResult<()> {
+        if let DbConnection::Postgres(pg) = connection {
+            diesel::sql_query("SELECT id FROM orders WHERE id = $1 FOR UPDATE")
+                .bind::<diesel::sql_types::Text, _>(id)
+                .execute(pg)?;
+        }
+        Ok(())
+    }
+
     /// The map pin, if the customer shared one.
     pub fn pin(&self) -> Option<crate::domain::Pin> {
         self.pin_lat.zip(self.pin_lng).map(|(lat, lng)| crate::domain::Pin::from_degrees(lat, lng))
@@ -192,6 +205,20 @@ impl Order {
                 order_status_history::changed_by.eq(by),
             ))
             .execute(connection)?;
+        // The stops follow the order, whoever moved it: a cancelled order frees its window's place
+        // and leaves the runs; one past pickup (or delivered) has no visit left to make.
+        match status {
+            OrderStatus::Cancelled => {
+                Stop::cancel_for_order(connection, id)?;
+            }
+            OrderStatus::PickedUp | OrderStatus::InProgress | OrderStatus::Ready => {
+                Stop::finish_for_order(connection, id, &[StopKind::Pickup], now)?;
+            }
+            OrderStatus::Delivered => {
+                Stop::finish_for_order(connection, id, &[StopKind::Pickup, StopKind::Delivery], now)?;
+            }
+            OrderStatus::Pending => {}
+        }
         let changed = Order::find(connection, id)?;
         if let Some(email) =
             changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxEmail::for_status(o, status, now))

@@ -157,13 +157,14 @@ impl Order {
     }
 
     /// The customer cancels the order whose page is `/t/{token}`: its status becomes cancelled
-    /// (recorded as by [`CANCELLED_BY_CUSTOMER`], with the customer's e-mail about it) and its stops
-    /// are cancelled, so that the pickup's place in its window is free again, in one transaction.
+    /// (recorded as by [`CANCELLED_BY_CUSTOMER`], with the customer's e-mail about it when
+    /// `notify_customer`) and its stops are cancelled, so that the pickup's place in its window is free again, in one transaction.
     /// Refused, with nothing written, when [`change_refusal`] says no.
     pub fn cancel_by_customer(
         connection: &mut DbConnection,
         token: &str,
         schedule: &Schedule,
+        notify_customer: bool,
         now: PrimitiveDateTime,
     ) -> Result<Order, ChangeError> {
         write_transaction(connection, |connection| {
@@ -173,11 +174,10 @@ impl Order {
                 &order.id,
                 OrderStatus::Cancelled,
                 CANCELLED_BY_CUSTOMER,
-                true,
+                notify_customer,
                 now,
             )?
             .ok_or(ChangeError::NotFound)?;
-            Stop::cancel_for_order(connection, &order.id)?;
             Ok(cancelled)
         })
     }
