@@ -476,7 +476,17 @@ fn dashboard_props() -> serde_json::Value {
         })
         .collect();
     serde_json::json!({
-        "staff": { "email": "wanjiku@example.com" }, "csrf": "0".repeat(64), "tab": "orders",
+        "staff": { "email": "wanjiku@example.com", "role": "staff" }, "csrf": "0".repeat(64), "tab": "orders",
+        "unconfirmed": {
+            "items": (0..3).map(|n| serde_json::json!({
+                "orderId": format!("K7MX{n:04}"), "name": "Amina Wanjiru", "phone": "+254712345678",
+                "pickup": "2026-11-22T19:00", "pickupLabel": "Sun 22 Nov, 19:00-20:00",
+                "bookedAt": "2026-11-22T08:30:00.123456Z", "minutesWaiting": 40 - n * 20, "overdue": n == 0,
+            })).collect::<Vec<_>>(),
+            "slots": [{ "value": "2026-11-22T20:00", "label": "Sun 22 Nov, 20:00-21:00", "remaining": 5 }],
+            "now": "2026-11-22T09:30:00.000000Z",
+        },
+        "run": null,
         "stats": { "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4 },
         "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
         "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
