@@ -32,6 +32,12 @@ pub fn now_utc() -> PrimitiveDateTime {
     PrimitiveDateTime::new(now.date(), now.time())
 }
 
+/// A moment as stored in `TIMESTAMP` columns: UTC, without its offset.
+pub fn stored(at: OffsetDateTime) -> PrimitiveDateTime {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    PrimitiveDateTime::new(at.date(), at.time())
+}
+
 /// A stored UTC time as RFC 3339 (`2026-11-22T17:30:00.123456Z`).
 pub fn rfc3339(at: PrimitiveDateTime) -> String {
     at.assume_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()

@@ -10,7 +10,7 @@ use crate::models::order::Order;
 use crate::models::outbox::OutboxEmail;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
-use time::{Date, OffsetDateTime, PrimitiveDateTime};
+use time::{Date, OffsetDateTime};
 
 /// The promise: a slot booked online is confirmed within this many minutes.
 pub const CONFIRM_WITHIN_MINUTES: i64 = 30;
@@ -86,7 +86,7 @@ pub fn change_slot(
     notify: bool,
     now: OffsetDateTime,
 ) -> Result<SlotChanged, SlotChangeError> {
-    let stored = utc(now);
+    let stored = crate::clock::stored(now);
     write_transaction(connection, |connection| {
         let order = Order::find_by_reference(connection, reference)?.ok_or(SlotChangeError::NoSuchOrder)?;
         // The order's row first, as every path that changes an order and its stops takes it; then
@@ -150,10 +150,4 @@ pub fn open_slots(
 ) -> QueryResult<Vec<(Slot, u32)>> {
     let windows = Stop::bookable_windows(connection, schedule, now)?;
     Ok(windows.into_iter().map(|window| (window.slot, window.remaining)).collect())
-}
-
-/// A time as stored (UTC, no offset).
-fn utc(at: OffsetDateTime) -> PrimitiveDateTime {
-    let at = at.to_offset(time::UtcOffset::UTC);
-    PrimitiveDateTime::new(at.date(), at.time())
 }

@@ -149,7 +149,7 @@ impl Stop {
     ) -> Result<Slot, BookError> {
         let pickup = reserve(connection, schedule, day, start, now, None)?;
         let delivery = schedule.delivery_for(pickup, rush);
-        let stored = utc(now);
+        let stored = crate::clock::stored(now);
         for (kind, slot) in [(StopKind::Pickup, pickup), (StopKind::Delivery, delivery)] {
             diesel::insert_into(stops::table)
                 .values((
@@ -194,7 +194,7 @@ impl Stop {
     ) -> Result<Slot, BookError> {
         let pickup = reserve(connection, schedule, day, start, now, Some(order_id))?;
         let delivery = schedule.delivery_for(pickup, rush);
-        let stored = utc(now);
+        let stored = crate::clock::stored(now);
         for (kind, slot) in [(StopKind::Pickup, pickup), (StopKind::Delivery, delivery)] {
             diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(kind)))
                 .set((
@@ -295,12 +295,6 @@ impl Stop {
             last_progress,
         }))
     }
-}
-
-/// A time as stored (UTC, no offset).
-fn utc(at: OffsetDateTime) -> PrimitiveDateTime {
-    let at = at.to_offset(time::UtcOffset::UTC);
-    PrimitiveDateTime::new(at.date(), at.time())
 }
 
 /// Checks the slot against the schedule and, under a lock on the window, that it has room (not
