@@ -5,7 +5,7 @@ use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
-use crate::mail::worker::MailWorker;
+use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
 use crate::routes::{admin, assets, catalogue, contacts, health, order_page, orders, pages, seo, tracking, valet};
 use crate::state::AppState;
@@ -84,13 +84,12 @@ impl Application {
         let pages = Pages::new(renderer, frontend, settings.business.clone(), settings.base_url.clone());
         let state = web::Data::new(AppState::new(settings, pages, database));
         pages::warm_cache(&state).await;
-        let worker = MailWorker::new(
-            state.db().clone(),
-            state.settings().mail.clone(),
-            state.settings().mail_retry,
-            state.mail_wake().clone(),
-        );
-        actix_web::rt::spawn(worker.run());
+        let retry = state.settings().outbox_retry;
+        let mail =
+            OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone());
+        actix_web::rt::spawn(mail.run());
+        let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone());
+        actix_web::rt::spawn(sms.run());
 
         let shared = state.clone();
         let https = state.settings().base_url.starts_with("https://");

@@ -5,6 +5,7 @@ use crate::db::Database;
 use crate::password::PasswordChecks;
 use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
+use crate::sms::texts::Texts;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -19,6 +20,8 @@ pub struct AppState {
     confirmation_limit: RateLimiter,
     submission_limit: RateLimiter,
     mail_wake: Arc<Notify>,
+    sms_wake: Arc<Notify>,
+    texts: Texts,
     password_checks: PasswordChecks,
 }
 
@@ -30,12 +33,14 @@ impl AppState {
         let tracking_limit = RateLimiter::tracking(settings.tracking_per_10_minutes);
         Self {
             submission_limit,
+            texts: Texts::new(&settings),
             settings,
             pages,
             database,
             tracking_limit,
             confirmation_limit: RateLimiter::confirmations(),
             mail_wake: Arc::new(Notify::new()),
+            sms_wake: Arc::new(Notify::new()),
             password_checks: PasswordChecks::start(cores),
         }
     }
@@ -66,9 +71,26 @@ impl AppState {
         &self.submission_limit
     }
 
-    /// Wakes this instance's mail worker: call it after storing e-mails to send.
+    /// What this instance's e-mail worker waits on between rounds.
     pub fn mail_wake(&self) -> &Arc<Notify> {
         &self.mail_wake
+    }
+
+    /// What this instance's SMS worker waits on between rounds.
+    pub fn sms_wake(&self) -> &Arc<Notify> {
+        &self.sms_wake
+    }
+
+    /// Wakes this instance's outbox workers: call it after storing messages to send (each worker
+    /// looks for its own channel's rows; one with nothing due goes back to waiting).
+    pub fn wake_outbox(&self) {
+        self.mail_wake.notify_one();
+        self.sms_wake.notify_one();
+    }
+
+    /// The words of the texts, with this site's name and address.
+    pub fn texts(&self) -> &Texts {
+        &self.texts
     }
 
     /// The configuration the server started with.

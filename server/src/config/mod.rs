@@ -1,12 +1,16 @@
 //! Configuration from the environment. Every variable is checked at start; a bad one stops the
 //! server with a message naming it. `.env.example` at the top of the repository lists them all.
 
+mod mail;
 mod schedule;
+mod sms;
 
 use crate::catalogue;
 use crate::domain::schedule::Schedule;
 use crate::domain::{PhoneNumber, parse_email};
-use crate::mail::{MailSettings, RetryPolicy};
+use crate::mail::MailSettings;
+use crate::outbox::RetryPolicy;
+use crate::sms::SmsSettings;
 use secrecy::SecretString;
 use serde::Serialize;
 use std::net::SocketAddr;
@@ -54,8 +58,10 @@ pub struct Settings {
     pub schedule: Schedule,
     /// The mail API and its templates (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
     pub mail: MailSettings,
-    /// When the mail worker retries (not from the environment; tests shorten it).
-    pub mail_retry: RetryPolicy,
+    /// Africa's Talking, the pickup letter and the callbacks' secret (`AT_*`, `LAUNDRY_SMS_*`).
+    pub sms: SmsSettings,
+    /// When the outbox workers retry (not from the environment; tests shorten it).
+    pub outbox_retry: RetryPolicy,
 }
 
 /// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
@@ -190,14 +196,16 @@ impl Settings {
             Ok(shillings) if shillings <= 100_000 => Some(shillings),
             _ => return Err(invalid(name, &discount, "expected whole shillings from 0 (off) to 100000")),
         };
-        let mail = mail_settings(&lookup)?;
+        let mail = mail::mail_settings(&lookup)?;
+        let sms = sms::sms_settings(&lookup)?;
         let schedule = schedule::schedule(&lookup)?;
         Ok(Self {
             schedule,
             submissions_per_hour,
             tracking_per_10_minutes,
             mail,
-            mail_retry: RetryPolicy::default(),
+            sms,
+            outbox_retry: RetryPolicy::default(),
             addr,
             database_url: SecretString::from(database_url),
             behind_proxy,
@@ -210,38 +218,6 @@ impl Settings {
             first_order_discount,
         })
     }
-}
-
-/// `EMAILJS_*` and `ADMIN_NOTIFY_EMAIL`: each optional, but checked when set.
-fn mail_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<MailSettings, ConfigError> {
-    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-    let token = |name: &'static str| -> Result<Option<String>, ConfigError> {
-        match get(name) {
-            Some(value) if value.len() > 200 || !value.bytes().all(|b| b.is_ascii_graphic()) => {
-                // The value may be a secret: not repeated in the message.
-                Err(invalid(name, "(hidden)", "expected letters, digits and punctuation, no spaces"))
-            }
-            other => Ok(other),
-        }
-    };
-    let base_url = get("EMAILJS_BASE_URL").unwrap_or_else(|| "https://api.emailjs.com".to_owned());
-    if !is_web_address(&base_url) {
-        return Err(invalid("EMAILJS_BASE_URL", &base_url, "expected an http:// or https:// address"));
-    }
-    let admin_email = get("ADMIN_NOTIFY_EMAIL");
-    if let Some(email) = admin_email.as_deref().filter(|email| !is_email(email)) {
-        return Err(invalid("ADMIN_NOTIFY_EMAIL", email, "expected an e-mail address"));
-    }
-    Ok(MailSettings {
-        base_url: base_url.trim_end_matches('/').to_owned(),
-        service_id: token("EMAILJS_SERVICE_ID")?,
-        public_key: token("EMAILJS_PUBLIC_KEY")?,
-        private_key: token("EMAILJS_PRIVATE_KEY")?.map(SecretString::from),
-        order_template: token("EMAILJS_ORDER_TEMPLATE_ID")?,
-        contact_template: token("EMAILJS_CONTACT_TEMPLATE_ID")?,
-        status_template: token("EMAILJS_STATUS_TEMPLATE_ID")?,
-        admin_email,
-    })
 }
 
 /// A per-client limit: a whole number from 1 to 1,000,000.

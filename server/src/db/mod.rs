@@ -271,6 +271,23 @@ impl Drop for Rollback<'_> {
     }
 }
 
+/// `INSERT … ON CONFLICT DO NOTHING` on either backend (diesel offers it on each backend's
+/// connection, not on the enum over them): the rows written, 0 when a unique key was taken. A
+/// plain insert would not do: on PostgreSQL a unique violation aborts the whole transaction.
+macro_rules! insert_or_ignore {
+    ($connection:expr, $table:expr, $values:expr) => {
+        match $connection {
+            $crate::db::DbConnection::Postgres(pg) => {
+                diesel::insert_into($table).values($values).on_conflict_do_nothing().execute(pg)
+            }
+            $crate::db::DbConnection::Sqlite(sqlite) => {
+                diesel::insert_into($table).values($values).on_conflict_do_nothing().execute(sqlite)
+            }
+        }
+    };
+}
+pub(crate) use insert_or_ignore;
+
 /// The URL without its password, for messages and logs.
 pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {

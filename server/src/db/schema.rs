@@ -33,6 +33,7 @@ diesel::table! {
         rush -> Bool,
         link_token -> Nullable<Text>,
         estimate_amount -> Integer,
+        source -> Text,
     }
 }
 
@@ -140,12 +141,14 @@ diesel::table! {
 }
 
 diesel::table! {
-    email_outbox (id) {
+    outbox (id) {
         id -> Text,
+        channel -> Text,
         kind -> Text,
         order_id -> Nullable<Text>,
         contact_message_id -> Nullable<Text>,
         to_email -> Nullable<Text>,
+        to_phone -> Nullable<Text>,
         params -> Text,
         status -> Text,
         attempts -> Integer,
@@ -156,13 +159,58 @@ diesel::table! {
         last_attempt_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         sent_at -> Nullable<Timestamp>,
+        provider_id -> Nullable<Text>,
+        delivery -> Nullable<Text>,
+        delivery_detail -> Nullable<Text>,
+        delivery_at -> Nullable<Timestamp>,
+        dedupe_key -> Nullable<Text>,
     }
 }
 
 diesel::table! {
-    email_pace (id) {
-        id -> Integer,
+    outbox_pace (channel) {
+        channel -> Text,
         next_send_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sms_opt_outs (phone) {
+        phone -> Text,
+        opted_out_at -> Timestamp,
+        order_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    message_switches (kind) {
+        kind -> Text,
+        enabled -> Bool,
+        changed_by -> Text,
+        changed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sms_incoming (id) {
+        id -> Text,
+        from_phone -> Text,
+        to_code -> Text,
+        text -> Text,
+        received_at -> Timestamp,
+        outcome -> Text,
+        order_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    job_runs (job, day) {
+        job -> Text,
+        day -> Date,
+        lease_owner -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        done_at -> Nullable<Timestamp>,
+        written -> Integer,
     }
 }
 
@@ -182,6 +230,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     staff,
     staff_sessions,
     login_failures,
-    email_outbox,
-    email_pace
+    outbox,
+    outbox_pace,
+    sms_opt_outs,
+    message_switches,
+    sms_incoming,
+    job_runs
 );

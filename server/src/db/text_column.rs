@@ -5,8 +5,8 @@
 use super::connection::MultiBackend;
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    EmailKind, LineKind, MessageStatus, OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, StaffRole,
-    StopKind, StopState, TextEnum,
+    Channel, Delivery, LineKind, MessageKind, MessageStatus, OrderSource, OrderStatus, OutboxStatus, PaidVia,
+    PaymentMethod, PaymentStatus, StaffRole, StopKind, StopState, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
@@ -46,8 +46,11 @@ text_columns!(
     PaymentStatus,
     PaidVia,
     MessageStatus,
-    EmailKind,
+    MessageKind,
     OutboxStatus,
+    Channel,
+    Delivery,
+    OrderSource,
     LineKind,
     Unit,
     StaffRole,

@@ -6,10 +6,10 @@
 mod availability;
 pub mod catalogue;
 mod contact;
-mod email;
 mod handover;
 mod lines;
 mod loose;
+mod message;
 mod order;
 mod payment;
 mod phone;
@@ -25,10 +25,10 @@ mod visit;
 
 pub use availability::WindowAvailability;
 pub use contact::{ContactInput, MessageStatus, ValidContact};
-pub use email::{EmailKind, OutboxStatus};
 pub use handover::{Collected, MAX_BAGS, Weighing};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
+pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};
 pub use order::{MAX_QUANTITY_KG, OrderInput, ValidOrder};
 pub use payment::{MpesaCode, PaidVia, PaymentMethod, PaymentStatus};
 pub use phone::PhoneNumber;

@@ -1,6 +1,7 @@
 //! One request to the EmailJS-compatible API, and what its answer means for the outbox row.
 
 use super::MailSettings;
+use crate::outbox::{Outcome, parse_retry_after, with_causes};
 use reqwest::StatusCode;
 use reqwest::header::RETRY_AFTER;
 use secrecy::ExposeSecret;
@@ -9,39 +10,6 @@ use std::time::{Duration, SystemTime};
 
 /// The `lib_version` the API is told.
 pub const LIB_VERSION: &str = "4.4.1";
-
-/// What the API's answer means.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// 200: sent.
-    Sent,
-    /// 429: too many requests; try again no sooner than this (from `Retry-After`, if it said).
-    TooMany(Option<Duration>),
-    /// 5xx, a timeout or no connection: try again later with backoff.
-    Transient(String),
-    /// 400 and other refusals of this e-mail itself: it will never be sent as it is.
-    Rejected(String),
-    /// 401, 403, 412, 451: a problem with the account (keys, plan, settings) that staff must fix;
-    /// also 404 and 405, which mean `EMAILJS_BASE_URL` does not point at the mail API.
-    Blocked(String),
-}
-
-/// The HTTP client for the mail API: TLS by rustls with the `ring` provider (built from the crates
-/// alone, no system OpenSSL), the system's root certificates.
-pub fn http_client() -> reqwest::Client {
-    // Installing twice is harmless; the first provider stays.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .user_agent(concat!("laundry/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(Duration::from_secs(10))
-        // A redirect would send the body, private key included, somewhere else.
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap_or_else(|error| {
-            tracing::error!(%error, "the mail HTTP client could not be built with its settings; using the defaults");
-            reqwest::Client::new()
-        })
-}
 
 /// The JSON body of `POST /api/v1.0/email/send`.
 pub fn request_body(settings: &MailSettings, template_id: &str, params: &Value) -> Value {
@@ -82,7 +50,8 @@ pub async fn send(
     let said =
         |text: &str| if text.trim().is_empty() { status.to_string() } else { format!("{status}: {}", text.trim()) };
     match status {
-        s if s.is_success() => Outcome::Sent,
+        // 200 answers "OK": the API gives no id of the e-mail.
+        s if s.is_success() => Outcome::Sent(None),
         StatusCode::TOO_MANY_REQUESTS => Outcome::TooMany(retry_after),
         StatusCode::UNAUTHORIZED
         | StatusCode::FORBIDDEN
@@ -93,46 +62,5 @@ pub async fn send(
         }
         s if s.is_server_error() || s == StatusCode::REQUEST_TIMEOUT => Outcome::Transient(said(&text)),
         _ => Outcome::Rejected(said(&text)),
-    }
-}
-
-/// The longest `Retry-After` taken as said; a longer one is nonsense and would overflow dates.
-const LONGEST_RETRY_AFTER: Duration = Duration::from_secs(30 * 24 * 3600);
-
-/// `Retry-After` as seconds or as an HTTP date (RFC 9110), the wait from `now`; a date in the past
-/// is no wait.
-fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
-    let value = value.trim();
-    let wait = match value.parse::<u64>() {
-        Ok(seconds) => Duration::from_secs(seconds),
-        Err(_) => httpdate::parse_http_date(value).ok()?.duration_since(now).unwrap_or_default(),
-    };
-    Some(wait.min(LONGEST_RETRY_AFTER))
-}
-
-/// reqwest's error and its chain of causes (the URL holds no key: the keys travel in the body).
-fn with_causes(error: &reqwest::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retry_after_is_read_in_seconds_and_as_a_date() {
-        let now = httpdate::parse_http_date("Wed, 21 Oct 2026 07:28:00 GMT").unwrap();
-        assert_eq!(parse_retry_after(" 7 ", now), Some(Duration::from_secs(7)));
-        assert_eq!(parse_retry_after("172800", now), Some(Duration::from_secs(172_800)), "two days stay two days");
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2026 07:30:30 GMT", now), Some(Duration::from_secs(150)));
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2026 07:00:00 GMT", now), Some(Duration::ZERO));
-        assert_eq!(parse_retry_after("soon", now), None);
     }
 }

@@ -1,25 +1,19 @@
-//! E-mail notifications through an EmailJS-compatible API, from a durable outbox.
+//! E-mail notifications through an EmailJS-compatible API, from the outbox.
 //!
-//! An order or message writes its e-mails to the `email_outbox` table in the same transaction as
-//! itself (`models::outbox`), so nothing is lost and placing an order never waits for
-//! the mail API. The [`worker`] inside the server claims due rows (on PostgreSQL with
-//! `FOR UPDATE SKIP LOCKED` and a lease, so several instances never send one row twice), paces
-//! itself to one request per second across all instances, sends through [`client`], and records
-//! the outcome: sent, retried later, failed, or blocked (an account problem staff must see).
+//! An order or message writes its e-mails to the outbox in the same transaction as itself
+//! (`models::outbox`), so nothing is lost and placing an order never waits for the mail API. The
+//! outbox worker of the e-mail channel sends them through [`client`], at the mail API's documented
+//! limit of one request per second for all instances together.
 
 pub mod client;
-mod retry;
-pub mod worker;
 
-pub use retry::RetryPolicy;
-
-use crate::domain::EmailKind;
+use crate::domain::{Channel, MessageKind};
+use crate::models::outbox::OutboxMessage;
+use crate::outbox::{Outcome, Sender};
 use secrecy::SecretString;
+use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
-
-/// The mail API's documented limit: at most one request per second, for all instances together.
-pub const PACE: Duration = Duration::from_secs(1);
 
 /// The mail configuration (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
 #[derive(Clone)]
@@ -82,13 +76,43 @@ impl MailSettings {
     }
 
     /// The template of an e-mail of this kind, if configured.
-    pub fn template(&self, kind: EmailKind) -> Option<&str> {
+    pub fn template(&self, kind: MessageKind) -> Option<&str> {
         match kind {
-            EmailKind::OrderAdmin | EmailKind::OrderCustomer => self.order_template.as_deref(),
-            EmailKind::Contact => self.contact_template.as_deref(),
+            MessageKind::OrderAdmin | MessageKind::OrderCustomer => self.order_template.as_deref(),
+            MessageKind::Contact => self.contact_template.as_deref(),
             // The slot's e-mail reads as a status update: its `status_label` names the window.
-            EmailKind::OrderStatus | EmailKind::SlotConfirmed => self.status_template.as_deref(),
+            MessageKind::OrderStatus | MessageKind::SlotConfirmed => self.status_template.as_deref(),
+            // Texts are not e-mails.
+            _ => None,
         }
+    }
+}
+
+impl Sender for MailSettings {
+    const CHANNEL: Channel = Channel::Email;
+    const API: &'static str = "the mail API";
+    const PACE: Duration = Duration::from_secs(1);
+
+    fn missing(&self) -> Vec<&'static str> {
+        MailSettings::missing(self)
+    }
+
+    fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    async fn send(&self, http: &reqwest::Client, message: &OutboxMessage, timeout: Duration) -> Outcome {
+        let kind = message.kind;
+        let Some(template) = self.template(kind) else {
+            return Outcome::Unsendable("EMAILJS_STATUS_TEMPLATE_ID is not set".to_owned());
+        };
+        let mut params: Value = match serde_json::from_str(&message.params) {
+            Ok(params) => params,
+            Err(error) => return Outcome::Unsendable(format!("unreadable template parameters: {error}")),
+        };
+        let to = if kind.to_staff() { self.admin_email.clone() } else { message.to_email.clone() };
+        params["to_email"] = Value::from(to.unwrap_or_default());
+        client::send(http, self, template, &params, timeout).await
     }
 }
 

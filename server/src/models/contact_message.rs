@@ -3,7 +3,7 @@
 use crate::db::schema::contact_messages;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{MessageStatus, ValidContact};
-use crate::models::outbox::OutboxEmail;
+use crate::models::outbox::OutboxMessage;
 use crate::models::{Page, implicit_keys};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -104,7 +104,7 @@ impl ContactMessage {
                 dedupe_key: Some(key.clone()),
             };
             diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
-            OutboxEmail::enqueue(connection, &[OutboxEmail::for_contact(&row, now)])?;
+            OutboxMessage::enqueue(connection, &[OutboxMessage::for_contact(&row, now)])?;
             Ok(Stored::Created(row))
         })
     }

@@ -7,7 +7,7 @@ use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
 use crate::domain::{OrderReference, OrderStatus, StopKind, StopState};
 use crate::models::order::Order;
-use crate::models::outbox::OutboxEmail;
+use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
 use time::{Date, OffsetDateTime};
@@ -128,8 +128,8 @@ pub fn change_slot(
         if changed && notify {
             let delivery_slot =
                 delivery.as_ref().map_or_else(|| schedule.delivery_for(pickup.slot(), order.rush), Stop::slot);
-            if let Some(email) = OutboxEmail::for_slot(&order, pickup.slot(), delivery_slot, moved, stored) {
-                OutboxEmail::enqueue(connection, &[email])?;
+            if let Some(email) = OutboxMessage::for_slot(&order, pickup.slot(), delivery_slot, moved, stored) {
+                OutboxMessage::enqueue(connection, &[email])?;
             }
         }
         Ok(SlotChanged { order, pickup, delivery, changed })

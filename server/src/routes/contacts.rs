@@ -42,7 +42,7 @@ async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) ->
                 reservation.keep();
             }
             tracing::info!(message_id = %message.id, "contact message stored");
-            state.mail_wake().notify_one();
+            state.wake_outbox();
             Ok(message)
         }
         Stored::Replayed(message) => {

@@ -155,7 +155,7 @@ pub async fn cancel_order(
     match cancelled {
         Ok(Ok(order)) => {
             tracing::info!(order_id = %order.reference, "order cancelled by the customer");
-            state.mail_wake().notify_one();
+            state.wake_outbox();
             back_to_page(&token, "cancelled")
         }
         Ok(Err(error)) => refused(&state, &request, &token, ChangeForm::Cancel, error).await,

@@ -7,8 +7,8 @@ use crate::catalogue;
 use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{
-    FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind, StopState,
-    parse_rush,
+    FieldErrors, Loose, OrderInput, OrderReference, OrderSource, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind,
+    StopState, parse_rush,
 };
 use crate::error::ApiError;
 use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms};
@@ -52,11 +52,12 @@ async fn place(
     let reservation = state.submission_limit().reserve(client);
     let may_create = reservation.is_ok();
     let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
-    let base_url = state.settings().base_url.clone();
+    let texts = state.texts().clone();
     let placed = state
         .db()
         .run(move |connection| {
-            let terms = PlacingTerms { first_order_discount, schedule: &schedule, base_url: &base_url };
+            let terms =
+                PlacingTerms { first_order_discount, schedule: &schedule, texts: &texts, source: OrderSource::Web };
             let placed = Order::place(connection, &order, key.as_deref(), may_create, &terms, now_utc());
             let with_lines = placed.and_then(|placed| {
                 let lines = Order::lines(connection, &placed.order().id)?;
@@ -83,7 +84,7 @@ async fn place(
             reservation.keep();
         }
         tracing::info!(order_id = %order.reference, total_kes = order.total_amount, "order placed");
-        state.mail_wake().notify_one();
+        state.wake_outbox();
     }
     Ok(outcome)
 }

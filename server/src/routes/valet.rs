@@ -239,7 +239,7 @@ async fn act(
             };
             if outcome == Outcome::Changed {
                 tracing::info!(stop_id = %id, action = action.segment(), staff = %staff.email, "valet stop recorded");
-                state.mail_wake().notify_one();
+                state.wake_outbox();
             }
             return HttpResponse::SeeOther()
                 .insert_header((header::LOCATION, view.location(staff, notice, id)))

@@ -5,13 +5,13 @@ use super::awaiting::AwaitingList;
 use super::orders::{AdminMessage, AdminOrder};
 use super::run::DayRun;
 use super::time;
-use crate::domain::{EmailKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
+use crate::domain::{MessageKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
 use crate::mail::MailSettings;
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::detail::OrderRecord;
 use crate::models::order::{Order, OrderLine, StatusChange};
-use crate::models::outbox::{OutboxEmail, OutboxSummary};
+use crate::models::outbox::{OutboxMessage, OutboxSummary};
 use crate::models::stats::Stats;
 use serde::Serialize;
 use ts_rs::TS;
@@ -115,12 +115,12 @@ impl MessagesPage {
 /// One outbox e-mail for staff: what it is, to whom, and how it went (never its parameters).
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(rename = "OutboxEmail")]
-pub struct OutboxEmailView {
+#[ts(rename = "OutboxMessage")]
+pub struct OutboxMessageView {
     /// UUID.
     pub id: String,
     /// What it is.
-    pub kind: EmailKind,
+    pub kind: MessageKind,
     /// What staff read for the kind.
     pub label: String,
     /// 'staff', or the customer's address.
@@ -141,14 +141,18 @@ pub struct OutboxEmailView {
     pub next_attempt_at: String,
 }
 
-impl OutboxEmailView {
+impl OutboxMessageView {
     /// `email`, naming its order (if any) by the order ID staff and customers read.
-    pub fn new(email: &OutboxEmail, order_id: Option<&str>) -> Self {
-        OutboxEmailView {
+    pub fn new(email: &OutboxMessage, order_id: Option<&str>) -> Self {
+        OutboxMessageView {
             id: email.id.clone(),
             kind: email.kind,
             label: email.kind.label().to_owned(),
-            to: if email.kind.to_staff() { "staff".to_owned() } else { email.to_email.clone().unwrap_or_default() },
+            to: if email.kind.to_staff() {
+                "staff".to_owned()
+            } else {
+                email.to_email.clone().or_else(|| email.to_phone.clone()).unwrap_or_default()
+            },
             order_id: order_id.map(str::to_owned),
             status: email.status,
             attempts: email.attempts,
@@ -182,12 +186,12 @@ pub struct MailReport {
     /// When it happened.
     pub last_error_at: Option<String>,
     /// The e-mails that need a look, newest first.
-    pub problems: Vec<OutboxEmailView>,
+    pub problems: Vec<OutboxMessageView>,
 }
 
 impl MailReport {
     /// The report of `summary` and `problems` under `settings`.
-    pub fn new(settings: &MailSettings, summary: &OutboxSummary, problems: &[(OutboxEmail, Option<String>)]) -> Self {
+    pub fn new(settings: &MailSettings, summary: &OutboxSummary, problems: &[(OutboxMessage, Option<String>)]) -> Self {
         MailReport {
             configured: settings.is_configured(),
             missing: settings.missing().into_iter().map(str::to_owned).collect(),
@@ -199,7 +203,7 @@ impl MailReport {
             last_error_at: summary.last_error.as_ref().map(|(_, at)| time(*at)),
             problems: problems
                 .iter()
-                .map(|(email, order_id)| OutboxEmailView::new(email, order_id.as_deref()))
+                .map(|(email, order_id)| OutboxMessageView::new(email, order_id.as_deref()))
                 .collect(),
         }
     }
@@ -286,7 +290,7 @@ pub struct OrderDetail {
     /// Every status change, oldest first; the first is the order being placed.
     pub history: Vec<StatusChangeView>,
     /// The e-mails written about the order (to staff and to the customer), oldest first.
-    pub emails: Vec<OutboxEmailView>,
+    pub emails: Vec<OutboxMessageView>,
 }
 
 impl From<&OrderRecord> for OrderDetail {
@@ -298,7 +302,7 @@ impl From<&OrderRecord> for OrderDetail {
             emails: record
                 .emails
                 .iter()
-                .map(|email| OutboxEmailView::new(email, Some(&record.order.reference)))
+                .map(|email| OutboxMessageView::new(email, Some(&record.order.reference)))
                 .collect(),
             order,
         }
@@ -318,7 +322,7 @@ pub struct MessageChanged {
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct MailResent {
     /// The e-mail, queued again.
-    pub email: OutboxEmailView,
+    pub email: OutboxMessageView,
     /// The outbox report after it.
     pub mail: MailReport,
 }

@@ -4,11 +4,11 @@
 
 use crate::helpers::{Backend, SignedIn, TestApp, mail_env, spawn_app_with_env};
 use diesel::prelude::*;
-use laundry::db::schema::{email_outbox, orders, stops};
+use laundry::db::schema::{orders, outbox, stops};
 use laundry::domain::schedule::{Slot, Window, nairobi_day};
-use laundry::domain::{EmailKind, OrderReference, StaffRole, StopKind};
+use laundry::domain::{MessageKind, OrderReference, StaffRole, StopKind};
 use laundry::models::order::Order;
-use laundry::models::outbox::OutboxEmail;
+use laundry::models::outbox::OutboxMessage;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use time::Date;
@@ -84,12 +84,12 @@ pub fn stored(app: &TestApp, id: &str) -> (Order, Stop) {
 }
 
 /// The slot e-mails queued for the order.
-fn slot_emails(app: &TestApp, order_key: &str) -> Vec<OutboxEmail> {
+fn slot_emails(app: &TestApp, order_key: &str) -> Vec<OutboxMessage> {
     app.with_db(|c| {
-        email_outbox::table
-            .filter(email_outbox::order_id.eq(order_key))
-            .filter(email_outbox::kind.eq(EmailKind::SlotConfirmed))
-            .select(OutboxEmail::as_select())
+        outbox::table
+            .filter(outbox::order_id.eq(order_key))
+            .filter(outbox::kind.eq(MessageKind::SlotConfirmed))
+            .select(OutboxMessage::as_select())
             .load(c)
             .unwrap()
     })

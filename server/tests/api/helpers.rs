@@ -152,8 +152,8 @@ pub async fn spawn_app_on(backend: Backend) -> Option<TestApp> {
 }
 
 /// Retries fast enough for a test: 200 ms doubling to 1 s, three attempts, blocked 60 s.
-pub fn quick_retries() -> laundry::mail::RetryPolicy {
-    laundry::mail::RetryPolicy {
+pub fn quick_retries() -> laundry::outbox::RetryPolicy {
+    laundry::outbox::RetryPolicy {
         base: std::time::Duration::from_millis(200),
         cap: std::time::Duration::from_secs(1),
         max_attempts: 3,
@@ -184,7 +184,7 @@ pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
 pub async fn spawn_app_with_env(
     backend: Backend,
     env: &[(&'static str, String)],
-    retries: laundry::mail::RetryPolicy,
+    retries: laundry::outbox::RetryPolicy,
 ) -> Option<TestApp> {
     let database = new_database(backend)?;
     Some(start(&built_frontend(), 1000, database, env, Some(retries)).await)
@@ -194,7 +194,7 @@ pub async fn spawn_app_with_env(
 pub async fn spawn_sibling(
     app: &TestApp,
     env: &[(&'static str, String)],
-    retries: laundry::mail::RetryPolicy,
+    retries: laundry::outbox::RetryPolicy,
 ) -> TestApp {
     let database = TestDatabase::Shared(app._database.url());
     start(&built_frontend(), 1000, database, env, Some(retries)).await
@@ -211,7 +211,7 @@ async fn start(
     render_timeout_ms: u64,
     database: TestDatabase,
     env: &[(&'static str, String)],
-    retries: Option<laundry::mail::RetryPolicy>,
+    retries: Option<laundry::outbox::RetryPolicy>,
 ) -> TestApp {
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
@@ -228,7 +228,7 @@ async fn start(
         }),
     })
     .unwrap();
-    let settings = laundry::config::Settings { mail_retry: retries.unwrap_or_default(), ..settings };
+    let settings = laundry::config::Settings { outbox_retry: retries.unwrap_or_default(), ..settings };
     let application = Application::build(settings).await.unwrap();
     let address = format!("http://127.0.0.1:{}", application.port());
     let state = application.state();

@@ -9,7 +9,7 @@ use crate::mail_mock::{MockMail, Received, Reply};
 use laundry::clock::nairobi_date_time;
 use laundry::domain::{OrderReference, OutboxStatus};
 use laundry::models::order::Order;
-use laundry::models::outbox::OutboxEmail;
+use laundry::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -38,12 +38,14 @@ async fn place(app: &TestApp, email: Option<&str>) -> Order {
     app.with_db(|c| Order::find_by_reference(c, &order_id).unwrap().unwrap())
 }
 
-fn outbox(app: &TestApp) -> Vec<OutboxEmail> {
-    app.with_db(|c| OutboxEmail::all(c).unwrap())
+/// The outbox's e-mails (its texts wait: these apps have no SMS settings).
+fn outbox(app: &TestApp) -> Vec<OutboxMessage> {
+    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    all.into_iter().filter(|row| row.channel == laundry::domain::Channel::Email).collect()
 }
 
 /// Waits until every outbox row satisfies `done`.
-async fn until_rows(app: &TestApp, what: &str, done: impl Fn(&OutboxEmail) -> bool) -> Vec<OutboxEmail> {
+async fn until_rows(app: &TestApp, what: &str, done: impl Fn(&OutboxMessage) -> bool) -> Vec<OutboxMessage> {
     let deadline = Instant::now() + WAIT;
     loop {
         let rows = outbox(app);
@@ -204,7 +206,10 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let quiet = spawn_app_on(backend).await.unwrap();
     let order = place(&quiet, None).await;
     let lease = time::Duration::seconds(12);
-    let claimed = quiet.with_db(|c| OutboxEmail::claim(c, "crashed-worker", laundry::clock::now_utc(), lease).unwrap());
+    let claimed = quiet.with_db(|c| {
+        OutboxMessage::claim(c, laundry::domain::Channel::Email, "crashed-worker", laundry::clock::now_utc(), lease)
+            .unwrap()
+    });
     assert!(claimed.is_some());
     let lease_ends = Instant::now() + Duration::from_secs(12);
 
@@ -361,7 +366,7 @@ async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
 async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
     let mock = MockMail::start().await;
     mock.answer_always(Reply::hang(Duration::from_secs(30)));
-    let retries = laundry::mail::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
+    let retries = laundry::outbox::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
     let app = spawn_app_with_env(Backend::Sqlite, &mail_env(&mock.url, false), retries).await.unwrap();
     place(&app, None).await;
     mock.wait_for(1, WAIT).await;
@@ -438,17 +443,19 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
 async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send() {
     use diesel::prelude::*;
     use laundry::clock::now_utc;
-    use laundry::db::schema::email_outbox;
+    use laundry::db::schema::outbox;
     use laundry::models::outbox::Pace;
     let mock = MockMail::start().await;
     let app = spawn_app_on(Backend::Sqlite).await.unwrap(); // without mail settings: its rows wait
     place(&app, None).await;
-    app.with_db(|c| Pace::hold_until(c, now_utc() + time::Duration::seconds(2)).unwrap());
+    app.with_db(|c| {
+        Pace::hold_until(c, laundry::domain::Channel::Email, now_utc() + time::Duration::seconds(2)).unwrap()
+    });
     let env = mail_env(&mock.url, false);
     let settings =
         laundry::config::Settings::from_lookup(|name| env.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()))
             .unwrap();
-    let worker = laundry::mail::worker::MailWorker::new(
+    let worker = laundry::outbox::worker::OutboxWorker::new(
         app.state.db().clone(),
         settings.mail,
         quick_retries(),
@@ -459,10 +466,10 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     tokio::time::sleep(Duration::from_millis(700)).await;
     // While it waits for the pace, its lease runs out (a paused process, say) and another takes it.
     app.with_db(|c| {
-        diesel::update(email_outbox::table)
+        diesel::update(outbox::table)
             .set((
-                email_outbox::lease_owner.eq("another-worker"),
-                email_outbox::lease_until.eq(now_utc() + time::Duration::minutes(2)),
+                outbox::lease_owner.eq("another-worker"),
+                outbox::lease_until.eq(now_utc() + time::Duration::minutes(2)),
             ))
             .execute(c)
             .unwrap()

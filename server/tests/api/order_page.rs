@@ -6,7 +6,7 @@ use crate::helpers::{Backend, TestApp, quick_retries, spawn_app_with_env};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::clock::NAIROBI;
-use laundry::db::schema::{email_outbox, order_status_history, orders, stops};
+use laundry::db::schema::{order_status_history, orders, outbox, stops};
 use laundry::domain::schedule::{Slot, Window, nairobi_day};
 use laundry::domain::{OrderInput, OrderStatus, StopKind, StopState};
 use laundry::models::order::{Order, PlacingTerms};
@@ -59,7 +59,13 @@ fn place_at(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16, now: P
     let input: OrderInput = serde_json::from_value(order_json(name, phone, &format!("{day}T{hour:02}:00"))).unwrap();
     let order = input.validate().unwrap();
     let schedule = app.state.settings().schedule.clone();
-    let terms = PlacingTerms { first_order_discount: None, schedule: &schedule, base_url: "http://127.0.0.1:8080" };
+    let texts = app.state.texts().clone();
+    let terms = PlacingTerms {
+        first_order_discount: None,
+        schedule: &schedule,
+        texts: &texts,
+        source: laundry::domain::OrderSource::Web,
+    };
     let placed = app.with_db(|c| Order::place(c, &order, None, true, &terms, now)).unwrap();
     let order = placed.order();
     (order.id.clone(), order.link_token.clone().unwrap())
@@ -310,9 +316,9 @@ on_both_backends! {
 
         let params: Vec<String> = app.with_db(|c| {
             // The only order, so the only e-mail to the customer.
-            email_outbox::table
-                .filter(email_outbox::to_email.eq("amina@example.com"))
-                .select(email_outbox::params)
+            outbox::table
+                .filter(outbox::to_email.eq("amina@example.com"))
+                .select(outbox::params)
                 .load(c)
                 .unwrap()
         });

@@ -14,7 +14,7 @@ import {
   mailTone,
   shortOrderId,
 } from "../../lib/admin/display";
-import type { MailReport, MailResent, OutboxEmail } from "../../lib/admin/types";
+import type { MailReport, MailResent, OutboxMessage } from "../../lib/admin/types";
 import { formatDate, formatDateTime } from "../../lib/format";
 import { useFocusReturn } from "../../lib/useFocusReturn";
 import { AdminAlert } from "./AdminAlert";
@@ -71,7 +71,7 @@ export function MailStatus({ mail, csrf, onResent, onSessionEnded }: MailStatusP
 }
 
 interface OutboxRowProps {
-  email: OutboxEmail;
+  email: OutboxMessage;
   csrf: string;
   onResent: (resent: MailResent) => void;
   onSessionEnded: () => void;

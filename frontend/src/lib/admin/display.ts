@@ -3,7 +3,7 @@
 import type { IconName } from "../../components/Icon";
 import { formatDate, formatDateTime, formatKsh } from "../format";
 import { formatQuantity } from "../order";
-import type { AdminOrder, MailReport, OrderLine, OutboxEmail } from "./types";
+import type { AdminOrder, MailReport, OrderLine, OutboxMessage } from "./types";
 
 /** A badge colour of the dashboard. */
 export type AdminTone = "danger" | "warning" | "info" | "primary" | "success" | "secondary";
@@ -114,14 +114,14 @@ export function mailSummaryText(report: MailReport): string {
 }
 
 /** Whether staff may send an e-mail again: given up, blocked, or waiting after a failed attempt. */
-export function canSendAgain(email: Pick<OutboxEmail, "status" | "lastError">): boolean {
+export function canSendAgain(email: Pick<OutboxMessage, "status" | "lastError">): boolean {
   return (
     email.status === "failed" || email.status === "blocked" || (email.status === "pending" && email.lastError !== null)
   );
 }
 
 /** An outbox e-mail's badge colour: failed danger, blocked warning, sent success, waiting secondary. */
-export function emailStatusTone(status: OutboxEmail["status"]): AdminTone {
+export function emailStatusTone(status: OutboxMessage["status"]): AdminTone {
   switch (status) {
     case "failed":
       return "danger";
@@ -135,7 +135,7 @@ export function emailStatusTone(status: OutboxEmail["status"]): AdminTone {
 }
 
 /** An outbox e-mail's badge text; pending reads 'Waiting', as in the counts. */
-export function emailStatusLabel(status: OutboxEmail["status"]): string {
+export function emailStatusLabel(status: OutboxMessage["status"]): string {
   switch (status) {
     case "failed":
       return "Failed";

@@ -19,7 +19,7 @@ export type { OrderDetail } from "../generated/OrderDetail";
 export type { OrderLine } from "../generated/OrderLine";
 export type { OrdersFilter } from "../generated/OrdersFilter";
 export type { OrdersPage } from "../generated/OrdersPage";
-export type { OutboxEmail } from "../generated/OutboxEmail";
+export type { OutboxMessage } from "../generated/OutboxMessage";
 export type { RunStop } from "../generated/RunStop";
 export type { RunValet } from "../generated/RunValet";
 export type { RunWindow } from "../generated/RunWindow";

@@ -3,9 +3,9 @@
 
 use super::{Order, OrderLine, StatusChange};
 use crate::db::DbConnection;
-use crate::db::schema::email_outbox;
+use crate::db::schema::outbox;
 use crate::domain::OrderReference;
-use crate::models::outbox::OutboxEmail;
+use crate::models::outbox::OutboxMessage;
 use diesel::prelude::*;
 
 /// An order and what happened to it.
@@ -18,7 +18,7 @@ pub struct OrderRecord {
     /// Its status changes, oldest first (the first is 'pending', when it was placed).
     pub history: Vec<StatusChange>,
     /// The e-mails about it (to staff and to the customer), oldest first.
-    pub emails: Vec<OutboxEmail>,
+    pub emails: Vec<OutboxMessage>,
 }
 
 impl OrderRecord {
@@ -29,10 +29,10 @@ impl OrderRecord {
         };
         let lines = Order::lines(connection, &order.id)?;
         let history = Order::history(connection, &order.id)?;
-        let emails = email_outbox::table
-            .filter(email_outbox::order_id.eq(&order.id))
-            .order((email_outbox::created_at.asc(), email_outbox::id.asc()))
-            .select(OutboxEmail::as_select())
+        let emails = outbox::table
+            .filter(outbox::order_id.eq(&order.id))
+            .order((outbox::created_at.asc(), outbox::id.asc()))
+            .select(OutboxMessage::as_select())
             .load(connection)?;
         Ok(Some(OrderRecord { order, lines, history, emails }))
     }

@@ -18,8 +18,8 @@ pub use visit::{CANCELLED_BY_CUSTOMER, ChangeError, ChangeRefusal, VisitStop, ch
 
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderReference, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind};
-use crate::models::outbox::OutboxEmail;
+use crate::domain::{OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind};
+use crate::models::outbox::OutboxMessage;
 use crate::models::stop::Stop;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
@@ -87,6 +87,8 @@ pub struct Order {
     /// The total when the order was placed, from the customer's estimate; `total_amount` is the
     /// bill, which changes when the laundry is weighed at pickup.
     pub estimate_amount: i32,
+    /// How the order came in.
+    pub source: OrderSource,
 }
 
 /// One change of an order's status.
@@ -221,9 +223,9 @@ impl Order {
         }
         let changed = Order::find(connection, id)?;
         if let Some(email) =
-            changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxEmail::for_status(o, status, now))
+            changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxMessage::for_status(o, status, now))
         {
-            OutboxEmail::enqueue(connection, &[email])?;
+            OutboxMessage::enqueue(connection, &[email])?;
         }
         Ok(changed)
     }

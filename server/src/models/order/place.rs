@@ -1,15 +1,18 @@
-//! Placing an order: one transaction stores the order, its lines, its first history entry and its
-//! e-mails, and a retry of the same order (by its key, or by its details within ten minutes) finds
+//! Placing an order: one transaction stores the order, its lines, its first history entry, its
+//! e-mails and its text, and a retry of the same order (by its key, or by its details within ten minutes) finds
 //! it again. A phone number's first order gets the configured first-order discount as a line.
 
 use super::Order;
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, SlotRefusal};
-use crate::domain::{Line, OrderReference, OrderStatus, PaymentMethod, ValidOrder, lines_total};
+use crate::domain::{
+    Line, MessageKind, OrderReference, OrderSource, OrderStatus, PaymentMethod, ValidOrder, lines_total,
+};
 use crate::models::implicit_keys;
-use crate::models::outbox::OutboxEmail;
+use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
+use crate::sms::texts::Texts;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -42,6 +45,7 @@ struct NewOrderRow<'a> {
     rush: bool,
     link_token: &'a str,
     estimate_amount: i32,
+    source: OrderSource,
 }
 
 /// What placing an order did.
@@ -179,6 +183,7 @@ impl Order {
                 rush: order.rush,
                 link_token: &link_token(),
                 estimate_amount: lines_total(&lines),
+                source: terms.source,
             };
             diesel::insert_into(orders::table).values(&row).execute(connection)?;
             let moment = now.assume_utc();
@@ -186,7 +191,7 @@ impl Order {
                 Some(pickup) => pickup,
                 None => Stop::next_open(connection, terms.schedule, moment).map_err(book_error)?,
             };
-            Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
+            let pickup = Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
             Order::insert_lines(connection, &id, &lines)?;
             diesel::insert_into(order_status_history::table)
                 .values((
@@ -196,7 +201,11 @@ impl Order {
                 ))
                 .execute(connection)?;
             let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
-            OutboxEmail::enqueue(connection, &OutboxEmail::for_new_order(&stored, &lines, terms.base_url, now))?;
+            let base_url = &terms.texts.base_url;
+            OutboxMessage::enqueue(connection, &OutboxMessage::for_new_order(&stored, &lines, base_url, now))?;
+            let text = terms.texts.order_received(&stored, Some(pickup));
+            let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
+            OutboxMessage::enqueue_sms(connection, &sms)?;
             Ok(Placed::Created(stored))
         })
     }
@@ -209,8 +218,11 @@ pub struct PlacingTerms<'a> {
     pub first_order_discount: Option<u32>,
     /// Pickup windows, capacities, cut-off, rush surcharge.
     pub schedule: &'a Schedule,
-    /// The site's address, for the link to the order's page in the customer's e-mail.
-    pub base_url: &'a str,
+    /// The words of the customer's texts, and the site's address for the links to the order's
+    /// page in them and in the e-mail.
+    pub texts: &'a Texts,
+    /// How the order came in.
+    pub source: OrderSource,
 }
 
 fn book_error(error: BookError) -> PlaceError {

@@ -248,6 +248,7 @@ mod tests {
             rush: false,
             link_token: Some("abcdefghijklmnop".to_owned()),
             estimate_amount: 750,
+            source: crate::domain::OrderSource::Web,
         }
     }
 

@@ -1,17 +1,20 @@
-//! The e-mail outbox: rows written with the order or message they belong to, claimed by the mail
-//! worker under a lease ([`queue`]), and what staff see of it ([`report`]).
+//! The outbox of every message, e-mail and SMS: rows written with the order or message they belong
+//! to, claimed per channel by the outbox workers under a lease ([`queue`]), what staff see of it
+//! ([`report`]), and the SMS side: opt-outs, kinds switched off, delivery reports ([`sms`]).
 
 mod params;
 mod queue;
 mod report;
+mod sms;
 
 pub use queue::{Finish, Pace};
 pub use report::OutboxSummary;
+pub use sms::{DeliveryReport, Enqueued, MessageSwitch, OptOut};
 
 use crate::db::DbConnection;
-use crate::db::schema::email_outbox;
+use crate::db::schema::outbox;
 use crate::domain::schedule::Slot;
-use crate::domain::{EmailKind, Line, OrderStatus, OutboxStatus};
+use crate::domain::{Channel, Delivery, Line, MessageKind, OrderStatus, OutboxStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::Order;
 use diesel::prelude::*;
@@ -19,21 +22,26 @@ use serde_json::Value;
 use time::PrimitiveDateTime;
 use uuid::Uuid;
 
-/// One e-mail to send.
+/// One message to send: an e-mail or an SMS.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
-#[diesel(table_name = email_outbox)]
-pub struct OutboxEmail {
+#[diesel(table_name = outbox)]
+pub struct OutboxMessage {
     /// UUID v4.
     pub id: String,
+    /// E-mail or SMS (the kind's channel).
+    pub channel: Channel,
     /// What it is.
-    pub kind: EmailKind,
+    pub kind: MessageKind,
     /// The order it is about.
     pub order_id: Option<String>,
     /// The contact message it is about.
     pub contact_message_id: Option<String>,
     /// The recipient; `None` for staff e-mails (`ADMIN_NOTIFY_EMAIL` when sent).
     pub to_email: Option<String>,
-    /// The template parameters, JSON (without `to_email` for staff e-mails).
+    /// SMS: the recipient, E.164.
+    pub to_phone: Option<String>,
+    /// E-mail: the template parameters, JSON (without `to_email` for staff e-mails). SMS:
+    /// `{"message": …}`, the text as it is sent.
     pub params: String,
     /// Where it stands.
     pub status: OutboxStatus,
@@ -53,24 +61,36 @@ pub struct OutboxEmail {
     pub created_at: PrimitiveDateTime,
     /// UTC.
     pub sent_at: Option<PrimitiveDateTime>,
+    /// SMS: the provider's id of the sent message, which its delivery reports name.
+    pub provider_id: Option<String>,
+    /// SMS: what the last delivery report said.
+    pub delivery: Option<Delivery>,
+    /// SMS: the report's words (status, network, failure reason).
+    pub delivery_detail: Option<String>,
+    /// SMS: when the last delivery report came, UTC.
+    pub delivery_at: Option<PrimitiveDateTime>,
+    /// At most one row holds a key (the 5:30pm text of an order and day).
+    pub dedupe_key: Option<String>,
 }
 
-impl OutboxEmail {
-    /// A new pending row, due now.
+impl OutboxMessage {
+    /// A new pending e-mail, due now.
     pub fn new(
-        kind: EmailKind,
+        kind: MessageKind,
         order_id: Option<&str>,
         contact_message_id: Option<&str>,
         to_email: Option<&str>,
         params: &Value,
         now: PrimitiveDateTime,
     ) -> Self {
-        OutboxEmail {
+        OutboxMessage {
             id: Uuid::new_v4().to_string(),
+            channel: Channel::Email,
             kind,
             order_id: order_id.map(str::to_owned),
             contact_message_id: contact_message_id.map(str::to_owned),
             to_email: to_email.map(str::to_owned),
+            to_phone: None,
             params: params.to_string(),
             status: OutboxStatus::Pending,
             attempts: 0,
@@ -81,14 +101,44 @@ impl OutboxEmail {
             last_attempt_at: None,
             created_at: now,
             sent_at: None,
+            provider_id: None,
+            delivery: None,
+            delivery_detail: None,
+            delivery_at: None,
+            dedupe_key: None,
         }
+    }
+
+    /// A new pending SMS of `kind` to `to_phone` (E.164), due now. Write it with
+    /// [`OutboxMessage::enqueue_sms`], which honours opt-outs and the kinds staff switched off.
+    pub fn sms(
+        kind: MessageKind,
+        order_id: Option<&str>,
+        to_phone: &str,
+        text: &str,
+        dedupe_key: Option<String>,
+        now: PrimitiveDateTime,
+    ) -> Self {
+        debug_assert_eq!(kind.channel(), Channel::Sms, "{kind:?} is not an SMS kind");
+        OutboxMessage {
+            channel: Channel::Sms,
+            to_phone: Some(to_phone.to_owned()),
+            dedupe_key,
+            ..Self::new(kind, order_id, None, None, &serde_json::json!({ "message": text }), now)
+        }
+    }
+
+    /// The text of an SMS row.
+    pub fn sms_text(&self) -> Option<String> {
+        let params: Value = serde_json::from_str(&self.params).ok()?;
+        params["message"].as_str().map(str::to_owned)
     }
 
     /// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
     /// e-mail, with the link to the order's page on the site at `base_url`.
-    pub fn for_new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxEmail> {
+    pub fn for_new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxMessage> {
         let mut emails = vec![Self::new(
-            EmailKind::OrderAdmin,
+            MessageKind::OrderAdmin,
             Some(&order.id),
             None,
             None,
@@ -97,7 +147,7 @@ impl OutboxEmail {
         )];
         if let Some(customer) = params::order_customer(order, lines, base_url) {
             emails.push(Self::new(
-                EmailKind::OrderCustomer,
+                MessageKind::OrderCustomer,
                 Some(&order.id),
                 None,
                 order.email.as_deref(),
@@ -109,14 +159,14 @@ impl OutboxEmail {
     }
 
     /// The e-mail to staff about a new contact message (spec section 7).
-    pub fn for_contact(message: &ContactMessage, now: PrimitiveDateTime) -> OutboxEmail {
-        Self::new(EmailKind::Contact, None, Some(&message.id), None, &params::contact(message), now)
+    pub fn for_contact(message: &ContactMessage, now: PrimitiveDateTime) -> OutboxMessage {
+        Self::new(MessageKind::Contact, None, Some(&message.id), None, &params::contact(message), now)
     }
 
     /// The customer's e-mail about a status change, if they gave an e-mail.
-    pub fn for_status(order: &Order, status: OrderStatus, now: PrimitiveDateTime) -> Option<OutboxEmail> {
+    pub fn for_status(order: &Order, status: OrderStatus, now: PrimitiveDateTime) -> Option<OutboxMessage> {
         let body = params::order_status(order, status, now)?;
-        Some(Self::new(EmailKind::OrderStatus, Some(&order.id), None, order.email.as_deref(), &body, now))
+        Some(Self::new(MessageKind::OrderStatus, Some(&order.id), None, order.email.as_deref(), &body, now))
     }
 
     /// The customer's e-mail that staff confirmed the pickup in `pickup` (after moving it there when
@@ -127,15 +177,15 @@ impl OutboxEmail {
         delivery: Slot,
         moved: bool,
         now: PrimitiveDateTime,
-    ) -> Option<OutboxEmail> {
+    ) -> Option<OutboxMessage> {
         let body = params::slot_confirmed(order, pickup, delivery, moved, now)?;
-        Some(Self::new(EmailKind::SlotConfirmed, Some(&order.id), None, order.email.as_deref(), &body, now))
+        Some(Self::new(MessageKind::SlotConfirmed, Some(&order.id), None, order.email.as_deref(), &body, now))
     }
 
-    /// Stores rows; call it inside the transaction that stores what they are about.
-    pub fn enqueue(connection: &mut DbConnection, rows: &[OutboxEmail]) -> QueryResult<()> {
+    /// Stores e-mail rows; call it inside the transaction that stores what they are about.
+    pub fn enqueue(connection: &mut DbConnection, rows: &[OutboxMessage]) -> QueryResult<()> {
         for row in rows {
-            diesel::insert_into(email_outbox::table).values(row).execute(connection)?;
+            diesel::insert_into(outbox::table).values(row).execute(connection)?;
         }
         Ok(())
     }

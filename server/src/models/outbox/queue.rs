@@ -1,18 +1,18 @@
-//! The worker's side of the outbox: claiming a due row under a lease, renewing it, recording how
-//! the attempt ended, and the shared pace of the mail API.
+//! The workers' side of the outbox: claiming a due row of a channel under a lease, renewing it,
+//! recording how the attempt ended, and the shared pace of each provider's API.
 
-use super::OutboxEmail;
-use crate::db::schema::{email_outbox, email_pace};
+use super::OutboxMessage;
+use crate::db::schema::{outbox, outbox_pace};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::OutboxStatus;
+use crate::domain::{Channel, OutboxStatus};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
 /// How a claimed row ends its attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Finish {
-    /// Sent.
-    Sent,
+    /// Sent; the provider's id of the message, if it gave one (SMS).
+    Sent(Option<String>),
     /// Try again after `after`; `blocked` when the account is the problem.
     Retry {
         /// Not before this long after the outcome is stored (by the clock `finish` is given).
@@ -26,22 +26,24 @@ pub enum Finish {
     Failed(String),
 }
 
-impl OutboxEmail {
-    /// Takes the next due row for `owner` until `now + lease`: pending or blocked, due, and not
+impl OutboxMessage {
+    /// Takes the next due row of `channel` for `owner` until `now + lease`: pending or blocked, due, and not
     /// held by a live lease. On PostgreSQL the row is locked `FOR UPDATE SKIP LOCKED`, so workers
     /// of several instances never take the same row; on SQLite the write lock does the same.
     pub fn claim(
         connection: &mut DbConnection,
+        channel: Channel,
         owner: &str,
         now: PrimitiveDateTime,
         lease: time::Duration,
-    ) -> QueryResult<Option<OutboxEmail>> {
-        let due = email_outbox::status
-            .eq_any([OutboxStatus::Pending, OutboxStatus::Blocked])
-            .and(email_outbox::next_attempt_at.le(now))
-            .and(email_outbox::lease_until.is_null().or(email_outbox::lease_until.lt(now)));
-        let next_due =
-            email_outbox::table.filter(due).order(email_outbox::next_attempt_at.asc()).select(email_outbox::id);
+    ) -> QueryResult<Option<OutboxMessage>> {
+        let due = outbox::channel.eq(channel).and(
+            outbox::status
+                .eq_any([OutboxStatus::Pending, OutboxStatus::Blocked])
+                .and(outbox::next_attempt_at.le(now))
+                .and(outbox::lease_until.is_null().or(outbox::lease_until.lt(now))),
+        );
+        let next_due = outbox::table.filter(due).order(outbox::next_attempt_at.asc()).select(outbox::id);
         write_transaction(connection, |connection| {
             let id: Option<String> = match connection {
                 DbConnection::Postgres(pg) => next_due.limit(1).for_update().skip_locked().load(pg)?.into_iter().next(),
@@ -49,14 +51,14 @@ impl OutboxEmail {
                 DbConnection::Sqlite(sqlite) => next_due.first(sqlite).optional()?,
             };
             let Some(id) = id else { return Ok(None) };
-            diesel::update(email_outbox::table.find(&id))
+            diesel::update(outbox::table.find(&id))
                 .set((
-                    email_outbox::lease_owner.eq(owner),
-                    email_outbox::lease_until.eq(now + lease),
-                    email_outbox::attempts.eq(email_outbox::attempts + 1),
+                    outbox::lease_owner.eq(owner),
+                    outbox::lease_until.eq(now + lease),
+                    outbox::attempts.eq(outbox::attempts + 1),
                 ))
                 .execute(connection)?;
-            email_outbox::table.find(&id).select(OutboxEmail::as_select()).first(connection).optional()
+            outbox::table.find(&id).select(OutboxMessage::as_select()).first(connection).optional()
         })
     }
 
@@ -69,26 +71,31 @@ impl OutboxEmail {
         finish: &Finish,
         now: PrimitiveDateTime,
     ) -> QueryResult<bool> {
-        let mine = email_outbox::table.find(id).filter(email_outbox::lease_owner.eq(owner));
+        let mine = outbox::table.find(id).filter(outbox::lease_owner.eq(owner));
         let no_lease = (
-            email_outbox::lease_owner.eq(None::<String>),
-            email_outbox::lease_until.eq(None::<PrimitiveDateTime>),
-            email_outbox::last_attempt_at.eq(now),
+            outbox::lease_owner.eq(None::<String>),
+            outbox::lease_until.eq(None::<PrimitiveDateTime>),
+            outbox::last_attempt_at.eq(now),
         );
         let changed = match finish {
-            Finish::Sent => diesel::update(mine)
-                .set((no_lease, email_outbox::status.eq(OutboxStatus::Sent), email_outbox::sent_at.eq(now)))
+            Finish::Sent(provider_id) => diesel::update(mine)
+                .set((
+                    no_lease,
+                    outbox::status.eq(OutboxStatus::Sent),
+                    outbox::sent_at.eq(now),
+                    outbox::provider_id.eq(provider_id),
+                ))
                 .execute(connection)?,
             Finish::Retry { after, error, blocked } => diesel::update(mine)
                 .set((
                     no_lease,
-                    email_outbox::status.eq(if *blocked { OutboxStatus::Blocked } else { OutboxStatus::Pending }),
-                    email_outbox::next_attempt_at.eq(now + *after),
-                    email_outbox::last_error.eq(error),
+                    outbox::status.eq(if *blocked { OutboxStatus::Blocked } else { OutboxStatus::Pending }),
+                    outbox::next_attempt_at.eq(now + *after),
+                    outbox::last_error.eq(error),
                 ))
                 .execute(connection)?,
             Finish::Failed(error) => diesel::update(mine)
-                .set((no_lease, email_outbox::status.eq(OutboxStatus::Failed), email_outbox::last_error.eq(error)))
+                .set((no_lease, outbox::status.eq(OutboxStatus::Failed), outbox::last_error.eq(error)))
                 .execute(connection)?,
         };
         Ok(changed == 1)
@@ -103,29 +110,26 @@ impl OutboxEmail {
         now: PrimitiveDateTime,
         lease: time::Duration,
     ) -> QueryResult<bool> {
-        let live = email_outbox::table
-            .find(id)
-            .filter(email_outbox::lease_owner.eq(owner))
-            .filter(email_outbox::lease_until.gt(now));
-        let changed = diesel::update(live).set(email_outbox::lease_until.eq(now + lease)).execute(connection)?;
+        let live = outbox::table.find(id).filter(outbox::lease_owner.eq(owner)).filter(outbox::lease_until.gt(now));
+        let changed = diesel::update(live).set(outbox::lease_until.eq(now + lease)).execute(connection)?;
         Ok(changed == 1)
     }
 
     /// Gives a claimed row back untried (the worker is stopping, say): the attempt does not count.
     pub fn release(connection: &mut DbConnection, id: &str, owner: &str) -> QueryResult<bool> {
-        let changed = diesel::update(email_outbox::table.find(id).filter(email_outbox::lease_owner.eq(owner)))
+        let changed = diesel::update(outbox::table.find(id).filter(outbox::lease_owner.eq(owner)))
             .set((
-                email_outbox::lease_owner.eq(None::<String>),
-                email_outbox::lease_until.eq(None::<PrimitiveDateTime>),
-                email_outbox::attempts.eq(email_outbox::attempts - 1),
+                outbox::lease_owner.eq(None::<String>),
+                outbox::lease_until.eq(None::<PrimitiveDateTime>),
+                outbox::attempts.eq(outbox::attempts - 1),
             ))
             .execute(connection)?;
         Ok(changed == 1)
     }
 }
 
-/// The shared pace of the mail API: one row holding the earliest time the next request may go,
-/// for every worker of every instance on this database.
+/// The shared pace of a provider's API: one row per channel holding the earliest time its next
+/// request may go, for every worker of every instance on this database.
 #[derive(Debug)]
 pub struct Pace;
 
@@ -134,15 +138,16 @@ impl Pace {
     /// time `interval` past it. Compare-and-swap, so two workers never get one slot.
     pub fn reserve(
         connection: &mut DbConnection,
+        channel: Channel,
         now: PrimitiveDateTime,
         interval: time::Duration,
     ) -> QueryResult<PrimitiveDateTime> {
         loop {
             let next: PrimitiveDateTime =
-                email_pace::table.find(1).select(email_pace::next_send_at).first(connection)?;
+                outbox_pace::table.find(channel).select(outbox_pace::next_send_at).first(connection)?;
             let slot = next.max(now);
-            let swapped = diesel::update(email_pace::table.find(1).filter(email_pace::next_send_at.eq(next)))
-                .set(email_pace::next_send_at.eq(slot + interval))
+            let swapped = diesel::update(outbox_pace::table.find(channel).filter(outbox_pace::next_send_at.eq(next)))
+                .set(outbox_pace::next_send_at.eq(slot + interval))
                 .execute(connection)?;
             if swapped == 1 {
                 return Ok(slot);
@@ -151,9 +156,9 @@ impl Pace {
     }
 
     /// Holds every worker back until at least `until` (the API said 429 with `Retry-After`).
-    pub fn hold_until(connection: &mut DbConnection, until: PrimitiveDateTime) -> QueryResult<()> {
-        diesel::update(email_pace::table.find(1).filter(email_pace::next_send_at.lt(until)))
-            .set(email_pace::next_send_at.eq(until))
+    pub fn hold_until(connection: &mut DbConnection, channel: Channel, until: PrimitiveDateTime) -> QueryResult<()> {
+        diesel::update(outbox_pace::table.find(channel).filter(outbox_pace::next_send_at.lt(until)))
+            .set(outbox_pace::next_send_at.eq(until))
             .execute(connection)?;
         Ok(())
     }

@@ -7,9 +7,9 @@ use crate::clock::now_utc;
 use crate::db::{DbConnection, DbError};
 use crate::error::ApiError;
 use crate::mail::MailSettings;
-use crate::models::outbox::OutboxEmail;
+use crate::models::outbox::OutboxMessage;
 use crate::state::AppState;
-use crate::views::admin::{MailReport, MailResent, OutboxEmailView};
+use crate::views::admin::{MailReport, MailResent, OutboxMessageView};
 use actix_web::{HttpResponse, web};
 
 /// E-mails listed as needing a look.
@@ -17,8 +17,8 @@ const MAIL_PROBLEMS_SHOWN: i64 = 20;
 
 /// The outbox report under `settings`, read now.
 pub fn load_report(connection: &mut DbConnection, settings: &MailSettings) -> diesel::QueryResult<MailReport> {
-    let summary = OutboxEmail::summary(connection)?;
-    let problems = OutboxEmail::problems(connection, MAIL_PROBLEMS_SHOWN)?;
+    let summary = OutboxMessage::summary(connection, crate::domain::Channel::Email)?;
+    let problems = OutboxMessage::problems(connection, MAIL_PROBLEMS_SHOWN)?;
     Ok(MailReport::new(settings, &summary, &problems))
 }
 
@@ -41,10 +41,10 @@ pub async fn resend_email(
     let resent = state
         .db()
         .run(move |connection| {
-            let Some(email) = OutboxEmail::resend(connection, &id, now_utc())? else { return Ok(None) };
-            let order_id = OutboxEmail::order_id_of(connection, &email)?;
+            let Some(email) = OutboxMessage::resend(connection, &id, now_utc())? else { return Ok(None) };
+            let order_id = OutboxMessage::order_id_of(connection, &email)?;
             Ok::<_, DbError>(Some((
-                OutboxEmailView::new(&email, order_id.as_deref()),
+                OutboxMessageView::new(&email, order_id.as_deref()),
                 load_report(connection, &settings),
             )))
         })
@@ -58,6 +58,6 @@ pub async fn resend_email(
     })?;
     let report = report.map_err(|e| load_failed(DbError::from(e)))?;
     tracing::info!(email_id = %email.id, staff = %staff.email, "e-mail queued again by staff");
-    state.mail_wake().notify_one();
+    state.wake_outbox();
     Ok(private_json(&MailResent { email, mail: report }))
 }

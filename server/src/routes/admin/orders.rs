@@ -59,7 +59,7 @@ pub async fn change_order_status(
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
     let (order, stats) = updated.ok_or_else(no_such_order)?;
     tracing::info!(order_id = %order.order.id, status = %order.order.status, staff = %staff.email, "order status changed");
-    state.mail_wake().notify_one();
+    state.wake_outbox();
     Ok(private_json(&OrderChanged { order, stats }))
 }
 

@@ -102,7 +102,7 @@ pub async fn change_slot(
     let (changed, awaiting) = answer.map_err(refusal)?;
     if changed.changed {
         tracing::info!(order_id = %changed.order.reference, pickup = %changed.pickup.slot().value(), staff = %staff.email, ?action, "pickup slot confirmed");
-        state.mail_wake().notify_one();
+        state.wake_outbox();
     }
     Ok(private_json(&SlotConfirmed::new(&changed.order, &changed.pickup, changed.delivery.as_ref(), awaiting)))
 }

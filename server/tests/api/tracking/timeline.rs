@@ -13,7 +13,7 @@ use time::PrimitiveDateTime;
 /// A server whose look-up limit leaves room for many look-ups from the test's one address.
 async fn spawn(backend: Backend) -> Option<TestApp> {
     let env = [("LAUNDRY_TRACKING_PER_10_MINUTES", "1000".to_owned())];
-    spawn_app_with_env(backend, &env, laundry::mail::RetryPolicy::default()).await
+    spawn_app_with_env(backend, &env, laundry::outbox::RetryPolicy::default()).await
 }
 
 async fn staff(app: &TestApp) -> SignedIn {

@@ -1,11 +1,9 @@
-//! The mail worker: one task per server instance that sends the outbox.
+//! The outbox worker: one task per channel and server instance that sends that channel's rows.
 
-use super::client::{self, Outcome};
-use super::{MailSettings, PACE, RetryPolicy};
+use super::{Outcome, RetryPolicy, Sender, http_client};
 use crate::db::{Database, DbConnection, DbError, database_clock};
-use crate::models::outbox::{Finish, OutboxEmail, Pace};
+use crate::models::outbox::{Finish, OutboxMessage, OutboxSummary, Pace};
 use diesel::QueryResult;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use time::PrimitiveDateTime;
@@ -15,22 +13,21 @@ use tokio::sync::Notify;
 /// ([`RetryPolicy::request_timeout`]) plus a wait for the pace; after it, another worker may take it.
 pub const LEASE: Duration = Duration::from_secs(120);
 
-/// Sends the outbox of one database.
-pub struct MailWorker {
+/// Sends one channel's rows of the outbox of one database.
+pub struct OutboxWorker<S: Sender> {
     database: Database,
-    settings: MailSettings,
+    sender: S,
     policy: RetryPolicy,
     owner: String,
     http: reqwest::Client,
     wake: Arc<Notify>,
 }
 
-impl MailWorker {
+impl<S: Sender> OutboxWorker<S> {
     /// A worker; `wake` is notified when this instance writes new rows.
-    pub fn new(database: Database, settings: MailSettings, policy: RetryPolicy, wake: Arc<Notify>) -> Self {
-        let owner = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
-        let http = client::http_client();
-        Self { database, settings, policy, owner, http, wake }
+    pub fn new(database: Database, sender: S, policy: RetryPolicy, wake: Arc<Notify>) -> Self {
+        let owner = format!("{}-{}-{}", S::CHANNEL, std::process::id(), uuid::Uuid::new_v4().simple());
+        Self { database, sender, policy, owner, http: http_client(), wake }
     }
 
     /// Runs `work` with the database's clock: every time the worker stores or compares is the
@@ -56,17 +53,20 @@ impl MailWorker {
     /// Sends until the task is dropped. Without configuration it only says so: rows wait, and are
     /// sent once the server starts configured.
     pub async fn run(self) {
-        let missing = self.settings.missing();
+        let missing = self.sender.missing();
         if !missing.is_empty() {
-            let waiting = self.database.run(|c| OutboxEmail::summary(c).map_err(DbError::from)).await;
+            let channel = S::CHANNEL;
+            let waiting = self.database.run(move |c| OutboxMessage::summary(c, channel).map_err(DbError::from)).await;
             tracing::warn!(
+                channel = %S::CHANNEL,
                 missing = %missing.join(", "),
-                waiting = waiting.map(|s| s.waiting).unwrap_or_default(),
-                "e-mail is not configured: e-mails wait in the outbox and are sent once it is"
+                waiting = waiting.map(|s: OutboxSummary| s.waiting).unwrap_or_default(),
+                "{} is not configured: its messages wait in the outbox and are sent once it is",
+                S::API
             );
             return;
         }
-        tracing::info!(api = %self.settings.base_url, "sending e-mails from the outbox");
+        tracing::info!(channel = %S::CHANNEL, api = %self.sender.base_url(), "sending the outbox");
         let worker = Arc::new(self);
         loop {
             // Each round in a task of its own, so that a panic ends that round, not the sending.
@@ -77,11 +77,11 @@ impl MailWorker {
                     let _ = tokio::time::timeout(worker.policy.poll, worker.wake.notified()).await;
                 }
                 Ok(Err(error)) => {
-                    tracing::error!(%error, "the mail worker could not reach the database");
+                    tracing::error!(channel = %S::CHANNEL, %error, "the outbox worker could not reach the database");
                     tokio::time::sleep(worker.policy.poll).await;
                 }
                 Err(panic) => {
-                    tracing::error!(error = %panic, "the mail worker panicked; it goes on after a pause");
+                    tracing::error!(channel = %S::CHANNEL, error = %panic, "the outbox worker panicked; it goes on after a pause");
                     tokio::time::sleep(worker.policy.poll).await;
                 }
             }
@@ -92,17 +92,24 @@ impl MailWorker {
     pub async fn send_next(&self) -> Result<bool, DbError> {
         let owner = self.owner.clone();
         let lease = span(LEASE);
-        let claimed = self.at_database_time(move |c, now| OutboxEmail::claim(c, &owner, now, lease)).await?;
-        let Some(email) = claimed else { return Ok(false) };
+        let claimed =
+            self.at_database_time(move |c, now| OutboxMessage::claim(c, S::CHANNEL, &owner, now, lease)).await?;
+        let Some(message) = claimed else { return Ok(false) };
+        // A text whose number opted out, or whose kind staff switched off, after it was written.
+        let (row, owner) = (message.clone(), self.owner.clone());
+        if self.at_database_time(move |c, now| OutboxMessage::skip_if_unwanted(c, &row, &owner, now)).await? {
+            tracing::info!(message_id = %message.id, kind = %message.kind, "not sent: no longer wanted");
+            return Ok(true);
+        }
 
-        let pace = span(PACE);
+        let pace = span(S::PACE);
         // How long until this worker's slot, measured on the database's clock.
-        let wait = self.at_database_time(move |c, now| Ok(Pace::reserve(c, now, pace)? - now)).await?;
+        let wait = self.at_database_time(move |c, now| Ok(Pace::reserve(c, S::CHANNEL, now, pace)? - now)).await?;
         if wait > lease / 2 {
             // The API asked every instance to hold back (429), or many queue for slots: give the
             // row back untried rather than outwait its lease, and come back when the slot is due.
-            let (id, owner) = (email.id.clone(), self.owner.clone());
-            self.database.run(move |c| OutboxEmail::release(c, &id, &owner).map_err(DbError::from)).await?;
+            let (id, owner) = (message.id.clone(), self.owner.clone());
+            self.database.run(move |c| OutboxMessage::release(c, &id, &owner).map_err(DbError::from)).await?;
             tokio::time::sleep(wait.unsigned_abs()).await;
             return Ok(true);
         }
@@ -111,42 +118,43 @@ impl MailWorker {
         }
         // The lease may have run out meanwhile (a paused process, a slow database) and another
         // worker may hold the row now: send only while it is still ours, for a full lease more.
-        let (id, owner) = (email.id.clone(), self.owner.clone());
-        let ours = self.at_database_time(move |c, now| OutboxEmail::renew(c, &id, &owner, now, lease)).await?;
+        let (id, owner) = (message.id.clone(), self.owner.clone());
+        let ours = self.at_database_time(move |c, now| OutboxMessage::renew(c, &id, &owner, now, lease)).await?;
         if !ours {
-            tracing::warn!(email_id = %email.id, "the lease ran out before the e-mail was sent; left to its new holder");
+            tracing::warn!(message_id = %message.id, "the lease ran out before the message was sent; left to its new holder");
             return Ok(true);
         }
 
-        let finish = self.attempt(&email).await;
+        let finish = self.attempt(&message).await;
         match &finish {
-            Finish::Sent => tracing::info!(email_id = %email.id, kind = %email.kind, "e-mail sent"),
+            Finish::Sent(_) => tracing::info!(message_id = %message.id, kind = %message.kind, "message sent"),
             Finish::Retry { after, error, blocked } => {
-                tracing::warn!(email_id = %email.id, kind = %email.kind, %error, %after, blocked, "e-mail not sent; will retry")
+                tracing::warn!(message_id = %message.id, kind = %message.kind, %error, %after, blocked, "message not sent; will retry")
             }
             Finish::Failed(error) => {
-                tracing::error!(email_id = %email.id, kind = %email.kind, %error, "e-mail given up")
+                tracing::error!(message_id = %message.id, kind = %message.kind, %error, "message given up")
             }
         }
-        self.store_outcome(&email, finish).await
+        self.store_outcome(&message, finish).await
     }
 
     /// Stores how the attempt ended. The database may fail for a moment right after a send; the
     /// outcome is tried again for a while (still inside the lease), since a row left leased is
     /// sent again once the lease runs out.
-    async fn store_outcome(&self, email: &OutboxEmail, finish: Finish) -> Result<bool, DbError> {
+    async fn store_outcome(&self, message: &OutboxMessage, finish: Finish) -> Result<bool, DbError> {
         let mut pause = Duration::from_secs(1);
         loop {
-            let (id, owner, outcome) = (email.id.clone(), self.owner.clone(), finish.clone());
-            let stored = self.at_database_time(move |c, now| OutboxEmail::finish(c, &id, &owner, &outcome, now)).await;
+            let (id, owner, outcome) = (message.id.clone(), self.owner.clone(), finish.clone());
+            let stored =
+                self.at_database_time(move |c, now| OutboxMessage::finish(c, &id, &owner, &outcome, now)).await;
             match stored {
                 Ok(true) => return Ok(true),
                 Ok(false) => {
-                    tracing::warn!(email_id = %email.id, "the lease ran out before the outcome was stored");
+                    tracing::warn!(message_id = %message.id, "the lease ran out before the outcome was stored");
                     return Ok(true);
                 }
                 Err(error) if pause < LEASE / 4 => {
-                    tracing::warn!(email_id = %email.id, %error, "the outcome could not be stored yet; trying again");
+                    tracing::warn!(message_id = %message.id, %error, "the outcome could not be stored yet; trying again");
                     tokio::time::sleep(pause).await;
                     pause *= 2;
                 }
@@ -155,42 +163,34 @@ impl MailWorker {
         }
     }
 
-    /// One request for `email`, and what it means for the row.
-    async fn attempt(&self, email: &OutboxEmail) -> Finish {
-        let kind = email.kind;
-        let Some(template) = self.settings.template(kind) else {
-            return Finish::Failed("EMAILJS_STATUS_TEMPLATE_ID is not set".to_owned());
-        };
-        let mut params: Value = match serde_json::from_str(&email.params) {
-            Ok(params) => params,
-            Err(error) => return Finish::Failed(format!("unreadable template parameters: {error}")),
-        };
-        let to = if kind.to_staff() { self.settings.admin_email.clone() } else { email.to_email.clone() };
-        params["to_email"] = Value::from(to.unwrap_or_default());
-
-        match client::send(&self.http, &self.settings, template, &params, self.policy.request_timeout).await {
-            Outcome::Sent => Finish::Sent,
-            Outcome::Rejected(error) => Finish::Failed(format!("refused by the mail API: {error}")),
+    /// One request for `message`, and what it means for the row.
+    async fn attempt(&self, message: &OutboxMessage) -> Finish {
+        match self.sender.send(&self.http, message, self.policy.request_timeout).await {
+            Outcome::Sent(provider_id) => Finish::Sent(provider_id),
+            Outcome::Unsendable(error) => Finish::Failed(error),
+            Outcome::Rejected(error) => Finish::Failed(format!("refused by {}: {error}", S::API)),
             Outcome::Blocked(error) => Finish::Retry {
                 after: span(self.policy.blocked),
-                error: format!("the mail account is blocked: {error}"),
+                error: format!("the {} account is blocked: {error}", S::CHANNEL),
                 blocked: true,
             },
             Outcome::TooMany(retry_after) => {
-                let wait = span(retry_after.unwrap_or_else(|| self.policy.backoff(email.attempts)));
-                let held = self.at_database_time(move |c, now| Pace::hold_until(c, now + wait)).await;
+                let wait = span(retry_after.unwrap_or_else(|| self.policy.backoff(message.attempts)));
+                let held = self.at_database_time(move |c, now| Pace::hold_until(c, S::CHANNEL, now + wait)).await;
                 if let Err(error) = held {
-                    tracing::error!(%error, "could not hold the mail pace back");
+                    tracing::error!(channel = %S::CHANNEL, %error, "could not hold the pace back");
                 }
-                self.retry_or_give_up(email, wait, "too many requests (429)".to_owned())
+                self.retry_or_give_up(message, wait, "too many requests (429)".to_owned())
             }
-            Outcome::Transient(error) => self.retry_or_give_up(email, span(self.policy.backoff(email.attempts)), error),
+            Outcome::Transient(error) => {
+                self.retry_or_give_up(message, span(self.policy.backoff(message.attempts)), error)
+            }
         }
     }
 
-    fn retry_or_give_up(&self, email: &OutboxEmail, after: time::Duration, error: String) -> Finish {
-        if email.attempts >= self.policy.max_attempts {
-            Finish::Failed(format!("gave up after {} attempts; last: {error}", email.attempts))
+    fn retry_or_give_up(&self, message: &OutboxMessage, after: time::Duration, error: String) -> Finish {
+        if message.attempts >= self.policy.max_attempts {
+            Finish::Failed(format!("gave up after {} attempts; last: {error}", message.attempts))
         } else {
             Finish::Retry { after, error, blocked: false }
         }

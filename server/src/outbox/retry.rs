@@ -1,4 +1,4 @@
-//! When the mail worker tries again: the backoff after a failure and the waits of an idle or a
+//! When an outbox worker tries again: the backoff after a failure and the waits of an idle or a
 //! blocked worker. Configuration holds one; tests shorten it.
 
 use rand::Rng;

@@ -1,0 +1,119 @@
+//! The SMS variables: Africa's Talking's (`AT_*`) and the pickup letter's and callbacks'
+//! (`LAUNDRY_SMS_*`). Each is optional; one that is set is checked.
+
+use super::{ConfigError, invalid, is_web_address};
+use crate::sms::{LIVE_API, SmsSettings};
+use secrecy::SecretString;
+
+pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<SmsSettings, ConfigError> {
+    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let base_url = get("AT_BASE_URL").unwrap_or_else(|| LIVE_API.to_owned());
+    if !is_web_address(&base_url) {
+        return Err(invalid("AT_BASE_URL", &base_url, "expected an http:// or https:// address"));
+    }
+    let username = get("AT_USERNAME");
+    if let Some(name) =
+        username.as_deref().filter(|name| name.len() > 100 || !name.bytes().all(|b| b.is_ascii_graphic()))
+    {
+        return Err(invalid("AT_USERNAME", name, "expected the application's username, no spaces"));
+    }
+    let api_key = get("AT_API_KEY");
+    if api_key.as_deref().is_some_and(|key| key.len() > 200 || !key.bytes().all(|b| b.is_ascii_graphic())) {
+        // A secret: not repeated in the message.
+        return Err(invalid("AT_API_KEY", "(hidden)", "expected letters, digits and punctuation, no spaces"));
+    }
+    let sender_id = get("AT_SENDER_ID");
+    // Africa's Talking: an alphanumeric sender ID of at most 11 characters, or a short code.
+    if let Some(id) = sender_id.as_deref().filter(|id| id.len() > 11 || !id.bytes().all(|b| b.is_ascii_alphanumeric()))
+    {
+        return Err(invalid("AT_SENDER_ID", id, "expected a registered sender ID: at most 11 letters and digits"));
+    }
+    let shortcode = get("AT_SHORTCODE");
+    if let Some(code) =
+        shortcode.as_deref().filter(|code| !(3..=15).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Err(invalid("AT_SHORTCODE", code, "expected the number customers text, digits only, like 22384"));
+    }
+    let letter = get("LAUNDRY_SMS_PICKUP_LETTER").unwrap_or_else(|| "P".to_owned());
+    let pickup_letter = match letter.chars().collect::<Vec<_>>()[..] {
+        [c] if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+        _ => return Err(invalid("LAUNDRY_SMS_PICKUP_LETTER", &letter, "expected one letter, A to Z")),
+    };
+    let hook_secret = get("LAUNDRY_SMS_HOOK_SECRET");
+    if hook_secret.as_deref().is_some_and(|secret| {
+        secret.len() < 24
+            || secret.len() > 200
+            || !secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    }) {
+        return Err(invalid(
+            "LAUNDRY_SMS_HOOK_SECRET",
+            "(hidden)",
+            "expected 24 to 200 letters, digits, '-' or '_' (for example: openssl rand -hex 20)",
+        ));
+    }
+    Ok(SmsSettings {
+        base_url: base_url.trim_end_matches('/').to_owned(),
+        username,
+        api_key: api_key.map(SecretString::from),
+        sender_id,
+        shortcode,
+        pickup_letter,
+        hook_secret: hook_secret.map(SecretString::from),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::collections::HashMap;
+
+    fn sms(vars: &[(&str, &str)]) -> Result<SmsSettings, ConfigError> {
+        let env: HashMap<String, String> = vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        sms_settings(&|name: &str| env.get(name).cloned())
+    }
+
+    #[test]
+    fn unset_texts_wait_and_pickup_by_text_is_not_offered() {
+        let settings = sms(&[]).unwrap();
+        assert_eq!(settings.missing(), vec!["AT_USERNAME", "AT_API_KEY"]);
+        assert_eq!(settings.base_url, LIVE_API);
+        assert_eq!(settings.pickup_letter, 'P');
+        assert!(!settings.takes_pickups_by_text());
+    }
+
+    #[test]
+    fn each_bad_value_names_its_variable_and_hides_secrets() {
+        for (name, value) in [
+            ("AT_BASE_URL", "api.africastalking.com"),
+            ("AT_SENDER_ID", "USAFI EXPRESS"),
+            ("AT_SHORTCODE", "+254 22384"),
+            ("LAUNDRY_SMS_PICKUP_LETTER", "PP"),
+            ("LAUNDRY_SMS_PICKUP_LETTER", "7"),
+            ("LAUNDRY_SMS_HOOK_SECRET", "short"),
+            ("AT_API_KEY", "has space"),
+        ] {
+            let error = sms(&[(name, value)]).unwrap_err().to_string();
+            assert!(error.starts_with(name), "{name}={value}: {error}");
+        }
+        let error = sms(&[("AT_API_KEY", "secret key")]).unwrap_err().to_string();
+        assert!(!error.contains("secret key"), "{error}");
+    }
+
+    #[test]
+    fn a_full_configuration_takes_pickups_by_text_with_its_letter() {
+        let settings = sms(&[
+            ("AT_BASE_URL", "https://api.sandbox.africastalking.com/"),
+            ("AT_USERNAME", "sandbox"),
+            ("AT_API_KEY", "atsk_0123456789"),
+            ("AT_SHORTCODE", "22384"),
+            ("LAUNDRY_SMS_PICKUP_LETTER", " u "),
+            ("LAUNDRY_SMS_HOOK_SECRET", "0123456789abcdef0123456789abcdef"),
+        ])
+        .unwrap();
+        assert_eq!(settings.base_url, "https://api.sandbox.africastalking.com");
+        assert_eq!(settings.pickup_letter, 'U');
+        assert!(settings.takes_pickups_by_text());
+        assert!(!format!("{settings:?}").contains("atsk_0123456789"));
+    }
+}

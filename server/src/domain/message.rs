@@ -1,0 +1,180 @@
+//! The messages of the outbox, e-mail and SMS: the channel, what each one is, where it stands, and
+//! what the SMS provider reported of its delivery.
+
+use super::text_enum::text_enum;
+
+text_enum! {
+    /// How a message travels.
+    pub enum Channel {
+        /// Through the EmailJS-compatible mail API.
+        Email = "email",
+        /// Through Africa's Talking.
+        Sms = "sms",
+    }
+}
+
+text_enum! {
+    /// What an outbox message is. E-mails keep the names they had; SMS kinds start with `sms-`.
+    pub enum MessageKind {
+        /// Spec section 7: the order e-mail to staff.
+        OrderAdmin = "order-admin",
+        /// Spec section 7: the customer's confirmation (only when they gave an e-mail).
+        OrderCustomer = "order-customer",
+        /// Spec section 7: the contact message e-mail to staff.
+        Contact = "contact-admin",
+        /// Beyond the spec: the customer's e-mail when the order's status changes.
+        OrderStatus = "order-status",
+        /// Beyond the spec: the customer's e-mail when staff confirm (or move) the pickup slot.
+        SlotConfirmed = "slot-confirmed",
+        /// SMS: the order is in (its ID and the link to its page).
+        SmsOrderReceived = "sms-order-received",
+        /// SMS: staff confirmed (or moved) the pickup window.
+        SmsSlotConfirmed = "sms-slot-confirmed",
+        /// SMS: the 5:30pm text with the evening's 30-minute ETA window.
+        SmsEta = "sms-eta",
+        /// SMS: the valet set off to pick up.
+        SmsOnTheWay = "sms-on-the-way",
+        /// SMS: picked up, with the weighed bill and how to pay.
+        SmsPickedUp = "sms-picked-up",
+        /// SMS: cleaned and ready.
+        SmsReady = "sms-ready",
+        /// SMS: the valet set off to deliver.
+        SmsOutForDelivery = "sms-out-for-delivery",
+        /// SMS: delivered, with the link to the receipt.
+        SmsDelivered = "sms-delivered",
+        /// SMS: payment received.
+        SmsPaymentReceived = "sms-payment-received",
+        /// SMS: the answer to a text sent to the shop's number (a pickup booked, the order form's
+        /// link, or help).
+        SmsReply = "sms-reply",
+    }
+}
+
+impl MessageKind {
+    /// The SMS kinds, in the order a customer receives them.
+    pub const SMS: [MessageKind; 10] = [
+        MessageKind::SmsOrderReceived,
+        MessageKind::SmsSlotConfirmed,
+        MessageKind::SmsEta,
+        MessageKind::SmsOnTheWay,
+        MessageKind::SmsPickedUp,
+        MessageKind::SmsReady,
+        MessageKind::SmsOutForDelivery,
+        MessageKind::SmsDelivered,
+        MessageKind::SmsPaymentReceived,
+        MessageKind::SmsReply,
+    ];
+
+    /// How it travels.
+    pub fn channel(self) -> Channel {
+        if Self::SMS.contains(&self) { Channel::Sms } else { Channel::Email }
+    }
+
+    /// Whether it goes to `ADMIN_NOTIFY_EMAIL` (the address is taken when it is sent).
+    pub fn to_staff(self) -> bool {
+        matches!(self, MessageKind::OrderAdmin | MessageKind::Contact)
+    }
+
+    /// What staff read in the dashboard.
+    pub fn label(self) -> &'static str {
+        match self {
+            MessageKind::OrderAdmin => "New order (to staff)",
+            MessageKind::OrderCustomer => "Order confirmation (to the customer)",
+            MessageKind::Contact => "Contact message (to staff)",
+            MessageKind::OrderStatus => "Status update (to the customer)",
+            MessageKind::SlotConfirmed => "Pickup slot confirmed (to the customer)",
+            MessageKind::SmsOrderReceived => "Order received",
+            MessageKind::SmsSlotConfirmed => "Pickup slot confirmed",
+            MessageKind::SmsEta => "5:30pm ETA",
+            MessageKind::SmsOnTheWay => "Valet on the way",
+            MessageKind::SmsPickedUp => "Picked up, with the bill",
+            MessageKind::SmsReady => "Ready",
+            MessageKind::SmsOutForDelivery => "Out for delivery",
+            MessageKind::SmsDelivered => "Delivered, with the receipt",
+            MessageKind::SmsPaymentReceived => "Payment received",
+            MessageKind::SmsReply => "Reply to a text to the shop's number",
+        }
+    }
+}
+
+text_enum! {
+    /// Where an outbox message stands.
+    pub enum OutboxStatus {
+        /// Waiting to be sent (also while a worker holds its lease).
+        Pending = "pending",
+        /// Sent: the API accepted it (e-mail: 200; SMS: recipient status 101).
+        Sent = "sent",
+        /// Given up: refused as it is, or still failing after every retry.
+        Failed = "failed",
+        /// The API refused the account (401, 403, 412): retried slowly, shown to staff.
+        Blocked = "blocked",
+        /// Not sent on purpose: the customer opted out of texts, or staff switched its kind off,
+        /// after it was written.
+        Skipped = "skipped",
+    }
+}
+
+text_enum! {
+    /// What the SMS provider's last delivery report said.
+    pub enum Delivery {
+        /// On its way (Africa's Talking: Sent, Submitted, Buffered).
+        Waiting = "waiting",
+        /// On the phone (Success).
+        Delivered = "delivered",
+        /// Not delivered (Rejected, Failed): shown to staff.
+        Failed = "failed",
+    }
+}
+
+impl Delivery {
+    /// The report's `status` word, if it is one Africa's Talking sends.
+    pub fn from_report(status: &str) -> Option<Delivery> {
+        match status.trim() {
+            "Sent" | "Submitted" | "Buffered" => Some(Delivery::Waiting),
+            "Success" => Some(Delivery::Delivered),
+            "Rejected" | "Failed" => Some(Delivery::Failed),
+            _ => None,
+        }
+    }
+
+    /// Whether no later report changes it.
+    pub fn is_final(self) -> bool {
+        !matches!(self, Delivery::Waiting)
+    }
+}
+
+text_enum! {
+    /// How an order came in.
+    pub enum OrderSource {
+        /// The order form (or the JSON API behind it).
+        Web = "web",
+        /// A text with the pickup letter to the shop's number.
+        Sms = "sms",
+        /// Taken by staff on a call.
+        Phone = "phone",
+        /// Taken by staff from a WhatsApp chat.
+        Whatsapp = "whatsapp",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TextEnum;
+
+    #[test]
+    fn every_sms_kind_starts_with_sms_and_no_email_kind_does() {
+        for kind in MessageKind::ALL {
+            assert_eq!(kind.channel() == Channel::Sms, kind.as_str().starts_with("sms-"), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_final_delivery_report_is_not_undone_by_a_late_one() {
+        assert_eq!(Delivery::from_report("Success"), Some(Delivery::Delivered));
+        assert_eq!(Delivery::from_report("Rejected"), Some(Delivery::Failed));
+        assert_eq!(Delivery::from_report("Buffered"), Some(Delivery::Waiting));
+        assert_eq!(Delivery::from_report("Lost"), None);
+        assert!(Delivery::Delivered.is_final() && !Delivery::Waiting.is_final());
+    }
+}

@@ -1,0 +1,188 @@
+//! The SMS side of the outbox: writing a text (unless its number opted out, its kind is switched
+//! off, or it exists already), the customers' opt-outs, the kinds staff switch off, and the
+//! provider's delivery reports.
+
+use super::OutboxMessage;
+use crate::db::schema::{message_switches, outbox, sms_opt_outs};
+use crate::db::{DbConnection, insert_or_ignore};
+use crate::domain::{Channel, Delivery, MessageKind, OutboxStatus};
+use diesel::prelude::*;
+use time::PrimitiveDateTime;
+
+/// What became of an SMS given to [`OutboxMessage::enqueue_sms`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enqueued {
+    /// In the outbox.
+    Written,
+    /// Not written: the number asked for no more texts.
+    OptedOut,
+    /// Not written: staff switched its kind off.
+    SwitchedOff,
+    /// Not written: a row with its `dedupe_key` exists.
+    AlreadyThere,
+}
+
+impl OutboxMessage {
+    /// Writes an SMS row made by [`OutboxMessage::sms`], inside the caller's transaction, unless
+    /// its number opted out or staff switched its kind off. A row whose `dedupe_key` is taken is
+    /// not written a second time, even by two instances at once (the key is unique).
+    pub fn enqueue_sms(connection: &mut DbConnection, sms: &OutboxMessage) -> QueryResult<Enqueued> {
+        let Some(phone) = sms.to_phone.as_deref() else { return Ok(Enqueued::OptedOut) };
+        if OptOut::is_opted_out(connection, phone)? {
+            return Ok(Enqueued::OptedOut);
+        }
+        if !MessageSwitch::is_on(connection, sms.kind)? {
+            return Ok(Enqueued::SwitchedOff);
+        }
+        let written = insert_or_ignore!(connection, outbox::table, sms)?;
+        Ok(if written == 1 { Enqueued::Written } else { Enqueued::AlreadyThere })
+    }
+
+    /// Marks a claimed SMS not to be sent if, since it was written, its number opted out or its
+    /// kind was switched off. True when it was skipped (the worker then leaves it alone).
+    pub fn skip_if_unwanted(
+        connection: &mut DbConnection,
+        sms: &OutboxMessage,
+        owner: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<bool> {
+        let why = match sms.to_phone.as_deref() {
+            Some(phone) if OptOut::is_opted_out(connection, phone)? => "the customer opted out of texts",
+            _ if !MessageSwitch::is_on(connection, sms.kind)? => "staff switched this kind of text off",
+            _ => return Ok(false),
+        };
+        let changed = diesel::update(outbox::table.find(&sms.id).filter(outbox::lease_owner.eq(owner)))
+            .set((
+                outbox::status.eq(OutboxStatus::Skipped),
+                outbox::lease_owner.eq(None::<String>),
+                outbox::lease_until.eq(None::<PrimitiveDateTime>),
+                outbox::last_error.eq(why),
+                outbox::last_attempt_at.eq(now),
+            ))
+            .execute(connection)?;
+        Ok(changed == 1)
+    }
+}
+
+/// The phone numbers that asked for no more texts.
+#[derive(Debug)]
+pub struct OptOut;
+
+impl OptOut {
+    /// Whether `phone` (E.164) opted out.
+    pub fn is_opted_out(connection: &mut DbConnection, phone: &str) -> QueryResult<bool> {
+        diesel::select(diesel::dsl::exists(sms_opt_outs::table.find(phone))).get_result(connection)
+    }
+
+    /// `phone` gets no more texts, from the page of `order_id`. Asking twice keeps the first time.
+    pub fn opt_out(
+        connection: &mut DbConnection,
+        phone: &str,
+        order_id: Option<&str>,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<()> {
+        let row =
+            (sms_opt_outs::phone.eq(phone), sms_opt_outs::opted_out_at.eq(now), sms_opt_outs::order_id.eq(order_id));
+        insert_or_ignore!(connection, sms_opt_outs::table, row)?;
+        Ok(())
+    }
+
+    /// `phone` gets texts again (later ones; what was skipped stays skipped).
+    pub fn opt_in(connection: &mut DbConnection, phone: &str) -> QueryResult<()> {
+        diesel::delete(sms_opt_outs::table.find(phone)).execute(connection)?;
+        Ok(())
+    }
+}
+
+/// A kind of message staff switched on or off.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = message_switches)]
+pub struct MessageSwitch {
+    /// The kind's stored value.
+    pub kind: String,
+    /// Whether it is sent.
+    pub enabled: bool,
+    /// Who changed it last.
+    pub changed_by: String,
+    /// When, UTC.
+    pub changed_at: PrimitiveDateTime,
+}
+
+impl MessageSwitch {
+    /// Whether messages of `kind` are sent (a kind nobody switched is on).
+    pub fn is_on(connection: &mut DbConnection, kind: MessageKind) -> QueryResult<bool> {
+        let enabled: Option<bool> = message_switches::table
+            .find(crate::domain::TextEnum::as_str(kind))
+            .select(message_switches::enabled)
+            .first(connection)
+            .optional()?;
+        Ok(enabled.unwrap_or(true))
+    }
+
+    /// Every switch staff changed.
+    pub fn all(connection: &mut DbConnection) -> QueryResult<Vec<MessageSwitch>> {
+        message_switches::table.order(message_switches::kind.asc()).select(MessageSwitch::as_select()).load(connection)
+    }
+
+    /// Switches `kind` on or off, recording who and when.
+    pub fn set(
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        enabled: bool,
+        by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<()> {
+        let kind = crate::domain::TextEnum::as_str(kind);
+        let values = (
+            message_switches::kind.eq(kind),
+            message_switches::enabled.eq(enabled),
+            message_switches::changed_by.eq(by),
+            message_switches::changed_at.eq(now),
+        );
+        let changed = diesel::update(message_switches::table.find(kind))
+            .set((
+                message_switches::enabled.eq(enabled),
+                message_switches::changed_by.eq(by),
+                message_switches::changed_at.eq(now),
+            ))
+            .execute(connection)?;
+        if changed == 0 {
+            insert_or_ignore!(connection, message_switches::table, values)?;
+        }
+        Ok(())
+    }
+}
+
+/// A delivery report of the SMS provider, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryReport {
+    /// The provider's id of the message (`id`).
+    pub provider_id: String,
+    /// What it says.
+    pub delivery: Delivery,
+    /// Its words: status, network code, failure reason.
+    pub detail: String,
+}
+
+impl DeliveryReport {
+    /// Records the report on its SMS row. A final report (delivered, failed) is not undone by a
+    /// late "waiting" one; the same report twice changes nothing more. False when no SMS has that
+    /// id (an old message, or another account's).
+    pub fn record(&self, connection: &mut DbConnection, now: PrimitiveDateTime) -> QueryResult<bool> {
+        let row =
+            outbox::table.filter(outbox::channel.eq(Channel::Sms)).filter(outbox::provider_id.eq(&self.provider_id));
+        let known: i64 = row.count().get_result(connection)?;
+        if known == 0 {
+            return Ok(false);
+        }
+        let values =
+            (outbox::delivery.eq(self.delivery), outbox::delivery_detail.eq(&self.detail), outbox::delivery_at.eq(now));
+        if self.delivery.is_final() {
+            diesel::update(row).set(values).execute(connection)?;
+        } else {
+            let not_final = outbox::delivery.is_null().or(outbox::delivery.eq(Delivery::Waiting));
+            diesel::update(row.filter(not_final)).set(values).execute(connection)?;
+        }
+        Ok(true)
+    }
+}

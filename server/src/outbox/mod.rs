@@ -1,0 +1,116 @@
+//! Sending the outbox: one [`worker`] per channel in each server instance claims due rows of its
+//! channel (on PostgreSQL with `FOR UPDATE SKIP LOCKED` and a lease, so several instances never
+//! send one row twice), paces itself across all instances, sends through the channel's [`Sender`]
+//! (`mail` for e-mail, `sms` for texts), and records the outcome: sent, retried later, failed,
+//! blocked (an account problem staff must see), or skipped (a text to a number that opted out).
+//!
+//! The rows are written by `models::outbox`, in the same transaction as the change they are about.
+
+mod retry;
+pub mod worker;
+
+pub use retry::RetryPolicy;
+
+use crate::domain::Channel;
+use crate::models::outbox::OutboxMessage;
+use std::future::Future;
+use std::time::{Duration, SystemTime};
+
+/// What a provider's answer means for the row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Accepted; the provider's id of the message, if it gave one.
+    Sent(Option<String>),
+    /// 429: too many requests; try again no sooner than this (from `Retry-After`, if it said).
+    TooMany(Option<Duration>),
+    /// 5xx, a timeout or no connection: try again later with backoff.
+    Transient(String),
+    /// Refused as it is (400, an invalid number): it will never be sent as it is.
+    Rejected(String),
+    /// A problem with the account (keys, plan, balance, settings) that staff must fix.
+    Blocked(String),
+    /// Cannot be sent with this configuration or content; the reason is shown as it is.
+    Unsendable(String),
+}
+
+/// A provider the outbox sends one channel's rows through.
+pub trait Sender: Send + Sync + 'static {
+    /// The rows it sends.
+    const CHANNEL: Channel;
+    /// The provider's name in logs and errors ("the mail API").
+    const API: &'static str;
+    /// The shortest time between two requests, across all instances.
+    const PACE: Duration;
+
+    /// The variables still missing before anything can be sent; empty when configured.
+    fn missing(&self) -> Vec<&'static str>;
+
+    /// Where it sends, for the start-up log.
+    fn base_url(&self) -> &str;
+
+    /// One request for `message`, waiting at most `timeout`.
+    fn send(
+        &self,
+        http: &reqwest::Client,
+        message: &OutboxMessage,
+        timeout: Duration,
+    ) -> impl Future<Output = Outcome> + Send;
+}
+
+/// The HTTP client of the providers' APIs: TLS by rustls with the `ring` provider (built from the
+/// crates alone, no system OpenSSL), the system's root certificates, no redirects (a redirect
+/// would send the keys somewhere else).
+pub fn http_client() -> reqwest::Client {
+    // Installing twice is harmless; the first provider stays.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .user_agent(concat!("laundry/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap_or_else(|error| {
+            tracing::error!(%error, "the HTTP client could not be built with its settings; using the defaults");
+            reqwest::Client::new()
+        })
+}
+
+/// reqwest's error and its chain of causes, for the row's `last_error`.
+pub fn with_causes(error: &reqwest::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+/// The longest `Retry-After` taken as said; a longer one is nonsense and would overflow dates.
+const LONGEST_RETRY_AFTER: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// `Retry-After` as seconds or as an HTTP date (RFC 9110), the wait from `now`; a date in the past
+/// is no wait.
+pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    let wait = match value.parse::<u64>() {
+        Ok(seconds) => Duration::from_secs(seconds),
+        Err(_) => httpdate::parse_http_date(value).ok()?.duration_since(now).unwrap_or_default(),
+    };
+    Some(wait.min(LONGEST_RETRY_AFTER))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_read_in_seconds_and_as_a_date() {
+        let now = httpdate::parse_http_date("Wed, 21 Oct 2026 07:28:00 GMT").unwrap();
+        assert_eq!(parse_retry_after(" 7 ", now), Some(Duration::from_secs(7)));
+        assert_eq!(parse_retry_after("172800", now), Some(Duration::from_secs(172_800)), "two days stay two days");
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2026 07:30:30 GMT", now), Some(Duration::from_secs(150)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2026 07:00:00 GMT", now), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("soon", now), None);
+    }
+}

@@ -1,0 +1,300 @@
+//! The words of every text, in English and short: one SMS segment where the parts allow it, never
+//! more than two (the tests below build each text from the longest parts the site accepts). What
+//! customers typed goes through [`gsm::fit`], so that a curly quote cannot turn a text into UCS-2.
+//!
+//! Each text starts with the shop's name, names the order ID (DESIGN.md: one order ID everywhere)
+//! and, where the customer may want to look, the order's own page (`/t/…`).
+
+use super::gsm::fit;
+use crate::config::Settings;
+use crate::domain::schedule::{Eta, Slot};
+use crate::domain::{PaymentMethod, PaymentStatus};
+use crate::models::order::Order;
+
+/// What every text needs from the configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Texts {
+    /// The shop's name, as the first words of each text.
+    pub shop: String,
+    /// The site's address, for links.
+    pub base_url: String,
+    /// The shop's phone number, for "call us".
+    pub phone: String,
+    /// The M-PESA till.
+    pub till: String,
+    /// The letter that books a pickup.
+    pub letter: char,
+    /// The number customers text it to, if they can.
+    pub shortcode: Option<String>,
+}
+
+impl Texts {
+    /// From the server's settings.
+    pub fn new(settings: &Settings) -> Self {
+        Self {
+            shop: fit(&settings.business.name, 24),
+            base_url: settings.base_url.clone(),
+            phone: settings.business.phone.replace(' ', ""),
+            till: settings.business.mpesa_till.clone(),
+            letter: settings.sms.pickup_letter,
+            shortcode: settings.sms.shortcode.clone(),
+        }
+    }
+
+    /// The order's own page: `{base_url}/t/{token}`, or the tracking page for an order that has
+    /// none (orders from before the links).
+    pub fn link(&self, order: &Order) -> String {
+        match order.link_token.as_deref() {
+            Some(token) => format!("{}/t/{token}", self.base_url),
+            None => format!("{}/tracking", self.base_url),
+        }
+    }
+
+    /// The order is in.
+    pub fn order_received(&self, order: &Order, pickup: Option<Slot>) -> String {
+        let when = pickup.map(|slot| format!(" Pickup {}, to be confirmed soon.", slot.label())).unwrap_or_default();
+        format!("{}: order {} received.{when} Track it: {}", self.shop, order.reference, self.link(order))
+    }
+
+    /// Staff confirmed (or moved and confirmed) the pickup.
+    pub fn slot_confirmed(&self, order: &Order, pickup: Slot, moved: bool) -> String {
+        let how = if moved { "moved to and confirmed for" } else { "confirmed for" };
+        format!(
+            "{}: pickup of order {} {how} {}. Track it: {}",
+            self.shop,
+            order.reference,
+            pickup.label(),
+            self.link(order)
+        )
+    }
+
+    /// The 5:30pm text: the evening's 30-minute window.
+    pub fn eta(&self, order: &Order, eta: Eta) -> String {
+        format!(
+            "{}: your valet comes tonight at {} for order {}. Track the valet: {}",
+            self.shop,
+            eta,
+            order.reference,
+            self.link(order)
+        )
+    }
+
+    /// The valet set off to pick up.
+    pub fn on_the_way(&self, order: &Order, eta: Option<Eta>) -> String {
+        let when = eta.map(|eta| format!(", expected {eta}")).unwrap_or_default();
+        format!(
+            "{}: your valet is on the way for order {}{when}. Track: {}",
+            self.shop,
+            order.reference,
+            self.link(order)
+        )
+    }
+
+    /// Picked up: the weighed bill, and how to pay it.
+    pub fn picked_up(&self, order: &Order) -> String {
+        format!(
+            "{}: order {} picked up. Bill KSh {}. {} Details: {}",
+            self.shop,
+            order.reference,
+            shillings(order.total_amount),
+            self.how_to_pay(order),
+            self.link(order)
+        )
+    }
+
+    /// Cleaned and ready; delivered in `delivery`.
+    pub fn ready(&self, order: &Order, delivery: Option<Slot>) -> String {
+        let when = delivery.map(|slot| format!(" Delivery {}.", slot.label())).unwrap_or_default();
+        format!("{}: order {} is clean and ready.{when} Track: {}", self.shop, order.reference, self.link(order))
+    }
+
+    /// The valet set off to deliver.
+    pub fn out_for_delivery(&self, order: &Order, eta: Option<Eta>) -> String {
+        let when = eta.map(|eta| format!(", expected {eta}")).unwrap_or_default();
+        let pay = if order.payment_status == PaymentStatus::Paid {
+            String::new()
+        } else {
+            format!(" To pay: KSh {}, cash or M-PESA.", shillings(order.total_amount))
+        };
+        format!("{}: order {} is out for delivery{when}.{pay} Track: {}", self.shop, order.reference, self.link(order))
+    }
+
+    /// Delivered, with the receipt (the order's page shows the bill and the payment).
+    pub fn delivered(&self, order: &Order) -> String {
+        format!("{}: order {} delivered. Thank you! Receipt: {}", self.shop, order.reference, self.link(order))
+    }
+
+    /// A payment was recorded.
+    pub fn payment_received(&self, order: &Order, amount: i32, mpesa_code: Option<&str>) -> String {
+        let code = mpesa_code.map(|code| format!(" (M-PESA {code})")).unwrap_or_default();
+        format!(
+            "{}: KSh {} received for order {}{code}. Thank you! {}",
+            self.shop,
+            shillings(amount),
+            order.reference,
+            self.link(order)
+        )
+    }
+
+    /// The answer to the pickup letter from a known number: the window booked, where.
+    pub fn pickup_booked(&self, order: &Order, pickup: Slot) -> String {
+        format!(
+            "{}: pickup booked {} at {}, order {}. Track: {}",
+            self.shop,
+            pickup.label(),
+            fit(&order.location, 30),
+            order.reference,
+            self.link(order)
+        )
+    }
+
+    /// The answer to the pickup letter when no window is free.
+    pub fn no_window(&self) -> String {
+        format!("{}: sorry, no pickup window is free in the next days. Please call {}.", self.shop, self.phone)
+    }
+
+    /// The answer to the pickup letter from a number without an earlier order.
+    pub fn unknown_number(&self) -> String {
+        format!(
+            "{}: we have no order from this number yet. Book your first pickup at {}/order - after that, text {} to book.",
+            self.shop, self.base_url, self.letter
+        )
+    }
+
+    /// The answer to any other text.
+    pub fn help(&self) -> String {
+        format!(
+            "{}: text {} to book a pickup at your last address. Prices and orders: {}/order, or call {}.",
+            self.shop, self.letter, self.base_url, self.phone
+        )
+    }
+
+    fn how_to_pay(&self, order: &Order) -> String {
+        match (order.payment_status, order.payment_method) {
+            (PaymentStatus::Paid, _) => "Paid, thank you.".to_owned(),
+            (_, PaymentMethod::PayNow) => format!("Pay to M-PESA till {}.", self.till),
+            (_, PaymentMethod::PayDelivery) => "Pay on delivery, cash or M-PESA.".to_owned(),
+        }
+    }
+}
+
+/// `1,050`.
+fn shillings(amount: i32) -> String {
+    let digits = amount.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if amount < 0 { format!("-{grouped}") } else { grouped }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::domain::schedule::Window;
+    use crate::domain::{OrderSource, OrderStatus};
+    use crate::sms::gsm::{is_gsm, segments};
+    use time::macros::{date, datetime};
+
+    /// The longest parts the site accepts: a 60-character shop name (cut to 24), a long address,
+    /// a long location, a six-figure bill.
+    fn longest() -> (Texts, Order) {
+        let texts = Texts {
+            shop: fit(&"Usafi Express Laundry and Dry Cleaners Kilimani".repeat(2), 24),
+            base_url: "https://usafi-express-laundry.co.ke".to_owned(),
+            phone: "+254712345678".to_owned(),
+            till: "3552248".to_owned(),
+            letter: 'P',
+            shortcode: Some("22384".to_owned()),
+        };
+        let at = datetime!(2026-11-25 12:00:00);
+        let order = Order {
+            id: "k".to_owned(),
+            reference: "AB12CD34".to_owned(),
+            customer_name: "Amina Wanjiru".to_owned(),
+            phone: "+254712345678".to_owned(),
+            email: None,
+            location: "Kilimani, Argwings Kodhek Road, Hurlingham Court block C".to_owned(),
+            service_type: "wash-fold".to_owned(),
+            service_label: "Wash & Fold".to_owned(),
+            quantity: 3,
+            payment_method: PaymentMethod::PayDelivery,
+            special_instructions: String::new(),
+            price_per_kg: 150,
+            total_amount: 123_450,
+            status: OrderStatus::Pending,
+            idempotency_key: None,
+            request_fingerprint: None,
+            created_at: at,
+            updated_at: at,
+            payment_status: PaymentStatus::Unpaid,
+            paid_via: None,
+            mpesa_code: None,
+            paid_at: None,
+            payment_recorded_by: None,
+            landmark: String::new(),
+            pin_lat: None,
+            pin_lng: None,
+            rush: false,
+            link_token: Some("a".repeat(16)),
+            estimate_amount: 450,
+            source: OrderSource::Web,
+        };
+        (texts, order)
+    }
+
+    #[test]
+    fn every_text_is_plain_gsm_and_at_most_two_segments_and_most_are_one() {
+        let (texts, order) = longest();
+        let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
+        let eta = Eta { start: 19 * 60 + 15, end: 19 * 60 + 45 };
+        let all = [
+            ("order received", texts.order_received(&order, Some(slot))),
+            ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
+            ("eta", texts.eta(&order, eta)),
+            ("on the way", texts.on_the_way(&order, Some(eta))),
+            ("picked up", texts.picked_up(&order)),
+            ("ready", texts.ready(&order, Some(slot))),
+            ("out for delivery", texts.out_for_delivery(&order, Some(eta))),
+            ("delivered", texts.delivered(&order)),
+            ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"))),
+            ("pickup booked", texts.pickup_booked(&order, slot)),
+            ("no window", texts.no_window()),
+            ("unknown", texts.unknown_number()),
+            ("help", texts.help()),
+        ];
+        for (name, text) in &all {
+            assert!(is_gsm(text), "{name}: {text}");
+            assert!(segments(text) <= 2, "{name} is {} characters: {text}", text.len());
+        }
+        // With an ordinary address and name, the step texts fit one segment.
+        let texts =
+            Texts { shop: "Usafi Express Laundry".to_owned(), base_url: "https://usafi.co.ke".to_owned(), ..texts };
+        for text in [
+            texts.order_received(&order, Some(slot)),
+            texts.slot_confirmed(&order, slot, false),
+            texts.eta(&order, eta),
+            texts.on_the_way(&order, Some(eta)),
+            texts.picked_up(&order),
+            texts.ready(&order, Some(slot)),
+            texts.delivered(&order),
+            texts.payment_received(&order, 1050, Some("QKH94M1Z11")),
+        ] {
+            assert_eq!(segments(&text), 1, "{} characters: {text}", text.len());
+        }
+    }
+
+    #[test]
+    fn the_eta_text_names_the_window_the_order_and_its_link() {
+        let (texts, order) = longest();
+        let text = texts.eta(&order, Eta { start: 19 * 60 + 15, end: 19 * 60 + 45 });
+        assert!(text.contains("19:15-19:45"), "{text}");
+        assert!(text.contains("AB12CD34") && text.ends_with("/t/aaaaaaaaaaaaaaaa"), "{text}");
+        assert_eq!(shillings(1_234_567), "1,234,567");
+        assert_eq!(shillings(950), "950");
+    }
+}
