@@ -7,7 +7,9 @@ use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
-use crate::routes::{admin, assets, catalogue, contacts, health, order_page, orders, pages, seo, tracking, valet};
+use crate::routes::{
+    admin, assets, catalogue, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet,
+};
 use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
@@ -189,6 +191,11 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .service(web::scope("/api/admin").configure(register(admin_api_routes())))
         // Valets (and staff standing in for one): the day's run from a phone.
         .service(web::scope("/valet").configure(register(valet_routes())))
+        // The providers' callbacks, each behind a secret in its path (or its query).
+        .route("/hooks/sms/delivery", web::post().to(hooks::sms_delivery::sms_delivery_report))
+        .route("/hooks/sms/delivery/{secret}", web::post().to(hooks::sms_delivery::sms_delivery_report))
+        .route("/hooks/sms/incoming", web::post().to(hooks::sms_incoming::sms_incoming))
+        .route("/hooks/sms/incoming/{secret}", web::post().to(hooks::sms_incoming::sms_incoming))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))

@@ -6,6 +6,7 @@ pub mod assets;
 pub mod catalogue;
 pub mod contacts;
 pub mod health;
+pub mod hooks;
 pub mod order_page;
 pub mod orders;
 pub mod pages;

@@ -180,6 +180,22 @@ pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
     env
 }
 
+/// The secret of the SMS callbacks in the tests: `/hooks/sms/incoming/{SMS_HOOK_SECRET}`.
+pub const SMS_HOOK_SECRET: &str = "test-hook-secret-0123456789abcdef";
+
+/// The SMS configuration of the tests, pointing at `api` (a mock Africa's Talking), with the
+/// short code 22384, the letter P and [`SMS_HOOK_SECRET`].
+pub fn sms_env(api: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("AT_BASE_URL", api.to_owned()),
+        ("AT_USERNAME", "laundry_test".to_owned()),
+        ("AT_API_KEY", "atsk_test_secret".to_owned()),
+        ("AT_SENDER_ID", "USAFI".to_owned()),
+        ("AT_SHORTCODE", "22384".to_owned()),
+        ("LAUNDRY_SMS_HOOK_SECRET", SMS_HOOK_SECRET.to_owned()),
+    ]
+}
+
 /// Starts the real server on `backend` with extra environment and a retry policy.
 pub async fn spawn_app_with_env(
     backend: Backend,
@@ -263,6 +279,34 @@ macro_rules! on_both_backends {
                         return;
                     };
                     $body
+                }
+            )*
+        }
+    };
+}
+
+/// Runs each named `async fn(Backend)` of the calling module on SQLite and on PostgreSQL (skipped,
+/// saying so, when `TEST_DATABASE_URL` is unset): for tests that start their app themselves.
+#[macro_export]
+macro_rules! on_each_backend {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    super::$name($crate::helpers::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    if $crate::helpers::postgres_url().is_none() {
+                        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
+                        return;
+                    }
+                    super::$name($crate::helpers::Backend::Postgres).await
                 }
             )*
         }

@@ -72,33 +72,7 @@ fn envelope(template: &str, params: Value) -> Value {
     })
 }
 
-/// Runs each named test (an `async fn(Backend)` of this module) on SQLite and on PostgreSQL.
-macro_rules! on_both {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[actix_web::test]
-                async fn $name() {
-                    super::$name(super::Backend::Sqlite).await
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[actix_web::test]
-                async fn $name() {
-                    if super::postgres_url().is_none() {
-                        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
-                        return;
-                    }
-                    super::$name(super::Backend::Postgres).await
-                }
-            )*
-        }
-    };
-}
-
-on_both!(
+crate::on_each_backend!(
     an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters,
     an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own,
     a_crashed_workers_lease_expires_and_the_email_is_sent_once,

@@ -22,5 +22,7 @@ mod process;
 mod seo;
 mod shell;
 mod slots;
+mod sms;
+mod sms_mock;
 mod tracking;
 mod valet;
