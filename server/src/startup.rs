@@ -213,7 +213,7 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, mail, messages, orders, run, slots, staff};
+    use admin::{dashboard, detail, mail, messages, orders, run, slots, staff, texts};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
@@ -229,6 +229,8 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/run", Method::GET, run::show_run),
         at("/run", Method::POST, run::save_day_run),
         at("/staff", Method::GET, staff::list_staff),
+        at("/texts", Method::GET, texts::list_texts),
+        at("/texts", Method::POST, texts::switch_text),
     ]
 }
 

@@ -146,11 +146,11 @@ pub async fn cancel_order(
         return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Cancel, CONFIRM_CANCEL, 422)).await;
     }
     let schedule = state.settings().schedule.clone();
-    let notify = state.settings().mail.status_template.is_some();
+    let notify = state.notify_customer();
     let key = token.clone();
     let cancelled = state
         .db()
-        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, notify, now_utc())))
+        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
         .await;
     match cancelled {
         Ok(Ok(order)) => {
