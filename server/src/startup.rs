@@ -166,10 +166,11 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route(web::post().to(contacts::submit_contact_form)),
         )
         .route("/confirmation", web::get().to(orders::show_confirmation))
-        // An order's own page, from the link in its messages: reschedule and cancel without JavaScript.
+        // An order's own page, from the link in its messages: reschedule, cancel and stop texts without JavaScript.
         .route("/t/{token}", web::get().to(order_page::show_order_page))
         .route("/t/{token}/reschedule", web::post().to(order_page::reschedule_pickup))
         .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
+        .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/privacy", web::get().to(pages::show_privacy))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
