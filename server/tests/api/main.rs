@@ -24,5 +24,6 @@ mod shell;
 mod slots;
 mod sms;
 mod sms_mock;
+mod sms_steps;
 mod tracking;
 mod valet;
