@@ -61,16 +61,18 @@ on_both_backends! {
         assert!(times.windows(2).all(|pair| pair[0] <= pair[1]), "oldest first, each with its time: {times:?}");
         assert_eq!(detail["history"][0]["at"], detail["createdAt"], "the order was placed pending");
 
-        // The server of this test has no e-mail or SMS settings: both e-mails and the text wait in
-        // the outbox.
+        // The server of this test has no e-mail or SMS settings: both e-mails and the texts (order
+        // received, picked up with the bill, payment received) wait in the outbox.
         let mut emails: Vec<(&str, &str, &str, &str)> = detail["emails"].as_array().unwrap().iter().map(|email| {
             (email["kind"].as_str().unwrap(), email["to"].as_str().unwrap(), email["status"].as_str().unwrap(), email["orderId"].as_str().unwrap())
         }).collect();
-        emails.sort(); // written in one transaction, at one time
+        emails.sort(); // several written at one time
         assert_eq!(emails, vec![
             ("order-admin", "staff", "pending", id),
             ("order-customer", "achieng@example.com", "pending", id),
             ("sms-order-received", "+254712345678", "pending", id),
+            ("sms-payment-received", "+254712345678", "pending", id),
+            ("sms-picked-up", "+254712345678", "pending", id),
         ]);
         let internal = stored(&app, id).id;
         assert!(!detail.to_string().contains(&internal), "the internal id never leaves the server");
