@@ -213,7 +213,7 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, mail, messages, orders, run, slots, staff};
+    use admin::{dashboard, detail, messages, orders, outbox, run, slots, staff};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
@@ -222,8 +222,11 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/orders/{id}/payment", Method::POST, orders::record_payment),
         at("/messages", Method::GET, messages::list_messages),
         at("/messages/{id}/status", Method::POST, messages::change_message_status),
-        at("/mail", Method::GET, mail::get_mail),
-        at("/mail/{id}/resend", Method::POST, mail::resend_email),
+        at("/outbox", Method::GET, outbox::show_outbox),
+        at("/outbox/{id}/resend", Method::POST, outbox::resend_message),
+        // The outbox's first addresses, from when it held e-mail only.
+        at("/mail", Method::GET, outbox::show_outbox),
+        at("/mail/{id}/resend", Method::POST, outbox::resend_message),
         at("/unconfirmed", Method::GET, slots::list_unconfirmed),
         at("/orders/{id}/slot", Method::POST, slots::change_slot),
         at("/run", Method::GET, run::show_run),
