@@ -5,6 +5,7 @@ use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
+use crate::jobs::{JobContext, Scheduler};
 use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
 use crate::routes::{
@@ -50,6 +51,18 @@ async fn head_as_get(
     next.call(request).await
 }
 
+/// What the scheduled jobs of this instance need of its state.
+fn job_context(state: &AppState) -> JobContext {
+    JobContext {
+        database: state.db().clone(),
+        clock: state.settings().clock.clone(),
+        texts: state.texts().clone(),
+        schedule: state.settings().schedule.clone(),
+        owner: format!("jobs-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
+        outbox_wakes: vec![state.mail_wake().clone(), state.sms_wake().clone()],
+    }
+}
+
 /// A built server, bound to its port, not yet running.
 pub struct Application {
     port: u16,
@@ -92,6 +105,7 @@ impl Application {
         actix_web::rt::spawn(mail.run());
         let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone());
         actix_web::rt::spawn(sms.run());
+        actix_web::rt::spawn(Scheduler::new(job_context(&state), state.settings().job_poll).run());
 
         let shared = state.clone();
         let https = state.settings().base_url.starts_with("https://");
