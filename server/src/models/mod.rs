@@ -2,6 +2,7 @@
 
 pub mod contact_message;
 pub mod day_board;
+pub mod incoming_text;
 pub mod order;
 pub mod outbox;
 pub mod slot_confirmation;
