@@ -146,10 +146,8 @@ export default function HomePage(props: HomeProps) {
               // Only when texts are received and answered (AT_SHORTCODE and the callback are set up).
               <p className="home-hero__text">
                 A pickup can be requested by texting a single letter to the provider's number.{" "}
-                <strong>
-                  Text {props.pickupByText.letter} to {props.pickupByText.number}
-                </strong>{" "}
-                from the phone of an earlier order: we book the next free evening at the same address and text you back.
+                <strong>{`Text ${props.pickupByText.letter} to ${props.pickupByText.number}`}</strong> from the phone of
+                an earlier order: we book the next free evening at the same address and text you back.
               </p>
             )}
           </div>
