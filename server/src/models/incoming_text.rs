@@ -28,7 +28,7 @@ pub enum Answered {
         /// What the text led to.
         outcome: IncomingOutcome,
         /// The pickup's order: the one booked now or the one already booked by text.
-        order: Option<Order>,
+        order: Option<Box<Order>>,
         /// Whether that order was booked by this text.
         booked: bool,
     },
@@ -118,7 +118,7 @@ impl IncomingText {
         let reply =
             OutboxMessage::sms(MessageKind::SmsReply, order_id, phone, &reply, Some(format!("reply {}", sms.id)), now);
         OutboxMessage::enqueue_sms(connection, &reply)?;
-        Ok(Answered::Now { outcome, order, booked })
+        Ok(Answered::Now { outcome, order: order.map(Box::new), booked })
     }
 
     /// How many texts are stored, with what they led to: `(id, outcome, order id)`, oldest first.
