@@ -12,6 +12,7 @@ use crate::routes::{
     admin, assets, catalogue, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet,
 };
 use crate::state::AppState;
+use crate::telemetry::RedactedRootSpan;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
@@ -125,7 +126,7 @@ impl Application {
                 .wrap(Compress::default())
                 .wrap(headers)
                 .wrap(from_fn(head_as_get))
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<RedactedRootSpan>::new())
                 .configure(routes)
         })
         .workers(workers)

@@ -13,8 +13,8 @@ import type { HomeProps as OwnProps } from "../lib/generated/HomeProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the home page: the intro video's address (INTRO_VIDEO_URL) and the first-order discount,
- * when configured. */
+/** Props of the home page: the intro video's address (INTRO_VIDEO_URL), the first-order discount and
+ * pickup by text, when configured. */
 export type HomeProps = SharedProps & OwnProps;
 
 /** Sample testimonials (spec section 3: static sample data on the home page). */
@@ -142,6 +142,14 @@ export default function HomePage(props: HomeProps) {
             <p className="home-hero__track">
               Already booked? <a href="/tracking">Track your order</a>
             </p>
+            {props.pickupByText && (
+              // Only when texts are received and answered (AT_SHORTCODE and the callback are set up).
+              <p className="home-hero__text">
+                A pickup can be requested by texting a single letter to the provider's number.{" "}
+                <strong>{`Text ${props.pickupByText.letter} to ${props.pickupByText.number}`}</strong> from the phone of
+                an earlier order: we book the next free evening at the same address and text you back.
+              </p>
+            )}
           </div>
           {props.introVideoUrl && (
             // Nothing of the video is downloaded until the visitor presses play.

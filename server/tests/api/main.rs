@@ -24,6 +24,7 @@ mod seo;
 mod shell;
 mod slots;
 mod sms;
+mod sms_incoming;
 mod sms_mock;
 mod tracking;
 mod valet;

@@ -127,13 +127,42 @@ impl Order {
             }
         };
         write_transaction(connection, |connection| {
+            Self::place_within(connection, order, (&key, &earlier_keys, &fingerprint), may_create, terms, now)
+        })
+    }
+
+    /// [`Order::place`] inside the caller's transaction, for a change that writes more with the
+    /// order (a pickup booked by text stores the text and its reply with it). `idempotency_key`
+    /// is used as it is. A key taken by two at once on PostgreSQL is a unique violation, which
+    /// aborts the caller's transaction: the caller retries it whole.
+    pub fn place_in_transaction(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: &str,
+        terms: &PlacingTerms<'_>,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        let fingerprint = order.fingerprint();
+        let keys = [idempotency_key.to_owned()];
+        Self::place_within(connection, order, (idempotency_key, &keys, &fingerprint), true, terms, now)
+    }
+
+    fn place_within(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        (key, earlier_keys, fingerprint): (&str, &[String], &str),
+        may_create: bool,
+        terms: &PlacingTerms<'_>,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        {
             let existing: Option<Order> = orders::table
-                .filter(orders::idempotency_key.eq_any(&earlier_keys))
+                .filter(orders::idempotency_key.eq_any(earlier_keys))
                 .select(Order::as_select())
                 .first(connection)
                 .optional()?;
             if let Some(existing) = existing {
-                return if existing.request_fingerprint.as_deref() == Some(fingerprint.as_str()) {
+                return if existing.request_fingerprint.as_deref() == Some(fingerprint) {
                     Ok(Placed::Replayed(existing))
                 } else {
                     Err(PlaceError::KeyReused)
@@ -173,8 +202,8 @@ impl Order {
                 price_per_kg,
                 total_amount: lines_total(&lines),
                 status: OrderStatus::Pending,
-                idempotency_key: Some(&key),
-                request_fingerprint: Some(&fingerprint),
+                idempotency_key: Some(key),
+                request_fingerprint: Some(fingerprint),
                 created_at: now,
                 updated_at: now,
                 landmark: &order.landmark,
@@ -203,11 +232,15 @@ impl Order {
             let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
             let base_url = &terms.texts.base_url;
             OutboxMessage::enqueue(connection, &OutboxMessage::for_new_order(&stored, &lines, base_url, now))?;
-            let text = terms.texts.order_received(&stored, Some(pickup));
-            let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
-            OutboxMessage::enqueue_sms(connection, &sms)?;
+            // An order booked by text is answered by the reply to that text, which names the
+            // window and the link: a second text saying the same would be noise.
+            if terms.source != OrderSource::Sms {
+                let text = terms.texts.order_received(&stored, Some(pickup));
+                let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
+                OutboxMessage::enqueue_sms(connection, &sms)?;
+            }
             Ok(Placed::Created(stored))
-        })
+        }
     }
 }
 
