@@ -181,10 +181,11 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route(web::post().to(contacts::submit_contact_form)),
         )
         .route("/confirmation", web::get().to(orders::show_confirmation))
-        // An order's own page, from the link in its messages: reschedule and cancel without JavaScript.
+        // An order's own page, from the link in its messages: reschedule, cancel and stop texts without JavaScript.
         .route("/t/{token}", web::get().to(order_page::show_order_page))
         .route("/t/{token}/reschedule", web::post().to(order_page::reschedule_pickup))
         .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
+        .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/privacy", web::get().to(pages::show_privacy))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
         .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
@@ -228,7 +229,7 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, messages, orders, outbox, run, slots, staff};
+    use admin::{dashboard, detail, messages, orders, outbox, run, slots, staff, texts};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
@@ -247,6 +248,8 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/run", Method::GET, run::show_run),
         at("/run", Method::POST, run::save_day_run),
         at("/staff", Method::GET, staff::list_staff),
+        at("/texts", Method::GET, texts::list_texts),
+        at("/texts", Method::POST, texts::switch_text),
     ]
 }
 

@@ -2,6 +2,7 @@
 
 use crate::config::Settings;
 use crate::db::Database;
+use crate::models::order::NotifyCustomer;
 use crate::password::PasswordChecks;
 use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
@@ -91,6 +92,12 @@ impl AppState {
     /// The words of the texts, with this site's name and address.
     pub fn texts(&self) -> &Texts {
         &self.texts
+    }
+
+    /// How a change tells the customer: by text, and by e-mail when the status template is
+    /// configured.
+    pub fn notify_customer(&self) -> NotifyCustomer {
+        NotifyCustomer::customer(&self.texts, self.settings.mail.status_template.is_some())
     }
 
     /// The configuration the server started with.

@@ -14,6 +14,7 @@ import { OrdersPanel } from "../components/admin/OrdersPanel";
 import { OutboxBlock } from "../components/admin/OutboxBlock";
 import { RunPanel } from "../components/admin/RunPanel";
 import { StatCards } from "../components/admin/StatCards";
+import { TextSwitchesPanel } from "../components/admin/TextSwitchesPanel";
 import type { AdminTab } from "../lib/admin/types";
 import { usePolling } from "../lib/admin/polling";
 import { nairobiToday } from "../lib/admin/run";
@@ -173,6 +174,7 @@ export default function AdminPage(props: AdminProps) {
           />
           <StatCards stats={stats} />
           <OutboxBlock outbox={outbox} csrf={props.csrf} onResent={messageResent} onSessionEnded={sessionEnded} />
+          <TextSwitchesPanel csrf={props.csrf} onSessionEnded={sessionEnded} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
             {TABS.map((entry) => (
               <a

@@ -1,6 +1,7 @@
 // /t/{token}: one order's own page, opened from the link in its messages without typing anything
 // (DESIGN.md's signed link). The tracking card of that order, and until the pickup's cut-off two
-// plain forms that work without JavaScript: move the pickup to another open window, or cancel.
+// plain forms that work without JavaScript: move the pickup to another open window, or cancel; and
+// always one that stops (or starts again) the text messages to the order's phone number.
 import { Field } from "../components/Field";
 import { Icon } from "../components/Icon";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
@@ -114,6 +115,26 @@ function Changes({ props }: { props: OrderStatusProps }) {
   );
 }
 
+/** Stop the text messages to the order's number, or, once stopped, send them again. */
+function TextsForm({ props }: { props: OrderStatusProps }) {
+  const off = props.textsOff;
+  return (
+    <form className="card form" method="post" action={`/t/${props.token}/texts`}>
+      <h2>Text Messages</h2>
+      <Problem props={props} form="texts" />
+      {off ? (
+        <p>Text messages are off for {props.order.phone}: we send no texts to this number, for any order.</p>
+      ) : (
+        <p>We text {props.order.phone} at each step of your order. You can stop these texts at any time.</p>
+      )}
+      <input type="hidden" name="texts" value={off ? "on" : "off"} />
+      <button type="submit" className="button button--outline button--block">
+        {off ? "Send me texts again" : "Stop text messages"}
+      </button>
+    </form>
+  );
+}
+
 /** The order's page. */
 export default function OrderStatusPage(props: OrderStatusProps) {
   return (
@@ -133,6 +154,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
           )}
           <TrackedOrderCard order={props.order} business={props.business} />
           <Changes props={props} />
+          <TextsForm props={props} />
           <div className="card help-card">
             <h2>Need Help?</h2>
             <p>Call or WhatsApp us about your order: {props.business.phone}.</p>

@@ -1,12 +1,12 @@
 //! Staff confirming pickup slots (the home page promises a slot confirmed within 30 minutes of
 //! booking): the pickups awaiting confirmation, the windows a pickup can be moved to, and
-//! confirming or moving one. A confirmation records who and when, and the customer's e-mail about
-//! it goes into the outbox in the same transaction.
+//! confirming or moving one. A confirmation records who and when, and the customer's e-mail and
+//! text about it go into the outbox in the same transaction.
 
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
-use crate::domain::{OrderReference, OrderStatus, StopKind, StopState};
-use crate::models::order::Order;
+use crate::domain::{MessageKind, OrderReference, OrderStatus, StopKind, StopState};
+use crate::models::order::{NotifyCustomer, Order};
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
@@ -74,7 +74,8 @@ impl From<BookError> for SlotChangeError {
 }
 
 /// Confirms or moves the pickup of the order with this order ID, as `by` (a staff e-mail), in one
-/// transaction with the customer's e-mail (when `notify` and they gave an address). Moving checks
+/// transaction with the customer's e-mail (when `notify` says so and they gave an address) and
+/// text (as `notify` says). Moving checks
 /// the schedule and the window's room under the window's lock ([`Stop::move_pickup`]); refused,
 /// nothing changes.
 pub fn change_slot(
@@ -83,7 +84,7 @@ pub fn change_slot(
     action: SlotAction,
     schedule: &Schedule,
     by: &str,
-    notify: bool,
+    notify: &NotifyCustomer,
     now: OffsetDateTime,
 ) -> Result<SlotChanged, SlotChangeError> {
     let stored = crate::clock::stored(now);
@@ -125,12 +126,17 @@ pub fn change_slot(
         let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
             .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
         let delivery = Stop::of_order(connection, &order.id, StopKind::Delivery)?;
-        if changed && notify {
+        if changed && notify.email {
             let delivery_slot =
                 delivery.as_ref().map_or_else(|| schedule.delivery_for(pickup.slot(), order.rush), Stop::slot);
             if let Some(email) = OutboxMessage::for_slot(&order, pickup.slot(), delivery_slot, moved, stored) {
                 OutboxMessage::enqueue(connection, &[email])?;
             }
+        }
+        if changed {
+            let slot = pickup.slot();
+            let kind = MessageKind::SmsSlotConfirmed;
+            notify.text(connection, kind, &order, None, |texts| texts.slot_confirmed(&order, slot, moved), stored)?;
         }
         Ok(SlotChanged { order, pickup, delivery, changed })
     })

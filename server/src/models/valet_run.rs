@@ -6,10 +6,10 @@
 
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::schedule::{RunPosition, nairobi_day};
-use crate::domain::{Collected, FieldErrors, OrderStatus, PaymentStatus, StopKind, StopState, Weighing};
+use crate::domain::schedule::{RunPosition, eta, nairobi_day};
+use crate::domain::{Collected, FieldErrors, MessageKind, OrderStatus, PaymentStatus, StopKind, StopState, Weighing};
 use crate::models::order::bill::BillError;
-use crate::models::order::{Order, OrderLine, Payment, PaymentRecorded};
+use crate::models::order::{NotifyCustomer, Order, OrderLine, Payment, PaymentRecorded, once_per};
 use crate::models::stop::Stop;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -129,27 +129,49 @@ impl RunStop {
 
 impl Stop {
     /// "On my way": the valet set off for this stop, which moves the ETA of the stops after it.
-    /// Unchanged when they already had (or the stop is done).
+    /// The customer is texted as `notify` says: the valet is on the way (a pickup) or the order is
+    /// out for delivery, with the stop's ETA as its order page now shows it (`minutes_per_stop`).
+    /// Unchanged, and nobody texted, when they already had set off (or the stop is done).
     pub fn set_off(
         connection: &mut DbConnection,
         id: &str,
         actor: Actor<'_>,
+        notify: &NotifyCustomer,
+        minutes_per_stop: u16,
         now: PrimitiveDateTime,
     ) -> Result<Outcome, RunError> {
         write_transaction(connection, |connection| {
-            let (stop, _) = locked(connection, id, actor, now)?;
+            let (stop, order) = locked(connection, id, actor, now)?;
             if stop.state != StopState::Planned {
                 return Ok(Outcome::Unchanged);
             }
             diesel::update(stops::table.find(id))
                 .set((stops::state.eq(StopState::OnTheWay), stops::on_the_way_at.eq(now)))
                 .execute(connection)?;
+            let stop = Stop { state: StopState::OnTheWay, on_the_way_at: Some(now), ..stop };
+            let eta = stop.run_position(connection)?.map(|position| eta(position, minutes_per_stop));
+            let kind = match stop.kind {
+                StopKind::Pickup => MessageKind::SmsOnTheWay,
+                StopKind::Delivery => MessageKind::SmsOutForDelivery,
+            };
+            notify.text(
+                connection,
+                kind,
+                &order,
+                Some(once_per(kind, &stop.id)),
+                |texts| match stop.kind {
+                    StopKind::Pickup => texts.on_the_way(&order, eta),
+                    StopKind::Delivery => texts.out_for_delivery(&order, eta),
+                },
+                now,
+            )?;
             Ok(Outcome::Changed)
         })
     }
 
     /// "Picked up": the bill priced again from `weighing` and kept with its history, the stop
-    /// done and the order picked up (the customer told when `notify_customer`). Once done, the same
+    /// done and the order picked up (the customer told as `notify` says, with the bill as it now
+    /// stands). Once done, the same
     /// weighing again changes nothing, and another one corrects the bill while the order is still
     /// picked up and unpaid.
     pub fn pick_up(
@@ -157,7 +179,7 @@ impl Stop {
         id: &str,
         actor: Actor<'_>,
         weighing: &Weighing,
-        notify_customer: bool,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> Result<Outcome, RunError> {
         write_transaction(connection, |connection| {
@@ -184,14 +206,7 @@ impl Stop {
             order.record_weighing(connection, &priced, actor.email, now)?;
             if !already_done {
                 finish(connection, id, now)?;
-                Order::set_status_within(
-                    connection,
-                    &order.id,
-                    OrderStatus::PickedUp,
-                    actor.email,
-                    notify_customer,
-                    now,
-                )?;
+                Order::set_status_within(connection, &order.id, OrderStatus::PickedUp, actor.email, notify, now)?;
             }
             Ok(Outcome::Changed)
         })
@@ -199,13 +214,14 @@ impl Stop {
 
     /// "Delivered": the payment recorded as `collected` says (cash must be the bill; an M-PESA
     /// code pays one order only), the stop done and the order delivered (the customer told when
-    /// `notify_customer`). Once done, the same form again changes nothing.
+    /// `notify` says: one text, delivered, which names the payment just taken). Once done, the same
+    /// form again changes nothing.
     pub fn deliver(
         connection: &mut DbConnection,
         id: &str,
         actor: Actor<'_>,
         collected: &Collected,
-        notify_customer: bool,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> Result<Outcome, RunError> {
         let attempt = |connection: &mut DbConnection| {
@@ -221,20 +237,21 @@ impl Stop {
                     return Err(RunError::Refused("This order has not been picked up yet."));
                 }
                 if let Some(payment) = payment_to_record(&order, collected)? {
-                    let recorded = Order::record_payment_within(connection, &order.id, &payment, actor.email, now)?;
+                    // The delivered text names the payment: one text, not two at the door.
+                    let recorded = Order::record_payment_within(
+                        connection,
+                        &order.id,
+                        &payment,
+                        actor.email,
+                        &NotifyCustomer::nobody(),
+                        now,
+                    )?;
                     if let PaymentRecorded::CodeUsedBy(reference) = recorded {
                         return Err(RunError::CodeUsedBy(reference));
                     }
                 }
                 finish(connection, id, now)?;
-                Order::set_status_within(
-                    connection,
-                    &order.id,
-                    OrderStatus::Delivered,
-                    actor.email,
-                    notify_customer,
-                    now,
-                )?;
+                Order::set_status_within(connection, &order.id, OrderStatus::Delivered, actor.email, notify, now)?;
                 Ok(Outcome::Changed)
             })
         };

@@ -1,6 +1,7 @@
 //! The order's own page, `GET /t/{token}`: the tracking view of one order, opened from the link in
-//! its messages without typing anything; and its two plain forms, `POST /t/{token}/reschedule` and
-//! `POST /t/{token}/cancel`, which work without JavaScript, answer 303 back to the page with a
+//! its messages without typing anything; and its plain forms, `POST /t/{token}/reschedule`,
+//! `POST /t/{token}/cancel` and `POST /t/{token}/texts` (stop, or start again, the text messages to
+//! the order's phone number), which work without JavaScript, answer 303 back to the page with a
 //! notice, or show the page again with the reason next to the form.
 //!
 //! The token is the only key: the page is never cached, never indexed, and its address is not sent
@@ -12,6 +13,7 @@ use crate::db::DbError;
 use crate::domain::StopKind;
 use crate::domain::schedule::{nairobi_day, parse_slot_value};
 use crate::models::order::{ChangeError, ChangeRefusal, Order, change_refusal};
+use crate::models::outbox::OptOut;
 use crate::models::stop::Stop;
 use crate::state::AppState;
 use crate::views::order_page::{ChangeForm, ChangeProblem, OrderStatusProps, PickupChoice};
@@ -32,7 +34,10 @@ const CHOOSE_WINDOW: &str = "Please choose a pickup day and window from the list
 /// The cancel form without its confirmation.
 const CONFIRM_CANCEL: &str = "Please tick the box to confirm that you want to cancel this order.";
 
-/// `?done=moved|cancelled`, after a change went through.
+/// The texts form without a choice.
+const CHOOSE_TEXTS: &str = "Please choose whether to stop or to start text messages.";
+
+/// `?done=moved|cancelled|texts-off|texts-on`, after a change went through.
 #[derive(Debug, Deserialize)]
 pub struct OrderPageQuery {
     done: Option<String>,
@@ -43,6 +48,8 @@ fn notice(done: Option<&str>) -> Option<&'static str> {
     match done {
         Some("moved") => Some("Your pickup has been moved. We will confirm the new time within 30 minutes."),
         Some("cancelled") => Some("Your order has been cancelled. Nothing more will happen with it."),
+        Some("texts-off") => Some("Done: we will send no more text messages to this number."),
+        Some("texts-on") => Some("Done: we will send text messages to this number again."),
         _ => None,
     }
 }
@@ -146,11 +153,11 @@ pub async fn cancel_order(
         return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Cancel, CONFIRM_CANCEL, 422)).await;
     }
     let schedule = state.settings().schedule.clone();
-    let notify = state.settings().mail.status_template.is_some();
+    let notify = state.notify_customer();
     let key = token.clone();
     let cancelled = state
         .db()
-        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, notify, now_utc())))
+        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
         .await;
     match cancelled {
         Ok(Ok(order)) => {
@@ -162,6 +169,61 @@ pub async fn cancel_order(
         Err(error) => {
             tracing::error!(%error, "cancelling an order failed");
             order_page(&state, &request, &token, Outcome::problem(ChangeForm::Cancel, CHANGE_FAILED, 500)).await
+        }
+    }
+}
+
+/// The texts form: `texts=off` (stop) or `texts=on` (send them again).
+#[derive(Debug, Default, Deserialize)]
+pub struct TextsForm {
+    texts: Option<String>,
+}
+
+/// POST /t/{token}/texts: the order's phone number gets no more text messages (`texts=off`), from
+/// this order or any other, or gets them again (`texts=on`).
+pub async fn choose_texts(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let token = token.into_inner();
+    if !well_formed(&token) {
+        return not_found(&state, &request).await;
+    }
+    if from_another_site(&state, &request) {
+        return cross_site();
+    }
+    let form: TextsForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let off = match form.texts.as_deref().map(str::trim) {
+        Some("off") => true,
+        Some("on") => false,
+        _ => {
+            return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Texts, CHOOSE_TEXTS, 422)).await;
+        }
+    };
+    let key = token.clone();
+    let chosen = state
+        .db()
+        .run(move |c| {
+            let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
+            if off {
+                OptOut::opt_out(c, &order.phone, Some(&order.id), now_utc())?;
+            } else {
+                OptOut::opt_in(c, &order.phone)?;
+            }
+            Ok::<_, DbError>(Some(order.reference))
+        })
+        .await;
+    match chosen {
+        Ok(Some(reference)) => {
+            tracing::info!(order_id = %reference, texts_off = off, "text messages chosen on the order's page");
+            back_to_page(&token, if off { "texts-off" } else { "texts-on" })
+        }
+        Ok(None) => not_found(&state, &request).await,
+        Err(error) => {
+            tracing::error!(%error, "choosing text messages failed");
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Texts, CHANGE_FAILED, 500)).await
         }
     }
 }
@@ -262,11 +324,12 @@ async fn order_page(state: &AppState, request: &HttpRequest, token: &str, outcom
                 Some(_) => Vec::new(),
             };
             let visit = TrackedVisit::new(&order, &stops, schedule.minutes_per_stop, true);
+            let texts_off = OptOut::is_opted_out(c, &order.phone)?;
             let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
-            Ok::<_, DbError>(Some((tracked, refusal, choices)))
+            Ok::<_, DbError>(Some((tracked, refusal, choices, texts_off)))
         })
         .await;
-    let (order, refusal, choices) = match loaded {
+    let (order, refusal, choices, texts_off) = match loaded {
         Ok(Some(loaded)) => loaded,
         Ok(None) => return not_found(state, request).await,
         Err(error) => {
@@ -284,6 +347,7 @@ async fn order_page(state: &AppState, request: &HttpRequest, token: &str, outcom
         token: token.to_owned(),
         changeable,
         closed: closed.map(|refusal| refusal.to_string()),
+        texts_off,
         choices: choices.into_iter().map(|(slot, left)| PickupChoice::new(slot, left)).collect(),
         problem: outcome.problem,
         notice: outcome.notice.map(str::to_owned),

@@ -206,7 +206,8 @@ async fn act(
             return run_page(state, request, staff, view, said, None, StatusCode::UNPROCESSABLE_ENTITY).await;
         }
     };
-    let notify = state.settings().mail.status_template.is_some();
+    let notify = state.notify_customer();
+    let minutes_per_stop = state.settings().schedule.minutes_per_stop;
     let (stop_id, email) = (id.to_owned(), staff.email.clone());
     let only_run_of = (staff.role == StaffRole::Valet).then(|| staff.id.clone());
     let recorded = state
@@ -215,9 +216,9 @@ async fn act(
             let actor = Actor { email: &email, only_run_of: only_run_of.as_deref() };
             let now = now_utc();
             Ok::<_, DbError>(match &form {
-                StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, now),
-                StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, notify, now),
-                StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, notify, now),
+                StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, &notify, minutes_per_stop, now),
+                StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, &notify, now),
+                StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, &notify, now),
             })
         })
         .await;

@@ -119,9 +119,16 @@ impl Texts {
         format!("{}: order {} is out for delivery{when}.{pay} Track: {}", self.shop, order.reference, self.link(order))
     }
 
-    /// Delivered, with the receipt (the order's page shows the bill and the payment).
+    /// Delivered, with the receipt (the order's page shows the bill and the payment): the payment
+    /// taken at the door is named here rather than in a second text; an unpaid bill says how to pay.
     pub fn delivered(&self, order: &Order) -> String {
-        format!("{}: order {} delivered. Thank you! Receipt: {}", self.shop, order.reference, self.link(order))
+        let paid = if order.payment_status == PaymentStatus::Paid {
+            let code = order.mpesa_code.as_deref().map(|code| format!(" (M-PESA {code})")).unwrap_or_default();
+            format!(", KSh {} paid{code}. Thank you!", shillings(order.total_amount))
+        } else {
+            format!(". Thank you! Bill KSh {}, M-PESA till {}.", shillings(order.total_amount), self.till)
+        };
+        format!("{}: order {} delivered{paid} Receipt: {}", self.shop, order.reference, self.link(order))
     }
 
     /// A payment was recorded.
@@ -250,6 +257,8 @@ mod tests {
     #[test]
     fn every_text_is_plain_gsm_and_at_most_two_segments_and_most_are_one() {
         let (texts, order) = longest();
+        let paid =
+            Order { payment_status: PaymentStatus::Paid, mpesa_code: Some("QKH94M1Z11".to_owned()), ..order.clone() };
         let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
         let eta = Eta { start: 19 * 60 + 15, end: 19 * 60 + 45 };
         let all = [
@@ -261,6 +270,7 @@ mod tests {
             ("ready", texts.ready(&order, Some(slot))),
             ("out for delivery", texts.out_for_delivery(&order, Some(eta))),
             ("delivered", texts.delivered(&order)),
+            ("delivered and paid", texts.delivered(&paid)),
             ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"))),
             ("pickup booked", texts.pickup_booked(&order, slot)),
             ("no window", texts.no_window()),
@@ -282,6 +292,7 @@ mod tests {
             texts.picked_up(&order),
             texts.ready(&order, Some(slot)),
             texts.delivered(&order),
+            texts.delivered(&paid),
             texts.payment_received(&order, 1050, Some("QKH94M1Z11")),
         ] {
             assert_eq!(segments(&text), 1, "{} characters: {text}", text.len());

@@ -11,6 +11,7 @@ pub mod orders;
 pub mod pages;
 pub mod run;
 pub mod slots;
+pub mod texts;
 pub mod tracking;
 pub mod valet;
 
@@ -51,6 +52,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     awaiting::SlotConfirmed::export_all(&config)?;
     run::DayRun::export_all(&config)?;
     accounts::StaffAccounts::export_all(&config)?;
+    texts::TextSwitches::export_all(&config)?;
     Ok(())
 }
 

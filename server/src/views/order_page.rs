@@ -1,5 +1,6 @@
 //! The order's own page, `/t/{token}`: the tracking view of one order, opened from the link in
-//! its messages without typing anything, with the forms that move or cancel its pickup.
+//! its messages without typing anything, with the forms that move or cancel its pickup, and the one
+//! that stops (or starts again) the text messages to its phone number.
 
 use crate::domain::schedule::Slot;
 use crate::views::tracking::TrackedOrder;
@@ -39,6 +40,8 @@ pub enum ChangeForm {
     Reschedule,
     /// Cancelling the order.
     Cancel,
+    /// Stopping (or starting again) the text messages.
+    Texts,
 }
 
 /// Why a change was refused, shown next to its form.
@@ -62,6 +65,9 @@ pub struct OrderStatusProps {
     pub changeable: bool,
     /// Why not, while the order is waiting for its pickup but changes have closed (the cut-off).
     pub closed: Option<String>,
+    /// Whether the order's phone number asked for no more text messages (it is the masked
+    /// `order.phone`): the page then offers to send them again.
+    pub texts_off: bool,
     /// Windows the pickup can move to; empty unless `changeable`.
     pub choices: Vec<PickupChoice>,
     /// What was refused, after a form was sent.

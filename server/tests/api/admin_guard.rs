@@ -96,6 +96,8 @@ fn body_for(path: &str) -> Value {
         json!({ "date": "2026-11-25", "stops": [] })
     } else if path.ends_with("/payment") {
         json!({ "paymentStatus": "paid", "paidVia": "cash" })
+    } else if path == "/api/admin/texts" {
+        json!({ "kind": "sms-eta", "enabled": true })
     } else if path.contains("/messages/") {
         json!({ "status": "handled" })
     } else {

@@ -26,5 +26,6 @@ mod slots;
 mod sms;
 mod sms_incoming;
 mod sms_mock;
+mod sms_steps;
 mod tracking;
 mod valet;

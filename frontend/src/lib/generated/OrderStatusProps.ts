@@ -24,6 +24,11 @@ changeable: boolean,
  */
 closed: string | null, 
 /**
+ * Whether the order's phone number asked for no more text messages (it is the masked
+ * `order.phone`): the page then offers to send them again.
+ */
+textsOff: boolean, 
+/**
  * Windows the pickup can move to; empty unless `changeable`.
  */
 choices: Array<PickupChoice>, 

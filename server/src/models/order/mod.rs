@@ -6,19 +6,23 @@ pub mod bill;
 pub mod detail;
 mod lines;
 mod list;
+mod notify;
 mod payment;
 mod place;
 mod visit;
 
 pub use lines::OrderLine;
 pub use list::OrderFilter;
+pub use notify::{NotifyCustomer, once_per};
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PlaceError, Placed, PlacingTerms};
 pub use visit::{CANCELLED_BY_CUSTOMER, ChangeError, ChangeRefusal, VisitStop, change_refusal};
 
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind};
+use crate::domain::{
+    MessageKind, OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState,
+};
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::Stop;
 use diesel::prelude::*;
@@ -164,20 +168,18 @@ impl Order {
     }
 
     /// Sets the order's status (any to any, spec section 4) and records the change with its time
-    /// and who made it; with `notify_customer`, the customer's e-mail about it goes into the outbox
-    /// in the same transaction. Setting the status it already has changes nothing. `None`: no
-    /// such order.
+    /// and who made it; the customer is told as `notify` says (the status e-mail, and the text of
+    /// the step: picked up with the bill, ready, delivered), in the same transaction. Setting the
+    /// status it already has changes nothing and tells nobody. `None`: no such order.
     pub fn set_status(
         connection: &mut DbConnection,
         id: &str,
         status: OrderStatus,
         by: &str,
-        notify_customer: bool,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Order>> {
-        write_transaction(connection, |connection| {
-            Order::set_status_within(connection, id, status, by, notify_customer, now)
-        })
+        write_transaction(connection, |connection| Order::set_status_within(connection, id, status, by, notify, now))
     }
 
     /// [`Order::set_status`] inside the caller's transaction, for a change that writes more with it
@@ -187,7 +189,7 @@ impl Order {
         id: &str,
         status: OrderStatus,
         by: &str,
-        notify_customer: bool,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Order>> {
         let Some(order) = Order::find(connection, id)? else {
@@ -221,12 +223,48 @@ impl Order {
             }
             OrderStatus::Pending => {}
         }
-        let changed = Order::find(connection, id)?;
-        if let Some(email) =
-            changed.as_ref().filter(|_| notify_customer).and_then(|o| OutboxMessage::for_status(o, status, now))
+        let Some(changed) = Order::find(connection, id)? else { return Ok(None) };
+        if notify.email
+            && let Some(email) = OutboxMessage::for_status(&changed, status, now)
         {
             OutboxMessage::enqueue(connection, &[email])?;
         }
-        Ok(changed)
+        changed.text_status(connection, notify, now)?;
+        Ok(Some(changed))
+    }
+
+    /// The customer's text about the status the order has just been set to, if its step has one:
+    /// each step is texted once per order, however often staff set it back and forth.
+    fn text_status(
+        &self,
+        connection: &mut DbConnection,
+        notify: &NotifyCustomer,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<()> {
+        let kind = match self.status {
+            OrderStatus::PickedUp => MessageKind::SmsPickedUp,
+            OrderStatus::Ready => MessageKind::SmsReady,
+            OrderStatus::Delivered => MessageKind::SmsDelivered,
+            OrderStatus::Pending | OrderStatus::InProgress | OrderStatus::Cancelled => return Ok(()),
+        };
+        let delivery = match kind {
+            MessageKind::SmsReady => Stop::of_order(connection, &self.id, StopKind::Delivery)?
+                .filter(|stop| stop.state != StopState::Cancelled)
+                .map(|stop| stop.slot()),
+            _ => None,
+        };
+        notify.text(
+            connection,
+            kind,
+            self,
+            Some(once_per(kind, &self.id)),
+            |texts| match kind {
+                MessageKind::SmsPickedUp => texts.picked_up(self),
+                MessageKind::SmsReady => texts.ready(self, delivery),
+                _ => texts.delivered(self),
+            },
+            now,
+        )?;
+        Ok(())
     }
 }

@@ -1,9 +1,9 @@
 //! Recording how an order was paid, apart from its work status.
 
-use super::Order;
+use super::{NotifyCustomer, Order};
 use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{MpesaCode, PaidVia, PaymentStatus};
+use crate::domain::{MessageKind, MpesaCode, PaidVia, PaymentStatus};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -22,16 +22,20 @@ pub enum Payment {
 impl Order {
     /// Records a payment (or its absence), apart from the work status. An M-PESA code pays for
     /// one order only: a code already recorded for another order is refused (a typo, or one
-    /// payment message shown for two orders).
+    /// payment message shown for two orders). An order that becomes paid texts the customer as
+    /// `notify` says; one paid already (a correction of how) does not text again.
     pub fn record_payment(
         connection: &mut DbConnection,
         id: &str,
         payment: &Payment,
         by: &str,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<PaymentRecorded> {
         let attempt = |connection: &mut DbConnection| {
-            write_transaction(connection, |connection| Order::record_payment_within(connection, id, payment, by, now))
+            write_transaction(connection, |connection| {
+                Order::record_payment_within(connection, id, payment, by, notify, now)
+            })
         };
         match attempt(connection) {
             // Another order took the code between the check and the write; the check now sees it.
@@ -48,8 +52,10 @@ impl Order {
         id: &str,
         payment: &Payment,
         by: &str,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<PaymentRecorded> {
+        let Some(before) = Order::find(connection, id)? else { return Ok(PaymentRecorded::NoSuchOrder) };
         let (status, via, code, paid_at, recorded_by) = match payment {
             Payment::Unpaid => (PaymentStatus::Unpaid, None, None, None, None),
             Payment::Mpesa(code) => {
@@ -77,10 +83,23 @@ impl Order {
                 orders::updated_at.eq(now),
             ))
             .execute(connection)?;
-        match Order::find(connection, id)? {
-            Some(order) if changed > 0 => Ok(PaymentRecorded::Recorded(Box::new(order))),
-            _ => Ok(PaymentRecorded::NoSuchOrder),
+        let Some(order) = Order::find(connection, id)?.filter(|_| changed > 0) else {
+            return Ok(PaymentRecorded::NoSuchOrder);
+        };
+        if before.payment_status != PaymentStatus::Paid && order.payment_status == PaymentStatus::Paid {
+            let kind = MessageKind::SmsPaymentReceived;
+            let code = order.mpesa_code.clone();
+            let amount = order.total_amount;
+            notify.text(
+                connection,
+                kind,
+                &order,
+                None,
+                |texts| texts.payment_received(&order, amount, code.as_deref()),
+                now,
+            )?;
         }
+        Ok(PaymentRecorded::Recorded(Box::new(order)))
     }
 }
 

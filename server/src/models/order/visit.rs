@@ -4,7 +4,7 @@
 //! the pickup's cut-off not passed ([`change_refusal`]); each runs in one transaction, with the
 //! order's row locked on PostgreSQL so that a change and a cancellation never interleave.
 
-use super::Order;
+use super::{NotifyCustomer, Order};
 use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal};
@@ -157,14 +157,13 @@ impl Order {
     }
 
     /// The customer cancels the order whose page is `/t/{token}`: its status becomes cancelled
-    /// (recorded as by [`CANCELLED_BY_CUSTOMER`], with the customer's e-mail about it when
-    /// `notify_customer`) and its stops are cancelled, so that the pickup's place in its window is free again, in one transaction.
+    /// (recorded as by [`CANCELLED_BY_CUSTOMER`], the customer told as `notify` says) and its stops are cancelled, so that the pickup's place in its window is free again, in one transaction.
     /// Refused, with nothing written, when [`change_refusal`] says no.
     pub fn cancel_by_customer(
         connection: &mut DbConnection,
         token: &str,
         schedule: &Schedule,
-        notify_customer: bool,
+        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> Result<Order, ChangeError> {
         write_transaction(connection, |connection| {
@@ -174,7 +173,7 @@ impl Order {
                 &order.id,
                 OrderStatus::Cancelled,
                 CANCELLED_BY_CUSTOMER,
-                notify_customer,
+                notify,
                 now,
             )?
             .ok_or(ChangeError::NotFound)?;

@@ -10,7 +10,8 @@
 //! - [`outbox`]: the outbox of e-mails and texts as staff see it, and 'Send again';
 //! - [`slots`]: pickup slots awaiting confirmation, confirming and moving them;
 //! - [`run`]: the day board and saving the day's runs;
-//! - [`staff`]: staff accounts (owner only).
+//! - [`staff`]: staff accounts (owner only);
+//! - [`texts`]: the kinds of text staff switch off and on.
 
 pub mod dashboard;
 pub mod detail;
@@ -22,6 +23,7 @@ pub mod run;
 pub mod session;
 pub mod slots;
 pub mod staff;
+pub mod texts;
 
 use crate::db::DbError;
 use crate::error::ApiError;
@@ -48,8 +50,11 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &[u8], shape: &str) -> Result
     serde_json::from_slice(body).map_err(|error| ApiError::BadRequest(format!("The body must be {shape} ({error}).")))
 }
 
-/// `{"status": …}`
+/// `{"status": …}`; orders also take `"notifyCustomer": false` (the customer's e-mail and text are
+/// then not written; the default tells them).
 #[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct StatusChange {
     status: String,
+    notify_customer: Option<bool>,
 }

@@ -8,7 +8,7 @@ use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
 use crate::error::ApiError;
-use crate::models::order::{Order, Payment, PaymentRecorded};
+use crate::models::order::{NotifyCustomer, Order, Payment, PaymentRecorded};
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::{OrderChanged, OrdersPage};
@@ -32,25 +32,28 @@ pub async fn list_orders(
     Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE, now_utc())))
 }
 
-/// POST /api/admin/orders/{orderId}/status `{"status": "ready"}`: any status to any other, stored with
-/// its time and the staff member in the history.
+/// POST /api/admin/orders/{orderId}/status `{"status": "ready", "notifyCustomer": true}`: any status
+/// to any other, stored with its time and the staff member in the history; the customer is told by
+/// e-mail and text unless `notifyCustomer` is false.
 pub async fn change_order_status(
     state: web::Data<AppState>,
     staff: CurrentStaff,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let change: StatusChange = json_body(&body, r#"a JSON object like {"status": "ready"}"#)?;
+    let change: StatusChange =
+        json_body(&body, r#"a JSON object like {"status": "ready"} or {"status": "ready", "notifyCustomer": false}"#)?;
     let status = OrderStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown status '{}': use one of {}.", change.status, OrderStatus::choices()))
     })?;
     let (reference, by) = (order_id(&id)?, staff.email.clone());
-    let notify = state.settings().mail.status_template.is_some();
+    let notify =
+        if change.notify_customer.unwrap_or(true) { state.notify_customer() } else { NotifyCustomer::nobody() };
     let updated = state
         .db()
         .run(move |connection| {
             let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
-            let order = Order::set_status(connection, &found.id, status, &by, notify, now_utc())?;
+            let order = Order::set_status(connection, &found.id, status, &by, &notify, now_utc())?;
             let lines = Order::lines(connection, &found.id)?;
             let stats = Stats::load(connection)?;
             Ok::<_, DbError>(order.map(|order| (AdminOrder::new(&order, &lines), stats)))
@@ -111,12 +114,13 @@ pub async fn record_payment(
     let reference = order_id(&id)?;
     let payment = input.validate()?;
     let by = staff.email.clone();
+    let notify = state.notify_customer();
     let updated = state
         .db()
         .run(move |connection| {
             let (recorded, lines) = match Order::find_by_reference(connection, &reference)? {
                 Some(found) => (
-                    Order::record_payment(connection, &found.id, &payment, &by, now_utc())?,
+                    Order::record_payment(connection, &found.id, &payment, &by, &notify, now_utc())?,
                     Order::lines(connection, &found.id)?,
                 ),
                 None => (PaymentRecorded::NoSuchOrder, Vec::new()),
@@ -139,5 +143,6 @@ pub async fn record_payment(
         }
     };
     tracing::info!(order_id = %order.order.id, payment = %order.payment_status, staff = %staff.email, "payment recorded");
+    state.wake_outbox();
     Ok(private_json(&OrderChanged { order, stats }))
 }

@@ -1,5 +1,5 @@
 //! Slot confirmation: the pickups awaiting it, and confirming or moving one. Either records who
-//! and when and tells the customer by e-mail, in the same transaction.
+//! and when and tells the customer by e-mail and text, in the same transaction.
 
 use super::query::{no_such_order, order_id};
 use super::{json_body, load_failed, private_json};
@@ -76,7 +76,7 @@ pub async fn change_slot(
     let reference = order_id(&id)?;
     let action = change.validate()?;
     let schedule = state.settings().schedule.clone();
-    let notify = state.settings().mail.status_template.is_some();
+    let notify = state.notify_customer();
     let by = staff.email.clone();
     let answer = state
         .db()
@@ -87,7 +87,7 @@ pub async fn change_slot(
                 action,
                 &schedule,
                 &by,
-                notify,
+                &notify,
                 now_utc().assume_utc(),
             ) {
                 Ok(changed) => changed,

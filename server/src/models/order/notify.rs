@@ -1,0 +1,57 @@
+//! Whom a change of an order tells, and how: the customer's e-mail (when the status template is
+//! configured) and their text (in the words of [`Texts`]). Every change that tells the customer
+//! takes a [`NotifyCustomer`] and writes its messages in its own transaction, so that a refused change, or
+//! one that changes nothing, tells nobody.
+
+use super::Order;
+use crate::db::DbConnection;
+use crate::domain::MessageKind;
+use crate::models::outbox::{Enqueued, OutboxMessage};
+use crate::sms::texts::Texts;
+use diesel::QueryResult;
+use time::PrimitiveDateTime;
+
+/// How a change tells the customer about itself.
+#[derive(Debug, Clone, Default)]
+pub struct NotifyCustomer {
+    /// The customer's e-mail about a status change (written when they gave an address).
+    pub email: bool,
+    /// The customer's text, in these words; `None`: no text.
+    pub texts: Option<Texts>,
+}
+
+impl NotifyCustomer {
+    /// Tells nobody: staff saved a change with "notify customer" off.
+    pub fn nobody() -> Self {
+        NotifyCustomer::default()
+    }
+
+    /// Tells the customer by text and, with `email` (the status template is configured), by e-mail.
+    pub fn customer(texts: &Texts, email: bool) -> Self {
+        NotifyCustomer { email, texts: Some(texts.clone()) }
+    }
+
+    /// Writes the customer's text of `kind` about `order`, in the words `words` picks, unless this
+    /// change sends no text (or the number opted out, or staff switched the kind off). With a
+    /// `dedupe_key`, at most one text holds it: the step is told once per order however often it
+    /// is set. Call it inside the change's transaction.
+    pub fn text(
+        &self,
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        order: &Order,
+        dedupe_key: Option<String>,
+        words: impl FnOnce(&Texts) -> String,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Enqueued>> {
+        let Some(texts) = &self.texts else { return Ok(None) };
+        let text = words(texts);
+        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &text, dedupe_key, now);
+        OutboxMessage::enqueue_sms(connection, &sms).map(Some)
+    }
+}
+
+/// The key that lets `kind` be written once for `subject` (an order's or a stop's id).
+pub fn once_per(kind: MessageKind, subject: &str) -> String {
+    format!("{}:{subject}", crate::domain::TextEnum::as_str(kind))
+}

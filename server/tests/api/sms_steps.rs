@@ -1,0 +1,337 @@
+//! A text at every step of an order, on both backends: each written in the transaction of its
+//! change with the order ID, the order's link and the step's details (window, ETA, bill, payment),
+//! none for a change refused or made twice, and all of them through a mock Africa's Talking. A
+//! customer stops texts to their number from the order's page; staff switch a kind of text off.
+
+use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env, spawn_app_with_env};
+use crate::sms::{place, texting_app, texts, until_texts};
+use crate::sms_mock::{AtReply, MockAt};
+use diesel::prelude::*;
+use laundry::db::schema::stops;
+use laundry::domain::schedule::{eta, nairobi_day};
+use laundry::domain::{MessageKind, OrderReference, OutboxStatus, StopKind};
+use laundry::models::order::Order;
+use laundry::models::outbox::OutboxMessage;
+use laundry::models::staff::Staff;
+use laundry::models::stop::Stop;
+use serde_json::{Value, json};
+use std::time::Duration;
+use time::OffsetDateTime;
+
+const OWNER: &str = "njeri@example.com";
+const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
+const PHONE: &str = "+254712345678";
+
+/// The owner, signed in, and their staff id (to put stops in a run of theirs).
+async fn owner(app: &TestApp) -> (SignedIn, String) {
+    app.create_staff(OWNER, PASSWORD);
+    let id = app.with_db(|c| Staff::find_by_email(c, OWNER).unwrap().unwrap().id);
+    (app.sign_in(OWNER, PASSWORD).await, id)
+}
+
+fn order(app: &TestApp, reference: &str) -> Order {
+    let reference = OrderReference::parse(reference).unwrap();
+    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
+}
+
+/// The texts of `kind` in the outbox, oldest first.
+fn texts_of(app: &TestApp, kind: MessageKind) -> Vec<OutboxMessage> {
+    texts(app).into_iter().filter(|row| row.kind == kind).collect()
+}
+
+/// The one text of `kind`, its words.
+fn only_text(app: &TestApp, kind: MessageKind) -> String {
+    let rows = texts_of(app, kind);
+    assert_eq!(rows.len(), 1, "one text of {kind:?}: {rows:#?}");
+    assert_eq!(rows[0].to_phone.as_deref(), Some(PHONE));
+    rows[0].sms_text().unwrap()
+}
+
+async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
+    app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
+}
+
+/// Posts a valet form as the page does (the session's cookie and its CSRF field).
+async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    let mut form = vec![("csrf", session.csrf.as_str())];
+    form.extend_from_slice(fields);
+    app.client
+        .post(format!("{}{path}", app.address))
+        .header("cookie", &session.cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(&form).unwrap())
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Puts the order's stop of `kind` first in `valet`'s run today, 19:00-20:00; its id.
+fn first_in_run(app: &TestApp, order_key: &str, kind: StopKind, valet: &str) -> String {
+    let today = nairobi_day(OffsetDateTime::now_utc());
+    app.with_db(|c| {
+        diesel::update(stops::table.filter(stops::order_id.eq(order_key)).filter(stops::kind.eq(kind)))
+            .set((
+                stops::day.eq(today),
+                stops::window_start.eq(19 * 60),
+                stops::window_end.eq(20 * 60),
+                stops::valet_id.eq(valet),
+                stops::run_position.eq(1),
+            ))
+            .execute(c)
+            .unwrap();
+        Stop::of_order(c, order_key, kind).unwrap().unwrap().id
+    })
+}
+
+/// The ETA the order's page shows for the stop, from the one ETA function.
+fn eta_of(app: &TestApp, stop_id: &str) -> String {
+    let minutes_per_stop = app.state.settings().schedule.minutes_per_stop;
+    app.with_db(|c| {
+        let stop: Stop = stops::table.find(stop_id).select(Stop::as_select()).first(c).unwrap();
+        eta(stop.run_position(c).unwrap().unwrap(), minutes_per_stop).to_string()
+    })
+}
+
+async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_provider(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some(app) = texting_app(backend, &mock).await else { return };
+    let (session, staff_id) = owner(&app).await;
+    let id = place(&app, "0712 345 678").await;
+    let placed = order(&app, &id);
+    let link = format!("/t/{}", placed.link_token.clone().unwrap());
+
+    // Slot confirmed: the window and the link; confirming again texts nothing more.
+    let path = format!("/api/admin/orders/{id}/slot");
+    assert_eq!(api_post(&app, &session, &path, json!({"action": "confirm"})).await.status(), 200);
+    assert_eq!(api_post(&app, &session, &path, json!({"action": "confirm"})).await.status(), 200);
+    let pickup = app.with_db(|c| Stop::of_order(c, &placed.id, StopKind::Pickup).unwrap().unwrap());
+    let text = only_text(&app, MessageKind::SmsSlotConfirmed);
+    assert!(text.contains(&format!("pickup of order {id} confirmed for {}", pickup.slot().label())), "{text}");
+    assert!(text.ends_with(&link), "{text}");
+
+    // On my way: the pickup's ETA as the order's page shows it; pressed twice, one text.
+    let stop = first_in_run(&app, &placed.id, StopKind::Pickup, &staff_id);
+    let on_my_way = format!("/valet/stops/{stop}/on-my-way");
+    assert_eq!(valet_post(&app, &session, &on_my_way, &[]).await.status(), 303);
+    assert_eq!(valet_post(&app, &session, &on_my_way, &[]).await.status(), 303);
+    let text = only_text(&app, MessageKind::SmsOnTheWay);
+    assert!(text.contains(&format!("on the way for order {id}, expected {}", eta_of(&app, &stop))), "{text}");
+    assert!(text.ends_with(&link), "{text}");
+
+    // Picked up with 5 kg weighed: the bill as repriced (3 kg were estimated) and how to pay.
+    let picked_up = format!("/valet/stops/{stop}/picked-up");
+    assert_eq!(valet_post(&app, &session, &picked_up, &[("bags", "2"), ("kg", "5")]).await.status(), 303);
+    assert_eq!(valet_post(&app, &session, &picked_up, &[("bags", "2"), ("kg", "5")]).await.status(), 303);
+    let text = only_text(&app, MessageKind::SmsPickedUp);
+    assert!(text.contains(&format!("order {id} picked up. Bill KSh 750. Pay on delivery")), "{text}");
+
+    // Ready, set twice and once back and forth: one text, with the delivery window.
+    let status = format!("/api/admin/orders/{id}/status");
+    for step in ["ready", "ready", "in-progress", "ready"] {
+        assert_eq!(api_post(&app, &session, &status, json!({"status": step})).await.status(), 200);
+    }
+    let delivery = app.with_db(|c| Stop::of_order(c, &placed.id, StopKind::Delivery).unwrap().unwrap());
+    let text = only_text(&app, MessageKind::SmsReady);
+    assert!(text.contains(&format!("order {id} is clean and ready. Delivery {}.", delivery.slot().label())), "{text}");
+
+    // Out for delivery: the delivery's ETA and what is left to pay.
+    let stop = first_in_run(&app, &placed.id, StopKind::Delivery, &staff_id);
+    assert_eq!(valet_post(&app, &session, &format!("/valet/stops/{stop}/on-my-way"), &[]).await.status(), 303);
+    let text = only_text(&app, MessageKind::SmsOutForDelivery);
+    assert!(text.contains(&format!("order {id} is out for delivery, expected {}.", eta_of(&app, &stop))), "{text}");
+    assert!(text.contains("To pay: KSh 750"), "{text}");
+
+    // Delivered with the cash: one text naming the payment, and no second one about it.
+    let delivered = format!("/valet/stops/{stop}/delivered");
+    let paid = [("paid", "cash"), ("cash", "750")];
+    assert_eq!(valet_post(&app, &session, &delivered, &paid).await.status(), 303);
+    assert_eq!(valet_post(&app, &session, &delivered, &paid).await.status(), 303);
+    let text = only_text(&app, MessageKind::SmsDelivered);
+    assert!(text.contains(&format!("order {id} delivered, KSh 750 paid. Thank you! Receipt: ")), "{text}");
+    assert!(text.ends_with(&link), "{text}");
+    assert!(texts_of(&app, MessageKind::SmsPaymentReceived).is_empty());
+
+    // Every text reached Africa's Talking, in the order of the steps, exactly as written.
+    let written: Vec<String> = texts(&app).iter().map(|row| row.sms_text().unwrap()).collect();
+    assert_eq!(written.len(), 7, "{written:#?}");
+    mock.wait_for(7, Duration::from_secs(15)).await;
+    until_texts(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
+    assert_eq!(mock.texts_to(PHONE), written);
+}
+
+/// Places an order with an e-mail address (so that a status change has an e-mail to write).
+async fn place_with_email(app: &TestApp) -> String {
+    let body = json!({
+        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "email": "amina@example.com",
+        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
+        "paymentMethod": "pay-delivery", "specialInstructions": ""
+    });
+    let key = uuid::Uuid::new_v4().to_string();
+    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
+    assert_eq!(response.status(), 201);
+    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+}
+
+/// The status e-mails written for the order with this order ID.
+fn status_emails(app: &TestApp, reference: &str) -> usize {
+    let key = order(app, reference).id;
+    let rows = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    rows.iter().filter(|row| row.kind == MessageKind::OrderStatus && row.order_id.as_deref() == Some(&key)).count()
+}
+
+async fn a_payment_texts_once_and_a_refused_or_silent_change_texts_nothing(backend: Backend) {
+    let mock = MockAt::start().await;
+    // E-mail with the status template, towards a port nobody listens on: e-mails are written and wait.
+    let mut env = sms_env(&mock.url);
+    env.extend(mail_env("http://127.0.0.1:9", true));
+    let Some(app) = spawn_app_with_env(backend, &env, quick_retries()).await else { return };
+    let (session, _) = owner(&app).await;
+    let first = place_with_email(&app).await;
+    let second = place_with_email(&app).await;
+    let before = texts(&app).len();
+
+    // Staff record an M-PESA payment: the amount and the code; recording it again texts nothing.
+    let payment = json!({"paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QKH94M1Z11"});
+    let path = format!("/api/admin/orders/{first}/payment");
+    assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 200);
+    assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 200);
+    let text = only_text(&app, MessageKind::SmsPaymentReceived);
+    assert!(text.contains(&format!("KSh 450 received for order {first} (M-PESA QKH94M1Z11)")), "{text}");
+
+    // Refused: the same code for another order, an unknown status, a window that is no window.
+    let other = format!("/api/admin/orders/{second}/payment");
+    assert_eq!(api_post(&app, &session, &other, payment).await.status(), 422);
+    let status = format!("/api/admin/orders/{second}/status");
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "washed"})).await.status(), 400);
+    let slot = format!("/api/admin/orders/{second}/slot");
+    let moved = api_post(&app, &session, &slot, json!({"action": "move", "pickup": "2020-01-01T19:00"})).await;
+    assert_eq!(moved.status(), 422);
+    assert_eq!(texts(&app).len(), before + 1, "only the payment's text: {:#?}", texts(&app));
+
+    // Saved with "notify customer" off: the status changes, and neither a text nor an e-mail is
+    // written; saved as usual, both are.
+    let silent = api_post(&app, &session, &status, json!({"status": "picked-up", "notifyCustomer": false})).await;
+    assert_eq!(silent.status(), 200);
+    assert_eq!(order(&app, &second).status, laundry::domain::OrderStatus::PickedUp);
+    assert!(texts_of(&app, MessageKind::SmsPickedUp).is_empty());
+    assert_eq!(status_emails(&app, &second), 0);
+    let told = format!("/api/admin/orders/{first}/status");
+    assert_eq!(api_post(&app, &session, &told, json!({"status": "picked-up"})).await.status(), 200);
+    assert_eq!(status_emails(&app, &first), 1);
+    assert!(only_text(&app, MessageKind::SmsPickedUp).contains(&format!("order {first} picked up")));
+}
+
+/// Posts the texts form of the order's page, as a browser on that page does.
+async fn choose_texts(app: &TestApp, token: &str, choice: &str, site: &str) -> reqwest::Response {
+    app.client
+        .post(format!("{}/t/{token}/texts", app.address))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("sec-fetch-site", site)
+        .body(format!("texts={choice}"))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some(app) = texting_app(backend, &mock).await else { return };
+    let (session, _) = owner(&app).await;
+    let id = place(&app, "0712 345 678").await;
+    until_texts(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
+    let token = order(&app, &id).link_token.unwrap();
+
+    // A text on its way when the customer opts out: the provider is slow, then it is not sent.
+    mock.script(&[AtReply::Hang(Duration::from_secs(3))]);
+    let status = format!("/api/admin/orders/{id}/status");
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
+
+    // Another site's form, and a form without a choice, change nothing.
+    assert_eq!(choose_texts(&app, &token, "off", "cross-site").await.status(), 403);
+    assert_eq!(choose_texts(&app, &token, "maybe", "same-origin").await.status(), 422);
+    assert!(!app.with_db(|c| laundry::models::outbox::OptOut::is_opted_out(c, PHONE).unwrap()));
+    let page = app.get(&format!("/t/{token}")).await.text().await.unwrap();
+    assert!(page.contains("Stop text messages"), "the page offers to stop texts");
+
+    let stopped = choose_texts(&app, &token, "off", "same-origin").await;
+    assert_eq!(stopped.status(), 303);
+    assert_eq!(stopped.headers()["location"], format!("/t/{token}?done=texts-off"));
+    let page = app.get(&format!("/t/{token}?done=texts-off")).await.text().await.unwrap();
+    assert!(page.contains("Text messages are off for") && page.contains("+254 7** *** 678"), "{page}");
+    assert!(page.contains("Send me texts again"));
+    assert!(!page.contains("Stop text messages"));
+
+    // The queued text is skipped when the worker takes it again; nothing later is written, from
+    // this order or another order of the same number, however it is spelled.
+    let skipped = until_texts(&app, "sent or skipped", |row| row.status != OutboxStatus::Pending).await;
+    let picked_up: Vec<&OutboxMessage> = skipped.iter().filter(|row| row.kind == MessageKind::SmsPickedUp).collect();
+    assert_eq!(picked_up[0].status, OutboxStatus::Skipped, "{picked_up:#?}");
+    let another = place(&app, "+254 712 345678").await;
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready"})).await.status(), 200);
+    assert!(texts_of(&app, MessageKind::SmsReady).is_empty());
+    let received = texts(&app).into_iter().filter(|row| row.kind == MessageKind::SmsOrderReceived).count();
+    assert_eq!(received, 1, "the second order {another} wrote no text");
+
+    // Texts again: the next step is texted.
+    let started = choose_texts(&app, &token, "on", "same-origin").await;
+    assert_eq!(started.headers()["location"], format!("/t/{token}?done=texts-on"));
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "delivered"})).await.status(), 200);
+    only_text(&app, MessageKind::SmsDelivered);
+    mock.wait_for(2, Duration::from_secs(15)).await;
+    until_texts(&app, "done", |row| row.status != OutboxStatus::Pending).await;
+    assert!(mock.texts_to(PHONE).last().unwrap().contains(&format!("order {id} delivered")));
+}
+
+async fn a_kind_staff_switch_off_is_not_written_while_the_others_are(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some(app) = texting_app(backend, &mock).await else { return };
+    let (session, _) = owner(&app).await;
+    let listed: Value = app
+        .staff_request(reqwest::Method::GET, "/api/admin/texts", &session, false)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let kinds = listed["kinds"].as_array().unwrap();
+    assert_eq!(kinds.len(), MessageKind::SMS.len());
+    assert!(kinds.iter().all(|kind| kind["enabled"] == true && kind["changedBy"].is_null()), "{listed}");
+
+    // Refused: an unknown kind (named), an e-mail kind, no CSRF token.
+    let unknown = api_post(&app, &session, "/api/admin/texts", json!({"kind": "sms-weather", "enabled": false})).await;
+    assert_eq!(unknown.status(), 422);
+    let body: Value = unknown.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("'sms-weather'"), "{body}");
+    let email = api_post(&app, &session, "/api/admin/texts", json!({"kind": "order-admin", "enabled": false})).await;
+    assert_eq!(email.status(), 422);
+    let no_csrf = app
+        .staff_request(reqwest::Method::POST, "/api/admin/texts", &session, false)
+        .json(&json!({"kind": "sms-order-received", "enabled": false}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_csrf.status(), 403);
+    let switch = json!({"kind": "sms-order-received", "enabled": false});
+    let switched = api_post(&app, &session, "/api/admin/texts", switch).await;
+    assert_eq!(switched.status(), 200);
+    let switched: Value = switched.json().await.unwrap();
+    let received = switched["kinds"].as_array().unwrap().iter().find(|kind| kind["kind"] == "sms-order-received");
+    assert_eq!(received.unwrap()["enabled"], false);
+    assert_eq!(received.unwrap()["changedBy"], OWNER);
+
+    let id = place(&app, "0712 345 678").await;
+    assert!(texts_of(&app, MessageKind::SmsOrderReceived).is_empty());
+    let status = format!("/api/admin/orders/{id}/status");
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
+    only_text(&app, MessageKind::SmsPickedUp);
+    mock.wait_for(1, Duration::from_secs(15)).await;
+    assert!(mock.texts_to(PHONE)[0].contains("picked up"));
+}
+
+crate::on_each_backend!(
+    each_step_texts_the_customer_once_with_its_details_and_all_reach_the_provider,
+    a_payment_texts_once_and_a_refused_or_silent_change_texts_nothing,
+    opting_out_stops_every_later_text_to_that_number_until_opting_in,
+    a_kind_staff_switch_off_is_not_written_while_the_others_are,
+);
