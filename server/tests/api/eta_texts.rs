@@ -103,7 +103,16 @@ async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_
     let schedule = app.state.settings().schedule.clone();
     let token = cancelled.link_token.clone().unwrap();
     let before_cutoff = laundry::clock::stored(nairobi(DAY, 9, 0));
-    app.with_db(|c| Order::cancel_by_customer(c, &token, &schedule, false, before_cutoff)).unwrap();
+    app.with_db(|c| {
+        Order::cancel_by_customer(
+            c,
+            &token,
+            &schedule,
+            &laundry::models::order::NotifyCustomer::nobody(),
+            before_cutoff,
+        )
+    })
+    .unwrap();
     app.with_db(|c| OptOut::opt_out(c, &opted_out.phone, Some(&opted_out.id), laundry::clock::now_utc())).unwrap();
     // The run: the second booking first, then the first (so the order comes from the run, not
     // from the bookings); the 20:00 pickup in no run yet.

@@ -108,7 +108,17 @@ async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothi
     assert_eq!(outcomes, ["booked", "booked"]);
 
     // Once that pickup is cancelled, the letter books a new one.
-    app.with_db(|c| Order::set_status(c, &orders[0].id, OrderStatus::Cancelled, "staff", false, now()).unwrap());
+    app.with_db(|c| {
+        Order::set_status(
+            c,
+            &orders[0].id,
+            OrderStatus::Cancelled,
+            "staff",
+            &laundry::models::order::NotifyCustomer::nobody(),
+            now(),
+        )
+        .unwrap()
+    });
     assert_eq!(text_in(&app, "ATXid_in_3", PHONE, "P").await.status(), 200);
     assert_eq!(orders_of(&app, PHONE).len(), 3);
 }
