@@ -45,6 +45,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         Page::Home => serde_json::to_value(HomeProps {
             intro_video_url: settings.intro_video_url.clone(),
             first_order_discount: settings.first_order_discount,
+            sends_texts: settings.sms.missing().is_empty(),
             pickup_by_text: PickupByText::new(&settings.sms),
         }),
         Page::Pricing => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),

@@ -124,6 +124,9 @@ pub struct HomeProps {
     pub intro_video_url: Option<String>,
     /// KSh off a phone number's first order, when the offer is on: the banner says how it applies.
     pub first_order_discount: Option<u32>,
+    /// Whether customers get texts (Africa's Talking is configured): the page promises the 5:30pm
+    /// ETA text and the tracking link only then.
+    pub sends_texts: bool,
     /// How to book a pickup by text; `None` unless it works (the page promises it only then).
     pub pickup_by_text: Option<PickupByText>,
 }

@@ -226,5 +226,23 @@ async fn the_home_page_names_the_letter_and_the_number_only_when_texts_are_answe
         let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
         let home = app.get("/").await.text().await.unwrap();
         assert!(!home.contains("texting a single letter") && !home.contains("22384"), "without {missing}");
+        assert!(home.contains(ETA_PROMISE), "texts are still sent without {missing}");
     }
+}
+
+const ETA_PROMISE: &str = "At 5:30pm a text gives a 30-minute ETA window.";
+const LINK_PROMISE: &str = "A link to track the valet and the order is sent.";
+
+#[actix_web::test]
+async fn the_home_page_promises_the_texts_only_when_they_are_sent() {
+    let mock = MockAt::start().await;
+    let app = spawn_app_with_env(Backend::Sqlite, &sms_env(&mock.url), quick_retries()).await.unwrap();
+    let home = app.get("/").await.text().await.unwrap();
+    assert!(home.contains(ETA_PROMISE) && home.contains(LINK_PROMISE), "the spec's lines, exactly");
+
+    // Without Africa's Talking the texts wait in the outbox: the page does not promise them.
+    let app = crate::helpers::spawn_app_on(Backend::Sqlite).await.unwrap();
+    let home = app.get("/").await.text().await.unwrap();
+    assert!(!home.contains(ETA_PROMISE) && !home.contains(LINK_PROMISE) && !home.contains("texting a single letter"));
+    assert!(home.contains("between 7pm and 10pm"), "{home}");
 }

@@ -14,6 +14,11 @@ introVideoUrl: string | null,
  */
 firstOrderDiscount: number | null, 
 /**
+ * Whether customers get texts (Africa's Talking is configured): the page promises the 5:30pm
+ * ETA text and the tracking link only then.
+ */
+sendsTexts: boolean, 
+/**
  * How to book a pickup by text; `None` unless it works (the page promises it only then).
  */
 pickupByText: PickupByText | null, };
