@@ -14,6 +14,7 @@ pub mod domain;
 pub use domain::catalogue;
 pub mod error;
 pub mod frontend;
+pub mod jobs;
 pub mod mail;
 pub mod models;
 pub mod outbox;

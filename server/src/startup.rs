@@ -5,12 +5,14 @@ use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
+use crate::jobs::{JobContext, Scheduler};
 use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
 use crate::routes::{
     admin, assets, catalogue, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet,
 };
 use crate::state::AppState;
+use crate::telemetry::RedactedRootSpan;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
@@ -48,6 +50,18 @@ async fn head_as_get(
         request.head_mut().method = Method::GET;
     }
     next.call(request).await
+}
+
+/// What the scheduled jobs of this instance need of its state.
+fn job_context(state: &AppState) -> JobContext {
+    JobContext {
+        database: state.db().clone(),
+        clock: state.settings().clock.clone(),
+        texts: state.texts().clone(),
+        schedule: state.settings().schedule.clone(),
+        owner: format!("jobs-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
+        outbox_wakes: vec![state.mail_wake().clone(), state.sms_wake().clone()],
+    }
 }
 
 /// A built server, bound to its port, not yet running.
@@ -92,6 +106,7 @@ impl Application {
         actix_web::rt::spawn(mail.run());
         let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone());
         actix_web::rt::spawn(sms.run());
+        actix_web::rt::spawn(Scheduler::new(job_context(&state), state.settings().job_poll).run());
 
         let shared = state.clone();
         let https = state.settings().base_url.starts_with("https://");
@@ -111,7 +126,7 @@ impl Application {
                 .wrap(Compress::default())
                 .wrap(headers)
                 .wrap(from_fn(head_as_get))
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<RedactedRootSpan>::new())
                 .configure(routes)
         })
         .workers(workers)
@@ -214,7 +229,7 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, mail, messages, orders, run, slots, staff, texts};
+    use admin::{dashboard, detail, messages, orders, outbox, run, slots, staff, texts};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
@@ -223,8 +238,11 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/orders/{id}/payment", Method::POST, orders::record_payment),
         at("/messages", Method::GET, messages::list_messages),
         at("/messages/{id}/status", Method::POST, messages::change_message_status),
-        at("/mail", Method::GET, mail::get_mail),
-        at("/mail/{id}/resend", Method::POST, mail::resend_email),
+        at("/outbox", Method::GET, outbox::show_outbox),
+        at("/outbox/{id}/resend", Method::POST, outbox::resend_message),
+        // The outbox's first addresses, from when it held e-mail only.
+        at("/mail", Method::GET, outbox::show_outbox),
+        at("/mail/{id}/resend", Method::POST, outbox::resend_message),
         at("/unconfirmed", Method::GET, slots::list_unconfirmed),
         at("/orders/{id}/slot", Method::POST, slots::change_slot),
         at("/run", Method::GET, run::show_run),

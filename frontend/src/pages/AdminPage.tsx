@@ -8,10 +8,10 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/admin/AdminAlert";
 import { AwaitingPanel } from "../components/admin/AwaitingPanel";
-import { MailStatus } from "../components/admin/MailStatus";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
+import { OutboxBlock } from "../components/admin/OutboxBlock";
 import { RunPanel } from "../components/admin/RunPanel";
 import { StatCards } from "../components/admin/StatCards";
 import { TextSwitchesPanel } from "../components/admin/TextSwitchesPanel";
@@ -62,7 +62,7 @@ export default function AdminPage(props: AdminProps) {
     stats,
     orders,
     messages,
-    mail,
+    outbox,
     loading,
     failure,
     announcement,
@@ -72,7 +72,7 @@ export default function AdminPage(props: AdminProps) {
     sessionEnded,
     orderChanged,
     messageChanged,
-    mailResent,
+    messageResent,
   } = useDashboardData(props, listLoaded);
   const awaiting = useAwaiting(props.unconfirmed);
   const dayRun = useDayRun(props.run, sessionEnded);
@@ -173,7 +173,7 @@ export default function AdminPage(props: AdminProps) {
             onSessionEnded={sessionEnded}
           />
           <StatCards stats={stats} />
-          <MailStatus mail={mail} csrf={props.csrf} onResent={mailResent} onSessionEnded={sessionEnded} />
+          <OutboxBlock outbox={outbox} csrf={props.csrf} onResent={messageResent} onSessionEnded={sessionEnded} />
           <TextSwitchesPanel csrf={props.csrf} onSessionEnded={sessionEnded} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
             {TABS.map((entry) => (

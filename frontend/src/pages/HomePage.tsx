@@ -13,8 +13,8 @@ import type { HomeProps as OwnProps } from "../lib/generated/HomeProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the home page: the intro video's address (INTRO_VIDEO_URL) and the first-order discount,
- * when configured. */
+/** Props of the home page: the intro video's address (INTRO_VIDEO_URL), the first-order discount,
+ * whether texts are sent and pickup by text, when configured. */
 export type HomeProps = SharedProps & OwnProps;
 
 /** Sample testimonials (spec section 3: static sample data on the home page). */
@@ -73,24 +73,37 @@ const HOW_IT_WORKS: readonly { icon: IconName; title: string; text: string }[] =
   },
 ];
 
-/** The four steps after booking. Each says only what the service does today: no SMS yet (a later
- * issue), so pickups are asked for by phone or WhatsApp and the order is followed on /tracking. */
-const WHAT_TO_EXPECT: readonly { title: string; text: ReactNode }[] = [
-  {
-    title: "Confirm",
-    text: "Book online, or call or WhatsApp us. We call you within 30 minutes to confirm your pickup time.",
-  },
-  { title: "Pickup", text: "Your valet, one of our employees, collects your bag between 7pm and 10pm." },
-  {
-    title: "Track",
-    text: (
-      <>
-        Follow your order on <a href="/tracking">Track Order</a> with your order ID or phone number.
-      </>
-    ),
-  },
-  { title: "Delivery", text: "We bring it back clean and folded. Pay by M-PESA or on delivery." },
-];
+/** The four steps after booking. Each says only what the service does: the texts (the 5:30pm ETA
+ * window, the link to follow the valet and the order) are promised only when the server can send
+ * them (Africa's Talking configured); otherwise the order is followed on /tracking. */
+function whatToExpect(sendsTexts: boolean): readonly { title: string; text: ReactNode }[] {
+  return [
+    {
+      title: "Confirm",
+      text: "Book online, or call or WhatsApp us. We call you within 30 minutes to confirm your pickup time.",
+    },
+    {
+      title: "Pickup",
+      text: sendsTexts
+        ? "Pickups happen any day between 7pm and 10pm. At 5:30pm a text gives a 30-minute ETA window."
+        : "Your valet, one of our employees, collects your bag between 7pm and 10pm.",
+    },
+    {
+      title: "Track",
+      text: sendsTexts ? (
+        <>
+          A link to track the valet and the order is sent. You can also follow it on <a href="/tracking">Track Order</a>{" "}
+          with your order ID or phone number.
+        </>
+      ) : (
+        <>
+          Follow your order on <a href="/tracking">Track Order</a> with your order ID or phone number.
+        </>
+      ),
+    },
+    { title: "Delivery", text: "We bring it back clean and folded. Pay by M-PESA or on delivery." },
+  ];
+}
 
 const WHY_LOVE: readonly { icon: IconName; title: string; text: string }[] = [
   { icon: "clock", title: "24/7 and free pickup", text: "Book whenever suits you; pickup and delivery cost nothing." },
@@ -142,6 +155,14 @@ export default function HomePage(props: HomeProps) {
             <p className="home-hero__track">
               Already booked? <a href="/tracking">Track your order</a>
             </p>
+            {props.pickupByText && (
+              // Only when texts are received and answered (AT_SHORTCODE and the callback are set up).
+              <p className="home-hero__text">
+                A pickup can be requested by texting a single letter to the provider's number.{" "}
+                <strong>{`Text ${props.pickupByText.letter} to ${props.pickupByText.number}`}</strong> from the phone of
+                an earlier order: we book the next free evening at the same address and text you back.
+              </p>
+            )}
           </div>
           {props.introVideoUrl && (
             // Nothing of the video is downloaded until the visitor presses play.
@@ -225,7 +246,7 @@ export default function HomePage(props: HomeProps) {
             What to expect
           </h2>
           <ol className="steps steps--grid">
-            {WHAT_TO_EXPECT.map((step, index) => (
+            {whatToExpect(props.sendsTexts).map((step, index) => (
               <li key={step.title} className="step">
                 <span className="step__number" aria-hidden="true">
                   {index + 1}

@@ -1,7 +1,7 @@
 // The staff dashboard in a real browser: the sign-in in front of it, an order found by its order
 // ID and moved on by the status dropdown until the customer's tracking shows it, a payment and a
 // message handled, an order's detail at phone and desktop sizes, new orders arriving by the poll
-// and late ones standing out, the e-mail block of a server without e-mail settings, the phone
+// and late ones standing out, the outbox block of a server without e-mail or SMS settings, the phone
 // layout, the keyboard tabs, axe-core's scan, and the sign-out.
 import { expect, type Page, test } from "@playwright/test";
 import { hydrated, placeOrder, violations, watchConsole } from "./support";
@@ -216,7 +216,7 @@ test("a contact message is marked handled on the Messages tab", async ({ page })
   await expect(page.getByRole("tab", { name: /^Messages/ })).toHaveAttribute("aria-selected", "true");
 });
 
-test("without e-mail settings the dashboard says so, and that notifications wait", async ({ page }) => {
+test("without e-mail or SMS settings the dashboard says so, and that messages wait", async ({ page }) => {
   await placeOrderFor(page, "Mumbi Gathoni");
   await signIn(page);
 
@@ -226,6 +226,11 @@ test("without e-mail settings the dashboard says so, and that notifications wait
   await expect(mail).toContainText("EMAILJS_SERVICE_ID");
   await expect(mail).toContainText("Notifications wait in the outbox and are sent once it is.");
   await expect(mail).toContainText(/0 failed · 0 blocked · [1-9]\d* waiting/);
+  // Nor AT_* settings: the order's text waits too, and the same block says so.
+  await expect(mail).toContainText(
+    "SMS is not configured: AT_USERNAME, AT_API_KEY. Texts wait in the outbox and are sent once it is.",
+  );
+  await expect(mail).toContainText(/0 failed · 0 blocked · 0 not delivered · [1-9]\d* waiting/);
   const [box, tabs] = await Promise.all([
     mail.boundingBox(),
     page.getByRole("tablist", { name: "Dashboard" }).boundingBox(),

@@ -6,6 +6,7 @@ mod schedule;
 mod sms;
 
 use crate::catalogue;
+use crate::clock::Clock;
 use crate::domain::schedule::Schedule;
 use crate::domain::{PhoneNumber, parse_email};
 use crate::mail::MailSettings;
@@ -62,6 +63,12 @@ pub struct Settings {
     pub sms: SmsSettings,
     /// When the outbox workers retry (not from the environment; tests shorten it).
     pub outbox_retry: RetryPolicy,
+    /// The time the scheduled jobs go by (not from the environment): the system's, or in tests
+    /// one the test sets.
+    pub clock: Clock,
+    /// How often the scheduled jobs look for work due (not from the environment; 30 s, tests
+    /// shorten it).
+    pub job_poll: Duration,
 }
 
 /// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
@@ -206,6 +213,8 @@ impl Settings {
             mail,
             sms,
             outbox_retry: RetryPolicy::default(),
+            clock: Clock::system(),
+            job_poll: Duration::from_secs(30),
             addr,
             database_url: SecretString::from(database_url),
             behind_proxy,

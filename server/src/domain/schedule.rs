@@ -275,6 +275,25 @@ impl fmt::Display for Eta {
 /// How long the ETA window is.
 pub const ETA_MINUTES: u16 = 30;
 
+impl Eta {
+    /// The window moved earlier, if need be, so that it ends by the end of `window` (but starts
+    /// no earlier than `window`): a guess for a stop that is in no run yet stays inside the
+    /// window the customer booked.
+    pub fn within(self, window: Window) -> Eta {
+        let latest = window.end.saturating_sub(ETA_MINUTES).max(window.start);
+        let start = self.start.min(latest / 5 * 5).max(window.start);
+        Eta { start, end: start + ETA_MINUTES }
+    }
+
+    /// The window moved later, if need be, so that it starts no earlier than `minute` (rounded up
+    /// to five minutes): a text written late does not name a time already past.
+    pub fn not_before(self, minute: u16) -> Eta {
+        let floor = minute.div_ceil(5) * 5;
+        let start = self.start.max(floor).min(24 * 60 - ETA_MINUTES);
+        Eta { start, end: start + ETA_MINUTES }
+    }
+}
+
 /// The ETA of a stop: `minutes_per_stop` for each stop before it, counted from when the run's first
 /// open stop's window opens, or, once the valet is on the road, from their last progress plus one
 /// stop's time; never before the stop's own window opens. Rounded down to five minutes and 30
@@ -299,6 +318,20 @@ mod tests {
 
     fn nairobi(at: time::PrimitiveDateTime) -> OffsetDateTime {
         at.assume_offset(NAIROBI)
+    }
+
+    #[test]
+    fn an_eta_can_be_kept_inside_its_window_and_out_of_the_past() {
+        let window = Window::parse("19:00-20:00").unwrap();
+        let late = Eta { start: 20 * 60 + 5, end: 20 * 60 + 35 };
+        assert_eq!(late.within(window).to_string(), "19:30-20:00");
+        assert_eq!(Eta { start: 19 * 60 + 10, end: 19 * 60 + 40 }.within(window).to_string(), "19:10-19:40");
+        let short = Window::parse("19:00-19:20").unwrap();
+        assert_eq!(late.within(short).to_string(), "19:00-19:30", "never before the window opens");
+        let eta = Eta { start: 19 * 60, end: 19 * 60 + 30 };
+        assert_eq!(eta.not_before(19 * 60 + 12).to_string(), "19:15-19:45");
+        assert_eq!(eta.not_before(17 * 60 + 30), eta);
+        assert_eq!(eta.not_before(23 * 60 + 58).to_string(), "23:30-24:00");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 pub mod contact_message;
 pub mod day_board;
+pub mod incoming_text;
+pub mod job_run;
 pub mod order;
 pub mod outbox;
 pub mod slot_confirmation;

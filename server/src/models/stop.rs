@@ -272,6 +272,26 @@ impl Stop {
             .load(connection)
     }
 
+    /// The pickups still to be made on `day` whose window ends after `minute` (Nairobi): planned
+    /// or on the way, of orders not cancelled, with their order, by window and then booking.
+    pub fn open_pickups_ending_after(
+        connection: &mut DbConnection,
+        day: Date,
+        minute: u16,
+    ) -> QueryResult<Vec<(Stop, crate::models::order::Order)>> {
+        use crate::models::order::Order;
+        stops::table
+            .inner_join(orders::table)
+            .filter(stops::day.eq(day))
+            .filter(stops::kind.eq(StopKind::Pickup))
+            .filter(stops::state.eq_any([StopState::Planned, StopState::OnTheWay]))
+            .filter(stops::window_end.gt(i32::from(minute)))
+            .filter(orders::status.ne(OrderStatus::Cancelled))
+            .order((stops::window_start.asc(), stops::created_at.asc(), stops::id.asc()))
+            .select((Stop::as_select(), Order::as_select()))
+            .load(connection)
+    }
+
     /// Where this stop stands in its valet's run today: the open stops ahead of it, and when the
     /// valet last moved on (for [`crate::domain::schedule::eta`]). `None` when it is not in a run.
     pub fn run_position(&self, connection: &mut DbConnection) -> QueryResult<Option<RunPosition>> {

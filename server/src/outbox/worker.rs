@@ -57,12 +57,14 @@ impl<S: Sender> OutboxWorker<S> {
         if !missing.is_empty() {
             let channel = S::CHANNEL;
             let waiting = self.database.run(move |c| OutboxMessage::summary(c, channel).map_err(DbError::from)).await;
+            let waiting = waiting.map(|s: OutboxSummary| s.waiting).unwrap_or_default();
             tracing::warn!(
                 channel = %S::CHANNEL,
                 missing = %missing.join(", "),
-                waiting = waiting.map(|s: OutboxSummary| s.waiting).unwrap_or_default(),
-                "{} is not configured: its messages wait in the outbox and are sent once it is",
-                S::API
+                waiting,
+                "{} is not configured: set {}; until then its messages wait in the outbox ({waiting} now) and are sent once the server starts with them",
+                S::API,
+                listed(&missing),
             );
             return;
         }
@@ -197,6 +199,15 @@ impl<S: Sender> OutboxWorker<S> {
     }
 }
 
+/// Names as a sentence lists them: `A`, `A and B`, `A, B and C`.
+fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [only] => (*only).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// A wait as a span of the database's clock (an hour if it is beyond what a date can hold).
 fn span(wait: Duration) -> time::Duration {
     time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR)
@@ -205,6 +216,13 @@ fn span(wait: Duration) -> time::Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn missing_variables_read_as_a_sentence() {
+        assert_eq!(listed(&["AT_USERNAME"]), "AT_USERNAME");
+        assert_eq!(listed(&["AT_USERNAME", "AT_API_KEY"]), "AT_USERNAME and AT_API_KEY");
+        assert_eq!(listed(&["A", "B", "C"]), "A, B and C");
+    }
 
     #[test]
     fn backoff_doubles_with_jitter_and_stops_at_the_cap() {

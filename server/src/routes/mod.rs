@@ -21,7 +21,7 @@ use crate::domain::schedule::nairobi_day;
 use crate::models::stop::Stop;
 use crate::rendering::PageResponse;
 use crate::state::AppState;
-use crate::views::pages::{CatalogueProps, ContactPageProps, HomeProps, OrderPageProps, Page};
+use crate::views::pages::{CatalogueProps, ContactPageProps, HomeProps, OrderPageProps, Page, PickupByText};
 use crate::views::slots::{PickupChoices, horizon_end};
 use crate::views::tracking::TrackingProps;
 use serde_json::Value;
@@ -45,6 +45,8 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         Page::Home => serde_json::to_value(HomeProps {
             intro_video_url: settings.intro_video_url.clone(),
             first_order_discount: settings.first_order_discount,
+            sends_texts: settings.sms.missing().is_empty(),
+            pickup_by_text: PickupByText::new(&settings.sms),
         }),
         Page::Pricing => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
         // Every window with all its places: the page as it is before anything is booked.

@@ -1,12 +1,11 @@
-//! What the staff dashboard receives: its page props, its lists, the e-mail report, and the
+//! What the staff dashboard receives: its page props, its lists, the outbox report, and the
 //! answers of its changes.
 
 use super::awaiting::AwaitingList;
 use super::orders::{AdminMessage, AdminOrder};
 use super::run::DayRun;
 use super::time;
-use crate::domain::{MessageKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
-use crate::mail::MailSettings;
+use crate::domain::{Channel, Delivery, MessageKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::detail::OrderRecord;
@@ -112,18 +111,21 @@ impl MessagesPage {
     }
 }
 
-/// One outbox e-mail for staff: what it is, to whom, and how it went (never its parameters).
+/// One outbox message for staff, e-mail or text: what it is, to whom, how it went, and for a
+/// text what the network reported (never its parameters or its words).
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "OutboxMessage")]
 pub struct OutboxMessageView {
     /// UUID.
     pub id: String,
+    /// E-mail or SMS.
+    pub channel: Channel,
     /// What it is.
     pub kind: MessageKind,
     /// What staff read for the kind.
     pub label: String,
-    /// 'staff', or the customer's address.
+    /// 'staff', the customer's address, or for a text the customer's phone (E.164).
     pub to: String,
     /// The order ID of the order it is about (never the database's key).
     pub order_id: Option<String>,
@@ -131,7 +133,7 @@ pub struct OutboxMessageView {
     pub status: OutboxStatus,
     /// Attempts so far.
     pub attempts: i32,
-    /// The last answer that was not a success.
+    /// The last answer that was not a success (for a skipped text: why it was skipped).
     pub last_error: Option<String>,
     /// When it was written.
     pub created_at: String,
@@ -139,41 +141,56 @@ pub struct OutboxMessageView {
     pub last_attempt_at: Option<String>,
     /// Not sent before this.
     pub next_attempt_at: String,
+    /// When it was sent.
+    pub sent_at: Option<String>,
+    /// A text: what the network's last delivery report said (null before any report).
+    pub delivery: Option<Delivery>,
+    /// Its words: status, network, failure reason ('Failed (network 63902): UserInBlacklist').
+    pub delivery_detail: Option<String>,
+    /// When the report came.
+    pub delivery_at: Option<String>,
 }
 
 impl OutboxMessageView {
-    /// `email`, naming its order (if any) by the order ID staff and customers read.
-    pub fn new(email: &OutboxMessage, order_id: Option<&str>) -> Self {
+    /// `message`, naming its order (if any) by the order ID staff and customers read.
+    pub fn new(message: &OutboxMessage, order_id: Option<&str>) -> Self {
         OutboxMessageView {
-            id: email.id.clone(),
-            kind: email.kind,
-            label: email.kind.label().to_owned(),
-            to: if email.kind.to_staff() {
+            id: message.id.clone(),
+            channel: message.channel,
+            kind: message.kind,
+            label: message.kind.label().to_owned(),
+            to: if message.kind.to_staff() {
                 "staff".to_owned()
             } else {
-                email.to_email.clone().or_else(|| email.to_phone.clone()).unwrap_or_default()
+                message.to_email.clone().or_else(|| message.to_phone.clone()).unwrap_or_default()
             },
             order_id: order_id.map(str::to_owned),
-            status: email.status,
-            attempts: email.attempts,
-            last_error: email.last_error.clone(),
-            created_at: time(email.created_at),
-            last_attempt_at: email.last_attempt_at.map(time),
-            next_attempt_at: time(email.next_attempt_at),
+            status: message.status,
+            attempts: message.attempts,
+            last_error: message.last_error.clone(),
+            created_at: time(message.created_at),
+            last_attempt_at: message.last_attempt_at.map(time),
+            next_attempt_at: time(message.next_attempt_at),
+            sent_at: message.sent_at.map(time),
+            delivery: message.delivery,
+            delivery_detail: message.delivery_detail.clone(),
+            delivery_at: message.delivery_at.map(time),
         }
     }
 }
 
-/// What staff see of the e-mail outbox: configuration, counts, the last error, the e-mails that
-/// need a look.
+/// What staff see of one channel of the outbox: whether it can send, its counts and its newest
+/// problem.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-pub struct MailReport {
-    /// Whether e-mails can be sent.
+pub struct ChannelReport {
+    /// E-mail or SMS.
+    pub channel: Channel,
+    /// Whether its messages can be sent.
     pub configured: bool,
-    /// The variables still missing.
+    /// The variables still missing (its messages wait in the outbox meanwhile).
     pub missing: Vec<String>,
-    /// Pending e-mails.
+    /// Waiting to be sent.
     pub waiting: i64,
     /// Given up.
     pub failed: i64,
@@ -181,29 +198,56 @@ pub struct MailReport {
     pub blocked: i64,
     /// Sent.
     pub sent: i64,
-    /// The newest error of an e-mail not sent.
+    /// Not sent on purpose: a text to a number that opted out, or of a kind switched off.
+    pub skipped: i64,
+    /// Texts sent but reported not delivered by the network.
+    pub undelivered: i64,
+    /// The newest error of a message not sent, or report of a text not delivered.
     pub last_error: Option<String>,
     /// When it happened.
     pub last_error_at: Option<String>,
-    /// The e-mails that need a look, newest first.
-    pub problems: Vec<OutboxMessageView>,
 }
 
-impl MailReport {
-    /// The report of `summary` and `problems` under `settings`.
-    pub fn new(settings: &MailSettings, summary: &OutboxSummary, problems: &[(OutboxMessage, Option<String>)]) -> Self {
-        MailReport {
-            configured: settings.is_configured(),
-            missing: settings.missing().into_iter().map(str::to_owned).collect(),
+impl ChannelReport {
+    /// The report of `channel` from its `summary`, `missing` the variables it still needs.
+    pub fn new(channel: Channel, missing: &[&str], summary: &OutboxSummary) -> Self {
+        ChannelReport {
+            channel,
+            configured: missing.is_empty(),
+            missing: missing.iter().map(|name| (*name).to_owned()).collect(),
             waiting: summary.waiting,
             failed: summary.failed,
             blocked: summary.blocked,
             sent: summary.sent,
+            skipped: summary.skipped,
+            undelivered: summary.undelivered,
             last_error: summary.last_error.as_ref().map(|(error, _)| error.clone()),
             last_error_at: summary.last_error.as_ref().map(|(_, at)| time(*at)),
+        }
+    }
+}
+
+/// What staff see of the outbox: each channel, and the messages of either that need a look.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxReport {
+    /// The e-mails.
+    pub email: ChannelReport,
+    /// The texts.
+    pub sms: ChannelReport,
+    /// Failed, blocked, retried after an error, or texts reported not delivered; newest first.
+    pub problems: Vec<OutboxMessageView>,
+}
+
+impl OutboxReport {
+    /// The report of both channels and the `problems` (each with its order ID).
+    pub fn new(email: ChannelReport, sms: ChannelReport, problems: &[(OutboxMessage, Option<String>)]) -> Self {
+        OutboxReport {
+            email,
+            sms,
             problems: problems
                 .iter()
-                .map(|(email, order_id)| OutboxMessageView::new(email, order_id.as_deref()))
+                .map(|(message, order_id)| OutboxMessageView::new(message, order_id.as_deref()))
                 .collect(),
         }
     }
@@ -235,8 +279,8 @@ pub struct DashboardProps {
     pub messages: MessagesPage,
     /// Every order status, in the order of the work.
     pub statuses: Vec<OrderStatus>,
-    /// The e-mail outbox.
-    pub mail: MailReport,
+    /// The outbox: e-mails and texts.
+    pub outbox: OutboxReport,
     /// The pickups awaiting slot confirmation.
     pub unconfirmed: AwaitingList,
     /// The day board, when its tab is the one open (otherwise it is fetched when opened).
@@ -278,7 +322,8 @@ impl From<&StatusChange> for StatusChangeView {
 }
 
 /// `GET /api/admin/orders/{orderId}`: one order with everything the customer gave, its lines,
-/// its status and payment, and what happened to it: the status history and the e-mails about it.
+/// its status and payment, and what happened to it: the status history and the e-mails and texts
+/// about it.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderDetail {
@@ -289,8 +334,8 @@ pub struct OrderDetail {
     pub payment_recorded_by: Option<String>,
     /// Every status change, oldest first; the first is the order being placed.
     pub history: Vec<StatusChangeView>,
-    /// The e-mails written about the order (to staff and to the customer), oldest first.
-    pub emails: Vec<OutboxMessageView>,
+    /// The e-mails and texts written about the order (to staff and to the customer), oldest first.
+    pub messages: Vec<OutboxMessageView>,
 }
 
 impl From<&OrderRecord> for OrderDetail {
@@ -299,10 +344,10 @@ impl From<&OrderRecord> for OrderDetail {
         OrderDetail {
             payment_recorded_by: record.order.payment_recorded_by.clone(),
             history: record.history.iter().map(StatusChangeView::from).collect(),
-            emails: record
-                .emails
+            messages: record
+                .messages
                 .iter()
-                .map(|email| OutboxMessageView::new(email, Some(&record.order.reference)))
+                .map(|message| OutboxMessageView::new(message, Some(&record.order.reference)))
                 .collect(),
             order,
         }
@@ -320,9 +365,9 @@ pub struct MessageChanged {
 
 /// The answer to 'Send again'.
 #[derive(Debug, Clone, Serialize, TS)]
-pub struct MailResent {
-    /// The e-mail, queued again.
-    pub email: OutboxMessageView,
+pub struct MessageResent {
+    /// The e-mail or text, queued again.
+    pub message: OutboxMessageView,
     /// The outbox report after it.
-    pub mail: MailReport,
+    pub outbox: OutboxReport,
 }

@@ -39,7 +39,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     valet::ValetProps::export_all(&config)?;
     admin::OrderChanged::export_all(&config)?;
     admin::MessageChanged::export_all(&config)?;
-    admin::MailResent::export_all(&config)?;
+    admin::MessageResent::export_all(&config)?;
     admin::OrderDetail::export_all(&config)?;
     orders::OrderView::export_all(&config)?;
     orders::ContactCreated::export_all(&config)?;

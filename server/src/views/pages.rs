@@ -124,6 +124,28 @@ pub struct HomeProps {
     pub intro_video_url: Option<String>,
     /// KSh off a phone number's first order, when the offer is on: the banner says how it applies.
     pub first_order_discount: Option<u32>,
+    /// Whether customers get texts (Africa's Talking is configured): the page promises the 5:30pm
+    /// ETA text and the tracking link only then.
+    pub sends_texts: bool,
+    /// How to book a pickup by text; `None` unless it works (the page promises it only then).
+    pub pickup_by_text: Option<PickupByText>,
+}
+
+/// The letter a customer texts, and the number they text it to, to book a pickup.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PickupByText {
+    /// `LAUNDRY_SMS_PICKUP_LETTER`, upper case.
+    pub letter: String,
+    /// `AT_SHORTCODE`.
+    pub number: String,
+}
+
+impl PickupByText {
+    /// From the SMS settings, when a text with the letter is received and answered.
+    pub fn new(sms: &crate::sms::SmsSettings) -> Option<Self> {
+        let number = sms.shortcode.clone().filter(|_| sms.takes_pickups_by_text())?;
+        Some(PickupByText { letter: sms.pickup_letter.to_string(), number })
+    }
 }
 
 /// The props of the pages that show the services (pricing, order); the price list is in every

@@ -63,17 +63,18 @@ on_both_backends! {
 
         // The server of this test has no e-mail or SMS settings: both e-mails and the texts (order
         // received, picked up with the bill, payment received) wait in the outbox.
-        let mut emails: Vec<(&str, &str, &str, &str)> = detail["emails"].as_array().unwrap().iter().map(|email| {
-            (email["kind"].as_str().unwrap(), email["to"].as_str().unwrap(), email["status"].as_str().unwrap(), email["orderId"].as_str().unwrap())
+        let mut messages: Vec<(&str, &str, &str, &str, &str)> = detail["messages"].as_array().unwrap().iter().map(|message| {
+            (message["kind"].as_str().unwrap(), message["channel"].as_str().unwrap(), message["to"].as_str().unwrap(), message["status"].as_str().unwrap(), message["orderId"].as_str().unwrap())
         }).collect();
-        emails.sort(); // several written at one time
-        assert_eq!(emails, vec![
-            ("order-admin", "staff", "pending", id),
-            ("order-customer", "achieng@example.com", "pending", id),
-            ("sms-order-received", "+254712345678", "pending", id),
-            ("sms-payment-received", "+254712345678", "pending", id),
-            ("sms-picked-up", "+254712345678", "pending", id),
+        messages.sort(); // several written at one time
+        assert_eq!(messages, vec![
+            ("order-admin", "email", "staff", "pending", id),
+            ("order-customer", "email", "achieng@example.com", "pending", id),
+            ("sms-order-received", "sms", "+254712345678", "pending", id),
+            ("sms-payment-received", "sms", "+254712345678", "pending", id),
+            ("sms-picked-up", "sms", "+254712345678", "pending", id),
         ]);
+        assert!(detail["messages"].as_array().unwrap().iter().all(|m| m["delivery"].is_null()), "no report yet");
         let internal = stored(&app, id).id;
         assert!(!detail.to_string().contains(&internal), "the internal id never leaves the server");
     }

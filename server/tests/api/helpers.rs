@@ -1,6 +1,7 @@
 //! `spawn_app()` and request helpers shared by the integration tests.
 
 use actix_web::web;
+use laundry::clock::{Clock, NAIROBI};
 use laundry::config::Settings;
 use laundry::startup::Application;
 use laundry::state::AppState;
@@ -11,6 +12,9 @@ pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub state: web::Data<AppState>,
+    /// The clock its scheduled jobs go by (shared with its siblings): stopped at the start of
+    /// today in Nairobi unless the test gave one, so that no 5:30pm text is written unasked.
+    pub clock: Clock,
     _database: TestDatabase,
 }
 
@@ -206,14 +210,32 @@ pub async fn spawn_app_with_env(
     Some(start(&built_frontend(), 1000, database, env, Some(retries)).await)
 }
 
-/// A second server instance on `app`'s database (as behind a load balancer).
+/// Starts the real server on `backend` with extra environment, a retry policy and the clock its
+/// scheduled jobs go by (the test moves it: `clock.set(…)`).
+pub async fn spawn_app_at(
+    backend: Backend,
+    env: &[(&'static str, String)],
+    retries: laundry::outbox::RetryPolicy,
+    clock: Clock,
+) -> Option<TestApp> {
+    let database = new_database(backend)?;
+    Some(start_at(&built_frontend(), 1000, database, env, Some(retries), clock).await)
+}
+
+/// A second server instance on `app`'s database (as behind a load balancer), on `app`'s clock.
 pub async fn spawn_sibling(
     app: &TestApp,
     env: &[(&'static str, String)],
     retries: laundry::outbox::RetryPolicy,
 ) -> TestApp {
     let database = TestDatabase::Shared(app._database.url());
-    start(&built_frontend(), 1000, database, env, Some(retries)).await
+    start_at(&built_frontend(), 1000, database, env, Some(retries), app.clock.clone()).await
+}
+
+/// The tests' default clock: stopped at the start of today in Nairobi, before any 5:30pm.
+fn quiet_clock() -> Clock {
+    let today = time::OffsetDateTime::now_utc().to_offset(NAIROBI).date();
+    Clock::stopped_at(today.midnight().assume_offset(NAIROBI))
 }
 
 /// Starts the real server with another frontend folder and render time limit.
@@ -228,6 +250,17 @@ async fn start(
     database: TestDatabase,
     env: &[(&'static str, String)],
     retries: Option<laundry::outbox::RetryPolicy>,
+) -> TestApp {
+    start_at(frontend_dir, render_timeout_ms, database, env, retries, quiet_clock()).await
+}
+
+async fn start_at(
+    frontend_dir: &Path,
+    render_timeout_ms: u64,
+    database: TestDatabase,
+    env: &[(&'static str, String)],
+    retries: Option<laundry::outbox::RetryPolicy>,
+    clock: Clock,
 ) -> TestApp {
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
@@ -244,13 +277,18 @@ async fn start(
         }),
     })
     .unwrap();
-    let settings = laundry::config::Settings { outbox_retry: retries.unwrap_or_default(), ..settings };
+    let settings = laundry::config::Settings {
+        outbox_retry: retries.unwrap_or_default(),
+        clock: clock.clone(),
+        job_poll: std::time::Duration::from_millis(50),
+        ..settings
+    };
     let application = Application::build(settings).await.unwrap();
     let address = format!("http://127.0.0.1:{}", application.port());
     let state = application.state();
     actix_web::rt::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    TestApp { address, client, state, _database: database }
+    TestApp { address, client, state, clock, _database: database }
 }
 
 /// Declares each test twice, on SQLite and on PostgreSQL (skipped when `TEST_DATABASE_URL` is unset).

@@ -295,8 +295,9 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
         .json()
         .await
         .unwrap();
-    assert_eq!((report["blocked"].as_i64(), report["configured"].as_bool()), (Some(1), Some(true)));
-    assert!(report["lastError"].as_str().unwrap().contains("401"), "{report}");
+    assert_eq!((report["email"]["blocked"].as_i64(), report["email"]["configured"].as_bool()), (Some(1), Some(true)));
+    assert!(report["email"]["lastError"].as_str().unwrap().contains("401"), "{report}");
+    assert_eq!(report["problems"][0]["channel"], "email");
     assert_eq!(report["problems"][0]["id"], rows[0].id.as_str());
     assert_eq!(report["problems"][0]["orderId"], order.reference.as_str(), "named by the order ID staff read");
     assert!(!report.to_string().contains("private_test_secret"), "the private key never reaches the API");

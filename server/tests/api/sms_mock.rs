@@ -1,6 +1,7 @@
 //! A mock of Africa's Talking's SMS API on loopback (`POST /version1/messaging`, a form, the
 //! `apiKey` header): records every request with its headers and fields, and answers from a script
-//! (then a recipient with statusCode 101 and a fresh messageId).
+//! (then a recipient with statusCode 101 and a fresh messageId): a recipient's code, an HTTP error,
+//! 429 with `Retry-After`, or an answer slower than the worker waits.
 
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use serde_json::json;
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 /// One request the mock received.
 #[derive(Debug, Clone)]
 pub struct Received {
+    /// When it arrived.
     pub at: Instant,
     /// Header names in lower case.
     pub headers: HashMap<String, String>,
@@ -36,6 +38,8 @@ pub enum AtReply {
     Status(u16),
     /// 201 with 101, after this long (longer than the worker's request timeout: a time-out).
     Hang(Duration),
+    /// 429 with `Retry-After` in seconds.
+    TooMany(u64),
 }
 
 #[derive(Default)]
@@ -79,19 +83,28 @@ async fn messaging(
     let reply = state.script.lock().unwrap().pop_front().unwrap_or(AtReply::Recipient(101));
     let code = match reply {
         AtReply::Recipient(code) => code,
-        AtReply::Status(_) => 0,
-        AtReply::Hang(delay) => {
-            tokio::time::sleep(delay).await;
-            101
-        }
+        AtReply::Hang(_) => 101,
+        AtReply::Status(_) | AtReply::TooMany(_) => 0,
     };
     let message_id = (code == 101).then(|| format!("ATXid_{}", state.next_id.fetch_add(1, Ordering::SeqCst) + 1));
     let form = form.into_inner();
     let to = form.get("to").cloned().unwrap_or_default();
+    // Recorded as it arrives, so that `at` and the order are those of the requests.
     state.received.lock().unwrap().push(Received { at: Instant::now(), headers, form, message_id: message_id.clone() });
-    if let AtReply::Status(status) = reply {
-        return HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap())
-            .body(format!("mock error {status}"));
+    if let AtReply::Hang(delay) = reply {
+        tokio::time::sleep(delay).await;
+    }
+    match reply {
+        AtReply::Status(status) => {
+            return HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap())
+                .body(format!("mock error {status}"));
+        }
+        AtReply::TooMany(seconds) => {
+            return HttpResponse::TooManyRequests()
+                .insert_header(("Retry-After", seconds.to_string()))
+                .body("Too many requests");
+        }
+        AtReply::Recipient(_) | AtReply::Hang(_) => {}
     }
     HttpResponse::Created().json(json!({
         "SMSMessageData": {

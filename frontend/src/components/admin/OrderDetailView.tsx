@@ -1,13 +1,16 @@
 // What the order dialog shows: everything the customer gave, the lines and the total, the payment,
-// the status history (when and who) and the e-mails about the order with how each went.
+// the status history (when and who) and the e-mails and texts about the order with how each went
+// (for a text, what the network reported).
 import {
   attemptsText,
   dateTimeOrNA,
-  emailStatusLabel,
-  emailStatusTone,
+  deliveryBadge,
   lineAmount,
   lineQuantity,
+  outboxStatusLabel,
+  outboxStatusTone,
   paymentLine,
+  recipientText,
 } from "../../lib/admin/display";
 import type { OrderDetail } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
@@ -32,7 +35,7 @@ export function OrderDetailView({ detail }: { detail: OrderDetail }) {
       <LinesSection detail={detail} />
       <PaymentSection detail={detail} />
       <HistorySection detail={detail} />
-      <EmailsSection detail={detail} />
+      <MessagesSection detail={detail} />
     </div>
   );
 }
@@ -133,29 +136,42 @@ function HistorySection({ detail }: { detail: OrderDetail }) {
   );
 }
 
-function EmailsSection({ detail }: { detail: OrderDetail }) {
+function MessagesSection({ detail }: { detail: OrderDetail }) {
   return (
-    <section aria-labelledby="order-detail-emails">
-      <h3 id="order-detail-emails">E-mails</h3>
-      {detail.emails.length === 0 ? (
-        <p>No e-mails about this order.</p>
+    <section aria-labelledby="order-detail-messages">
+      <h3 id="order-detail-messages">E-mails and texts</h3>
+      {detail.messages.length === 0 ? (
+        <p>No e-mails or texts about this order.</p>
       ) : (
         <ul className="order-detail__emails">
-          {detail.emails.map((email) => (
-            <li key={email.id}>
-              <span className="order-detail__email-head">
-                <strong>{email.label}</strong>
-                <span className={`badge badge--${emailStatusTone(email.status)}`}>
-                  {emailStatusLabel(email.status)}
+          {detail.messages.map((message) => {
+            const delivery = message.delivery && deliveryBadge(message.delivery);
+            return (
+              <li key={message.id}>
+                <span className="order-detail__email-head">
+                  <strong>{message.label}</strong>
+                  <span className={`badge badge--${outboxStatusTone(message.status)}`}>
+                    {outboxStatusLabel(message.status)}
+                  </span>
+                  {delivery && <span className={`badge badge--${delivery.tone}`}>{delivery.label}</span>}
                 </span>
-              </span>
-              <span className="order-detail__who">
-                To {email.to} · written <time dateTime={email.createdAt}>{dateTimeOrNA(email.createdAt)}</time> ·{" "}
-                {attemptsText(email.attempts)}
-              </span>
-              {email.lastError && <span className="order-detail__who">Last error: {email.lastError}</span>}
-            </li>
-          ))}
+                <span className="order-detail__who">
+                  {recipientText(message)} · written{" "}
+                  <time dateTime={message.createdAt}>{dateTimeOrNA(message.createdAt)}</time> ·{" "}
+                  {attemptsText(message.attempts)}
+                </span>
+                {message.deliveryDetail && (
+                  <span className="order-detail__who">Network report: {message.deliveryDetail}</span>
+                )}
+                {message.status !== "sent" && message.lastError && (
+                  <span className="order-detail__who">
+                    {message.status === "skipped" ? "Not sent: " : "Last error: "}
+                    {message.lastError}
+                  </span>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

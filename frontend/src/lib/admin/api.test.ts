@@ -1,7 +1,7 @@
 import { afterEach, mock, test } from "node:test";
 import assert from "node:assert/strict";
-import { ADMIN_TIMEOUT_MS, AdminError, adminGet, adminPost, failureOf, resendEmail, SESSION_ENDED } from "./api";
-import { FAILED_EMAIL, QUIET_MAIL } from "./fixtures";
+import { ADMIN_TIMEOUT_MS, AdminError, adminGet, adminPost, failureOf, resendMessage, SESSION_ENDED } from "./api";
+import { QUIET_OUTBOX, UNDELIVERED_TEXT } from "./fixtures";
 
 const realFetch = globalThis.fetch;
 afterEach(() => {
@@ -31,23 +31,26 @@ test("a POST sends JSON with the CSRF token and returns the answer", async () =>
   assert.equal(calls[0]?.init.body, '{"status":"ready"}');
 });
 
-test("sending an e-mail again POSTs an empty object with the CSRF token", async () => {
-  const calls = answer(200, { email: { ...FAILED_EMAIL, status: "pending" }, mail: QUIET_MAIL });
+test("sending a message again POSTs an empty object with the CSRF token", async () => {
+  const calls = answer(200, {
+    message: { ...UNDELIVERED_TEXT, status: "pending", delivery: null },
+    outbox: QUIET_OUTBOX,
+  });
 
-  const resent = await resendEmail("e1/x", "token-2");
+  const resent = await resendMessage("e1/x", "token-2");
 
-  assert.equal(calls[0]?.url, "/api/admin/mail/e1%2Fx/resend");
+  assert.equal(calls[0]?.url, "/api/admin/outbox/e1%2Fx/resend");
   assert.equal(calls[0]?.init.method, "POST");
   assert.equal((calls[0]?.init.headers as Record<string, string>)["X-CSRF-Token"], "token-2");
   assert.equal(calls[0]?.init.body, "{}");
-  assert.equal(resent.email.status, "pending");
-  assert.deepEqual(resent.mail, QUIET_MAIL);
+  assert.equal(resent.message.status, "pending");
+  assert.deepEqual(resent.outbox, QUIET_OUTBOX);
 });
 
-test("an e-mail sent meanwhile answers 404 with the server's text", async () => {
+test("a message sent meanwhile answers 404 with the server's text", async () => {
   answer(404, { error: "There is no such e-mail, or it was sent already." });
 
-  const error = await resendEmail("e1", "t").catch((e: unknown) => e);
+  const error = await resendMessage("e1", "t").catch((e: unknown) => e);
 
   assert.ok(error instanceof AdminError);
   assert.equal(error.status, 404);

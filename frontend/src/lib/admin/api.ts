@@ -5,8 +5,8 @@ import type {
   AdminMessage,
   AwaitingList,
   DayRun,
-  MailResent,
   MessageChanged,
+  MessageResent,
   OrderChanged,
   OrderDetail,
   PaymentChange,
@@ -129,9 +129,12 @@ export function setMessageStatus(id: string, status: AdminMessage["status"], csr
   return adminPost<MessageChanged>(`/api/admin/messages/${encodeURIComponent(id)}/status`, { status }, csrf);
 }
 
-/** Puts a failed, blocked or waiting e-mail back in the queue, due now; 404 when it was sent meanwhile. */
-export function resendEmail(id: string, csrf: string): Promise<MailResent> {
-  return adminPost<MailResent>(`/api/admin/mail/${encodeURIComponent(id)}/resend`, {}, csrf);
+/**
+ * Puts a failed, blocked or waiting e-mail or text, or a text reported not delivered, back in the
+ * queue, due now; 404 when it was sent meanwhile.
+ */
+export function resendMessage(id: string, csrf: string): Promise<MessageResent> {
+  return adminPost<MessageResent>(`/api/admin/outbox/${encodeURIComponent(id)}/resend`, {}, csrf);
 }
 
 /** The pickups awaiting slot confirmation, and the windows they can be moved to. */

@@ -3,25 +3,28 @@ import assert from "node:assert/strict";
 import {
   attemptsText,
   canSendAgain,
+  channelSummaryText,
+  channelTone,
   dateOrNA,
   dateTimeOrNA,
-  emailStatusLabel,
-  emailStatusTone,
+  deliveryBadge,
   isMpesaCode,
   kgAndItems,
   lineAmount,
   lineQuantity,
-  mailSummaryText,
-  mailTone,
   normaliseMpesaCode,
+  outboxStatusLabel,
+  outboxStatusTone,
+  outboxTone,
   pageCount,
   pageSummary,
   paymentLine,
+  recipientText,
   replaceItem,
   shortOrderId,
   statusTone,
 } from "./display";
-import { FAILED_EMAIL, QUIET_MAIL } from "./fixtures";
+import { FAILED_EMAIL, QUIET_MAIL, QUIET_OUTBOX, QUIET_SMS, UNDELIVERED_TEXT } from "./fixtures";
 
 test("the badge colours follow spec section 4", () => {
   assert.equal(statusTone("pending"), "warning");
@@ -77,65 +80,91 @@ test("M-PESA codes are 10 capital letters and digits", () => {
   assert.ok(!isMpesaCode("QJK3L5X9T!"));
 });
 
-test("the e-mail block is one quiet line while the outbox sends", () => {
-  assert.equal(mailTone(QUIET_MAIL), "ok");
-  assert.equal(mailSummaryText(QUIET_MAIL), "E-mail: 12 sent, 1 waiting.");
-});
-
-test("without configuration the e-mail block names the missing settings", () => {
-  const report = { ...QUIET_MAIL, configured: false, missing: ["EMAILJS_SERVICE_ID", "ADMIN_NOTIFY_EMAIL"], sent: 0 };
-
-  assert.equal(mailTone(report), "warning");
+test("the outbox block is one quiet line a channel while the outbox sends", () => {
+  assert.equal(outboxTone(QUIET_OUTBOX), "ok");
+  assert.equal(channelSummaryText(QUIET_MAIL, []), "E-mail: 12 sent, 1 waiting.");
+  assert.equal(channelSummaryText(QUIET_SMS, []), "SMS: 30 sent, 0 waiting.");
   assert.equal(
-    mailSummaryText(report),
-    "E-mail is not configured: EMAILJS_SERVICE_ID, ADMIN_NOTIFY_EMAIL. Notifications wait in the outbox and are sent once it is.",
+    channelSummaryText({ ...QUIET_SMS, skipped: 2 }, []),
+    "SMS: 30 sent, 0 waiting, 2 not sent (opted out or switched off).",
   );
 });
 
-test("failed or blocked e-mails make the block a problem, with the counts", () => {
-  const failed = { ...QUIET_MAIL, failed: 2, problems: [FAILED_EMAIL] };
-  const blocked = {
-    ...QUIET_MAIL,
-    blocked: 1,
-    waiting: 0,
-    problems: [{ ...FAILED_EMAIL, status: "blocked" as const }],
-  };
+test("without configuration each channel names its missing settings", () => {
+  const mail = { ...QUIET_MAIL, configured: false, missing: ["EMAILJS_SERVICE_ID", "ADMIN_NOTIFY_EMAIL"], sent: 0 };
+  const sms = { ...QUIET_SMS, configured: false, missing: ["AT_USERNAME", "AT_API_KEY"], sent: 0 };
 
-  assert.equal(mailTone(failed), "problem");
-  assert.equal(mailSummaryText(failed), "E-mail: 2 failed · 0 blocked · 1 waiting.");
-  assert.equal(mailTone(blocked), "problem");
-  assert.equal(mailSummaryText(blocked), "E-mail: 0 failed · 1 blocked · 0 waiting.");
-  assert.equal(mailTone({ ...failed, configured: false, missing: ["EMAILJS_PRIVATE_KEY"] }), "problem");
+  assert.equal(channelTone(mail, []), "warning");
+  assert.equal(
+    channelSummaryText(mail, []),
+    "E-mail is not configured: EMAILJS_SERVICE_ID, ADMIN_NOTIFY_EMAIL. Notifications wait in the outbox and are sent once it is.",
+  );
+  assert.equal(
+    channelSummaryText(sms, []),
+    "SMS is not configured: AT_USERNAME, AT_API_KEY. Texts wait in the outbox and are sent once it is.",
+  );
+  assert.equal(outboxTone({ ...QUIET_OUTBOX, sms }), "warning", "one channel unconfigured is enough");
 });
 
-test("e-mails being retried after an error are a warning, not a quiet line", () => {
-  const report = { ...QUIET_MAIL, problems: [{ ...FAILED_EMAIL, status: "pending" as const }] };
+test("failed or blocked messages make the block a problem, with the counts", () => {
+  const failed = { ...QUIET_MAIL, failed: 2 };
+  const blocked = { ...QUIET_MAIL, blocked: 1, waiting: 0 };
+  const problems = [FAILED_EMAIL];
 
-  assert.equal(mailTone(report), "warning");
-  assert.equal(mailSummaryText(report), "E-mail: 0 failed · 0 blocked · 1 waiting.");
+  assert.equal(channelTone(failed, problems), "problem");
+  assert.equal(channelSummaryText(failed, problems), "E-mail: 2 failed · 0 blocked · 1 waiting.");
+  assert.equal(channelTone(blocked, problems), "problem");
+  assert.equal(channelSummaryText(blocked, problems), "E-mail: 0 failed · 1 blocked · 0 waiting.");
+  assert.equal(channelTone({ ...failed, configured: false, missing: ["EMAILJS_PRIVATE_KEY"] }, problems), "problem");
+  assert.equal(outboxTone({ ...QUIET_OUTBOX, email: failed, problems }), "problem");
 });
 
-test("failed, blocked and retried e-mails can be sent again; sent and untried ones cannot", () => {
-  assert.ok(canSendAgain({ status: "failed", lastError: "HTTP 400" }));
-  assert.ok(canSendAgain({ status: "blocked", lastError: "HTTP 403" }));
-  assert.ok(canSendAgain({ status: "pending", lastError: "timed out" }));
-  assert.ok(!canSendAgain({ status: "pending", lastError: null }));
-  assert.ok(!canSendAgain({ status: "sent", lastError: null }));
+test("a text reported not delivered makes the block a problem and is counted apart", () => {
+  const sms = { ...QUIET_SMS, undelivered: 1 };
+  const outbox = { ...QUIET_OUTBOX, sms, problems: [UNDELIVERED_TEXT] };
+
+  assert.equal(outboxTone(outbox), "problem");
+  assert.equal(channelSummaryText(sms, outbox.problems), "SMS: 0 failed · 0 blocked · 1 not delivered · 0 waiting.");
+  assert.equal(channelTone(QUIET_MAIL, outbox.problems), "ok", "the text is not the e-mails' problem");
 });
 
-test("an outbox e-mail's badge says how it went", () => {
+test("messages being retried after an error are a warning, not a quiet line", () => {
+  const problems = [{ ...FAILED_EMAIL, status: "pending" as const }];
+
+  assert.equal(channelTone(QUIET_MAIL, problems), "warning");
+  assert.equal(channelSummaryText(QUIET_MAIL, problems), "E-mail: 0 failed · 0 blocked · 1 waiting.");
+  assert.equal(channelTone(QUIET_SMS, problems), "ok");
+});
+
+test("failed, blocked, retried and undelivered messages can be sent again; sent and untried ones cannot", () => {
+  assert.ok(canSendAgain({ status: "failed", lastError: "HTTP 400", delivery: null }));
+  assert.ok(canSendAgain({ status: "blocked", lastError: "HTTP 403", delivery: null }));
+  assert.ok(canSendAgain({ status: "pending", lastError: "timed out", delivery: null }));
+  assert.ok(canSendAgain({ status: "sent", lastError: null, delivery: "failed" }));
+  assert.ok(!canSendAgain({ status: "pending", lastError: null, delivery: null }));
+  assert.ok(!canSendAgain({ status: "sent", lastError: null, delivery: null }));
+  assert.ok(!canSendAgain({ status: "sent", lastError: null, delivery: "delivered" }));
+});
+
+test("an outbox message's badges say how it went, and to whom", () => {
   assert.deepEqual(
-    (["failed", "blocked", "pending", "sent"] as const).map((status) => [
-      emailStatusTone(status),
-      emailStatusLabel(status),
+    (["failed", "blocked", "pending", "sent", "skipped"] as const).map((status) => [
+      outboxStatusTone(status),
+      outboxStatusLabel(status),
     ]),
     [
       ["danger", "Failed"],
       ["warning", "Blocked"],
       ["secondary", "Waiting"],
       ["success", "Sent"],
+      ["secondary", "Not sent"],
     ],
   );
+  assert.deepEqual(deliveryBadge("failed"), { tone: "danger", label: "Not delivered" });
+  assert.deepEqual(deliveryBadge("delivered"), { tone: "success", label: "Delivered" });
+  assert.deepEqual(deliveryBadge("waiting"), { tone: "info", label: "On its way" });
+  assert.equal(recipientText(UNDELIVERED_TEXT), "Text to +254712345678");
+  assert.equal(recipientText(FAILED_EMAIL), "E-mail to njeri@example.com");
   assert.equal(attemptsText(1), "1 attempt");
   assert.equal(attemptsText(0), "0 attempts");
   assert.equal(attemptsText(5), "5 attempts");

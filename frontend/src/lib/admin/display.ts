@@ -1,9 +1,9 @@
 // What the staff dashboard shows of its data: badge colours and icons, the short forms of ids,
-// payments, dates, e-mail counts and pages, and the small pure helpers its components share.
+// payments, dates, the outbox's counts and pages, and the small pure helpers its components share.
 import type { IconName } from "../../components/Icon";
 import { formatDate, formatDateTime, formatKsh } from "../format";
 import { formatQuantity } from "../order";
-import type { AdminOrder, MailReport, OrderLine, OutboxMessage } from "./types";
+import type { AdminOrder, Channel, ChannelReport, OrderLine, OutboxMessage, OutboxReport } from "./types";
 
 /** A badge colour of the dashboard. */
 export type AdminTone = "danger" | "warning" | "info" | "primary" | "success" | "secondary";
@@ -88,40 +88,68 @@ export function lineAmount(amount: number): string {
   return amount < 0 ? `− ${formatKsh(-amount)}` : formatKsh(amount);
 }
 
-/** How the e-mail block looks: ok, one quiet line; warning, not configured or e-mails being retried; problem, e-mails failed or blocked. */
-export type MailTone = "ok" | "warning" | "problem";
+/** How the outbox block looks: ok, one quiet line a channel; warning, a channel not configured or messages being retried; problem, messages failed, blocked or texts not delivered. */
+export type OutboxTone = "ok" | "warning" | "problem";
 
-/** The e-mail block's tone: the worst thing in the report. */
-export function mailTone(report: MailReport): MailTone {
-  if (report.failed > 0 || report.blocked > 0) return "problem";
-  if (!report.configured || report.problems.length > 0) return "warning";
+/** The channel's name in the block: 'E-mail', 'SMS'. */
+export function channelName(channel: Channel): string {
+  return channel === "sms" ? "SMS" : "E-mail";
+}
+
+/** The messages of `report`'s channel among the outbox's problems. */
+function problemsOf(report: Pick<ChannelReport, "channel">, problems: readonly OutboxMessage[]): OutboxMessage[] {
+  return problems.filter((message) => message.channel === report.channel);
+}
+
+/** One channel's tone: the worst thing in its report. */
+export function channelTone(report: ChannelReport, problems: readonly OutboxMessage[]): OutboxTone {
+  if (report.failed > 0 || report.blocked > 0 || report.undelivered > 0) return "problem";
+  if (!report.configured || problemsOf(report, problems).length > 0) return "warning";
   return "ok";
 }
 
-/** '2 failed · 1 blocked · 3 waiting'. */
-export function mailCounts(report: Pick<MailReport, "failed" | "blocked" | "waiting">): string {
-  return `${report.failed} failed · ${report.blocked} blocked · ${report.waiting} waiting`;
+/** The block's tone: the worse of its channels'. */
+export function outboxTone(outbox: OutboxReport): OutboxTone {
+  const tones = [outbox.email, outbox.sms].map((report) => channelTone(report, outbox.problems));
+  if (tones.includes("problem")) return "problem";
+  return tones.includes("warning") ? "warning" : "ok";
 }
 
-/** The e-mail block's first line: the missing settings, the quiet line when all is well, or the counts. */
-export function mailSummaryText(report: MailReport): string {
+/** '2 failed · 1 blocked · 3 waiting'; texts add '· 1 not delivered' before the waiting ones. */
+export function channelCounts(
+  report: Pick<ChannelReport, "channel" | "failed" | "blocked" | "undelivered" | "waiting">,
+): string {
+  const undelivered = report.channel === "sms" ? ` · ${report.undelivered} not delivered` : "";
+  return `${report.failed} failed · ${report.blocked} blocked${undelivered} · ${report.waiting} waiting`;
+}
+
+/** A channel's first line: the missing settings, the quiet line when all is well, or the counts. */
+export function channelSummaryText(report: ChannelReport, problems: readonly OutboxMessage[]): string {
+  const name = channelName(report.channel);
   if (!report.configured) {
     const missing = report.missing.length > 0 ? `: ${report.missing.join(", ")}` : "";
-    return `E-mail is not configured${missing}. Notifications wait in the outbox and are sent once it is.`;
+    const what = report.channel === "sms" ? "Texts" : "Notifications";
+    return `${name} is not configured${missing}. ${what} wait in the outbox and are sent once it is.`;
   }
-  if (mailTone(report) === "ok") return `E-mail: ${report.sent} sent, ${report.waiting} waiting.`;
-  return `E-mail: ${mailCounts(report)}.`;
+  if (channelTone(report, problems) === "ok") {
+    const skipped = report.skipped > 0 ? `, ${report.skipped} not sent (opted out or switched off)` : "";
+    return `${name}: ${report.sent} sent, ${report.waiting} waiting${skipped}.`;
+  }
+  return `${name}: ${channelCounts(report)}.`;
 }
 
-/** Whether staff may send an e-mail again: given up, blocked, or waiting after a failed attempt. */
-export function canSendAgain(email: Pick<OutboxMessage, "status" | "lastError">): boolean {
+/** Whether staff may send a message again: given up, blocked, waiting after a failed attempt, or a text reported not delivered. */
+export function canSendAgain(message: Pick<OutboxMessage, "status" | "lastError" | "delivery">): boolean {
   return (
-    email.status === "failed" || email.status === "blocked" || (email.status === "pending" && email.lastError !== null)
+    message.status === "failed" ||
+    message.status === "blocked" ||
+    (message.status === "pending" && message.lastError !== null) ||
+    message.delivery === "failed"
   );
 }
 
-/** An outbox e-mail's badge colour: failed danger, blocked warning, sent success, waiting secondary. */
-export function emailStatusTone(status: OutboxMessage["status"]): AdminTone {
+/** An outbox message's badge colour: failed danger, blocked warning, sent success, waiting and skipped secondary. */
+export function outboxStatusTone(status: OutboxMessage["status"]): AdminTone {
   switch (status) {
     case "failed":
       return "danger";
@@ -134,8 +162,8 @@ export function emailStatusTone(status: OutboxMessage["status"]): AdminTone {
   }
 }
 
-/** An outbox e-mail's badge text; pending reads 'Waiting', as in the counts. */
-export function emailStatusLabel(status: OutboxMessage["status"]): string {
+/** An outbox message's badge text; pending reads 'Waiting', as in the counts. */
+export function outboxStatusLabel(status: OutboxMessage["status"]): string {
   switch (status) {
     case "failed":
       return "Failed";
@@ -143,9 +171,28 @@ export function emailStatusLabel(status: OutboxMessage["status"]): string {
       return "Blocked";
     case "sent":
       return "Sent";
+    case "skipped":
+      return "Not sent";
     default:
       return "Waiting";
   }
+}
+
+/** What the network reported of a text: its badge's colour and words. */
+export function deliveryBadge(delivery: NonNullable<OutboxMessage["delivery"]>): { tone: AdminTone; label: string } {
+  switch (delivery) {
+    case "delivered":
+      return { tone: "success", label: "Delivered" };
+    case "failed":
+      return { tone: "danger", label: "Not delivered" };
+    default:
+      return { tone: "info", label: "On its way" };
+  }
+}
+
+/** To whom, as the lists say it: 'E-mail to staff', 'Text to +254712345678'. */
+export function recipientText(message: Pick<OutboxMessage, "channel" | "to">): string {
+  return `${message.channel === "sms" ? "Text" : "E-mail"} to ${message.to}`;
 }
 
 /** '1 attempt', '3 attempts'. */

@@ -1,4 +1,4 @@
-// The staff dashboard's data once hydrated: the stat cards, both lists and the e-mail report, which
+// The staff dashboard's data once hydrated: the stat cards, both lists and the outbox report, which
 // list is loading, the last failure, and the line read out to screen readers; with the calls that
 // refresh them from /api/admin/* (asked for, or polled quietly) and the answers to a change made on
 // the page.
@@ -9,12 +9,12 @@ import { paymentLine, replaceItem } from "./display";
 import type {
   AdminStats,
   AdminTab,
-  MailReport,
-  MailResent,
   MessageChanged,
+  MessageResent,
   MessagesPage,
   OrderChanged,
   OrdersPage,
+  OutboxReport,
 } from "./types";
 import { listApiPath, type ListQuery } from "./urls";
 
@@ -26,7 +26,7 @@ export interface DashboardData {
   stats: AdminStats;
   orders: OrdersPage;
   messages: MessagesPage;
-  mail: MailReport;
+  outbox: OutboxReport;
 }
 
 /**
@@ -40,7 +40,7 @@ export function useDashboardData(
   const [stats, setStats] = useState(initial.stats);
   const [orders, setOrders] = useState(initial.orders);
   const [messages, setMessages] = useState(initial.messages);
-  const [mail, setMail] = useState(initial.mail);
+  const [outbox, setOutbox] = useState(initial.outbox);
   const [loading, setLoading] = useState<Record<ListTab, boolean>>({ orders: false, messages: false });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
@@ -60,7 +60,7 @@ export function useDashboardData(
   }, []);
 
   /**
-   * Fetches a page of one list (with fresh stats and the e-mail report); a newer request for the
+   * Fetches a page of one list (with fresh stats and the outbox report); a newer request for the
    * same list cancels this one. A `quiet` one (a poll) shows no spinner and gives way: it is not
    * sent while the list is loading already.
    */
@@ -81,11 +81,11 @@ export function useDashboardData(
       const [page, fresh, report] = await Promise.all([
         adminGet<Page>(listApiPath(list, query), request.signal),
         adminGet<AdminStats>("/api/admin/stats", request.signal),
-        adminGet<MailReport>("/api/admin/mail", request.signal),
+        adminGet<OutboxReport>("/api/admin/outbox", request.signal),
       ]);
       show(page);
       setStats(fresh);
-      setMail(report);
+      setOutbox(report);
       setFailure(null);
       onLoaded(list, query, moveFocus);
     } catch (error) {
@@ -106,14 +106,14 @@ export function useDashboardData(
     setOrders(page);
   }
 
-  /** The poll: the shown tab's list as it is now (same filter, same page), the stats and the e-mail report. */
+  /** The poll: the shown tab's list as it is now (same filter, same page), the stats and the outbox report. */
   function refresh(tab: AdminTab): Promise<void> {
-    // The day board is not polled (it holds runs being arranged); the stats and e-mails are.
+    // The day board is not polled (it holds runs being arranged); the stats and the outbox are.
     if (tab === "run")
-      return Promise.all([adminGet<AdminStats>("/api/admin/stats"), adminGet<MailReport>("/api/admin/mail")]).then(
+      return Promise.all([adminGet<AdminStats>("/api/admin/stats"), adminGet<OutboxReport>("/api/admin/outbox")]).then(
         ([fresh, report]) => {
           setStats(fresh);
-          setMail(report);
+          setOutbox(report);
         },
       );
     const { orders: current, messages: currentMessages } = shown.current;
@@ -148,8 +148,8 @@ export function useDashboardData(
       loadOrders({ ...orders.filter, page: orders.page });
     setStats(fresh);
     setAnnouncement(`Order ${order.id}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
-    // A status change may have queued the customer's e-mail; a failed refresh leaves the old report.
-    adminGet<MailReport>("/api/admin/mail").then(setMail, () => undefined);
+    // A status change may have queued the customer's e-mail and text; a failed refresh leaves the old report.
+    adminGet<OutboxReport>("/api/admin/outbox").then(setOutbox, () => undefined);
   }
 
   function messageChanged({ message, stats: fresh }: MessageChanged) {
@@ -159,16 +159,16 @@ export function useDashboardData(
     setAnnouncement(`Message "${message.subject}" marked ${message.status}.`);
   }
 
-  function mailResent({ mail: fresh }: MailResent) {
-    setMail(fresh);
-    setAnnouncement("E-mail queued again.");
+  function messageResent({ message, outbox: fresh }: MessageResent) {
+    setOutbox(fresh);
+    setAnnouncement(message.channel === "sms" ? "Text queued again." : "E-mail queued again.");
   }
 
   return {
     stats,
     orders,
     messages,
-    mail,
+    outbox,
     loading,
     failure,
     announcement,
@@ -178,6 +178,6 @@ export function useDashboardData(
     sessionEnded,
     orderChanged,
     messageChanged,
-    mailResent,
+    messageResent,
   };
 }

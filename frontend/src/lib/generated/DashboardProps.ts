@@ -3,10 +3,10 @@ import type { AdminStats } from "./AdminStats";
 import type { AdminTab } from "./AdminTab";
 import type { AwaitingList } from "./AwaitingList";
 import type { DayRun } from "./DayRun";
-import type { MailReport } from "./MailReport";
 import type { MessagesPage } from "./MessagesPage";
 import type { OrderStatus } from "./OrderStatus";
 import type { OrdersPage } from "./OrdersPage";
+import type { OutboxReport } from "./OutboxReport";
 import type { StaffView } from "./StaffView";
 
 /**
@@ -42,9 +42,9 @@ messages: MessagesPage,
  */
 statuses: Array<OrderStatus>, 
 /**
- * The e-mail outbox.
+ * The outbox: e-mails and texts.
  */
-mail: MailReport, 
+outbox: OutboxReport, 
 /**
  * The pickups awaiting slot confirmation.
  */

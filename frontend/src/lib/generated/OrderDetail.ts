@@ -9,7 +9,8 @@ import type { StatusChange } from "./StatusChange";
 
 /**
  * `GET /api/admin/orders/{orderId}`: one order with everything the customer gave, its lines,
- * its status and payment, and what happened to it: the status history and the e-mails about it.
+ * its status and payment, and what happened to it: the status history and the e-mails and texts
+ * about it.
  */
 export type OrderDetail = { 
 /**
@@ -21,9 +22,9 @@ paymentRecordedBy: string | null,
  */
 history: Array<StatusChange>, 
 /**
- * The e-mails written about the order (to staff and to the customer), oldest first.
+ * The e-mails and texts written about the order (to staff and to the customer), oldest first.
  */
-emails: Array<OutboxMessage>, 
+messages: Array<OutboxMessage>, 
 /**
  * Paid or not, apart from the work status.
  */

@@ -1,5 +1,5 @@
 //! One order as staff open it from the dashboard: found by its order ID (never by the internal
-//! id, which does not leave the server), with its status history and the e-mails written about it.
+//! id, which does not leave the server), with its status history and the e-mails and texts written about it.
 
 use super::{Order, OrderLine, StatusChange};
 use crate::db::DbConnection;
@@ -17,23 +17,23 @@ pub struct OrderRecord {
     pub lines: Vec<OrderLine>,
     /// Its status changes, oldest first (the first is 'pending', when it was placed).
     pub history: Vec<StatusChange>,
-    /// The e-mails about it (to staff and to the customer), oldest first.
-    pub emails: Vec<OutboxMessage>,
+    /// The e-mails and texts about it (to staff and to the customer), oldest first.
+    pub messages: Vec<OutboxMessage>,
 }
 
 impl OrderRecord {
-    /// The order with this order ID, with its history and e-mails; `None` when there is none.
+    /// The order with this order ID, with its history, e-mails and texts; `None` when there is none.
     pub fn load(connection: &mut DbConnection, order_id: &OrderReference) -> QueryResult<Option<OrderRecord>> {
         let Some(order) = Order::find_by_reference(connection, order_id)? else {
             return Ok(None);
         };
         let lines = Order::lines(connection, &order.id)?;
         let history = Order::history(connection, &order.id)?;
-        let emails = outbox::table
+        let messages = outbox::table
             .filter(outbox::order_id.eq(&order.id))
             .order((outbox::created_at.asc(), outbox::id.asc()))
             .select(OutboxMessage::as_select())
             .load(connection)?;
-        Ok(Some(OrderRecord { order, lines, history, emails }))
+        Ok(Some(OrderRecord { order, lines, history, messages }))
     }
 }

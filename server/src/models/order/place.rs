@@ -127,87 +127,119 @@ impl Order {
             }
         };
         write_transaction(connection, |connection| {
-            let existing: Option<Order> = orders::table
-                .filter(orders::idempotency_key.eq_any(&earlier_keys))
-                .select(Order::as_select())
-                .first(connection)
-                .optional()?;
-            if let Some(existing) = existing {
-                return if existing.request_fingerprint.as_deref() == Some(fingerprint.as_str()) {
-                    Ok(Placed::Replayed(existing))
-                } else {
-                    Err(PlaceError::KeyReused)
-                };
-            }
-            if !may_create {
-                return Err(PlaceError::NewOrdersHeld);
-            }
-            let id = Uuid::new_v4().to_string();
-            let reference = unused_reference(connection)?;
-            let mut lines = order.lines();
-            if let Some(shillings) = terms.first_order_discount.filter(|&shillings| shillings > 0)
-                && is_first_order(connection, order.phone.as_str())?
-            {
-                lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
-            }
-            if order.rush && terms.schedule.rush_surcharge > 0 {
-                lines.push(Line::rush(terms.schedule.rush_surcharge));
-            }
-            // The spec's service fields describe the main (kg) line; an order of pieces alone says so.
-            let (service_type, service_label, quantity, price_per_kg) = match order.by_the_kg {
-                Some((service, kg)) => (service.id, service.label, kg, service.price_per_kg as i32),
-                None => (PIECES_ONLY.0, PIECES_ONLY.1, 0, 0),
+            Self::place_within(connection, order, (&key, &earlier_keys, &fingerprint), may_create, terms, now)
+        })
+    }
+
+    /// [`Order::place`] inside the caller's transaction, for a change that writes more with the
+    /// order (a pickup booked by text stores the text and its reply with it). `idempotency_key`
+    /// is used as it is. A key taken by two at once on PostgreSQL is a unique violation, which
+    /// aborts the caller's transaction: the caller retries it whole.
+    pub fn place_in_transaction(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: &str,
+        terms: &PlacingTerms<'_>,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        let fingerprint = order.fingerprint();
+        let keys = [idempotency_key.to_owned()];
+        Self::place_within(connection, order, (idempotency_key, &keys, &fingerprint), true, terms, now)
+    }
+
+    /// The work of both: `key` is stored with a new order, `earlier_keys` find it again.
+    fn place_within(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        (key, earlier_keys, fingerprint): (&str, &[String], &str),
+        may_create: bool,
+        terms: &PlacingTerms<'_>,
+        now: PrimitiveDateTime,
+    ) -> Result<Placed, PlaceError> {
+        let existing: Option<Order> = orders::table
+            .filter(orders::idempotency_key.eq_any(earlier_keys))
+            .select(Order::as_select())
+            .first(connection)
+            .optional()?;
+        if let Some(existing) = existing {
+            return if existing.request_fingerprint.as_deref() == Some(fingerprint) {
+                Ok(Placed::Replayed(existing))
+            } else {
+                Err(PlaceError::KeyReused)
             };
-            let row = NewOrderRow {
-                id: &id,
-                reference: reference.as_str(),
-                customer_name: &order.customer_name,
-                phone: order.phone.as_str(),
-                email: order.email.as_deref(),
-                location: &order.location,
-                service_type,
-                service_label,
-                quantity,
-                payment_method: order.payment_method,
-                special_instructions: &order.special_instructions,
-                price_per_kg,
-                total_amount: lines_total(&lines),
-                status: OrderStatus::Pending,
-                idempotency_key: Some(&key),
-                request_fingerprint: Some(&fingerprint),
-                created_at: now,
-                updated_at: now,
-                landmark: &order.landmark,
-                pin_lat: order.pin.map(|pin| pin.lat()),
-                pin_lng: order.pin.map(|pin| pin.lng()),
-                rush: order.rush,
-                link_token: &link_token(),
-                estimate_amount: lines_total(&lines),
-                source: terms.source,
-            };
-            diesel::insert_into(orders::table).values(&row).execute(connection)?;
-            let moment = now.assume_utc();
-            let pickup = match order.pickup {
-                Some(pickup) => pickup,
-                None => Stop::next_open(connection, terms.schedule, moment).map_err(book_error)?,
-            };
-            let pickup = Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
-            Order::insert_lines(connection, &id, &lines)?;
-            diesel::insert_into(order_status_history::table)
-                .values((
-                    order_status_history::order_id.eq(&id),
-                    order_status_history::status.eq(OrderStatus::Pending),
-                    order_status_history::changed_at.eq(now),
-                ))
-                .execute(connection)?;
-            let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
-            let base_url = &terms.texts.base_url;
-            OutboxMessage::enqueue(connection, &OutboxMessage::for_new_order(&stored, &lines, base_url, now))?;
+        }
+        if !may_create {
+            return Err(PlaceError::NewOrdersHeld);
+        }
+        let id = Uuid::new_v4().to_string();
+        let reference = unused_reference(connection)?;
+        let mut lines = order.lines();
+        if let Some(shillings) = terms.first_order_discount.filter(|&shillings| shillings > 0)
+            && is_first_order(connection, order.phone.as_str())?
+        {
+            lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
+        }
+        if order.rush && terms.schedule.rush_surcharge > 0 {
+            lines.push(Line::rush(terms.schedule.rush_surcharge));
+        }
+        // The spec's service fields describe the main (kg) line; an order of pieces alone says so.
+        let (service_type, service_label, quantity, price_per_kg) = match order.by_the_kg {
+            Some((service, kg)) => (service.id, service.label, kg, service.price_per_kg as i32),
+            None => (PIECES_ONLY.0, PIECES_ONLY.1, 0, 0),
+        };
+        let row = NewOrderRow {
+            id: &id,
+            reference: reference.as_str(),
+            customer_name: &order.customer_name,
+            phone: order.phone.as_str(),
+            email: order.email.as_deref(),
+            location: &order.location,
+            service_type,
+            service_label,
+            quantity,
+            payment_method: order.payment_method,
+            special_instructions: &order.special_instructions,
+            price_per_kg,
+            total_amount: lines_total(&lines),
+            status: OrderStatus::Pending,
+            idempotency_key: Some(key),
+            request_fingerprint: Some(fingerprint),
+            created_at: now,
+            updated_at: now,
+            landmark: &order.landmark,
+            pin_lat: order.pin.map(|pin| pin.lat()),
+            pin_lng: order.pin.map(|pin| pin.lng()),
+            rush: order.rush,
+            link_token: &link_token(),
+            estimate_amount: lines_total(&lines),
+            source: terms.source,
+        };
+        diesel::insert_into(orders::table).values(&row).execute(connection)?;
+        let moment = now.assume_utc();
+        let pickup = match order.pickup {
+            Some(pickup) => pickup,
+            None => Stop::next_open(connection, terms.schedule, moment).map_err(book_error)?,
+        };
+        let pickup = Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
+        Order::insert_lines(connection, &id, &lines)?;
+        diesel::insert_into(order_status_history::table)
+            .values((
+                order_status_history::order_id.eq(&id),
+                order_status_history::status.eq(OrderStatus::Pending),
+                order_status_history::changed_at.eq(now),
+            ))
+            .execute(connection)?;
+        let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
+        let base_url = &terms.texts.base_url;
+        OutboxMessage::enqueue(connection, &OutboxMessage::for_new_order(&stored, &lines, base_url, now))?;
+        // An order booked by text is answered by the reply to that text, which names the
+        // window and the link: a second text saying the same would be noise.
+        if terms.source != OrderSource::Sms {
             let text = terms.texts.order_received(&stored, Some(pickup));
             let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
             OutboxMessage::enqueue_sms(connection, &sms)?;
-            Ok(Placed::Created(stored))
-        })
+        }
+        Ok(Placed::Created(stored))
     }
 }
 

@@ -8,7 +8,7 @@ use crate::domain::{Channel, Delivery, OutboxStatus};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
-/// What staff see of the outbox.
+/// What staff see of one channel of the outbox.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OutboxSummary {
     /// pending rows.
@@ -17,23 +17,33 @@ pub struct OutboxSummary {
     pub failed: i64,
     /// blocked rows.
     pub blocked: i64,
-    /// sent rows.
+    /// sent rows (those reported undelivered among them).
     pub sent: i64,
-    /// The newest error of a row that is not sent, and when it happened.
+    /// skipped rows: texts to a number that opted out, or of a kind switched off.
+    pub skipped: i64,
+    /// SMS: sent rows the network reported not delivered.
+    pub undelivered: i64,
+    /// The newest problem: the error of a row not sent, or the report of a text not delivered
+    /// (`Not delivered: …`), and when it happened.
     pub last_error: Option<(String, PrimitiveDateTime)>,
 }
 
 impl OutboxMessage {
-    /// A channel's counts by status and the newest error of a row not sent.
+    /// A channel's counts by status and its newest problem.
     pub fn summary(connection: &mut DbConnection, channel: Channel) -> QueryResult<OutboxSummary> {
-        let count = |connection: &mut DbConnection, status: OutboxStatus| -> QueryResult<i64> {
-            outbox::table
-                .filter(outbox::channel.eq(channel))
-                .filter(outbox::status.eq(status))
-                .count()
-                .get_result(connection)
-        };
-        let last_error = outbox::table
+        let counts: Vec<(OutboxStatus, i64)> = outbox::table
+            .filter(outbox::channel.eq(channel))
+            .group_by(outbox::status)
+            .select((outbox::status, diesel::dsl::count_star()))
+            .load(connection)?;
+        let count = |status: OutboxStatus| counts.iter().find(|(s, _)| *s == status).map_or(0, |(_, n)| *n);
+        let undelivered: i64 = outbox::table
+            .filter(outbox::channel.eq(channel))
+            .filter(outbox::status.eq(OutboxStatus::Sent))
+            .filter(outbox::delivery.eq(Delivery::Failed))
+            .count()
+            .get_result(connection)?;
+        let unsent = outbox::table
             .filter(outbox::channel.eq(channel))
             .filter(outbox::status.ne_all([OutboxStatus::Sent, OutboxStatus::Skipped]))
             .filter(outbox::last_error.is_not_null())
@@ -42,11 +52,27 @@ impl OutboxMessage {
             .select((outbox::last_error.assume_not_null(), outbox::last_attempt_at.assume_not_null()))
             .first::<(String, PrimitiveDateTime)>(connection)
             .optional()?;
+        let not_delivered = outbox::table
+            .filter(outbox::channel.eq(channel))
+            .filter(outbox::status.eq(OutboxStatus::Sent))
+            .filter(outbox::delivery.eq(Delivery::Failed))
+            .filter(outbox::delivery_at.is_not_null())
+            .order(outbox::delivery_at.desc())
+            .select((outbox::delivery_detail, outbox::delivery_at.assume_not_null()))
+            .first::<(Option<String>, PrimitiveDateTime)>(connection)
+            .optional()?
+            .map(|(detail, at)| (format!("Not delivered: {}", detail.unwrap_or_else(|| "Failed".to_owned())), at));
+        let last_error = match (unsent, not_delivered) {
+            (Some(unsent), Some(report)) => Some(if report.1 > unsent.1 { report } else { unsent }),
+            (unsent, report) => unsent.or(report),
+        };
         Ok(OutboxSummary {
-            waiting: count(connection, OutboxStatus::Pending)?,
-            failed: count(connection, OutboxStatus::Failed)?,
-            blocked: count(connection, OutboxStatus::Blocked)?,
-            sent: count(connection, OutboxStatus::Sent)?,
+            waiting: count(OutboxStatus::Pending),
+            failed: count(OutboxStatus::Failed),
+            blocked: count(OutboxStatus::Blocked),
+            sent: count(OutboxStatus::Sent),
+            skipped: count(OutboxStatus::Skipped),
+            undelivered,
             last_error,
         })
     }

@@ -2,7 +2,7 @@
 //! confirmation, and the open tab's list or day board), and its stat cards.
 
 use super::load_failed;
-use super::mail::load_report;
+use super::outbox::{Unconfigured, load_report};
 use super::private_json;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
 use super::run::run_day;
@@ -58,7 +58,7 @@ pub async fn show_dashboard(
     let run_day =
         (tab == AdminTab::Run).then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok()).flatten();
     let filter = orders.clone();
-    let mail_settings = state.settings().mail.clone();
+    let missing = Unconfigured::of(state.settings());
     let schedule = state.settings().schedule.clone();
     let loaded = state
         .db()
@@ -66,13 +66,13 @@ pub async fn show_dashboard(
             let stats = Stats::load(connection)?;
             let orders = Order::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
-            let mail = load_report(connection, &mail_settings)?;
+            let outbox = load_report(connection, &missing)?;
             let unconfirmed = load_awaiting(connection, &schedule)?;
             let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
-            Ok::<_, DbError>((stats, orders, messages, mail, unconfirmed, board))
+            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board))
         })
         .await;
-    let (stats, orders_page, messages, mail, unconfirmed, board) = match loaded {
+    let (stats, orders_page, messages, outbox, unconfirmed, board) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the dashboard could not be loaded");
@@ -90,7 +90,7 @@ pub async fn show_dashboard(
         orders: OrdersPage::new(&orders_page, orders.view(), orders.page, PAGE_SIZE, now_utc()),
         messages: MessagesPage::new(&messages, messages_status, messages_page, PAGE_SIZE),
         statuses: DashboardProps::statuses(),
-        mail,
+        outbox,
         unconfirmed,
         run: board.map(|board| DayRun::new(&board, &state.settings().schedule)),
     };

@@ -5,9 +5,9 @@
 //! - [`session`]: sign in (limit check, password check, session start) and sign out;
 //! - [`dashboard`]: the dashboard page and its stat cards;
 //! - [`orders`]: the orders list, status changes and payments;
-//! - [`detail`]: one order with its history and e-mails;
+//! - [`detail`]: one order with its history, e-mails and texts;
 //! - [`messages`]: the contact messages list and their status;
-//! - [`mail`]: the e-mail outbox report and 'Send again';
+//! - [`outbox`]: the outbox of e-mails and texts as staff see it, and 'Send again';
 //! - [`slots`]: pickup slots awaiting confirmation, confirming and moving them;
 //! - [`run`]: the day board and saving the day's runs;
 //! - [`staff`]: staff accounts (owner only);
@@ -15,9 +15,9 @@
 
 pub mod dashboard;
 pub mod detail;
-pub mod mail;
 pub mod messages;
 pub mod orders;
+pub mod outbox;
 mod query;
 pub mod run;
 pub mod session;

@@ -1,17 +1,58 @@
-//! `POST /hooks/sms/incoming/{secret}`: texts customers send to the shop's number.
+//! `POST /hooks/sms/incoming/{secret}`: texts customers send to the shop's number, as Africa's
+//! Talking's incoming-message callback (form fields `from`, `to`, `text`, `date`, `id`,
+//! `linkId`). The pickup letter books a pickup; each text gets one reply (see
+//! `models::incoming_text`). The same callback again is answered 200 and changes nothing.
 
-use super::check_secret;
+use super::{check_secret, field};
+use crate::clock::now_utc;
+use crate::db::DbError;
+use crate::domain::{IncomingSms, OrderSource, PhoneNumber};
 use crate::error::ApiError;
+use crate::models::incoming_text::{Answered, IncomingText};
+use crate::models::order::{PlaceError, PlacingTerms};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use std::collections::HashMap;
 
-/// Not built yet: refused after the secret is checked.
+/// Answers one text. 200 once it is stored and answered (or was before): Africa's Talking has
+/// nothing to retry then.
 pub async fn sms_incoming(
     state: web::Data<AppState>,
     request: HttpRequest,
-    _form: web::Form<HashMap<String, String>>,
+    form: web::Form<HashMap<String, String>>,
 ) -> Result<HttpResponse, ApiError> {
     check_secret(&request, state.settings().sms.hook_secret.as_ref())?;
-    Err(ApiError::NotFound("Texts to the shop's number are not handled yet.".to_owned()))
+    // The text is kept as sent (its spaces too); the other fields are trimmed.
+    let text = form.get("text").map_or("", String::as_str);
+    let sms = IncomingSms::parse(field(&form, "id"), field(&form, "from"), field(&form, "to"), text)
+        .map_err(ApiError::BadRequest)?;
+    let answered = {
+        let (sms, texts) = (sms.clone(), state.texts().clone());
+        let (first_order_discount, schedule) =
+            (state.settings().first_order_discount, state.settings().schedule.clone());
+        state
+            .db()
+            .run(move |connection| {
+                let terms =
+                    PlacingTerms { first_order_discount, schedule: &schedule, texts: &texts, source: OrderSource::Sms };
+                IncomingText::answer(connection, &sms, &terms, now_utc()).map_err(|error| match error {
+                    PlaceError::Database(error) => DbError::Query(error),
+                    // Not reachable for a text (its key is its own id, new orders are allowed,
+                    // a window taken meanwhile is looked for again): kept as the cause.
+                    other => DbError::Task(other.to_string()),
+                })
+            })
+            .await
+            .map_err(|source| ApiError::Storage { message: "The text could not be stored.", source })?
+    };
+    let from = PhoneNumber::masked(sms.from.as_str());
+    match answered {
+        Answered::Now { outcome, order, booked } => {
+            let order = order.map(|order| order.reference);
+            tracing::info!(sms_id = %sms.id, %from, %outcome, order = ?order, booked, "text to the shop's number answered");
+            state.wake_outbox();
+        }
+        Answered::Before => tracing::info!(sms_id = %sms.id, %from, "text to the shop's number seen before"),
+    }
+    Ok(HttpResponse::Ok().content_type("text/plain").body("OK"))
 }

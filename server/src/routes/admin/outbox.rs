@@ -1,0 +1,85 @@
+//! The outbox as staff see it, e-mails and texts: per channel whether it can send (the variables
+//! missing), the counts and the newest problem; the messages that need a look (a text reported
+//! not delivered among them); and 'Send again'.
+
+use super::{load_failed, private_json};
+use crate::auth::CurrentStaff;
+use crate::clock::now_utc;
+use crate::config::Settings;
+use crate::db::{DbConnection, DbError};
+use crate::domain::Channel;
+use crate::error::ApiError;
+use crate::models::outbox::OutboxMessage;
+use crate::state::AppState;
+use crate::views::admin::{ChannelReport, MessageResent, OutboxMessageView, OutboxReport};
+use actix_web::{HttpResponse, web};
+
+/// Messages listed as needing a look.
+const PROBLEMS_SHOWN: i64 = 20;
+
+/// The variables each channel still needs, taken from the settings before a query runs.
+#[derive(Debug, Clone)]
+pub struct Unconfigured {
+    email: Vec<&'static str>,
+    sms: Vec<&'static str>,
+}
+
+impl Unconfigured {
+    /// What `settings` lack for e-mail and for texts.
+    pub fn of(settings: &Settings) -> Self {
+        Unconfigured { email: settings.mail.missing(), sms: settings.sms.missing() }
+    }
+}
+
+/// The outbox report, read now; `missing` says which channels can send.
+pub fn load_report(connection: &mut DbConnection, missing: &Unconfigured) -> diesel::QueryResult<OutboxReport> {
+    let email = OutboxMessage::summary(connection, Channel::Email)?;
+    let sms = OutboxMessage::summary(connection, Channel::Sms)?;
+    let problems = OutboxMessage::problems(connection, PROBLEMS_SHOWN)?;
+    Ok(OutboxReport::new(
+        ChannelReport::new(Channel::Email, &missing.email, &email),
+        ChannelReport::new(Channel::Sms, &missing.sms, &sms),
+        &problems,
+    ))
+}
+
+/// GET /api/admin/outbox (also /api/admin/mail): each channel's state and the messages that need
+/// a look.
+pub async fn show_outbox(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
+    let missing = Unconfigured::of(state.settings());
+    let report = state.db().run(move |c| load_report(c, &missing).map_err(DbError::from)).await.map_err(load_failed)?;
+    Ok(private_json(&report))
+}
+
+/// POST /api/admin/outbox/{id}/resend (also /api/admin/mail/{id}/resend): a failed, blocked or
+/// retried message, or a text reported not delivered, goes back in the queue, due now.
+pub async fn resend_message(
+    state: web::Data<AppState>,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let missing = Unconfigured::of(state.settings());
+    let resent = state
+        .db()
+        .run(move |connection| {
+            let Some(message) = OutboxMessage::resend(connection, &id, now_utc())? else { return Ok(None) };
+            let order_id = OutboxMessage::order_id_of(connection, &message)?;
+            Ok::<_, DbError>(Some((
+                OutboxMessageView::new(&message, order_id.as_deref()),
+                load_report(connection, &missing),
+            )))
+        })
+        .await
+        .map_err(|source| ApiError::Storage {
+            message: "The message could not be queued again. Please try again.",
+            source,
+        })?;
+    let (message, report) = resent.ok_or_else(|| {
+        ApiError::NotFound("There is no such message, it was sent already, or it is being sent right now.".to_owned())
+    })?;
+    let report = report.map_err(|e| load_failed(DbError::from(e)))?;
+    tracing::info!(message_id = %message.id, channel = %message.channel, staff = %staff.email, "message queued again by staff");
+    state.wake_outbox();
+    Ok(private_json(&MessageResent { message, outbox: report }))
+}
