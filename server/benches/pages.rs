@@ -491,15 +491,33 @@ fn dashboard_props() -> serde_json::Value {
         "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
         "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
         "statuses": ["pending", "picked-up", "in-progress", "ready", "delivered", "cancelled"],
-        "mail": {
-            "configured": true, "missing": [], "waiting": 2, "failed": 1, "blocked": 0, "sent": 1_620,
-            "lastError": "500 Internal Server Error", "lastErrorAt": "2026-11-22T08:31:00.000000Z",
+        "outbox": {
+            "email": {
+                "channel": "email", "configured": true, "missing": [], "waiting": 2, "failed": 1, "blocked": 0,
+                "sent": 1_620, "skipped": 0, "undelivered": 0,
+                "lastError": "500 Internal Server Error", "lastErrorAt": "2026-11-22T08:31:00.000000Z",
+            },
+            "sms": {
+                "channel": "sms", "configured": true, "missing": [], "waiting": 3, "failed": 0, "blocked": 0,
+                "sent": 4_210, "skipped": 2, "undelivered": 1,
+                "lastError": "Not delivered: Failed (network 63902): DeliveryFailure",
+                "lastErrorAt": "2026-11-22T08:40:00.000000Z",
+            },
             "problems": [{
-                "id": "e-1", "kind": "order-customer", "label": "Order confirmation to the customer",
+                "id": "e-1", "channel": "email", "kind": "order-customer", "label": "Order confirmation to the customer",
                 "to": "c@example.com", "orderId": "K7MX0001", "status": "failed",
                 "attempts": 12, "lastError": "gave up after 12 attempts; last: 500 Internal Server Error",
                 "lastAttemptAt": "2026-11-22T08:31:00.000000Z", "nextAttemptAt": "2026-11-22T08:31:00.000000Z",
-                "createdAt": "2026-11-22T02:00:00.000000Z",
+                "createdAt": "2026-11-22T02:00:00.000000Z", "sentAt": null,
+                "delivery": null, "deliveryDetail": null, "deliveryAt": null,
+            }, {
+                "id": "s-1", "channel": "sms", "kind": "sms-picked-up", "label": "Picked up, with the bill",
+                "to": "+254712345678", "orderId": "K7MX0002", "status": "sent",
+                "attempts": 1, "lastError": null,
+                "lastAttemptAt": "2026-11-22T08:39:00.000000Z", "nextAttemptAt": "2026-11-22T08:39:00.000000Z",
+                "createdAt": "2026-11-22T08:39:00.000000Z", "sentAt": "2026-11-22T08:39:00.000000Z",
+                "delivery": "failed", "deliveryDetail": "Failed (network 63902): DeliveryFailure",
+                "deliveryAt": "2026-11-22T08:40:00.000000Z",
             }],
         },
     })
