@@ -154,7 +154,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
           )}
           <TrackedOrderCard order={props.order} business={props.business} />
           <Changes props={props} />
-          <TextsForm props={props} />
+          {(props.textsSent || props.textsOff) && <TextsForm props={props} />}
           <div className="card help-card">
             <h2>Need Help?</h2>
             <p>Call or WhatsApp us about your order: {props.business.phone}.</p>

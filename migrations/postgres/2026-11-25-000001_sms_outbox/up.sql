@@ -38,6 +38,9 @@ CREATE TABLE outbox (
     -- A message that must exist at most once (the 5:30pm text of an order and day): a second row
     -- with the same key is never written.
     dedupe_key TEXT UNIQUE,
+    -- A text about a moment (the 5:30pm ETA, "on the way") is not sent after this, UTC: late, it
+    -- would mislead.
+    send_before TIMESTAMP,
     CHECK ((channel = 'sms') = (to_phone IS NOT NULL))
 );
 INSERT INTO outbox (id, channel, kind, order_id, contact_message_id, to_email, params, status, attempts,
@@ -48,7 +51,7 @@ FROM email_outbox;
 DROP TABLE email_outbox;
 CREATE INDEX outbox_due ON outbox (channel, status, next_attempt_at);
 CREATE INDEX outbox_order ON outbox (order_id);
-CREATE UNIQUE INDEX outbox_provider_id ON outbox (provider_id);
+CREATE INDEX outbox_provider_id ON outbox (provider_id);
 
 -- The pace of each provider's API: the earliest time its next request may go, shared by every
 -- instance.

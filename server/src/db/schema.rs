@@ -105,6 +105,7 @@ diesel::table! {
         handled_at -> Nullable<Timestamp>,
         handled_by -> Nullable<Text>,
         dedupe_key -> Nullable<Text>,
+        send_before -> Nullable<Timestamp>,
     }
 }
 
@@ -164,6 +165,7 @@ diesel::table! {
         delivery_detail -> Nullable<Text>,
         delivery_at -> Nullable<Timestamp>,
         dedupe_key -> Nullable<Text>,
+        send_before -> Nullable<Timestamp>,
     }
 }
 

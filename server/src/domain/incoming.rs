@@ -42,7 +42,10 @@ impl IncomingSms {
         if text.chars().count() > MAX_INCOMING_TEXT {
             return Err(format!("text must be at most {MAX_INCOMING_TEXT} characters."));
         }
-        Ok(IncomingSms { id: id.to_owned(), from, to: to.to_owned(), text: text.to_owned() })
+        // A NUL (which PostgreSQL's text refuses) or another control character: kept out, so the
+        // callback is stored rather than failing on every retry.
+        let text: String = text.chars().filter(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t')).collect();
+        Ok(IncomingSms { id: id.to_owned(), from, to: to.to_owned(), text })
     }
 
     /// Whether the text is the pickup letter: that one letter in any case, with any spaces (and
@@ -75,6 +78,12 @@ mod tests {
 
     fn text(words: &str) -> IncomingSms {
         IncomingSms::parse("ATXid_1", "+254712345678", "22384", words).unwrap()
+    }
+
+    #[test]
+    fn control_characters_are_kept_out_of_the_stored_text() {
+        assert_eq!(text("P\u{0}\u{7}").text, "P");
+        assert!(text("P\u{0}").is_pickup_letter('P'));
     }
 
     #[test]

@@ -145,7 +145,11 @@ fn write_texts(
         let eta = pickup_eta(stop, position, unplanned_before, minutes_per_stop).not_before(minute);
         let text = texts.eta(order, eta);
         let key = format!("eta:{}:{day}", order.id);
-        let sms = OutboxMessage::sms(MessageKind::SmsEta, Some(&order.id), &order.phone, &text, Some(key), stamp);
+        // Not sent once the window it names has ended (an account out of credit until the morning):
+        // the minutes left until then, counted on the job's clock, from the rows' stamp.
+        let left = time::Duration::minutes(i64::from(eta.end.saturating_sub(minute)));
+        let sms = OutboxMessage::sms(MessageKind::SmsEta, Some(&order.id), &order.phone, &text, Some(key), stamp)
+            .until(stamp + left);
         match OutboxMessage::enqueue_sms(connection, &sms)? {
             Enqueued::Written => counts.written += 1,
             Enqueued::OptedOut => counts.opted_out += 1,

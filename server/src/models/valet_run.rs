@@ -15,6 +15,9 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::{Date, PrimitiveDateTime};
 
+/// How long a valet's "on my way" text may still go out after it is written.
+const ON_MY_WAY_HOURS: i64 = 3;
+
 /// A stop of the run with everything the valet page shows of it.
 #[derive(Debug, Clone)]
 pub struct RunStop {
@@ -154,11 +157,14 @@ impl Stop {
                 StopKind::Pickup => MessageKind::SmsOnTheWay,
                 StopKind::Delivery => MessageKind::SmsOutForDelivery,
             };
-            notify.text(
+            // "On my way" is news for the next few hours, not after.
+            let send_before = Some(now + time::Duration::hours(ON_MY_WAY_HOURS));
+            notify.text_until(
                 connection,
                 kind,
                 &order,
                 Some(once_per(kind, &stop.id)),
+                send_before,
                 |texts| match stop.kind {
                     StopKind::Pickup => texts.on_the_way(&order, eta),
                     StopKind::Delivery => texts.out_for_delivery(&order, eta),

@@ -97,13 +97,6 @@ impl<S: Sender> OutboxWorker<S> {
         let claimed =
             self.at_database_time(move |c, now| OutboxMessage::claim(c, S::CHANNEL, &owner, now, lease)).await?;
         let Some(message) = claimed else { return Ok(false) };
-        // A text whose number opted out, or whose kind staff switched off, after it was written.
-        let (row, owner) = (message.clone(), self.owner.clone());
-        if self.at_database_time(move |c, now| OutboxMessage::skip_if_unwanted(c, &row, &owner, now)).await? {
-            tracing::info!(message_id = %message.id, kind = %message.kind, "not sent: no longer wanted");
-            return Ok(true);
-        }
-
         let pace = span(S::PACE);
         // How long until this worker's slot, measured on the database's clock.
         let wait = self.at_database_time(move |c, now| Ok(Pace::reserve(c, S::CHANNEL, now, pace)? - now)).await?;
@@ -124,6 +117,13 @@ impl<S: Sender> OutboxWorker<S> {
         let ours = self.at_database_time(move |c, now| OutboxMessage::renew(c, &id, &owner, now, lease)).await?;
         if !ours {
             tracing::warn!(message_id = %message.id, "the lease ran out before the message was sent; left to its new holder");
+            return Ok(true);
+        }
+        // Checked last, right before the request: a text whose number opted out, or whose kind staff
+        // switched off, since it was written (also during the wait for the pace), or that is too late.
+        let (row, owner) = (message.clone(), self.owner.clone());
+        if self.at_database_time(move |c, now| OutboxMessage::skip_if_unwanted(c, &row, &owner, now)).await? {
+            tracing::info!(message_id = %message.id, kind = %message.kind, "not sent: no longer wanted");
             return Ok(true);
         }
 

@@ -348,6 +348,7 @@ async fn order_page(state: &AppState, request: &HttpRequest, token: &str, outcom
         changeable,
         closed: closed.map(|refusal| refusal.to_string()),
         texts_off,
+        texts_sent: state.settings().sms.missing().is_empty(),
         choices: choices.into_iter().map(|(slot, left)| PickupChoice::new(slot, left)).collect(),
         problem: outcome.problem,
         notice: outcome.notice.map(str::to_owned),

@@ -68,6 +68,9 @@ pub struct OrderStatusProps {
     /// Whether the order's phone number asked for no more text messages (it is the masked
     /// `order.phone`): the page then offers to send them again.
     pub texts_off: bool,
+    /// Whether the site sends texts at all (Africa's Talking configured): unless it does, or the
+    /// number opted out, the page says nothing of texts.
+    pub texts_sent: bool,
     /// Windows the pickup can move to; empty unless `changeable`.
     pub choices: Vec<PickupChoice>,
     /// What was refused, after a form was sent.

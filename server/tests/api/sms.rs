@@ -109,7 +109,35 @@ crate::on_each_backend!(
     a_text_held_back_by_the_sms_api_does_not_hold_back_the_emails,
     a_text_reported_not_delivered_is_shown_to_staff_and_sent_again,
     a_text_to_a_number_that_opted_out_after_it_was_written_is_skipped,
+    a_text_about_a_moment_that_has_passed_is_skipped_not_sent_late,
 );
+
+/// A text about a moment (the 5:30pm ETA, "on my way") that could not go out in time (the account
+/// out of credit until the morning, say) is skipped as too late; one still in time is sent.
+async fn a_text_about_a_moment_that_has_passed_is_skipped_not_sent_late(backend: Backend) {
+    use laundry::domain::MessageKind;
+    let mock = MockAt::start().await;
+    let Some(app) = texting_app(backend, &mock).await else { return };
+    let now = laundry::clock::now_utc();
+    let late =
+        OutboxMessage::sms(MessageKind::SmsEta, None, "+254712000001", "comes tonight at 19:15-19:45", None, now)
+            .until(now - time::Duration::minutes(1));
+    let in_time =
+        OutboxMessage::sms(MessageKind::SmsEta, None, "+254712000002", "comes tonight at 19:15-19:45", None, now)
+            .until(now + time::Duration::hours(1));
+    app.with_db(|c| {
+        OutboxMessage::enqueue_sms(c, &late).unwrap();
+        OutboxMessage::enqueue_sms(c, &in_time).unwrap();
+    });
+    app.state.wake_outbox();
+    let rows = until_texts(&app, "sent or skipped", |row| row.status != OutboxStatus::Pending).await;
+    let late_row = rows.iter().find(|row| row.id == late.id).unwrap();
+    assert_eq!(late_row.status, OutboxStatus::Skipped);
+    assert!(late_row.last_error.as_deref().unwrap().contains("too late"), "{late_row:?}");
+    assert_eq!(rows.iter().find(|row| row.id == in_time.id).unwrap().status, OutboxStatus::Sent);
+    assert_eq!(mock.texts_to("+254712000002").len(), 1);
+    assert!(mock.texts_to("+254712000001").is_empty(), "nothing late reaches the customer");
+}
 
 // What each of Africa's Talking's answers does to a text, what staff see of it, and sending it again.
 

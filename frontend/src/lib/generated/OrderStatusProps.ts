@@ -29,6 +29,11 @@ closed: string | null,
  */
 textsOff: boolean, 
 /**
+ * Whether the site sends texts at all (Africa's Talking configured): unless it does, or the
+ * number opted out, the page says nothing of texts.
+ */
+textsSent: boolean, 
+/**
  * Windows the pickup can move to; empty unless `changeable`.
  */
 choices: Array<PickupChoice>, 

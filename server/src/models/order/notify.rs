@@ -44,9 +44,28 @@ impl NotifyCustomer {
         words: impl FnOnce(&Texts) -> String,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
+        self.text_until(connection, kind, order, dedupe_key, None, words, now)
+    }
+
+    /// [`NotifyCustomer::text`] for a text about a moment: not sent after `send_before` (UTC), nor
+    /// once the order is cancelled.
+    #[allow(clippy::too_many_arguments)]
+    pub fn text_until(
+        &self,
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        order: &Order,
+        dedupe_key: Option<String>,
+        send_before: Option<PrimitiveDateTime>,
+        words: impl FnOnce(&Texts) -> String,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Enqueued>> {
         let Some(texts) = &self.texts else { return Ok(None) };
         let text = words(texts);
-        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &text, dedupe_key, now);
+        let mut sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &text, dedupe_key, now);
+        if let Some(deadline) = send_before {
+            sms = sms.until(deadline);
+        }
         OutboxMessage::enqueue_sms(connection, &sms).map(Some)
     }
 }

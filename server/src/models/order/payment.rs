@@ -1,6 +1,6 @@
 //! Recording how an order was paid, apart from its work status.
 
-use super::{NotifyCustomer, Order};
+use super::{NotifyCustomer, Order, once_per};
 use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{MessageKind, MpesaCode, PaidVia, PaymentStatus};
@@ -55,6 +55,8 @@ impl Order {
         notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<PaymentRecorded> {
+        // Two staff recording one payment at once: the second waits, then sees it paid.
+        Order::lock(connection, id)?;
         let Some(before) = Order::find(connection, id)? else { return Ok(PaymentRecorded::NoSuchOrder) };
         let (status, via, code, paid_at, recorded_by) = match payment {
             Payment::Unpaid => (PaymentStatus::Unpaid, None, None, None, None),
@@ -90,11 +92,12 @@ impl Order {
             let kind = MessageKind::SmsPaymentReceived;
             let code = order.mpesa_code.clone();
             let amount = order.total_amount;
+            // Once per order: a payment corrected (paid, unpaid, paid again) is not texted twice.
             notify.text(
                 connection,
                 kind,
                 &order,
-                None,
+                Some(once_per(kind, &order.id)),
                 |texts| texts.payment_received(&order, amount, code.as_deref()),
                 now,
             )?;

@@ -71,6 +71,8 @@ pub struct OutboxMessage {
     pub delivery_at: Option<PrimitiveDateTime>,
     /// At most one row holds a key (the 5:30pm text of an order and day).
     pub dedupe_key: Option<String>,
+    /// A text about a moment is not sent after this (UTC): the worker skips it as too late.
+    pub send_before: Option<PrimitiveDateTime>,
 }
 
 impl OutboxMessage {
@@ -106,6 +108,7 @@ impl OutboxMessage {
             delivery_detail: None,
             delivery_at: None,
             dedupe_key: None,
+            send_before: None,
         }
     }
 
@@ -126,6 +129,12 @@ impl OutboxMessage {
             dedupe_key,
             ..Self::new(kind, order_id, None, None, &serde_json::json!({ "message": text }), now)
         }
+    }
+
+    /// The same row, not to be sent after `at` (UTC): a text about a moment that would mislead
+    /// once it has passed (the 5:30pm ETA, "on the way").
+    pub fn until(self, at: PrimitiveDateTime) -> Self {
+        OutboxMessage { send_before: Some(at), ..self }
     }
 
     /// The text of an SMS row.

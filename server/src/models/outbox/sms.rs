@@ -3,9 +3,9 @@
 //! provider's delivery reports.
 
 use super::OutboxMessage;
-use crate::db::schema::{message_switches, outbox, sms_opt_outs};
+use crate::db::schema::{message_switches, orders, outbox, sms_opt_outs};
 use crate::db::{DbConnection, insert_or_ignore};
-use crate::domain::{Channel, Delivery, MessageKind, OutboxStatus};
+use crate::domain::{Channel, Delivery, MessageKind, OrderStatus, OutboxStatus};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -39,16 +39,28 @@ impl OutboxMessage {
     }
 
     /// Marks a claimed SMS not to be sent if, since it was written, its number opted out or its
-    /// kind was switched off. True when it was skipped (the worker then leaves it alone).
+    /// kind was switched off, or if it is about a moment that has passed (its `send_before`) or an
+    /// order since cancelled. True when it was skipped (the worker then leaves it alone).
     pub fn skip_if_unwanted(
         connection: &mut DbConnection,
         sms: &OutboxMessage,
         owner: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<bool> {
+        let about_a_moment = sms.send_before.is_some();
+        let cancelled = |connection: &mut DbConnection| -> QueryResult<bool> {
+            let Some(order_id) = sms.order_id.as_deref() else { return Ok(false) };
+            let status: Option<OrderStatus> =
+                orders::table.find(order_id).select(orders::status).first(connection).optional()?;
+            Ok(status == Some(OrderStatus::Cancelled))
+        };
         let why = match sms.to_phone.as_deref() {
             Some(phone) if OptOut::is_opted_out(connection, phone)? => "the customer opted out of texts",
             _ if !MessageSwitch::is_on(connection, sms.kind)? => "staff switched this kind of text off",
+            _ if sms.send_before.is_some_and(|deadline| now > deadline) => {
+                "too late: the moment it is about has passed"
+            }
+            _ if about_a_moment && cancelled(connection)? => "the order was cancelled",
             _ => return Ok(false),
         };
         let changed = diesel::update(outbox::table.find(&sms.id).filter(outbox::lease_owner.eq(owner)))
@@ -139,15 +151,21 @@ impl MessageSwitch {
             message_switches::changed_by.eq(by),
             message_switches::changed_at.eq(now),
         );
-        let changed = diesel::update(message_switches::table.find(kind))
-            .set((
-                message_switches::enabled.eq(enabled),
-                message_switches::changed_by.eq(by),
-                message_switches::changed_at.eq(now),
-            ))
-            .execute(connection)?;
-        if changed == 0 {
-            insert_or_ignore!(connection, message_switches::table, values)?;
+        let change = (
+            message_switches::enabled.eq(enabled),
+            message_switches::changed_by.eq(by),
+            message_switches::changed_at.eq(now),
+        );
+        // One statement (an upsert), so two staff switching a kind at once both land, the last
+        // one winning.
+        let insert = diesel::insert_into(message_switches::table).values(values);
+        match connection {
+            DbConnection::Postgres(pg) => {
+                insert.on_conflict(message_switches::kind).do_update().set(change).execute(pg)?;
+            }
+            DbConnection::Sqlite(sqlite) => {
+                insert.on_conflict(message_switches::kind).do_update().set(change).execute(sqlite)?;
+            }
         }
         Ok(())
     }

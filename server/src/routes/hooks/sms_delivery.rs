@@ -21,20 +21,29 @@ fn report(form: &HashMap<String, String>) -> Result<DeliveryReport, ApiError> {
     if id.is_empty() || id.len() > MAX_ID || !id.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(ApiError::BadRequest("id must be the messageId of a sent SMS.".to_owned()));
     }
-    let status = field(form, "status");
-    let delivery = Delivery::from_report(status).ok_or_else(|| {
-        ApiError::BadRequest("status must be one of Sent, Submitted, Buffered, Success, Rejected or Failed.".to_owned())
-    })?;
-    let mut detail = status.to_owned();
-    let network = field(form, "networkCode");
-    if !network.is_empty() {
-        detail.push_str(&format!(" (network {})", network.chars().take(10).collect::<String>()));
+    let status = plain(field(form, "status"), 40);
+    if status.is_empty() {
+        return Err(ApiError::BadRequest("status must be the message's delivery status, like Success.".to_owned()));
     }
-    let reason = field(form, "failureReason");
+    // A word Africa's Talking may add later is kept in the detail and read as still on its way
+    // (staff see it), rather than refused: the provider would only send it again.
+    let delivery = Delivery::from_report(&status).unwrap_or(Delivery::Waiting);
+    let mut detail = status;
+    let network = plain(field(form, "networkCode"), 10);
+    if !network.is_empty() {
+        detail.push_str(&format!(" (network {network})"));
+    }
+    let reason = plain(field(form, "failureReason"), 100);
     if !reason.is_empty() {
-        detail.push_str(&format!(": {}", reason.chars().take(100).collect::<String>()));
+        detail.push_str(&format!(": {reason}"));
     }
     Ok(DeliveryReport { provider_id: id.to_owned(), delivery, detail })
+}
+
+/// At most `max` characters of `text`, without control characters (a NUL would fail the insert
+/// on PostgreSQL on every retry).
+fn plain(text: &str, max: usize) -> String {
+    text.chars().filter(|c| !c.is_control()).take(max).collect()
 }
 
 /// Records one delivery report. 200 also for an id we never sent (an old message, another
@@ -86,8 +95,10 @@ mod tests {
     }
 
     #[test]
-    fn a_report_without_an_id_or_with_an_unknown_status_is_refused() {
+    fn a_report_without_an_id_or_a_status_is_refused_and_an_unknown_status_is_kept_as_waiting() {
         assert!(report(&form(&[("status", "Success")])).is_err());
-        assert!(report(&form(&[("id", "ATXid_1"), ("status", "Lost")])).is_err());
+        assert!(report(&form(&[("id", "ATXid_1")])).is_err());
+        let unknown = report(&form(&[("id", "ATXid_1"), ("status", "AbsentSubscriber\u{0}")])).unwrap();
+        assert_eq!((unknown.delivery, unknown.detail.as_str()), (Delivery::Waiting, "AbsentSubscriber"));
     }
 }
