@@ -95,7 +95,7 @@ impl IncomingText {
         let (outcome, order, booked, reply) = if !sms.is_pickup_letter(texts.letter) {
             (IncomingOutcome::Help, None, false, texts.help())
         } else if let Some(last) = Order::recent_for_phone(connection, phone, 1)?.pop() {
-            match open_pickup_by_text(connection, phone, now)? {
+            match open_pickup(connection, phone, now)? {
                 Some((order, pickup)) => {
                     let reply = texts.pickup_booked(&order, pickup);
                     (IncomingOutcome::Booked, Some(order), false, reply)
@@ -142,10 +142,10 @@ fn lock_phone(connection: &mut DbConnection, phone: &str) -> QueryResult<()> {
     Ok(())
 }
 
-/// The pickup booked by text for `phone` that is still to come (its order pending, its stop
-/// planned, its window not over), if any: a second letter names it again rather than booking
-/// another.
-fn open_pickup_by_text(
+/// The pickup of `phone` still to come (its order pending, its stop planned, its window not over),
+/// booked by text or on the site, if any: the letter names it again rather than booking a second
+/// visit for the same evening.
+fn open_pickup(
     connection: &mut DbConnection,
     phone: &str,
     now: PrimitiveDateTime,
@@ -155,7 +155,6 @@ fn open_pickup_by_text(
     let candidates: Vec<(Order, Stop)> = orders::table
         .inner_join(stops::table.on(stops::order_id.eq(orders::id)))
         .filter(orders::phone.eq(phone))
-        .filter(orders::source.eq(OrderSource::Sms))
         .filter(orders::status.eq(OrderStatus::Pending))
         .filter(stops::kind.eq(StopKind::Pickup))
         .filter(stops::state.eq_any([StopState::Planned, StopState::OnTheWay]))

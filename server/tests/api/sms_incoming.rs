@@ -35,6 +35,18 @@ fn replies(app: &TestApp) -> Vec<OutboxMessage> {
     texts(app).into_iter().filter(|row| row.kind == MessageKind::SmsReply).collect()
 }
 
+/// An earlier order of `phone`, delivered: nothing is still to come for that number.
+async fn place_delivered(app: &TestApp, phone: &str) -> String {
+    let reference = place(app, phone).await;
+    let order_id = laundry::domain::OrderReference::parse(&reference).unwrap();
+    app.with_db(|c| {
+        let order = Order::find_by_reference(c, &order_id).unwrap().unwrap();
+        let nobody = laundry::models::order::NotifyCustomer::nobody();
+        Order::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, now()).unwrap();
+    });
+    reference
+}
+
 fn orders_of(app: &TestApp, phone: &str) -> Vec<Order> {
     app.with_db(|c| Order::recent_for_phone(c, phone, 100).unwrap())
 }
@@ -42,7 +54,7 @@ fn orders_of(app: &TestApp, phone: &str) -> Vec<Order> {
 async fn the_letter_from_a_known_phone_books_one_pickup_however_often_the_callback_comes(backend: Backend) {
     let mock = MockAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
-    let first = place(&app, "0712 345 678").await;
+    let first = place_delivered(&app, "0712 345 678").await;
 
     // The same callback twice at once, then once more.
     let (one, two) = tokio::join!(text_in(&app, "ATXid_in_1", PHONE, "P"), text_in(&app, "ATXid_in_1", PHONE, "P"));
@@ -89,7 +101,7 @@ async fn the_letter_from_a_known_phone_books_one_pickup_however_often_the_callba
 async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothing(backend: Backend) {
     let mock = MockAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
-    place(&app, PHONE).await;
+    place_delivered(&app, PHONE).await;
 
     // Lower case and spaces, then a new text (a new id) while that pickup is still to come.
     assert_eq!(text_in(&app, "ATXid_in_1", PHONE, "  p \n").await.status(), 200);
@@ -121,6 +133,15 @@ async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothi
     });
     assert_eq!(text_in(&app, "ATXid_in_3", PHONE, "P").await.status(), 200);
     assert_eq!(orders_of(&app, PHONE).len(), 3);
+
+    // A pickup booked on the site and still to come is named too: no second visit that evening.
+    const OTHER: &str = "+254722000777";
+    let web = place(&app, OTHER).await;
+    assert_eq!(text_in(&app, "ATXid_in_4", OTHER, "P").await.status(), 200);
+    assert_eq!(orders_of(&app, OTHER).len(), 1, "nothing more booked");
+    let reply = self::replies(&app).into_iter().find(|row| row.to_phone.as_deref() == Some(OTHER)).unwrap();
+    let reply = reply.sms_text().unwrap();
+    assert!(reply.contains("pickup booked") && reply.contains(&web), "{reply}");
 }
 
 async fn the_letter_from_an_unknown_phone_books_nothing_and_links_the_order_form(backend: Backend) {
@@ -158,7 +179,7 @@ async fn any_other_text_gets_help_and_books_nothing(backend: Backend) {
 async fn a_callback_without_the_secret_or_with_bad_fields_is_refused_and_nothing_is_stored(backend: Backend) {
     let mock = MockAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
-    place(&app, PHONE).await;
+    place_delivered(&app, PHONE).await;
     let fields = [("from", PHONE), ("to", "22384"), ("text", "P"), ("id", "ATXid_in_1")];
 
     assert_eq!(app.post_form("/hooks/sms/incoming", &fields).await.status(), 403, "no secret");
@@ -188,7 +209,7 @@ async fn a_callback_without_the_secret_or_with_bad_fields_is_refused_and_nothing
 async fn an_opted_out_number_gets_its_pickup_but_no_reply(backend: Backend) {
     let mock = MockAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
-    place(&app, PHONE).await;
+    place_delivered(&app, PHONE).await;
     app.with_db(|c| laundry::models::outbox::OptOut::opt_out(c, PHONE, None, now()).unwrap());
 
     assert_eq!(text_in(&app, "ATXid_in_1", PHONE, "P").await.status(), 200);
