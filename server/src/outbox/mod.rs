@@ -74,6 +74,51 @@ pub fn http_client() -> reqwest::Client {
         })
 }
 
+/// A provider's answer, read: its status, its `Retry-After`, and the start of its body.
+#[derive(Debug)]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: reqwest::StatusCode,
+    /// How long it asked to wait (429), if it said.
+    pub retry_after: Option<Duration>,
+    /// At most the first `keep` characters of the body.
+    pub body: String,
+}
+
+impl Answer {
+    /// `503 Service Unavailable: <body>`, or the status alone when the body is empty.
+    pub fn said(&self) -> String {
+        let body = self.body.trim();
+        if body.is_empty() { self.status.to_string() } else { format!("{}: {body}", self.status) }
+    }
+}
+
+/// Sends `request` to `api` ("the mail API") within `timeout` and reads its answer, keeping `keep`
+/// characters of the body. No answer in time, or no connection, is the [`Outcome::Transient`] the
+/// row gets.
+pub async fn exchange(
+    request: reqwest::RequestBuilder,
+    timeout: Duration,
+    api: &str,
+    keep: usize,
+) -> Result<Answer, Outcome> {
+    let response = match request.timeout(timeout).send().await {
+        Ok(response) => response,
+        Err(error) if error.is_timeout() => {
+            return Err(Outcome::Transient(format!("no answer within {} s", timeout.as_secs_f32())));
+        }
+        Err(error) => return Err(Outcome::Transient(format!("cannot reach {api}: {}", with_causes(&error)))),
+    };
+    let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|value| parse_retry_after(value, SystemTime::now()));
+    let body = response.text().await.unwrap_or_default().chars().take(keep).collect();
+    Ok(Answer { status, retry_after, body })
+}
+
 /// reqwest's error and its chain of causes, for the row's `last_error`.
 pub fn with_causes(error: &reqwest::Error) -> String {
     let mut message = error.to_string();

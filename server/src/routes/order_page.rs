@@ -97,14 +97,10 @@ pub async fn reschedule_pickup(
     token: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let token = token.into_inner();
-    if !well_formed(&token) {
-        return not_found(&state, &request).await;
-    }
-    if from_another_site(&state, &request) {
-        return cross_site();
-    }
-    let form: RescheduleForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let (token, form) = match posted::<RescheduleForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
     let Some(to) = form.pickup.as_deref().and_then(parse_slot_value) else {
         return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Reschedule, CHOOSE_WINDOW, 422))
             .await;
@@ -141,14 +137,10 @@ pub async fn cancel_order(
     token: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let token = token.into_inner();
-    if !well_formed(&token) {
-        return not_found(&state, &request).await;
-    }
-    if from_another_site(&state, &request) {
-        return cross_site();
-    }
-    let form: CancelForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let (token, form) = match posted::<CancelForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
     if !matches!(form.confirm.as_deref().map(str::trim), Some("yes" | "on" | "true" | "1")) {
         return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Cancel, CONFIRM_CANCEL, 422)).await;
     }
@@ -187,14 +179,10 @@ pub async fn choose_texts(
     token: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let token = token.into_inner();
-    if !well_formed(&token) {
-        return not_found(&state, &request).await;
-    }
-    if from_another_site(&state, &request) {
-        return cross_site();
-    }
-    let form: TextsForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let (token, form) = match posted::<TextsForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
     let off = match form.texts.as_deref().map(str::trim) {
         Some("off") => true,
         Some("on") => false,
@@ -242,6 +230,25 @@ fn back_to_page(token: &str, done: &str) -> HttpResponse {
 }
 
 /// 403 for a form sent from another site.
+/// A form posted to an order's page: its token and its fields (missing or unreadable fields are
+/// the form's defaults, which each handler refuses with its own message). A malformed token is the
+/// 404 page; a post from another site is refused before anything is read.
+async fn posted<F: Default + serde::de::DeserializeOwned>(
+    state: &AppState,
+    request: &HttpRequest,
+    token: web::Path<String>,
+    body: &[u8],
+) -> Result<(String, F), HttpResponse> {
+    let token = token.into_inner();
+    if !well_formed(&token) {
+        return Err(not_found(state, request).await);
+    }
+    if from_another_site(state, request) {
+        return Err(cross_site());
+    }
+    Ok((token, serde_urlencoded::from_bytes(body).unwrap_or_default()))
+}
+
 fn cross_site() -> HttpResponse {
     private(HttpResponse::Forbidden().content_type("text/plain; charset=utf-8").body(CROSS_SITE))
 }

@@ -7,12 +7,12 @@
 //! can be 201 while the recipient failed, so the recipient's code decides.
 
 use super::SmsSettings;
-use crate::outbox::{Outcome, parse_retry_after, with_causes};
+use crate::outbox::{Outcome, exchange};
 use reqwest::StatusCode;
-use reqwest::header::{ACCEPT, RETRY_AFTER};
+use reqwest::header::ACCEPT;
 use secrecy::ExposeSecret;
 use serde::Deserialize;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// The answer's body.
 #[derive(Debug, Deserialize)]
@@ -53,34 +53,22 @@ pub fn form<'a>(settings: &'a SmsSettings, to: &'a str, text: &'a str) -> Vec<(&
 pub async fn send(http: &reqwest::Client, settings: &SmsSettings, to: &str, text: &str, timeout: Duration) -> Outcome {
     let url = format!("{}/version1/messaging", settings.base_url);
     let key = settings.api_key.as_ref().map(|key| key.expose_secret()).unwrap_or_default();
-    let request = http.post(&url).timeout(timeout).header("apiKey", key).header(ACCEPT, "application/json");
-    let response = match request.form(&form(settings, to, text)).send().await {
-        Ok(response) => response,
-        Err(error) if error.is_timeout() => {
-            return Outcome::Transient(format!("no answer within {} s", timeout.as_secs_f32()));
-        }
-        Err(error) => return Outcome::Transient(format!("cannot reach the SMS API: {}", with_causes(&error))),
+    let request = http.post(&url).header("apiKey", key).header(ACCEPT, "application/json");
+    let answer = match exchange(request.form(&form(settings, to, text)), timeout, "the SMS API", 500).await {
+        Ok(answer) => answer,
+        Err(outcome) => return outcome,
     };
-    let status = response.status();
-    let retry_after = response
-        .headers()
-        .get(RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|value| parse_retry_after(value, SystemTime::now()));
-    let text: String = response.text().await.unwrap_or_default().chars().take(500).collect();
-    let said =
-        |text: &str| if text.trim().is_empty() { status.to_string() } else { format!("{status}: {}", text.trim()) };
-    match status {
-        s if s.is_success() => recipient_outcome(&text),
-        StatusCode::TOO_MANY_REQUESTS => Outcome::TooMany(retry_after),
+    match answer.status {
+        s if s.is_success() => recipient_outcome(&answer.body),
+        StatusCode::TOO_MANY_REQUESTS => Outcome::TooMany(answer.retry_after),
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN | StatusCode::PAYMENT_REQUIRED => {
-            Outcome::Blocked(said(&text))
+            Outcome::Blocked(answer.said())
         }
         StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED => {
-            Outcome::Blocked(format!("{} (is AT_BASE_URL the SMS API?)", said(&text)))
+            Outcome::Blocked(format!("{} (is AT_BASE_URL the SMS API?)", answer.said()))
         }
-        s if s.is_server_error() || s == StatusCode::REQUEST_TIMEOUT => Outcome::Transient(said(&text)),
-        _ => Outcome::Rejected(said(&text)),
+        s if s.is_server_error() || s == StatusCode::REQUEST_TIMEOUT => Outcome::Transient(answer.said()),
+        _ => Outcome::Rejected(answer.said()),
     }
 }
 
