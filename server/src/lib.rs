@@ -17,6 +17,7 @@ pub mod frontend;
 pub mod jobs;
 pub mod mail;
 pub mod models;
+pub mod mpesa;
 pub mod outbox;
 pub mod password;
 pub mod rate_limit;

@@ -6,6 +6,7 @@ use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
 use crate::jobs::{JobContext, Scheduler};
+use crate::mpesa::worker::PromptWorker;
 use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
 use crate::routes::{
@@ -61,6 +62,8 @@ fn job_context(state: &AppState) -> JobContext {
         schedule: state.settings().schedule.clone(),
         owner: format!("jobs-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
         outbox_wakes: vec![state.mail_wake().clone(), state.sms_wake().clone()],
+        daraja: Some(state.daraja().clone()),
+        notify: state.notify_customer(),
     }
 }
 
@@ -106,6 +109,13 @@ impl Application {
         actix_web::rt::spawn(mail.run());
         let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone());
         actix_web::rt::spawn(sms.run());
+        let prompts = PromptWorker::new(
+            state.db().clone(),
+            state.daraja().clone(),
+            state.settings().clock.clone(),
+            state.prompt_wake().clone(),
+        );
+        actix_web::rt::spawn(prompts.run());
         actix_web::rt::spawn(Scheduler::new(job_context(&state), state.settings().job_poll).run());
 
         let shared = state.clone();
@@ -212,6 +222,9 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/hooks/sms/delivery/{secret}", web::post().to(hooks::sms_delivery::sms_delivery_report))
         .route("/hooks/sms/incoming", web::post().to(hooks::sms_incoming::sms_incoming))
         .route("/hooks/sms/incoming/{secret}", web::post().to(hooks::sms_incoming::sms_incoming))
+        .route("/hooks/payments/prompt/{secret}", web::post().to(hooks::payments::prompt_result))
+        .route("/hooks/payments/till/confirmation/{secret}", web::post().to(hooks::payments::till_confirmation))
+        .route("/hooks/payments/till/validation/{secret}", web::post().to(hooks::payments::till_validation))
         .route("/healthz", web::get().to(health::health))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))

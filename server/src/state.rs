@@ -3,6 +3,8 @@
 use crate::config::Settings;
 use crate::db::Database;
 use crate::models::order::NotifyCustomer;
+use crate::mpesa::client::Daraja;
+use crate::outbox::http_client;
 use crate::password::PasswordChecks;
 use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
@@ -22,6 +24,8 @@ pub struct AppState {
     submission_limit: RateLimiter,
     mail_wake: Arc<Notify>,
     sms_wake: Arc<Notify>,
+    prompt_wake: Arc<Notify>,
+    daraja: Arc<Daraja>,
     texts: Texts,
     password_checks: PasswordChecks,
 }
@@ -35,6 +39,8 @@ impl AppState {
         Self {
             submission_limit,
             texts: Texts::new(&settings),
+            daraja: Arc::new(Daraja::new(settings.mpesa.clone(), http_client())),
+            prompt_wake: Arc::new(Notify::new()),
             settings,
             pages,
             database,
@@ -89,6 +95,26 @@ impl AppState {
         self.sms_wake.notify_one();
     }
 
+    /// What this instance's M-PESA prompt worker waits on.
+    pub fn prompt_wake(&self) -> &Arc<Notify> {
+        &self.prompt_wake
+    }
+
+    /// Wakes this instance's prompt worker: call it after writing an M-PESA prompt.
+    pub fn wake_prompts(&self) {
+        self.prompt_wake.notify_one();
+    }
+
+    /// Daraja (M-PESA), with its token cache.
+    pub fn daraja(&self) -> &Arc<Daraja> {
+        &self.daraja
+    }
+
+    /// Whether "Pay Now (M-PESA)" sends a prompt to the customer's phone.
+    pub fn sends_prompts(&self) -> bool {
+        self.settings.mpesa.sends_prompts()
+    }
+
     /// The words of the texts, with this site's name and address.
     pub fn texts(&self) -> &Texts {
         &self.texts
@@ -98,6 +124,7 @@ impl AppState {
     /// configured.
     pub fn notify_customer(&self) -> NotifyCustomer {
         NotifyCustomer::customer(&self.texts, self.settings.mail.status_template.is_some())
+            .with_prompts(self.sends_prompts())
     }
 
     /// The configuration the server started with.

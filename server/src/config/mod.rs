@@ -2,6 +2,7 @@
 //! server with a message naming it. `.env.example` at the top of the repository lists them all.
 
 mod mail;
+mod mpesa;
 mod schedule;
 mod sms;
 
@@ -10,6 +11,7 @@ use crate::clock::Clock;
 use crate::domain::schedule::Schedule;
 use crate::domain::{PhoneNumber, parse_email};
 use crate::mail::MailSettings;
+use crate::mpesa::MpesaSettings;
 use crate::outbox::RetryPolicy;
 use crate::sms::SmsSettings;
 use secrecy::SecretString;
@@ -61,6 +63,8 @@ pub struct Settings {
     pub mail: MailSettings,
     /// Africa's Talking, the pickup letter and the callbacks' secret (`AT_*`, `LAUNDRY_SMS_*`).
     pub sms: SmsSettings,
+    /// Daraja, the short code, till and callbacks (`MPESA_*`).
+    pub mpesa: MpesaSettings,
     /// When the outbox workers retry (not from the environment; tests shorten it).
     pub outbox_retry: RetryPolicy,
     /// The time the scheduled jobs go by (not from the environment): the system's, or in tests
@@ -205,6 +209,8 @@ impl Settings {
         };
         let mail = mail::mail_settings(&lookup)?;
         let sms = sms::sms_settings(&lookup)?;
+        let mpesa = mpesa::mpesa_settings(&lookup)?;
+        let business = Business { mpesa_till: mpesa.till.clone(), ..business };
         let schedule = schedule::schedule(&lookup)?;
         Ok(Self {
             schedule,
@@ -212,6 +218,7 @@ impl Settings {
             tracking_per_10_minutes,
             mail,
             sms,
+            mpesa,
             outbox_retry: RetryPolicy::default(),
             clock: Clock::system(),
             job_poll: Duration::from_secs(30),

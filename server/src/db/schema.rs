@@ -216,12 +216,57 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    mpesa_prompts (id) {
+        id -> Text,
+        order_id -> Text,
+        phone -> Text,
+        amount -> Integer,
+        state -> Text,
+        asked_by -> Text,
+        created_at -> Timestamp,
+        lease_until -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        checkout_request_id -> Nullable<Text>,
+        merchant_request_id -> Nullable<Text>,
+        result_code -> Nullable<Integer>,
+        detail -> Nullable<Text>,
+        receipt -> Nullable<Text>,
+        resolved_at -> Nullable<Timestamp>,
+        queries -> Integer,
+        next_query_at -> Nullable<Timestamp>,
+        raw_callback -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    mpesa_receipts (receipt) {
+        receipt -> Text,
+        source -> Text,
+        amount -> Integer,
+        phone -> Nullable<Text>,
+        payer_name -> Nullable<Text>,
+        bill_ref -> Nullable<Text>,
+        paid_at -> Nullable<Timestamp>,
+        received_at -> Timestamp,
+        order_id -> Nullable<Text>,
+        matched_by -> Nullable<Text>,
+        matched_at -> Nullable<Timestamp>,
+        problem -> Nullable<Text>,
+        checked_by -> Nullable<Text>,
+        checked_at -> Nullable<Timestamp>,
+        raw -> Text,
+    }
+}
+
 diesel::joinable!(order_lines -> orders (order_id));
 diesel::joinable!(stops -> orders (order_id));
 diesel::joinable!(stops -> staff (valet_id));
 diesel::joinable!(order_bills -> orders (order_id));
 diesel::joinable!(order_status_history -> orders (order_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
+diesel::joinable!(mpesa_prompts -> orders (order_id));
+diesel::joinable!(mpesa_receipts -> orders (order_id));
 diesel::allow_tables_to_appear_in_same_query!(
     orders,
     order_lines,
@@ -237,5 +282,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sms_opt_outs,
     message_switches,
     sms_incoming,
-    job_runs
+    job_runs,
+    mpesa_prompts,
+    mpesa_receipts
 );

@@ -6,7 +6,7 @@ use super::connection::MultiBackend;
 use crate::domain::catalogue::Unit;
 use crate::domain::{
     Channel, Delivery, LineKind, MessageKind, MessageStatus, OrderSource, OrderStatus, OutboxStatus, PaidVia,
-    PaymentMethod, PaymentStatus, StaffRole, StopKind, StopState, TextEnum,
+    PaymentMethod, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource, StaffRole, StopKind, StopState, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
@@ -55,5 +55,8 @@ text_columns!(
     Unit,
     StaffRole,
     StopKind,
-    StopState
+    StopState,
+    PromptState,
+    ReceiptSource,
+    ReceiptProblem
 );

@@ -11,6 +11,7 @@ mod incoming;
 mod lines;
 mod loose;
 mod message;
+mod mpesa;
 mod order;
 mod payment;
 mod phone;
@@ -31,6 +32,10 @@ pub use incoming::{IncomingOutcome, IncomingSms, MAX_INCOMING_ID, MAX_INCOMING_T
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
 pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};
+pub use mpesa::{
+    PromptState, ReceiptProblem, ReceiptSource, daraja_phone, daraja_timestamp, parse_daraja_time, prompt_result,
+    stk_password, till_phone,
+};
 pub use order::{MAX_QUANTITY_KG, OrderInput, ValidOrder};
 pub use payment::{MpesaCode, PaidVia, PaymentMethod, PaymentStatus};
 pub use phone::PhoneNumber;

@@ -3,13 +3,19 @@
 //! for all instances claims its run in the database under a lease (`models::job_run`), so that
 //! several instances on one PostgreSQL, and restarts, never do it twice.
 //!
+//! The jobs: the 5:30pm texts ([`eta_texts`]) and the status queries of M-PESA prompts
+//! ([`payment_queries`]).
+//!
 //! Adding a job: a type implementing [`Job`] in a module of its own, listed in [`Scheduler::new`].
 
 pub mod eta_texts;
+pub mod payment_queries;
 
 use crate::clock::Clock;
 use crate::db::Database;
 use crate::domain::schedule::Schedule;
+use crate::models::order::NotifyCustomer;
+use crate::mpesa::client::Daraja;
 use crate::sms::texts::Texts;
 use std::future::Future;
 use std::pin::Pin;
@@ -36,6 +42,10 @@ pub struct JobContext {
     pub owner: String,
     /// What this instance's outbox workers (e-mail, SMS) wait on.
     pub outbox_wakes: Vec<Arc<Notify>>,
+    /// Daraja, for the status queries of M-PESA prompts; `None` in tests of other jobs.
+    pub daraja: Option<Arc<Daraja>>,
+    /// How a payment found by a query tells the customer.
+    pub notify: NotifyCustomer,
 }
 
 impl JobContext {
@@ -70,7 +80,8 @@ pub struct Scheduler {
 impl Scheduler {
     /// Every job, looking for work every `poll`.
     pub fn new(context: JobContext, poll: Duration) -> Self {
-        let jobs: Vec<Arc<dyn Job>> = vec![Arc::new(eta_texts::EtaTexts::default())];
+        let jobs: Vec<Arc<dyn Job>> =
+            vec![Arc::new(eta_texts::EtaTexts::default()), Arc::new(payment_queries::PaymentQueries)];
         Self { context: Arc::new(context), jobs, poll }
     }
 

@@ -4,6 +4,7 @@ pub mod contact_message;
 pub mod day_board;
 pub mod incoming_text;
 pub mod job_run;
+pub mod mpesa;
 pub mod order;
 pub mod outbox;
 pub mod slot_confirmation;

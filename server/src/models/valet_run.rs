@@ -7,7 +7,10 @@
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{RunPosition, eta, nairobi_day};
-use crate::domain::{Collected, FieldErrors, MessageKind, OrderStatus, PaymentStatus, StopKind, StopState, Weighing};
+use crate::domain::{
+    Collected, FieldErrors, MessageKind, OrderStatus, PaymentMethod, PaymentStatus, StopKind, StopState, Weighing,
+};
+use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::bill::BillError;
 use crate::models::order::{NotifyCustomer, Order, OrderLine, Payment, PaymentRecorded, once_per};
 use crate::models::stop::Stop;
@@ -209,10 +212,14 @@ impl Stop {
                     "This pickup was recorded and the order has moved on. Ask staff to change the bill.",
                 ));
             }
-            order.record_weighing(connection, &priced, actor.email, now)?;
+            let billed = order.record_weighing(connection, &priced, actor.email, now)?;
             if !already_done {
                 finish(connection, id, now)?;
                 Order::set_status_within(connection, &order.id, OrderStatus::PickedUp, actor.email, notify, now)?;
+            }
+            if notify.mpesa_prompts && billed.payment_method == PaymentMethod::PayNow {
+                // The bill is set: the customer's phone asks for it (refused only for KSh 0).
+                let _ = MpesaPrompt::ask_within(connection, &billed, "bill", now)?;
             }
             Ok(Outcome::Changed)
         })

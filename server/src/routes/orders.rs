@@ -53,11 +53,17 @@ async fn place(
     let may_create = reservation.is_ok();
     let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
     let texts = state.texts().clone();
+    let mpesa_prompt = state.sends_prompts();
     let placed = state
         .db()
         .run(move |connection| {
-            let terms =
-                PlacingTerms { first_order_discount, schedule: &schedule, texts: &texts, source: OrderSource::Web };
+            let terms = PlacingTerms {
+                first_order_discount,
+                schedule: &schedule,
+                texts: &texts,
+                source: OrderSource::Web,
+                mpesa_prompt,
+            };
             let placed = Order::place(connection, &order, key.as_deref(), may_create, &terms, now_utc());
             let with_lines = placed.and_then(|placed| {
                 let lines = Order::lines(connection, &placed.order().id)?;
@@ -85,6 +91,7 @@ async fn place(
         }
         tracing::info!(order_id = %order.reference, total_kes = order.total_amount, "order placed");
         state.wake_outbox();
+        state.wake_prompts();
     }
     Ok(outcome)
 }

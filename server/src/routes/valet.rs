@@ -241,6 +241,7 @@ async fn act(
             if outcome == Outcome::Changed {
                 tracing::info!(stop_id = %id, action = action.segment(), staff = %staff.email, "valet stop recorded");
                 state.wake_outbox();
+                state.wake_prompts();
             }
             return HttpResponse::SeeOther()
                 .insert_header((header::LOCATION, view.location(staff, notice, id)))

@@ -200,6 +200,23 @@ pub fn sms_env(api: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The secret of the M-PESA callbacks in the tests: `/hooks/payments/prompt/{MPESA_HOOK_SECRET}`.
+pub const MPESA_HOOK_SECRET: &str = "test-payments-secret-0123456789abcdef";
+
+/// The environment that points M-PESA at a mock Daraja at `api` (short code 174379, till 3552248).
+pub fn mpesa_env(api: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("MPESA_BASE_URL", api.to_owned()),
+        ("MPESA_CONSUMER_KEY", crate::mpesa_mock::CONSUMER_KEY.to_owned()),
+        ("MPESA_CONSUMER_SECRET", crate::mpesa_mock::CONSUMER_SECRET.to_owned()),
+        ("MPESA_SHORTCODE", "174379".to_owned()),
+        ("MPESA_TILL", "3552248".to_owned()),
+        ("MPESA_PASSKEY", "test-passkey-bfb279f9aa9bdbcf".to_owned()),
+        ("MPESA_CALLBACK_BASE_URL", "https://laundry.example.com".to_owned()),
+        ("MPESA_CALLBACK_SECRET", MPESA_HOOK_SECRET.to_owned()),
+    ]
+}
+
 /// Starts the real server on `backend` with extra environment and a retry policy.
 pub async fn spawn_app_with_env(
     backend: Backend,

@@ -15,6 +15,8 @@ mod http;
 mod mail;
 mod mail_mock;
 mod migrations;
+mod mpesa;
+mod mpesa_mock;
 mod order_lines;
 mod order_page;
 mod orders;

@@ -65,6 +65,7 @@ fn place_at(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16, now: P
         schedule: &schedule,
         texts: &texts,
         source: laundry::domain::OrderSource::Web,
+        mpesa_prompt: false,
     };
     let placed = app.with_db(|c| Order::place(c, &order, None, true, &terms, now)).unwrap();
     let order = placed.order();

@@ -18,6 +18,9 @@ pub struct NotifyCustomer {
     pub email: bool,
     /// The customer's text, in these words; `None`: no text.
     pub texts: Option<Texts>,
+    /// Whether a bill set for a "Pay Now (M-PESA)" order sends a prompt to pay to the customer's
+    /// phone (M-PESA is configured).
+    pub mpesa_prompts: bool,
 }
 
 impl NotifyCustomer {
@@ -28,7 +31,12 @@ impl NotifyCustomer {
 
     /// Tells the customer by text and, with `email` (the status template is configured), by e-mail.
     pub fn customer(texts: &Texts, email: bool) -> Self {
-        NotifyCustomer { email, texts: Some(texts.clone()) }
+        NotifyCustomer { email, texts: Some(texts.clone()), mpesa_prompts: false }
+    }
+
+    /// The same, also sending M-PESA prompts for bills when `on`.
+    pub fn with_prompts(self, on: bool) -> Self {
+        NotifyCustomer { mpesa_prompts: on, ..self }
     }
 
     /// Writes the customer's text of `kind` about `order`, in the words `words` picks, unless this

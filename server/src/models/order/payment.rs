@@ -15,6 +15,9 @@ pub enum Payment {
     Unpaid,
     /// Paid to the till; the M-PESA transaction code from the customer's SMS.
     Mpesa(MpesaCode),
+    /// Paid to the till as M-PESA's status query of a prompt says; the code is not known yet (a
+    /// till confirmation may bring it).
+    MpesaWithoutCode,
     /// Paid in cash, at delivery.
     Cash,
 }
@@ -63,6 +66,7 @@ impl Order {
             Payment::Mpesa(code) => {
                 (PaymentStatus::Paid, Some(PaidVia::Mpesa), Some(code.as_str()), Some(now), Some(by))
             }
+            Payment::MpesaWithoutCode => (PaymentStatus::Paid, Some(PaidVia::Mpesa), None, Some(now), Some(by)),
             Payment::Cash => (PaymentStatus::Paid, Some(PaidVia::Cash), None, Some(now), Some(by)),
         };
         if let Some(code) = code {

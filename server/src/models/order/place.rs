@@ -10,6 +10,7 @@ use crate::domain::{
     Line, MessageKind, OrderReference, OrderSource, OrderStatus, PaymentMethod, ValidOrder, lines_total,
 };
 use crate::models::implicit_keys;
+use crate::models::mpesa::MpesaPrompt;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use crate::sms::texts::Texts;
@@ -239,6 +240,10 @@ impl Order {
             let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
             OutboxMessage::enqueue_sms(connection, &sms)?;
         }
+        if terms.mpesa_prompt && stored.payment_method == PaymentMethod::PayNow {
+            // Refused only for a KSh 0 order, which has nothing to pay.
+            let _ = MpesaPrompt::ask_within(connection, &stored, "order", now)?;
+        }
         Ok(Placed::Created(stored))
     }
 }
@@ -255,6 +260,9 @@ pub struct PlacingTerms<'a> {
     pub texts: &'a Texts,
     /// How the order came in.
     pub source: OrderSource,
+    /// Whether a "Pay Now (M-PESA)" order sends the customer's phone a prompt for its estimate
+    /// (M-PESA configured, and the customer is placing it now).
+    pub mpesa_prompt: bool,
 }
 
 fn book_error(error: BookError) -> PlaceError {

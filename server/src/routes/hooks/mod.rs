@@ -3,6 +3,7 @@
 //! (`?secret=…`); a request without it is refused before anything is read or stored. Each callback
 //! is idempotent: the provider may deliver it twice, or late.
 
+pub mod payments;
 pub mod sms_delivery;
 pub mod sms_incoming;
 

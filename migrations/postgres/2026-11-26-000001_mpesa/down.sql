@@ -1,0 +1,2 @@
+DROP TABLE mpesa_receipts;
+DROP TABLE mpesa_prompts;

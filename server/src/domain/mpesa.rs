@@ -1,0 +1,139 @@
+//! M-PESA as Daraja speaks it: the states of a prompt sent to a customer's phone (STK push), what
+//! its result codes mean, and the forms Daraja wants (numbers without the plus, Nairobi
+//! timestamps, the request password).
+
+use super::text_enum::text_enum;
+use crate::clock::NAIROBI;
+use base64::Engine as _;
+use time::macros::format_description;
+use time::{OffsetDateTime, PrimitiveDateTime};
+
+text_enum! {
+    /// Where a prompt to pay is.
+    pub enum PromptState {
+        /// Written, not yet sent to Daraja.
+        Queued = "queued",
+        /// An instance is sending it (under a lease).
+        Sending = "sending",
+        /// Daraja accepted it; the customer's phone shows the prompt. Its callback, or a status
+        /// query, ends it.
+        Waiting = "waiting",
+        /// The customer paid.
+        Paid = "paid",
+        /// Not paid: the request was refused, or the payment failed (funds, PIN, no answer).
+        Failed = "failed",
+        /// The customer cancelled it on the phone.
+        Cancelled = "cancelled",
+    }
+}
+
+impl PromptState {
+    /// Whether nothing more will happen to it.
+    pub fn is_final(self) -> bool {
+        matches!(self, PromptState::Paid | PromptState::Failed | PromptState::Cancelled)
+    }
+}
+
+text_enum! {
+    /// How a payment reached us.
+    pub enum ReceiptSource {
+        /// The callback (or status query) of a prompt we sent.
+        Prompt = "prompt",
+        /// A till confirmation: paid by hand to the till (C2B).
+        Till = "till",
+    }
+}
+
+text_enum! {
+    /// Why a received payment waits for staff instead of marking its order paid.
+    pub enum ReceiptProblem {
+        /// The amount is not the order's bill.
+        Amount = "amount",
+        /// The order was paid already (another way, or by another payment).
+        AlreadyPaid = "already-paid",
+        /// Its receipt number is not an M-PESA code, or is recorded for another order already.
+        Code = "code",
+    }
+}
+
+/// What a Daraja `ResultCode` (of a callback or a status query) makes of a prompt, with the words
+/// the customer and staff read.
+pub fn prompt_result(code: i64) -> (PromptState, &'static str) {
+    match code {
+        0 => (PromptState::Paid, "Paid."),
+        1032 => (PromptState::Cancelled, "Cancelled on the phone."),
+        1 => (PromptState::Failed, "Not enough money in the M-PESA account."),
+        2001 => (PromptState::Failed, "The M-PESA PIN was wrong."),
+        1037 => (PromptState::Failed, "The phone did not answer in time (off, or out of network)."),
+        1019 => (PromptState::Failed, "The prompt expired before it was answered."),
+        1001 => (PromptState::Failed, "Another M-PESA payment was in progress on that phone."),
+        1025 | 9999 => (PromptState::Failed, "M-PESA could not send the prompt to the phone."),
+        _ => (PromptState::Failed, "M-PESA did not take the payment."),
+    }
+}
+
+/// A stored number (`+2547…`) as Daraja wants it: `2547…`, no plus.
+pub fn daraja_phone(e164: &str) -> String {
+    e164.trim_start_matches('+').to_owned()
+}
+
+/// Daraja's `Timestamp` for `at`: `YYYYMMDDHHmmss` in Nairobi time.
+pub fn daraja_timestamp(at: OffsetDateTime) -> String {
+    let format = format_description!("[year][month][day][hour][minute][second]");
+    at.to_offset(NAIROBI).format(&format).unwrap_or_default()
+}
+
+/// Reads a Daraja time (`TransactionDate` 20221117155745, `TransTime`; Nairobi time) as UTC.
+pub fn parse_daraja_time(text: &str) -> Option<PrimitiveDateTime> {
+    let format = format_description!("[year][month][day][hour][minute][second]");
+    let local = PrimitiveDateTime::parse(text.trim(), &format).ok()?;
+    let utc = local.assume_offset(NAIROBI).to_offset(time::UtcOffset::UTC);
+    Some(PrimitiveDateTime::new(utc.date(), utc.time()))
+}
+
+/// The request's `Password`: base64 of short code, passkey and timestamp, joined.
+pub fn stk_password(shortcode: &str, passkey: &str, timestamp: &str) -> String {
+    base64::engine::general_purpose::STANDARD.encode(format!("{shortcode}{passkey}{timestamp}"))
+}
+
+/// A till confirmation's `MSISDN` as a stored number, when it is one: M-PESA masks (`2547***123`)
+/// or hashes it for some accounts, and then it matches nobody.
+pub fn till_phone(msisdn: &str) -> Option<String> {
+    let digits = msisdn.trim();
+    let plain = digits.len() == 12 && digits.starts_with("254") && digits.bytes().all(|b| b.is_ascii_digit());
+    plain.then(|| format!("+{digits}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn the_timestamp_is_nairobi_time_and_the_password_joins_code_key_and_time() {
+        let at = datetime!(2026-11-24 21:05:09 UTC);
+        assert_eq!(daraja_timestamp(at), "20261125000509");
+        // base64("174379" + "passkey" + "20261125000509")
+        assert_eq!(stk_password("174379", "passkey", "20261125000509"), "MTc0Mzc5cGFzc2tleTIwMjYxMTI1MDAwNTA5");
+        assert_eq!(parse_daraja_time("20261125000509"), Some(datetime!(2026-11-24 21:05:09)));
+        assert_eq!(parse_daraja_time("2026-11-25"), None);
+    }
+
+    #[test]
+    fn numbers_lose_their_plus_and_masked_ones_match_nobody() {
+        assert_eq!(daraja_phone("+254712345678"), "254712345678");
+        assert_eq!(till_phone("254712345678").as_deref(), Some("+254712345678"));
+        assert_eq!(till_phone("2547 ***** 678"), None);
+        assert_eq!(till_phone("0f4a1c9e2b7d"), None);
+    }
+
+    #[test]
+    fn result_codes_tell_paid_cancelled_and_failed_apart() {
+        assert_eq!(prompt_result(0).0, PromptState::Paid);
+        assert_eq!(prompt_result(1032).0, PromptState::Cancelled);
+        for code in [1, 1001, 1019, 1025, 1037, 2001, 9999, 17] {
+            assert_eq!(prompt_result(code).0, PromptState::Failed, "{code}");
+        }
+        assert!(PromptState::Paid.is_final() && !PromptState::Waiting.is_final());
+    }
+}

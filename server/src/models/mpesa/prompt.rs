@@ -1,0 +1,449 @@
+//! Prompts to pay sent to a customer's phone (M-Pesa Express), from written to ended.
+
+use super::receipt::{MpesaReceipt, ReceivedPayment, Recorded};
+use crate::db::schema::{mpesa_prompts, orders};
+use crate::db::{DbConnection, write_transaction};
+use crate::domain::{OrderStatus, PaymentStatus, PromptState, ReceiptSource, prompt_result};
+use crate::models::order::{NotifyCustomer, Order, Payment};
+use diesel::prelude::*;
+use time::{Duration, PrimitiveDateTime};
+
+/// The shortest time between two prompts for one order: a customer who asks again at once most
+/// likely has the first one still on the phone.
+pub const RESEND_AFTER: Duration = Duration::seconds(60);
+/// At most this many prompts per order and hour.
+pub const PER_HOUR: i64 = 5;
+/// How long after Daraja accepted a prompt its status is first asked, if no callback came.
+pub const FIRST_QUERY_AFTER: Duration = Duration::seconds(90);
+
+/// A stored prompt.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = mpesa_prompts)]
+pub struct MpesaPrompt {
+    /// UUID v4.
+    pub id: String,
+    /// The order it asks payment for.
+    pub order_id: String,
+    /// E.164.
+    pub phone: String,
+    /// Whole shillings asked.
+    pub amount: i32,
+    /// Where it is.
+    pub state: PromptState,
+    /// 'customer', 'order', 'bill', or a staff member's e-mail.
+    pub asked_by: String,
+    /// When it was written.
+    pub created_at: PrimitiveDateTime,
+    /// While sending: the claim's end.
+    pub lease_until: Option<PrimitiveDateTime>,
+    /// When Daraja accepted it.
+    pub sent_at: Option<PrimitiveDateTime>,
+    /// Daraja's id of it.
+    pub checkout_request_id: Option<String>,
+    /// Daraja's other id of it.
+    pub merchant_request_id: Option<String>,
+    /// The `ResultCode` that ended it.
+    pub result_code: Option<i32>,
+    /// `ResultDesc`, or why it was not sent, in words for the customer.
+    pub detail: Option<String>,
+    /// The M-PESA receipt number, when paid and known.
+    pub receipt: Option<String>,
+    /// When it ended.
+    pub resolved_at: Option<PrimitiveDateTime>,
+    /// Status queries made.
+    pub queries: i32,
+    /// When the next status query is due; `None` when none is.
+    pub next_query_at: Option<PrimitiveDateTime>,
+    /// The callback as it came.
+    pub raw_callback: Option<String>,
+}
+
+/// Why a prompt was not written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskRefusal {
+    /// No such order.
+    NoSuchOrder,
+    /// Paid already.
+    Paid,
+    /// Cancelled.
+    Cancelled,
+    /// Nothing to pay (a KSh 0 order).
+    NothingToPay,
+    /// A prompt is on the phone now (sent less than [`RESEND_AFTER`] ago).
+    TooSoon,
+    /// [`PER_HOUR`] prompts in the last hour.
+    TooMany,
+}
+
+impl AskRefusal {
+    /// The words the customer or staff read.
+    pub fn message(&self) -> &'static str {
+        match self {
+            AskRefusal::NoSuchOrder => "There is no such order.",
+            AskRefusal::Paid => "This order is paid already.",
+            AskRefusal::Cancelled => "This order is cancelled.",
+            AskRefusal::NothingToPay => "There is nothing to pay for this order.",
+            AskRefusal::TooSoon => "A prompt was sent less than a minute ago: check your phone for it.",
+            AskRefusal::TooMany => "Five prompts were sent in the last hour; please pay to the till instead.",
+        }
+    }
+}
+
+/// The details of a payment from a success callback (`CallbackMetadata`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaidDetails {
+    /// `MpesaReceiptNumber`.
+    pub receipt: String,
+    /// `Amount`, whole shillings.
+    pub amount: i32,
+    /// `PhoneNumber`, as given (2547…).
+    pub phone: Option<String>,
+    /// `TransactionDate`, UTC.
+    pub paid_at: Option<PrimitiveDateTime>,
+}
+
+/// What a callback or a status query did to a prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    /// The prompt ended now, in this state (a payment was recorded as the receipt says).
+    Ended(PromptState, Option<Recorded>),
+    /// It had ended already: nothing changed (a repeated callback).
+    AlreadyEnded,
+    /// No prompt has that CheckoutRequestID; a payment it carried was recorded (and matched as a
+    /// till payment would be).
+    Unknown(Option<Recorded>),
+}
+
+impl MpesaPrompt {
+    /// Writes a prompt for the order's bill to its phone, inside the caller's transaction (the
+    /// order placed, the bill set); the caller wakes the prompt worker after committing. An order
+    /// paid, cancelled or at KSh 0 gets none.
+    pub fn ask_within(
+        connection: &mut DbConnection,
+        order: &Order,
+        asked_by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Result<MpesaPrompt, AskRefusal>> {
+        if order.payment_status == PaymentStatus::Paid {
+            return Ok(Err(AskRefusal::Paid));
+        }
+        if order.status == OrderStatus::Cancelled {
+            return Ok(Err(AskRefusal::Cancelled));
+        }
+        if order.total_amount < 1 {
+            return Ok(Err(AskRefusal::NothingToPay));
+        }
+        let prompt = MpesaPrompt {
+            id: uuid::Uuid::new_v4().to_string(),
+            order_id: order.id.clone(),
+            phone: order.phone.clone(),
+            amount: order.total_amount,
+            state: PromptState::Queued,
+            asked_by: asked_by.to_owned(),
+            created_at: now,
+            lease_until: None,
+            sent_at: None,
+            checkout_request_id: None,
+            merchant_request_id: None,
+            result_code: None,
+            detail: None,
+            receipt: None,
+            resolved_at: None,
+            queries: 0,
+            next_query_at: None,
+            raw_callback: None,
+        };
+        diesel::insert_into(mpesa_prompts::table).values(prompt.insertable()).execute(connection)?;
+        Ok(Ok(prompt))
+    }
+
+    /// "Send the prompt again" (the customer on the order's page, staff, the valet at the door):
+    /// a new prompt for the order's bill, unless one went less than a minute ago or five in the
+    /// last hour.
+    pub fn ask_again(
+        connection: &mut DbConnection,
+        order_id: &str,
+        asked_by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Result<MpesaPrompt, AskRefusal>> {
+        write_transaction(connection, |connection| {
+            Order::lock(connection, order_id)?;
+            let Some(order) = Order::find(connection, order_id)? else { return Ok(Err(AskRefusal::NoSuchOrder)) };
+            let recent: Vec<MpesaPrompt> = mpesa_prompts::table
+                .filter(mpesa_prompts::order_id.eq(order_id))
+                .filter(mpesa_prompts::created_at.gt(now - Duration::hours(1)))
+                .select(MpesaPrompt::as_select())
+                .load(connection)?;
+            if recent.len() as i64 >= PER_HOUR {
+                return Ok(Err(AskRefusal::TooMany));
+            }
+            let on_the_phone = |prompt: &MpesaPrompt| {
+                !prompt.state.is_final() && prompt.sent_at.unwrap_or(prompt.created_at) > now - RESEND_AFTER
+            };
+            if recent.iter().any(on_the_phone) {
+                return Ok(Err(AskRefusal::TooSoon));
+            }
+            MpesaPrompt::ask_within(connection, &order, asked_by, now)
+        })
+    }
+
+    fn insertable(&self) -> NewPrompt<'_> {
+        NewPrompt {
+            id: &self.id,
+            order_id: &self.order_id,
+            phone: &self.phone,
+            amount: self.amount,
+            state: self.state,
+            asked_by: &self.asked_by,
+            created_at: self.created_at,
+        }
+    }
+
+    /// The order's prompts, newest first.
+    pub fn for_order(connection: &mut DbConnection, order_id: &str) -> QueryResult<Vec<MpesaPrompt>> {
+        mpesa_prompts::table
+            .filter(mpesa_prompts::order_id.eq(order_id))
+            .order(mpesa_prompts::created_at.desc())
+            .select(MpesaPrompt::as_select())
+            .load(connection)
+    }
+
+    /// The order's newest prompt.
+    pub fn latest(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<MpesaPrompt>> {
+        mpesa_prompts::table
+            .filter(mpesa_prompts::order_id.eq(order_id))
+            .order(mpesa_prompts::created_at.desc())
+            .select(MpesaPrompt::as_select())
+            .first(connection)
+            .optional()
+    }
+
+    /// Claims up to `limit` prompts to send: queued ones, and ones whose sender's lease ran out
+    /// (its instance stopped mid-request). Each row is claimed by one compare-and-set, so two
+    /// instances never send one prompt twice. Returns them with their order's reference.
+    pub fn claim_due(
+        connection: &mut DbConnection,
+        lease: Duration,
+        limit: i64,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Vec<(MpesaPrompt, String)>> {
+        let candidates: Vec<(String, PromptState)> = mpesa_prompts::table
+            .filter(
+                mpesa_prompts::state
+                    .eq(PromptState::Queued)
+                    .or(mpesa_prompts::state.eq(PromptState::Sending).and(mpesa_prompts::lease_until.lt(now))),
+            )
+            .order(mpesa_prompts::created_at.asc())
+            .limit(limit)
+            .select((mpesa_prompts::id, mpesa_prompts::state))
+            .load(connection)?;
+        let mut claimed = Vec::new();
+        for (id, state) in candidates {
+            if state == PromptState::Sending {
+                // Its instance stopped while sending: whether the phone got it is unknown. A second
+                // prompt could take the money twice, so it ends, and the customer can ask again.
+                MpesaPrompt::fail(
+                    connection,
+                    &id,
+                    "The prompt may not have reached the phone. If none came, send it again.",
+                    now,
+                )?;
+                continue;
+            }
+            let won =
+                diesel::update(mpesa_prompts::table.find(&id).filter(mpesa_prompts::state.eq(PromptState::Queued)))
+                    .set((mpesa_prompts::state.eq(PromptState::Sending), mpesa_prompts::lease_until.eq(now + lease)))
+                    .execute(connection)?;
+            if won == 1 {
+                let row: (MpesaPrompt, String) = mpesa_prompts::table
+                    .inner_join(orders::table)
+                    .filter(mpesa_prompts::id.eq(&id))
+                    .select((MpesaPrompt::as_select(), orders::reference))
+                    .first(connection)?;
+                claimed.push(row);
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// Daraja accepted the prompt: it waits on the phone for its callback; its status is asked
+    /// after [`FIRST_QUERY_AFTER`] if none came.
+    pub fn mark_waiting(
+        connection: &mut DbConnection,
+        id: &str,
+        checkout_request_id: &str,
+        merchant_request_id: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<()> {
+        diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::state.eq(PromptState::Sending)))
+            .set((
+                mpesa_prompts::state.eq(PromptState::Waiting),
+                mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                mpesa_prompts::sent_at.eq(now),
+                mpesa_prompts::checkout_request_id.eq(checkout_request_id),
+                mpesa_prompts::merchant_request_id.eq(merchant_request_id),
+                mpesa_prompts::next_query_at.eq(now + FIRST_QUERY_AFTER),
+            ))
+            .execute(connection)?;
+        Ok(())
+    }
+
+    /// Ends a prompt that was not sent or not paid, with the reason in words; a prompt ended
+    /// already stays as it was.
+    pub fn fail(connection: &mut DbConnection, id: &str, detail: &str, now: PrimitiveDateTime) -> QueryResult<()> {
+        diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::state.eq_any([
+            PromptState::Queued,
+            PromptState::Sending,
+            PromptState::Waiting,
+        ])))
+        .set((
+            mpesa_prompts::state.eq(PromptState::Failed),
+            mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+            mpesa_prompts::detail.eq(detail),
+            mpesa_prompts::resolved_at.eq(now),
+            mpesa_prompts::next_query_at.eq(None::<PrimitiveDateTime>),
+        ))
+        .execute(connection)?;
+        Ok(())
+    }
+
+    /// Waiting prompts whose status query is due, oldest first.
+    pub fn due_queries(
+        connection: &mut DbConnection,
+        limit: i64,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Vec<MpesaPrompt>> {
+        mpesa_prompts::table
+            .filter(mpesa_prompts::state.eq(PromptState::Waiting))
+            .filter(mpesa_prompts::next_query_at.le(now))
+            .order(mpesa_prompts::next_query_at.asc())
+            .limit(limit)
+            .select(MpesaPrompt::as_select())
+            .load(connection)
+    }
+
+    /// Takes the due query of `prompt` for this instance (moving its `next_query_at` to `next`,
+    /// when the query after this one would be due): false when another instance took it first.
+    pub fn take_query(
+        connection: &mut DbConnection,
+        prompt: &MpesaPrompt,
+        next: Option<PrimitiveDateTime>,
+    ) -> QueryResult<bool> {
+        let Some(due) = prompt.next_query_at else { return Ok(false) };
+        let taken = diesel::update(
+            mpesa_prompts::table
+                .find(&prompt.id)
+                .filter(mpesa_prompts::state.eq(PromptState::Waiting))
+                .filter(mpesa_prompts::next_query_at.eq(due)),
+        )
+        .set((mpesa_prompts::next_query_at.eq(next), mpesa_prompts::queries.eq(prompt.queries + 1)))
+        .execute(connection)?;
+        Ok(taken == 1)
+    }
+
+    /// Ends the prompt `checkout_request_id` as its callback or status query says (`code`, `desc`),
+    /// once: a repeated or late answer changes nothing, except that money reported (`paid`, from
+    /// a callback) is always recorded, even for a prompt a query had called failed. A payment is
+    /// recorded against the prompt's order: paid when the amount is its bill, flagged for staff
+    /// otherwise. A status query's success carries no receipt: the order is paid without its code
+    /// (the till's confirmation may bring it later).
+    #[allow(clippy::too_many_arguments)]
+    pub fn resolve(
+        connection: &mut DbConnection,
+        checkout_request_id: &str,
+        code: i64,
+        desc: &str,
+        paid: Option<&PaidDetails>,
+        raw: &str,
+        notify: &NotifyCustomer,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Resolved> {
+        write_transaction(connection, |connection| {
+            let order_id: Option<String> = mpesa_prompts::table
+                .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
+                .select(mpesa_prompts::order_id)
+                .first(connection)
+                .optional()?;
+            // The order first, then the prompt: the order of locks every payment takes.
+            if let Some(order_id) = order_id.as_deref() {
+                Order::lock(connection, order_id)?;
+            }
+            let prompt: Option<MpesaPrompt> = mpesa_prompts::table
+                .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
+                .select(MpesaPrompt::as_select())
+                .first(connection)
+                .optional()?;
+            let received = |paid: &PaidDetails| ReceivedPayment {
+                receipt: paid.receipt.clone(),
+                source: ReceiptSource::Prompt,
+                amount: paid.amount,
+                phone: paid.phone.clone(),
+                payer_name: None,
+                bill_ref: None,
+                paid_at: paid.paid_at,
+                raw: raw.to_owned(),
+            };
+            let Some(prompt) = prompt else {
+                let recorded = match paid {
+                    Some(paid) => Some(MpesaReceipt::record_within(connection, &received(paid), None, notify, now)?),
+                    None => None,
+                };
+                return Ok(Resolved::Unknown(recorded));
+            };
+            let (state, words) = prompt_result(code);
+            let money_now = state == PromptState::Paid && paid.is_some();
+            if prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now) {
+                return Ok(Resolved::AlreadyEnded);
+            }
+            let detail = if desc.trim().is_empty() { words.to_owned() } else { format!("{words} ({})", desc.trim()) };
+            diesel::update(mpesa_prompts::table.find(&prompt.id))
+                .set((
+                    mpesa_prompts::state.eq(state),
+                    mpesa_prompts::result_code.eq(i32::try_from(code).ok()),
+                    mpesa_prompts::detail.eq(&detail),
+                    mpesa_prompts::receipt.eq(paid.map(|paid| paid.receipt.as_str())),
+                    mpesa_prompts::resolved_at.eq(now),
+                    mpesa_prompts::next_query_at.eq(None::<PrimitiveDateTime>),
+                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                    mpesa_prompts::raw_callback.eq(raw),
+                ))
+                .execute(connection)?;
+            let recorded = match (state, paid) {
+                (PromptState::Paid, Some(paid)) => {
+                    Some(MpesaReceipt::record_within(connection, &received(paid), Some(&prompt.order_id), notify, now)?)
+                }
+                (PromptState::Paid, None) => {
+                    // A status query's "paid": the amount asked, if it is still the bill.
+                    let order = Order::find(connection, &prompt.order_id)?;
+                    if order.is_some_and(|order| {
+                        order.payment_status != PaymentStatus::Paid && order.total_amount == prompt.amount
+                    }) {
+                        Order::record_payment_within(
+                            connection,
+                            &prompt.order_id,
+                            &Payment::MpesaWithoutCode,
+                            "M-PESA",
+                            notify,
+                            now,
+                        )?;
+                    }
+                    None
+                }
+                _ => None,
+            };
+            Ok(Resolved::Ended(state, recorded))
+        })
+    }
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = mpesa_prompts)]
+struct NewPrompt<'a> {
+    id: &'a str,
+    order_id: &'a str,
+    phone: &'a str,
+    amount: i32,
+    state: PromptState,
+    asked_by: &'a str,
+    created_at: PrimitiveDateTime,
+}

@@ -1,0 +1,327 @@
+//! Money M-PESA reported: one row per M-PESA receipt number, matched to the order it pays or left
+//! for staff.
+
+use crate::db::schema::{mpesa_receipts, orders};
+use crate::db::{DbConnection, insert_or_ignore, write_transaction};
+use crate::domain::{
+    MpesaCode, OrderReference, OrderStatus, PaidVia, PaymentStatus, ReceiptProblem, ReceiptSource, till_phone,
+};
+use crate::models::order::{NotifyCustomer, Order, Payment, PaymentRecorded};
+use diesel::prelude::*;
+use time::PrimitiveDateTime;
+
+/// A stored payment.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = mpesa_receipts)]
+pub struct MpesaReceipt {
+    /// The M-PESA receipt number (`MpesaReceiptNumber`, `TransID`).
+    pub receipt: String,
+    /// A prompt's callback, or a till confirmation.
+    pub source: ReceiptSource,
+    /// Whole shillings.
+    pub amount: i32,
+    /// As M-PESA gave it (possibly masked).
+    pub phone: Option<String>,
+    /// `FirstName` of a till payment.
+    pub payer_name: Option<String>,
+    /// `BillRefNumber` of a till payment.
+    pub bill_ref: Option<String>,
+    /// When M-PESA says it was paid, UTC.
+    pub paid_at: Option<PrimitiveDateTime>,
+    /// When it reached us.
+    pub received_at: PrimitiveDateTime,
+    /// The order it pays; `None`: waiting for staff to pick one.
+    pub order_id: Option<String>,
+    /// How it was matched: 'prompt', 'order-id', 'phone-and-amount', or a staff member's e-mail.
+    pub matched_by: Option<String>,
+    /// When.
+    pub matched_at: Option<PrimitiveDateTime>,
+    /// Why it did not mark its order paid, for staff to look at.
+    pub problem: Option<ReceiptProblem>,
+    /// Who looked at the problem.
+    pub checked_by: Option<String>,
+    /// When.
+    pub checked_at: Option<PrimitiveDateTime>,
+    /// The callback or confirmation as it came.
+    pub raw: String,
+}
+
+/// A payment as M-PESA reported it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedPayment {
+    /// The receipt number.
+    pub receipt: String,
+    /// Where it came from.
+    pub source: ReceiptSource,
+    /// Whole shillings.
+    pub amount: i32,
+    /// As given.
+    pub phone: Option<String>,
+    /// A till payer's first name.
+    pub payer_name: Option<String>,
+    /// A till payment's account reference.
+    pub bill_ref: Option<String>,
+    /// When paid, UTC.
+    pub paid_at: Option<PrimitiveDateTime>,
+    /// The JSON as it came.
+    pub raw: String,
+}
+
+/// What recording a payment did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    /// The receipt was known already: nothing changed.
+    AlreadyRecorded,
+    /// Matched to the order (its reference) and the order is paid.
+    Paid(String),
+    /// Matched to the order (its reference) but not paid by it: staff must look.
+    Flagged(String, ReceiptProblem),
+    /// No order found: it waits in the staff's list.
+    Unmatched,
+}
+
+/// Why staff could not match a payment to an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchRefusal {
+    /// No such payment.
+    NoSuchPayment,
+    /// No order has that order ID.
+    NoSuchOrder,
+    /// The payment is matched to an order already.
+    AlreadyMatched(String),
+}
+
+impl MatchRefusal {
+    /// The words staff read.
+    pub fn message(&self) -> String {
+        match self {
+            MatchRefusal::NoSuchPayment => "There is no such payment.".to_owned(),
+            MatchRefusal::NoSuchOrder => "No order has that order ID.".to_owned(),
+            MatchRefusal::AlreadyMatched(reference) => format!("This payment is matched to order {reference} already."),
+        }
+    }
+}
+
+impl MpesaReceipt {
+    /// Records a payment M-PESA reported, in its own transaction; see [`MpesaReceipt::record_within`].
+    pub fn record(
+        connection: &mut DbConnection,
+        payment: &ReceivedPayment,
+        notify: &NotifyCustomer,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Recorded> {
+        write_transaction(connection, |connection| MpesaReceipt::record_within(connection, payment, None, notify, now))
+    }
+
+    /// Records a payment once (by its receipt number: a second report of it changes nothing) and
+    /// matches it: to `order_id` when it is a prompt's; otherwise to the order whose order ID it
+    /// names (`BillRefNumber`), or to the one unpaid order of its phone number with that bill. A
+    /// matched payment pays its order when the amount is the bill and the order is unpaid, and is
+    /// flagged for staff otherwise; an unmatched one waits in the staff's list.
+    pub fn record_within(
+        connection: &mut DbConnection,
+        payment: &ReceivedPayment,
+        order_id: Option<&str>,
+        notify: &NotifyCustomer,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Recorded> {
+        let row = NewReceipt {
+            receipt: &payment.receipt,
+            source: payment.source,
+            amount: payment.amount,
+            phone: payment.phone.as_deref(),
+            payer_name: payment.payer_name.as_deref(),
+            bill_ref: payment.bill_ref.as_deref(),
+            paid_at: payment.paid_at,
+            received_at: now,
+            raw: &payment.raw,
+        };
+        if insert_or_ignore!(connection, mpesa_receipts::table, &row)? == 0 {
+            return Ok(Recorded::AlreadyRecorded);
+        }
+        let found = match order_id {
+            Some(id) => Some((id.to_owned(), "prompt")),
+            None => MpesaReceipt::find_order(connection, payment)?,
+        };
+        match found {
+            Some((id, how)) => MpesaReceipt::apply(connection, &payment.receipt, &id, how, notify, now),
+            None => Ok(Recorded::Unmatched),
+        }
+    }
+
+    /// The order a till payment is for: the one its account reference names, else the one unpaid,
+    /// not cancelled order of its phone number whose bill is the amount, else an order of that
+    /// phone paid by a prompt whose code M-PESA's status query did not give. None when no order,
+    /// or more than one, fits.
+    fn find_order(
+        connection: &mut DbConnection,
+        payment: &ReceivedPayment,
+    ) -> QueryResult<Option<(String, &'static str)>> {
+        if let Some(reference) = payment.bill_ref.as_deref().and_then(OrderReference::parse) {
+            let id: Option<String> = orders::table
+                .filter(orders::reference.eq(reference.as_str()))
+                .select(orders::id)
+                .first(connection)
+                .optional()?;
+            if let Some(id) = id {
+                return Ok(Some((id, "order-id")));
+            }
+        }
+        let Some(phone) = payment.phone.as_deref().and_then(till_phone) else { return Ok(None) };
+        let of_phone = orders::table
+            .filter(orders::phone.eq(&phone))
+            .filter(orders::total_amount.eq(payment.amount))
+            .filter(orders::status.ne(OrderStatus::Cancelled));
+        let unpaid: Vec<String> = of_phone
+            .filter(orders::payment_status.eq(PaymentStatus::Unpaid))
+            .select(orders::id)
+            .limit(2)
+            .load(connection)?;
+        if let [id] = unpaid.as_slice() {
+            return Ok(Some((id.clone(), "phone-and-amount")));
+        }
+        if !unpaid.is_empty() {
+            return Ok(None);
+        }
+        let without_code: Vec<String> = of_phone
+            .filter(orders::paid_via.eq(PaidVia::Mpesa))
+            .filter(orders::mpesa_code.is_null())
+            .select(orders::id)
+            .limit(2)
+            .load(connection)?;
+        Ok(if let [id] = without_code.as_slice() { Some((id.clone(), "prompt")) } else { None })
+    }
+
+    /// Matches the stored payment `receipt` to the order `id` and pays it, or flags why not.
+    fn apply(
+        connection: &mut DbConnection,
+        receipt: &str,
+        id: &str,
+        how: &str,
+        notify: &NotifyCustomer,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Recorded> {
+        Order::lock(connection, id)?;
+        let Some(order) = Order::find(connection, id)? else { return Ok(Recorded::Unmatched) };
+        let amount: i32 = mpesa_receipts::table.find(receipt).select(mpesa_receipts::amount).first(connection)?;
+        let code = MpesaCode::parse(receipt).ok();
+        let paid_without_code = order.payment_status == PaymentStatus::Paid
+            && order.paid_via == Some(PaidVia::Mpesa)
+            && order.mpesa_code.is_none();
+        let problem = match &code {
+            None => Some(ReceiptProblem::Code),
+            Some(_) if order.mpesa_code.as_deref() == Some(receipt) => None,
+            Some(_) if order.payment_status == PaymentStatus::Paid && !paid_without_code => {
+                Some(ReceiptProblem::AlreadyPaid)
+            }
+            Some(_) if amount != order.total_amount => Some(ReceiptProblem::Amount),
+            Some(code) => {
+                let payment = Payment::Mpesa(code.clone());
+                match Order::record_payment_within(connection, id, &payment, "M-PESA", notify, now)? {
+                    PaymentRecorded::Recorded(_) => None,
+                    PaymentRecorded::CodeUsedBy(_) => Some(ReceiptProblem::Code),
+                    PaymentRecorded::NoSuchOrder => return Ok(Recorded::Unmatched),
+                }
+            }
+        };
+        diesel::update(mpesa_receipts::table.find(receipt))
+            .set((
+                mpesa_receipts::order_id.eq(id),
+                mpesa_receipts::matched_by.eq(how),
+                mpesa_receipts::matched_at.eq(now),
+                mpesa_receipts::problem.eq(problem),
+            ))
+            .execute(connection)?;
+        Ok(match problem {
+            None => Recorded::Paid(order.reference),
+            Some(problem) => Recorded::Flagged(order.reference, problem),
+        })
+    }
+
+    /// Staff match an unmatched payment to the order with the order ID `reference`: paid when the
+    /// amount is its bill, flagged otherwise.
+    pub fn match_to_order(
+        connection: &mut DbConnection,
+        receipt: &str,
+        reference: &str,
+        staff: &str,
+        notify: &NotifyCustomer,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Result<Recorded, MatchRefusal>> {
+        write_transaction(connection, |connection| {
+            let Some(order_id): Option<String> = orders::table
+                .filter(orders::reference.eq(reference))
+                .select(orders::id)
+                .first(connection)
+                .optional()?
+            else {
+                return Ok(Err(MatchRefusal::NoSuchOrder));
+            };
+            Order::lock(connection, &order_id)?;
+            let Some(stored) = MpesaReceipt::find(connection, receipt)? else {
+                return Ok(Err(MatchRefusal::NoSuchPayment));
+            };
+            if let Some(matched) = stored.order_id.as_deref() {
+                let reference: String = orders::table.find(matched).select(orders::reference).first(connection)?;
+                return Ok(Err(MatchRefusal::AlreadyMatched(reference)));
+            }
+            Ok(Ok(MpesaReceipt::apply(connection, receipt, &order_id, staff, notify, now)?))
+        })
+    }
+
+    /// Staff looked at a flagged payment (refunded it, or recorded the order's payment by hand).
+    pub fn mark_checked(
+        connection: &mut DbConnection,
+        receipt: &str,
+        staff: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<bool> {
+        let changed = diesel::update(mpesa_receipts::table.find(receipt).filter(mpesa_receipts::problem.is_not_null()))
+            .set((mpesa_receipts::checked_by.eq(staff), mpesa_receipts::checked_at.eq(now)))
+            .execute(connection)?;
+        Ok(changed == 1)
+    }
+
+    /// One payment.
+    pub fn find(connection: &mut DbConnection, receipt: &str) -> QueryResult<Option<MpesaReceipt>> {
+        mpesa_receipts::table.find(receipt).select(MpesaReceipt::as_select()).first(connection).optional()
+    }
+
+    /// The payments staff must look at, newest first: unmatched ones, and flagged ones nobody
+    /// checked.
+    pub fn to_check(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<MpesaReceipt>> {
+        mpesa_receipts::table
+            .filter(
+                mpesa_receipts::order_id
+                    .is_null()
+                    .or(mpesa_receipts::problem.is_not_null().and(mpesa_receipts::checked_at.is_null())),
+            )
+            .order(mpesa_receipts::received_at.desc())
+            .limit(limit)
+            .select(MpesaReceipt::as_select())
+            .load(connection)
+    }
+
+    /// The payments of an order, oldest first.
+    pub fn for_order(connection: &mut DbConnection, order_id: &str) -> QueryResult<Vec<MpesaReceipt>> {
+        mpesa_receipts::table
+            .filter(mpesa_receipts::order_id.eq(order_id))
+            .order(mpesa_receipts::received_at.asc())
+            .select(MpesaReceipt::as_select())
+            .load(connection)
+    }
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = mpesa_receipts)]
+struct NewReceipt<'a> {
+    receipt: &'a str,
+    source: ReceiptSource,
+    amount: i32,
+    phone: Option<&'a str>,
+    payer_name: Option<&'a str>,
+    bill_ref: Option<&'a str>,
+    paid_at: Option<PrimitiveDateTime>,
+    received_at: PrimitiveDateTime,
+    raw: &'a str,
+}
