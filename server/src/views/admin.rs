@@ -274,6 +274,7 @@ pub struct StaffView {
 
 /// The dashboard's own props (besides the shared ones).
 #[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct DashboardProps {
     /// Who is signed in.
     pub staff: StaffView,

@@ -128,7 +128,8 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
     assert_eq!(order(&app, &other).payment_status, PaymentStatus::Unpaid);
 
     receive(&app, &till_payment("QKH55E5E55", 700, "2547 ***** 555", None), clock_now(&app));
-    let unknown_order = post(&app, &session, "/api/admin/payments/QKH55E5E55/match", json!({"orderId": "ZZZZ9999"})).await;
+    let unknown_order =
+        post(&app, &session, "/api/admin/payments/QKH55E5E55/match", json!({"orderId": "ZZZZ9999"})).await;
     assert_eq!(unknown_order.status(), 422);
     let refusal: Value = unknown_order.json().await.unwrap();
     assert_eq!(refusal["fields"]["orderId"], "No order has that order ID.");
@@ -178,7 +179,8 @@ async fn payments_to_check_are_for_staff_with_their_csrf_token(backend: Backend)
     receive(&app, &till_payment("QKH88H8H88", placed.total_amount, "2547 ***** 555", None), clock_now(&app));
     app.create_staff_as("otieno@example.com", "a long valet password", StaffRole::Valet);
     let valet = app.post_login("otieno@example.com", "a long valet password", None).await;
-    let valet_cookie = format!("{}={}", laundry::auth::SESSION_COOKIE, set_cookie(&valet, laundry::auth::SESSION_COOKIE).unwrap());
+    let valet_cookie =
+        format!("{}={}", laundry::auth::SESSION_COOKIE, set_cookie(&valet, laundry::auth::SESSION_COOKIE).unwrap());
 
     let anonymous = app.get("/api/admin/payments").await;
     let as_valet = app.get_with("/api/admin/payments", &[("cookie", &valet_cookie)]).await;
@@ -306,7 +308,8 @@ async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
     app.create_staff_as(email, "a long valet password", StaffRole::Valet);
     let id = app.with_db(|c| Staff::find_by_email(c, email).unwrap().unwrap().id);
     let response = app.post_login(email, "a long valet password", None).await;
-    let cookie = format!("{}={}", laundry::auth::SESSION_COOKIE, set_cookie(&response, laundry::auth::SESSION_COOKIE).unwrap());
+    let cookie =
+        format!("{}={}", laundry::auth::SESSION_COOKIE, set_cookie(&response, laundry::auth::SESSION_COOKIE).unwrap());
     let page = app.get_with("/valet", &[("cookie", &cookie)]).await.text().await.unwrap();
     let csrf = page.split(r#"name="csrf" value=""#).nth(1).and_then(|rest| rest.split('"').next()).unwrap();
     (id, SignedIn { cookie, csrf: csrf.to_owned() })

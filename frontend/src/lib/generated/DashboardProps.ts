@@ -61,4 +61,4 @@ payments: PaymentsToCheck,
 /**
  * Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.
  */
-sends_prompts: boolean, };
+sendsPrompts: boolean, };
