@@ -62,7 +62,12 @@ export function PaymentsPanel({ initial, csrf, onChanged, onSessionEnded }: Paym
         {announcement}
       </p>
       {(list.total > 0 || list.q) && (
-        <form className="awaiting__move payments__search" role="search" onSubmit={onSearch}>
+        <form
+          className="awaiting__move payments__search"
+          role="search"
+          aria-label="Search the payments to check"
+          onSubmit={onSearch}
+        >
           <div className="field">
             <label htmlFor="payments-q">Search phone, M-PESA code or amount</label>
             <input
@@ -76,7 +81,7 @@ export function PaymentsPanel({ initial, csrf, onChanged, onSessionEnded }: Paym
             />
           </div>
           <button type="submit" className="button button--outline button--small">
-            Search
+            Search payments
           </button>
         </form>
       )}
