@@ -101,6 +101,7 @@ test("the dashboard's money panels read well on a phone and a desktop", async ({
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow, `no sideways scrolling at ${width}px`).toBe(false);
     await page.screenshot({ path: test.info().outputPath(`dashboard-${width}x${height}.png`), fullPage: true });
+    await page.locator(".dashboard-money").screenshot({ path: test.info().outputPath(`money-${width}x${height}.png`) });
   }
   expect(await violations(page)).toEqual([]);
   await context.close();

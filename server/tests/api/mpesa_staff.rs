@@ -364,7 +364,8 @@ async fn a_valet_sends_the_prompt_at_the_door_and_sees_it_paid(backend: Backend)
     assert_eq!(pushes[0].body["AccountReference"], reference.as_str());
     let prompt = sent_prompt(&app, &placed.id).await;
     assert_eq!(prompt.asked_by, "otieno@example.com");
-    assert!(valet_page(&app, &session).await.contains("M-PESA prompt: waiting"));
+    let waiting = valet_page(&app, &session).await;
+    assert_eq!(waiting.matches("M-PESA prompt: waiting").count(), 1, "at the delivery, not the pay-on-delivery pickup");
 
     let again = valet_post(&app, &session, &format!("/valet/stops/{delivery}/prompt"), &[]).await;
     assert_eq!(again.status(), 409);

@@ -61,7 +61,12 @@ export function PaymentToCheckRow({ payment, csrf, onChanged, onSessionEnded }: 
       </div>
       <div className="awaiting__when">
         {paymentSource(payment)}
-        {payment.phone && ` from ${payment.phone}`}
+        {payment.phone && (
+          <>
+            {" from "}
+            <span className="payments__phone">{payment.phone}</span>
+          </>
+        )}
         {payment.payerName && ` (${payment.payerName})`}
         {payment.billRef && ` · account "${payment.billRef}"`} · received{" "}
         <time dateTime={payment.receivedAt}>{dateTimeOrNA(payment.receivedAt)}</time>

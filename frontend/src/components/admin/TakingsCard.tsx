@@ -3,6 +3,7 @@
 // arrived today without paying an order (unmatched, or flagged).
 import { tallyText } from "../../lib/admin/mpesa";
 import type { Takings } from "../../lib/admin/types";
+import { formatDay } from "../../lib/format";
 
 /** The card. */
 export function TakingsCard({ takings }: { takings: Takings }) {
@@ -15,7 +16,10 @@ export function TakingsCard({ takings }: { takings: Takings }) {
   return (
     <section className="card takings" aria-labelledby="takings-heading">
       <h2 id="takings-heading">
-        Today&apos;s takings <span className="takings__day">{takings.day}</span>
+        Today&apos;s takings{" "}
+        <time className="takings__day" dateTime={takings.day}>
+          {formatDay(`${takings.day}T12:00:00+03:00`) || takings.day}
+        </time>
       </h2>
       <dl className="takings__list">
         {rows.map(([label, value]) => (

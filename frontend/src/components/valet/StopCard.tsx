@@ -76,7 +76,10 @@ export function StopCard({
         )}
       </ul>
       <p className="stop__pay">{paymentText(stop)}</p>
-      {stop.prompt && <p className="stop__prompt">{promptLine(stop.prompt)}</p>}
+      {/* At a pickup only a Pay Now order's prompt matters (the bill's, set at the door). */}
+      {stop.prompt && (stop.kind === "delivery" || stop.paymentMethod === "pay-now") && (
+        <p className="stop__prompt">{promptLine(stop.prompt)}</p>
+      )}
       {refusal && (
         <p className="note note--error" role="alert">
           {refusal}
