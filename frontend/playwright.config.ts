@@ -46,6 +46,8 @@ export default defineConfig({
       RUST_LOG: "warn",
       // All of the tests' orders and messages come from one address.
       LAUNDRY_SUBMISSIONS_PER_HOUR: "10000",
+      // Till confirmations reach the server (tests/browser/mpesa-staff.spec.ts); prompts stay off.
+      MPESA_CALLBACK_SECRET: "browser-test-payments-secret-0123456789",
     },
   },
 });

@@ -463,6 +463,13 @@ fn dashboard_props() -> serde_json::Value {
                 "createdAt": "2026-11-22T08:30:00.123456Z", "updatedAt": "2026-11-22T08:30:00.123456Z",
                 "paymentStatus": if n % 2 == 0 { "paid" } else { "unpaid" }, "paidVia": if n % 2 == 0 { serde_json::json!("mpesa") } else { serde_json::Value::Null },
                 "mpesaCode": if n % 2 == 0 { serde_json::json!("QJK3L5X9TZ") } else { serde_json::Value::Null }, "paidAt": null,
+                "prompt": if n % 2 == 0 { serde_json::Value::Null } else { serde_json::json!({
+                    "state": if n % 4 == 1 { "waiting" } else { "failed" },
+                    "detail": if n % 4 == 1 { serde_json::Value::Null } else { serde_json::json!("Not enough money in the M-PESA account.") },
+                    "amount": 2200, "phone": "+254712345678", "askedBy": "order",
+                    "createdAt": "2026-11-22T08:30:00.123456Z", "resolvedAt": null, "receipt": null,
+                }) },
+                "paymentsToCheck": if n == 3 { 1 } else { 0 },
             })
         })
         .collect();
@@ -487,8 +494,30 @@ fn dashboard_props() -> serde_json::Value {
             "now": "2026-11-22T09:30:00.000000Z",
         },
         "run": null,
-        "stats": { "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4 },
-        "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
+        "stats": {
+            "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4,
+            "takings": {
+                "day": "2026-11-22",
+                "mpesaPrompt": { "count": 14, "amount": 30_800 }, "mpesaTill": { "count": 5, "amount": 9_400 },
+                "cash": { "count": 3, "amount": 4_100 }, "total": { "count": 22, "amount": 44_300 },
+                "unmatched": { "count": 2, "amount": 1_800 }, "flagged": { "count": 1, "amount": 500 },
+            },
+        },
+        "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "payment": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
+        "payments": {
+            "items": (0..3).map(|n| serde_json::json!({
+                "receipt": format!("QKH94M1Z{n:02}"), "source": "till", "amount": 900 + n * 100,
+                "phone": "2547 ***** 678", "payerName": "AMINA", "billRef": null,
+                "paidAt": "2026-11-22T08:10:00.000000Z", "receivedAt": "2026-11-22T08:10:02.000000Z",
+                "orderId": if n == 2 { serde_json::json!("K7MX0003") } else { serde_json::Value::Null },
+                "matchedBy": if n == 2 { serde_json::json!("phone-and-amount") } else { serde_json::Value::Null },
+                "problem": if n == 2 { serde_json::json!("amount") } else { serde_json::Value::Null },
+                "problemText": if n == 2 { serde_json::json!("The amount is not the order's bill: the order is not marked paid.") } else { serde_json::Value::Null },
+                "checkedBy": null, "checkedAt": null,
+            })).collect::<Vec<_>>(),
+            "q": "", "total": 3,
+        },
+        "sendsPrompts": true,
         "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
         "statuses": ["pending", "picked-up", "in-progress", "ready", "delivered", "cancelled"],
         "outbox": {

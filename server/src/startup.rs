@@ -242,13 +242,17 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, messages, orders, outbox, run, slots, staff, texts};
+    use admin::{dashboard, detail, messages, orders, outbox, payments, run, slots, staff, texts};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
         at("/orders/{id}", Method::GET, detail::show_order),
         at("/orders/{id}/status", Method::POST, orders::change_order_status),
         at("/orders/{id}/payment", Method::POST, orders::record_payment),
+        at("/orders/{id}/prompt", Method::POST, payments::send_prompt),
+        at("/payments", Method::GET, payments::list_payments),
+        at("/payments/{receipt}/match", Method::POST, payments::match_payment),
+        at("/payments/{receipt}/checked", Method::POST, payments::mark_payment_checked),
         at("/messages", Method::GET, messages::list_messages),
         at("/messages/{id}/status", Method::POST, messages::change_message_status),
         at("/outbox", Method::GET, outbox::show_outbox),
@@ -273,6 +277,7 @@ pub fn valet_routes() -> Vec<AdminRoute> {
         at("/stops/{id}/on-my-way", Method::POST, valet::set_off),
         at("/stops/{id}/picked-up", Method::POST, valet::record_pickup),
         at("/stops/{id}/delivered", Method::POST, valet::record_delivery),
+        at("/stops/{id}/prompt", Method::POST, valet::send_prompt),
     ]
 }
 

@@ -12,8 +12,10 @@ import { MessagesPanel } from "../components/admin/MessagesPanel";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
 import { OutboxBlock } from "../components/admin/OutboxBlock";
+import { PaymentsPanel } from "../components/admin/PaymentsPanel";
 import { RunPanel } from "../components/admin/RunPanel";
 import { StatCards } from "../components/admin/StatCards";
+import { TakingsCard } from "../components/admin/TakingsCard";
 import { TextSwitchesPanel } from "../components/admin/TextSwitchesPanel";
 import type { AdminTab } from "../lib/admin/types";
 import { usePolling } from "../lib/admin/polling";
@@ -71,6 +73,7 @@ export default function AdminPage(props: AdminProps) {
     refresh,
     sessionEnded,
     orderChanged,
+    paymentChanged,
     messageChanged,
     messageResent,
   } = useDashboardData(props, listLoaded);
@@ -173,6 +176,15 @@ export default function AdminPage(props: AdminProps) {
             onSessionEnded={sessionEnded}
           />
           <StatCards stats={stats} />
+          <div className="dashboard-money">
+            <TakingsCard takings={stats.takings} />
+            <PaymentsPanel
+              initial={props.payments}
+              csrf={props.csrf}
+              onChanged={paymentChanged}
+              onSessionEnded={sessionEnded}
+            />
+          </div>
           <OutboxBlock outbox={outbox} csrf={props.csrf} onResent={messageResent} onSessionEnded={sessionEnded} />
           <TextSwitchesPanel csrf={props.csrf} onSessionEnded={sessionEnded} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
@@ -246,6 +258,7 @@ export default function AdminPage(props: AdminProps) {
                   orders={orders}
                   statuses={props.statuses}
                   csrf={props.csrf}
+                  sendsPrompts={props.sendsPrompts}
                   onQuery={loadOrders}
                   onOpen={setOpenOrder}
                   onChanged={orderChanged}

@@ -1,15 +1,18 @@
-//! The dashboard's figures.
+//! The dashboard's figures: the stat cards, and the day's takings by how they were paid.
 
+use crate::clock::NAIROBI;
 use crate::db::DbConnection;
-use crate::db::schema::{contact_messages, orders};
-use crate::domain::{MessageStatus, OrderStatus, PaymentStatus};
+use crate::db::schema::{contact_messages, mpesa_receipts, orders};
+use crate::domain::{MessageStatus, OrderStatus, PaidVia, PaymentStatus, ReceiptSource};
 use diesel::dsl::sum;
 use diesel::prelude::*;
 use serde::Serialize;
+use std::collections::HashMap;
+use time::{Date, Duration, PrimitiveDateTime, Time};
 use ts_rs::TS;
 
-/// The four stat cards, and what is behind them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+/// The four stat cards, what is behind them, and today's takings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "AdminStats")]
 pub struct Stats {
@@ -28,11 +31,52 @@ pub struct Stats {
     pub messages: i64,
     /// Messages not yet handled.
     pub new_messages: i64,
+    /// The money of the day (Nairobi) the figures were counted on.
+    pub takings: Takings,
+}
+
+/// Some payments and their sum.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
+pub struct Tally {
+    /// How many.
+    pub count: i64,
+    /// Their sum, KSh.
+    pub amount: i64,
+}
+
+impl Tally {
+    fn add(&mut self, amount: i64) {
+        self.count += 1;
+        self.amount += amount;
+    }
+}
+
+/// One day's takings (Nairobi's calendar day): the orders paid that day, by how they were paid,
+/// and apart from them the M-PESA money that arrived that day without paying an order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Takings {
+    /// `YYYY-MM-DD`.
+    pub day: String,
+    /// Orders paid by a prompt on the customer's phone (its callback, or M-PESA's status query).
+    pub mpesa_prompt: Tally,
+    /// Orders paid to the till by hand: matched from M-PESA's confirmation, or recorded by staff or
+    /// the valet with the code from the customer's message.
+    pub mpesa_till: Tally,
+    /// Orders paid in cash.
+    pub cash: Tally,
+    /// All three: the orders paid that day and their bills.
+    pub total: Tally,
+    /// M-PESA payments received that day that no order could be found for (they wait for staff).
+    pub unmatched: Tally,
+    /// M-PESA payments received that day for an order they did not pay (another amount than the
+    /// bill, an order paid already): flagged for staff.
+    pub flagged: Tally,
 }
 
 impl Stats {
-    /// Counts everything now.
-    pub fn load(connection: &mut DbConnection) -> QueryResult<Stats> {
+    /// Counts everything now; the takings are those of `today` (Nairobi).
+    pub fn load(connection: &mut DbConnection, today: Date) -> QueryResult<Stats> {
         let total_revenue: Option<i64> = orders::table.select(sum(orders::total_amount)).first(connection)?;
         let paid_revenue: Option<i64> = orders::table
             .filter(orders::payment_status.eq(PaymentStatus::Paid))
@@ -56,6 +100,79 @@ impl Stats {
                 .filter(contact_messages::status.eq(MessageStatus::New))
                 .count()
                 .get_result(connection)?,
+            takings: Takings::of_day(connection, today)?,
         })
+    }
+}
+
+impl Takings {
+    /// The takings of `day` (Nairobi): the orders whose payment was recorded that day, still paid,
+    /// and the M-PESA money received that day that paid no order.
+    pub fn of_day(connection: &mut DbConnection, day: Date) -> QueryResult<Takings> {
+        let (from, until) = day_bounds(day);
+        let paid: Vec<(Option<PaidVia>, Option<String>, i32)> = orders::table
+            .filter(orders::payment_status.eq(PaymentStatus::Paid))
+            .filter(orders::paid_at.ge(from).and(orders::paid_at.lt(until)))
+            .select((orders::paid_via, orders::mpesa_code, orders::total_amount))
+            .load(connection)?;
+        let codes: Vec<&str> = paid.iter().filter_map(|(_, code, _)| code.as_deref()).collect();
+        let sources: HashMap<String, ReceiptSource> = mpesa_receipts::table
+            .filter(mpesa_receipts::receipt.eq_any(&codes))
+            .select((mpesa_receipts::receipt, mpesa_receipts::source))
+            .load::<(String, ReceiptSource)>(connection)?
+            .into_iter()
+            .collect();
+        let mut takings = Takings {
+            day: day.to_string(),
+            mpesa_prompt: Tally::default(),
+            mpesa_till: Tally::default(),
+            cash: Tally::default(),
+            total: Tally::default(),
+            unmatched: Tally::default(),
+            flagged: Tally::default(),
+        };
+        for (via, code, amount) in &paid {
+            let amount = i64::from(*amount);
+            let tally = match (via, code) {
+                (Some(PaidVia::Cash), _) => &mut takings.cash,
+                // Paid as M-PESA's status query said: only a prompt is paid without its code.
+                (_, None) => &mut takings.mpesa_prompt,
+                (_, Some(code)) if sources.get(code) == Some(&ReceiptSource::Prompt) => &mut takings.mpesa_prompt,
+                (_, Some(_)) => &mut takings.mpesa_till,
+            };
+            tally.add(amount);
+            takings.total.add(amount);
+        }
+        let received: Vec<(Option<String>, bool, i32)> = mpesa_receipts::table
+            .filter(mpesa_receipts::received_at.ge(from).and(mpesa_receipts::received_at.lt(until)))
+            .filter(mpesa_receipts::order_id.is_null().or(mpesa_receipts::problem.is_not_null()))
+            .select((mpesa_receipts::order_id, mpesa_receipts::problem.is_not_null(), mpesa_receipts::amount))
+            .load(connection)?;
+        for (order, flagged, amount) in received {
+            match (order, flagged) {
+                (None, _) => takings.unmatched.add(i64::from(amount)),
+                (Some(_), true) => takings.flagged.add(i64::from(amount)),
+                (Some(_), false) => {}
+            }
+        }
+        Ok(takings)
+    }
+}
+
+/// Nairobi's `day` as UTC times, as stored: from its midnight to the next.
+pub fn day_bounds(day: Date) -> (PrimitiveDateTime, PrimitiveDateTime) {
+    let start = day.with_time(Time::MIDNIGHT).assume_offset(NAIROBI).to_offset(time::UtcOffset::UTC);
+    let start = PrimitiveDateTime::new(start.date(), start.time());
+    (start, start + Duration::days(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::{date, datetime};
+
+    #[test]
+    fn a_nairobi_day_starts_at_nine_in_the_evening_utc() {
+        assert_eq!(day_bounds(date!(2026 - 11 - 25)), (datetime!(2026-11-24 21:00), datetime!(2026-11-25 21:00)));
     }
 }

@@ -278,6 +278,30 @@ impl Stop {
     }
 }
 
+impl Stop {
+    /// The order whose M-PESA prompt `actor` may send at the door of this stop: a delivery (a valet
+    /// only at a stop of their own run today), of an order not cancelled and not paid. Nothing is
+    /// written; the caller asks for the prompt next ([`MpesaPrompt::ask_again`], which checks the
+    /// order again under its lock).
+    pub fn order_to_prompt(
+        connection: &mut DbConnection,
+        id: &str,
+        actor: Actor<'_>,
+        now: PrimitiveDateTime,
+    ) -> Result<Order, RunError> {
+        write_transaction(connection, |connection| {
+            let (stop, order) = locked(connection, id, actor, now)?;
+            if stop.kind != StopKind::Delivery {
+                return Err(RunError::Refused("A prompt to pay is sent at the delivery."));
+            }
+            if order.payment_status == PaymentStatus::Paid {
+                return Err(RunError::Refused("This order is paid already."));
+            }
+            Ok(order)
+        })
+    }
+}
+
 /// The stop and its order, both locked for the rest of the transaction (PostgreSQL: the order's
 /// row first, as every path that changes an order and its stops takes it, then the stop; a second
 /// form for it waits, then reads what the first wrote; SQLite writes one transaction at a time),

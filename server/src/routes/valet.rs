@@ -1,14 +1,16 @@
 //! The valet page, for a cheap phone on 2G: `GET /valet` shows the day's stops of the signed-in
 //! valet's run (staff and owners standing in choose a day and a run), rendered on the server and
 //! never hydrated. Each stop's forms are plain HTML form posts (`/valet/stops/{id}/on-my-way`,
-//! `…/picked-up`, `…/delivered`) that answer 303 back to the page with a notice, or the page again
-//! with the message beside that stop's form.
+//! `…/picked-up`, `…/delivered`, `…/prompt`) that answer 303 back to the page with a notice, or the
+//! page again with the message beside that stop's form.
 
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
+use crate::clock::{now_utc, stored};
 use crate::db::DbError;
 use crate::domain::schedule::{day_label, nairobi_day, parse_day};
 use crate::domain::{Collected, FieldErrors, StaffRole, Weighing};
+use crate::models::mpesa::{AskRefusal, MpesaPrompt};
+use crate::models::order::Order;
 use crate::models::staff::Staff;
 use crate::models::stop::Stop;
 use crate::models::valet_run::{Actor, Outcome, RunError, RunStop};
@@ -78,12 +80,13 @@ enum Notice {
     OnMyWay,
     PickedUp,
     Delivered,
+    PromptSent,
     Unchanged,
 }
 
 impl Notice {
     fn parse(text: &str) -> Option<Notice> {
-        [Notice::OnMyWay, Notice::PickedUp, Notice::Delivered, Notice::Unchanged]
+        [Notice::OnMyWay, Notice::PickedUp, Notice::Delivered, Notice::PromptSent, Notice::Unchanged]
             .into_iter()
             .find(|notice| notice.as_str() == text)
     }
@@ -93,6 +96,7 @@ impl Notice {
             Notice::OnMyWay => "on-my-way",
             Notice::PickedUp => "picked-up",
             Notice::Delivered => "delivered",
+            Notice::PromptSent => "prompt-sent",
             Notice::Unchanged => "unchanged",
         }
     }
@@ -107,6 +111,13 @@ impl Notice {
                 None => "Picked up.".to_owned(),
             },
             Notice::Delivered => format!("Delivered {order}, and the payment is recorded."),
+            Notice::PromptSent => match stop {
+                Some(stop) => format!(
+                    "M-PESA prompt sent for order {}: the customer's phone asks for KSh {}. They enter their M-PESA PIN; reload to see it paid.",
+                    stop.order_id, stop.total
+                ),
+                None => "M-PESA prompt sent.".to_owned(),
+            },
             Notice::Unchanged => format!("Already recorded for {order}: nothing changed."),
         }
     }
@@ -165,11 +176,34 @@ pub async fn record_delivery(
     act(&state, &request, &staff, &id, ValetAction::Delivered, &body).await
 }
 
+/// POST /valet/stops/{id}/prompt: "Send M-PESA prompt" at the door of an unpaid delivery.
+pub async fn send_prompt(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    act(&state, &request, &staff, &id, ValetAction::Prompt, &body).await
+}
+
 /// A stop's form, read.
 enum StopForm {
     OnMyWay,
     PickedUp(Weighing),
     Delivered(Collected),
+    Prompt,
+}
+
+/// What a valet reads when the prompt is refused.
+fn prompt_refusal(refusal: &AskRefusal) -> &'static str {
+    match refusal {
+        AskRefusal::TooSoon => "A prompt went to the customer's phone less than a minute ago: ask them to check it.",
+        AskRefusal::TooMany => {
+            "Five prompts went to this order in the last hour: take cash, or ask the customer to pay to the till."
+        }
+        other => other.message(),
+    }
 }
 
 /// Reads and records one form of stop `id`; 303 back to the page, or the page with the message.
@@ -198,6 +232,7 @@ async fn act(
         ValetAction::OnMyWay => Ok(StopForm::OnMyWay),
         ValetAction::PickedUp => Weighing::from_form(&fields).map(StopForm::PickedUp),
         ValetAction::Delivered => Collected::from_form(&fields).map(StopForm::Delivered),
+        ValetAction::Prompt => Ok(StopForm::Prompt),
     };
     let form = match form {
         Ok(form) => form,
@@ -210,6 +245,13 @@ async fn act(
     let minutes_per_stop = state.settings().schedule.minutes_per_stop;
     let (stop_id, email) = (id.to_owned(), staff.email.clone());
     let only_run_of = (staff.role == StaffRole::Valet).then(|| staff.id.clone());
+    // Prompts go by the settings' clock, as their worker and callbacks do (their rate limits compare
+    // times all of them write).
+    let prompt_now = stored(state.settings().clock.now());
+    if action == ValetAction::Prompt && !state.sends_prompts() {
+        let said = sent_back(FieldErrors::default(), Some("M-PESA prompts are not configured here.".to_owned()));
+        return run_page(state, request, staff, view, said, None, StatusCode::CONFLICT).await;
+    }
     let recorded = state
         .db()
         .run(move |connection| {
@@ -219,6 +261,7 @@ async fn act(
                 StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, &notify, minutes_per_stop, now),
                 StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, &notify, now),
                 StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, &notify, now),
+                StopForm::Prompt => ask_at_the_door(connection, &stop_id, actor, now, prompt_now),
             })
         })
         .await;
@@ -237,6 +280,7 @@ async fn act(
                 (Outcome::Changed, ValetAction::OnMyWay) => Notice::OnMyWay,
                 (Outcome::Changed, ValetAction::PickedUp) => Notice::PickedUp,
                 (Outcome::Changed, ValetAction::Delivered) => Notice::Delivered,
+                (Outcome::Changed, ValetAction::Prompt) => Notice::PromptSent,
             };
             if outcome == Outcome::Changed {
                 tracing::info!(stop_id = %id, action = action.segment(), staff = %staff.email, "valet stop recorded");
@@ -274,6 +318,22 @@ async fn act(
     run_page(state, request, staff, view, said, None, status).await
 }
 
+/// Sends the prompt of the delivery stop `id`'s order, when `actor` may (see
+/// [`Stop::order_to_prompt`]) and its rate limits allow.
+fn ask_at_the_door(
+    connection: &mut crate::db::DbConnection,
+    id: &str,
+    actor: Actor<'_>,
+    now: time::PrimitiveDateTime,
+    prompt_now: time::PrimitiveDateTime,
+) -> Result<Outcome, RunError> {
+    let order = Stop::order_to_prompt(connection, id, actor, now)?;
+    match MpesaPrompt::ask_again(connection, &order.id, actor.email, prompt_now)? {
+        Ok(_) => Ok(Outcome::Changed),
+        Err(refusal) => Err(RunError::Refused(prompt_refusal(&refusal))),
+    }
+}
+
 fn alert(error: RunError) -> Said {
     Said { alert: Some(error.to_string()), ..Said::default() }
 }
@@ -297,10 +357,12 @@ async fn run_page(
             // Staff asking for someone who is not a valet see everyone's stops.
             let valet = valet.filter(|id| !chooses || valets.iter().any(|account| &account.id == id));
             let run = RunStop::of_day(connection, day, valet.as_deref())?;
-            Ok::<_, DbError>((valets, valet, run))
+            let ids: Vec<&str> = run.iter().map(|stop| stop.order.id.as_str()).collect();
+            let mpesa = Order::mpesa_facts(connection, &ids)?;
+            Ok::<_, DbError>((valets, valet, run, mpesa))
         })
         .await;
-    let (valets, valet, run) = match loaded {
+    let (valets, valet, run, mpesa) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the valet page could not be loaded");
@@ -311,6 +373,7 @@ async fn run_page(
         }
     };
     let minutes_per_stop = state.settings().schedule.minutes_per_stop;
+    let prompts_on = state.sends_prompts();
     let valet_email = |id: &Option<String>| {
         let id = id.as_deref()?;
         valets.iter().find(|account| account.id == id).map(|account| account.email.clone())
@@ -319,7 +382,8 @@ async fn run_page(
         .iter()
         .map(|stop| {
             let shown_valet = if valet.is_none() { valet_email(&stop.stop.valet_id) } else { None };
-            ValetStop::new(stop, minutes_per_stop, shown_valet)
+            let prompt = mpesa.get(&stop.order.id).and_then(|facts| facts.prompt.as_ref());
+            ValetStop::new(stop, minutes_per_stop, shown_valet, prompt, prompts_on)
         })
         .collect();
     // A form for a stop that is not on this page (another day's) says what went wrong at the top.

@@ -3,13 +3,17 @@
 
 use super::awaiting::AwaitingList;
 use super::orders::{AdminMessage, AdminOrder};
+use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use super::run::DayRun;
 use super::time;
-use crate::domain::{Channel, Delivery, MessageKind, MessageStatus, OrderStatus, OutboxStatus, StaffRole, TextEnum};
+use crate::domain::{
+    Channel, Delivery, MessageKind, MessageStatus, OrderStatus, OutboxStatus, PaymentStatus, StaffRole, TextEnum,
+};
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
+use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use crate::models::order::detail::OrderRecord;
-use crate::models::order::{Order, OrderLine, StatusChange};
+use crate::models::order::{ListedOrder, MpesaFacts, StatusChange};
 use crate::models::outbox::{OutboxMessage, OutboxSummary};
 use crate::models::stats::Stats;
 use serde::Serialize;
@@ -27,11 +31,13 @@ pub enum AdminTab {
     Run,
 }
 
-/// What the orders list is filtered by; a null status means all.
+/// What the orders list is filtered by; a null status or payment means all.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct OrdersFilter {
     /// Only this status.
     pub status: Option<OrderStatus>,
+    /// Only paid, or only unpaid (and not cancelled) orders.
+    pub payment: Option<PaymentStatus>,
     /// The search, or empty.
     pub q: String,
 }
@@ -65,14 +71,18 @@ pub struct OrdersPage {
 impl OrdersPage {
     /// Page `number` of `page_size` orders matching `filter`, answered at `now`.
     pub fn new(
-        page: &Page<(Order, Vec<OrderLine>)>,
+        page: &Page<ListedOrder>,
         filter: OrdersFilter,
         number: i64,
         page_size: i64,
         now: time::PrimitiveDateTime,
     ) -> Self {
         OrdersPage {
-            items: page.items.iter().map(|(order, lines)| AdminOrder::new(order, lines)).collect(),
+            items: page
+                .items
+                .iter()
+                .map(|listed| AdminOrder::new(&listed.order, &listed.lines, Some(&listed.mpesa)))
+                .collect(),
             total: page.total,
             page: number,
             page_size,
@@ -264,6 +274,7 @@ pub struct StaffView {
 
 /// The dashboard's own props (besides the shared ones).
 #[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct DashboardProps {
     /// Who is signed in.
     pub staff: StaffView,
@@ -285,6 +296,10 @@ pub struct DashboardProps {
     pub unconfirmed: AwaitingList,
     /// The day board, when its tab is the one open (otherwise it is fetched when opened).
     pub run: Option<DayRun>,
+    /// The M-PESA payments staff must look at (unmatched, or flagged).
+    pub payments: PaymentsToCheck,
+    /// Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.
+    pub sends_prompts: bool,
 }
 
 impl DashboardProps {
@@ -336,12 +351,25 @@ pub struct OrderDetail {
     pub history: Vec<StatusChangeView>,
     /// The e-mails and texts written about the order (to staff and to the customer), oldest first.
     pub messages: Vec<OutboxMessageView>,
+    /// The M-PESA prompts sent to the customer's phone, newest first.
+    pub prompts: Vec<PromptView>,
+    /// The M-PESA payments matched to the order, oldest first.
+    pub payments: Vec<MpesaPayment>,
 }
 
-impl From<&OrderRecord> for OrderDetail {
-    fn from(record: &OrderRecord) -> Self {
-        let order = AdminOrder::new(&record.order, &record.lines);
+impl OrderDetail {
+    /// The order of `record` with its M-PESA: its `prompts` (newest first) and the `payments`
+    /// matched to it.
+    pub fn new(record: &OrderRecord, prompts: &[MpesaPrompt], payments: &[MpesaReceipt]) -> Self {
+        let facts = MpesaFacts {
+            prompt: prompts.first().cloned(),
+            to_check: payments.iter().filter(|p| p.problem.is_some() && p.checked_at.is_none()).count() as i64,
+        };
+        let order = AdminOrder::new(&record.order, &record.lines, Some(&facts));
+        let references = std::iter::once((record.order.id.clone(), record.order.reference.clone())).collect();
         OrderDetail {
+            prompts: prompts.iter().map(PromptView::from).collect(),
+            payments: payments.iter().map(|payment| MpesaPayment::new(payment, &references)).collect(),
             payment_recorded_by: record.order.payment_recorded_by.clone(),
             history: record.history.iter().map(StatusChangeView::from).collect(),
             messages: record

@@ -9,6 +9,7 @@ pub mod awaiting;
 pub mod order_page;
 pub mod orders;
 pub mod pages;
+pub mod payments;
 pub mod run;
 pub mod slots;
 pub mod texts;
@@ -41,6 +42,8 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     admin::MessageChanged::export_all(&config)?;
     admin::MessageResent::export_all(&config)?;
     admin::OrderDetail::export_all(&config)?;
+    payments::PaymentsToCheck::export_all(&config)?;
+    payments::PaymentChanged::export_all(&config)?;
     orders::OrderView::export_all(&config)?;
     orders::ContactCreated::export_all(&config)?;
     pages::CatalogueAnswer::export_all(&config)?;

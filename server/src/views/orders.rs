@@ -1,10 +1,11 @@
 //! Orders and messages as the API answers them.
 
+use super::payments::PromptView;
 use super::time;
 use crate::domain::catalogue::Unit;
 use crate::domain::{LineKind, MessageStatus, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
 use crate::models::contact_message::ContactMessage;
-use crate::models::order::{Order, OrderLine};
+use crate::models::order::{MpesaFacts, Order, OrderLine};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -123,17 +124,25 @@ pub struct AdminOrder {
     pub mpesa_code: Option<String>,
     /// When staff recorded the payment.
     pub paid_at: Option<String>,
+    /// The newest M-PESA prompt sent to the customer's phone.
+    pub prompt: Option<PromptView>,
+    /// M-PESA payments matched to the order but flagged (another amount, paid already), not yet
+    /// checked by staff.
+    pub payments_to_check: i64,
 }
 
 impl AdminOrder {
-    /// The staff's view of `order` with its `lines`.
-    pub fn new(order: &Order, lines: &[OrderLine]) -> Self {
+    /// The staff's view of `order` with its `lines` and its M-PESA `facts` (none: no prompt, nothing
+    /// to check).
+    pub fn new(order: &Order, lines: &[OrderLine], facts: Option<&MpesaFacts>) -> Self {
         AdminOrder {
             order: OrderView::new(order, lines),
             payment_status: order.payment_status,
             paid_via: order.paid_via,
             mpesa_code: order.mpesa_code.clone(),
             paid_at: order.paid_at.map(time),
+            prompt: facts.and_then(|facts| facts.prompt.as_ref()).map(PromptView::from),
+            payments_to_check: facts.map_or(0, |facts| facts.to_check),
         }
     }
 }

@@ -3,9 +3,11 @@
 //! form came to.
 
 use super::orders::OrderLineView;
+use super::payments::PromptView;
 use crate::clock::nairobi_date_time;
 use crate::domain::schedule::{day_label, eta};
 use crate::domain::{FieldErrors, LineKind, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState};
+use crate::models::mpesa::MpesaPrompt;
 use crate::models::valet_run::RunStop;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -68,6 +70,9 @@ pub enum ValetAction {
     PickedUp,
     /// "Delivered", with the payment.
     Delivered,
+    /// "Send M-PESA prompt": the customer's phone asks for the bill (an unpaid delivery, when
+    /// prompts are configured).
+    Prompt,
 }
 
 /// A stop's form sent back: what was entered, a message per wrong field, and one for the form.
@@ -142,6 +147,8 @@ pub struct ValetStop {
     pub payment_status: PaymentStatus,
     /// How it was paid.
     pub paid_via: Option<PaidVia>,
+    /// The newest M-PESA prompt sent to the customer's phone, and what became of it.
+    pub prompt: Option<PromptView>,
     /// The pickup's weighing form (pickups): the order's kg line and items as they stand.
     pub weighing: Option<WeighingForm>,
     /// Which forms the stop has now.
@@ -175,8 +182,15 @@ pub struct PieceCount {
 
 impl ValetStop {
     /// The view of `run_stop`; `valet` names whose run it is in, where that helps. The ETA comes from
-    /// the one ETA function, with `minutes_per_stop`.
-    pub fn new(run_stop: &RunStop, minutes_per_stop: u16, valet: Option<String>) -> Self {
+    /// the one ETA function, with `minutes_per_stop`. `prompt` is the order's newest M-PESA prompt;
+    /// `prompts_on` whether one can be sent.
+    pub fn new(
+        run_stop: &RunStop,
+        minutes_per_stop: u16,
+        valet: Option<String>,
+        prompt: Option<&MpesaPrompt>,
+        prompts_on: bool,
+    ) -> Self {
         let RunStop { stop, order, lines, bags, position } = run_stop;
         let digits = order.phone.trim_start_matches('+');
         let (map_link, pinned) = match order.pin() {
@@ -200,6 +214,14 @@ impl ValetStop {
             (stop.state == StopState::Planned, ValetAction::OnMyWay),
             (stop.kind == StopKind::Pickup && (open || correctable), ValetAction::PickedUp),
             (stop.kind == StopKind::Delivery && open, ValetAction::Delivered),
+            (
+                prompts_on
+                    && stop.kind == StopKind::Delivery
+                    && open
+                    && order.payment_status == PaymentStatus::Unpaid
+                    && order.total_amount > 0,
+                ValetAction::Prompt,
+            ),
         ];
         ValetStop {
             id: stop.id.clone(),
@@ -228,6 +250,7 @@ impl ValetStop {
             payment_method: order.payment_method,
             payment_status: order.payment_status,
             paid_via: order.paid_via,
+            prompt: prompt.map(PromptView::from),
             weighing,
             actions: actions.into_iter().filter_map(|(shown, action)| shown.then_some(action)).collect(),
         }
@@ -241,6 +264,7 @@ impl ValetAction {
             ValetAction::OnMyWay => "on-my-way",
             ValetAction::PickedUp => "picked-up",
             ValetAction::Delivered => "delivered",
+            ValetAction::Prompt => "prompt",
         }
     }
 }

@@ -1,5 +1,5 @@
-// What the order dialog shows: everything the customer gave, the lines and the total, the payment,
-// the status history (when and who) and the e-mails and texts about the order with how each went
+// What the order dialog shows: everything the customer gave, the lines and the total, the payment
+// and its M-PESA prompts and payments, the status history (when and who) and the e-mails and texts about the order with how each went
 // (for a text, what the network reported).
 import {
   attemptsText,
@@ -15,6 +15,7 @@ import {
 import type { OrderDetail } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
+import { OrderMpesaSection } from "./OrderMpesaSection";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 
 /** Spec section 2: the two payment choices as the order form names them. */
@@ -34,6 +35,7 @@ export function OrderDetailView({ detail }: { detail: OrderDetail }) {
       <CustomerSection detail={detail} />
       <LinesSection detail={detail} />
       <PaymentSection detail={detail} />
+      <OrderMpesaSection detail={detail} />
       <HistorySection detail={detail} />
       <MessagesSection detail={detail} />
     </div>

@@ -3,8 +3,9 @@
 // dropdown that saves at once, and the payment panel under the row when open. An order still
 // pending after the confirmation call's 30 minutes stands out.
 import { type ChangeEvent, useRef, useState } from "react";
-import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
+import { type Failure, failureOf, sendPrompt, setOrderStatus } from "../../lib/admin/api";
 import { dateTimeOrNA, kgAndItems, paymentLine, shortOrderId } from "../../lib/admin/display";
+import { canPrompt, promptLine } from "../../lib/admin/mpesa";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
@@ -23,6 +24,8 @@ interface OrderRowProps {
   csrf: string;
   /** The server's time of the list's last answer: how long a pending order has waited. */
   now: string;
+  /** Whether M-PESA prompts are configured: an unpaid order offers "Send M-PESA prompt". */
+  sendsPrompts: boolean;
   /** Opens the order's detail. */
   onOpen: (id: string) => void;
   onChanged: (changed: OrderChanged) => void;
@@ -35,8 +38,18 @@ export function detailButtonId(id: string): string {
 }
 
 /** The row, and the payment panel's row under it while open. */
-export function OrderRow({ order, statuses, csrf, now, onOpen, onChanged, onSessionEnded }: OrderRowProps) {
+export function OrderRow({
+  order,
+  statuses,
+  csrf,
+  now,
+  sendsPrompts,
+  onOpen,
+  onChanged,
+  onSessionEnded,
+}: OrderRowProps) {
   const [pendingStatus, setPendingStatus] = useState<string | null>(null);
+  const [prompting, setPrompting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [paymentOpen, setPaymentOpen] = useState(false);
   const { ref: selectRef, remember: rememberFocus } = useFocusReturn<HTMLSelectElement>(pendingStatus !== null);
@@ -62,6 +75,21 @@ export function OrderRow({ order, statuses, csrf, now, onOpen, onChanged, onSess
     } finally {
       // On failure the dropdown falls back to the stored status; on success the new order has it.
       setPendingStatus(null);
+    }
+  }
+
+  async function prompt() {
+    if (prompting) return;
+    setPrompting(true);
+    setFailure(null);
+    try {
+      onChanged(await sendPrompt(order.id, csrf));
+    } catch (error) {
+      const shown = failureOf(error);
+      if (shown.sessionEnded) onSessionEnded();
+      setFailure(shown);
+    } finally {
+      setPrompting(false);
     }
   }
 
@@ -99,6 +127,16 @@ export function OrderRow({ order, statuses, csrf, now, onOpen, onChanged, onSess
         <td data-label={amount}>
           <span className="orders-table__main">{formatKsh(order.totalAmount)}</span>
           <small className="orders-table__sub">{paymentLine(order)}</small>
+          {order.prompt && order.paymentStatus === "unpaid" && (
+            <small className="orders-table__prompt">{promptLine(order.prompt)}</small>
+          )}
+          {order.paymentsToCheck > 0 && (
+            <small className="orders-table__flag">
+              {order.paymentsToCheck === 1
+                ? "An M-PESA payment to check"
+                : `${order.paymentsToCheck} M-PESA payments to check`}
+            </small>
+          )}
         </td>
         <td data-label={status}>
           <OrderStatusBadge status={order.status} />
@@ -133,6 +171,16 @@ export function OrderRow({ order, statuses, csrf, now, onOpen, onChanged, onSess
             >
               Payment
             </button>
+            {canPrompt(order, sendsPrompts) && (
+              <button
+                type="button"
+                className="button button--outline button--small"
+                aria-label={`Send M-PESA prompt for order ${order.id}`}
+                onClick={() => void prompt()}
+              >
+                {prompting ? "Sending…" : "Send M-PESA prompt"}
+              </button>
+            )}
           </div>
           {failure && <AdminAlert failure={failure} />}
         </td>

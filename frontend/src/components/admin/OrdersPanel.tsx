@@ -15,6 +15,8 @@ interface OrdersPanelProps {
   orders: OrdersPage;
   statuses: string[];
   csrf: string;
+  /** Whether M-PESA prompts are configured. */
+  sendsPrompts: boolean;
   /** Fetches another page or filter; `moveFocus` after a page change, for keyboard users. */
   onQuery: (query: ListQuery, moveFocus?: boolean) => void;
   /** Opens an order's detail. */
@@ -24,22 +26,37 @@ interface OrdersPanelProps {
 }
 
 /** The tab's content. */
-export function OrdersPanel({ orders, statuses, csrf, onQuery, onOpen, onChanged, onSessionEnded }: OrdersPanelProps) {
+export function OrdersPanel({
+  orders,
+  statuses,
+  csrf,
+  sendsPrompts,
+  onQuery,
+  onOpen,
+  onChanged,
+  onSessionEnded,
+}: OrdersPanelProps) {
   const [status, setStatus] = useState(orders.filter.status ?? "");
+  const [payment, setPayment] = useState(orders.filter.payment ?? "");
   const [q, setQ] = useState(orders.filter.q ?? "");
   const pendingSearch = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const applied = orders.filter;
 
   useEffect(() => () => clearTimeout(pendingSearch.current), []);
 
-  function search(nextStatus: string, nextQ: string) {
+  function search(nextStatus: string, nextQ: string, nextPayment = payment) {
     clearTimeout(pendingSearch.current);
-    onQuery({ status: nextStatus || null, q: nextQ, page: 1 });
+    onQuery({ status: nextStatus || null, payment: nextPayment || null, q: nextQ, page: 1 });
   }
 
   function onStatus(event: ChangeEvent<HTMLSelectElement>) {
     setStatus(event.target.value);
     search(event.target.value, q);
+  }
+
+  function onPayment(event: ChangeEvent<HTMLSelectElement>) {
+    setPayment(event.target.value);
+    search(status, q, event.target.value);
   }
 
   function onSearchText(event: ChangeEvent<HTMLInputElement>) {
@@ -58,7 +75,7 @@ export function OrdersPanel({ orders, statuses, csrf, onQuery, onOpen, onChanged
     <>
       <h2 className="visually-hidden">Orders</h2>
       <form
-        className="filter-bar"
+        className="filter-bar filter-bar--orders"
         method="get"
         action="/admin"
         role="search"
@@ -75,6 +92,14 @@ export function OrdersPanel({ orders, statuses, csrf, onQuery, onOpen, onChanged
                 {statusLabel(value)}
               </option>
             ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="orders-payment">Payment</label>
+          <select id="orders-payment" name="payment" value={payment} onChange={onPayment}>
+            <option value="">Paid and unpaid</option>
+            <option value="unpaid">Unpaid</option>
+            <option value="paid">Paid</option>
           </select>
         </div>
         <div className="field filter-bar__search">
@@ -116,6 +141,7 @@ export function OrdersPanel({ orders, statuses, csrf, onQuery, onOpen, onChanged
                 statuses={statuses}
                 csrf={csrf}
                 now={orders.now}
+                sendsPrompts={sendsPrompts}
                 onOpen={onOpen}
                 onChanged={onChanged}
                 onSessionEnded={onSessionEnded}

@@ -1,4 +1,6 @@
-// One stop of the run: when, who, where (call, WhatsApp, map), the bill, and its forms.
+// One stop of the run: when, who, where (call, WhatsApp, map), the bill, the newest M-PESA prompt,
+// and its forms.
+import { promptLine } from "../../lib/admin/mpesa";
 import { formatKsh } from "../../lib/format";
 import type { PriceItem } from "../../lib/generated/PriceItem";
 import type { StopFormError } from "../../lib/generated/StopFormError";
@@ -74,6 +76,10 @@ export function StopCard({
         )}
       </ul>
       <p className="stop__pay">{paymentText(stop)}</p>
+      {/* At a pickup only a Pay Now order's prompt matters (the bill's, set at the door). */}
+      {stop.prompt && (stop.kind === "delivery" || stop.paymentMethod === "pay-now") && (
+        <p className="stop__prompt">{promptLine(stop.prompt)}</p>
+      )}
       {refusal && (
         <p className="note note--error" role="alert">
           {refusal}
@@ -84,6 +90,16 @@ export function StopCard({
       )}
       {stop.actions.includes("picked-up") && (
         <PickupForm stop={stop} context={context} sent={sentBack(formError, stop.id, "picked-up")} items={items} />
+      )}
+      {stop.actions.includes("prompt") && (
+        <StopForm
+          stopId={stop.id}
+          action="prompt"
+          context={context}
+          button={stop.prompt ? "Send M-PESA prompt again" : "Send M-PESA prompt"}
+        >
+          <p className="stop__hint">{`The customer's phone asks for ${formatKsh(stop.total)}; they enter their M-PESA PIN.`}</p>
+        </StopForm>
       )}
       {stop.actions.includes("delivered") && (
         <DeliveryForm stop={stop} context={context} sent={sentBack(formError, stop.id, "delivered")} />

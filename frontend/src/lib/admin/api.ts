@@ -10,8 +10,11 @@ import type {
   OrderChanged,
   OrderDetail,
   PaymentChange,
+  PaymentChanged,
+  PaymentsToCheck,
   SlotConfirmed,
 } from "./types";
+import { queryString } from "./urls";
 
 /** How long a dashboard call may take before it is given up. */
 export const ADMIN_TIMEOUT_MS = 15_000;
@@ -122,6 +125,26 @@ export function setOrderStatus(id: string, status: string, csrf: string): Promis
 /** Records an order as paid (and how) or unpaid. */
 export function setOrderPayment(id: string, change: PaymentChange, csrf: string): Promise<OrderChanged> {
   return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/payment`, change, csrf);
+}
+
+/** Sends the M-PESA prompt for the order's bill to the customer's phone (refused with the reason). */
+export function sendPrompt(id: string, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/prompt`, {}, csrf);
+}
+
+/** The M-PESA payments to check, searched by phone, code or amount (`q`, empty for all). */
+export function getPaymentsToCheck(q: string, signal?: AbortSignal): Promise<PaymentsToCheck> {
+  return adminGet<PaymentsToCheck>(`/api/admin/payments${queryString({ q: q.trim() })}`, signal);
+}
+
+/** Matches an M-PESA payment to the order with this order ID. */
+export function matchPayment(receipt: string, orderId: string, csrf: string): Promise<PaymentChanged> {
+  return adminPost<PaymentChanged>(`/api/admin/payments/${encodeURIComponent(receipt)}/match`, { orderId }, csrf);
+}
+
+/** Marks a flagged M-PESA payment checked. */
+export function markPaymentChecked(receipt: string, csrf: string): Promise<PaymentChanged> {
+  return adminPost<PaymentChanged>(`/api/admin/payments/${encodeURIComponent(receipt)}/checked`, {}, csrf);
 }
 
 /** Marks a message handled or new again. */

@@ -2,7 +2,7 @@
 import type { AdminTab } from "./types";
 
 /** What a list is asked for: its filter and its page. */
-export type ListQuery = { status: string | null; q?: string; page: number };
+export type ListQuery = { status: string | null; payment?: string | null; q?: string; page: number };
 
 /**
  * A query string from named values, leaving out empty ones and page 1. Written by hand because
@@ -19,12 +19,14 @@ export function queryString(values: Record<string, string | number | null | unde
 
 /** The dashboard's address for a tab and its list's filter and page: links, and the address bar. */
 export function adminHref(tab: AdminTab, query: ListQuery): string {
-  return `/admin${queryString({ tab, status: query.status, q: query.q?.trim(), page: query.page })}`;
+  const payment = query.payment;
+  return `/admin${queryString({ tab, status: query.status, payment, q: query.q?.trim(), page: query.page })}`;
 }
 
 /** The API address of a list. */
 export function listApiPath(tab: AdminTab, query: ListQuery): string {
-  return `/api/admin/${tab}${queryString({ status: query.status, q: query.q?.trim(), page: query.page })}`;
+  const payment = query.payment;
+  return `/api/admin/${tab}${queryString({ status: query.status, payment, q: query.q?.trim(), page: query.page })}`;
 }
 
 /** The dashboard's address for the day board of `date` (YYYY-MM-DD), or of today when null. */

@@ -15,6 +15,7 @@ import type {
   OrderChanged,
   OrdersPage,
   OutboxReport,
+  PaymentChanged,
 } from "./types";
 import { listApiPath, type ListQuery } from "./urls";
 
@@ -143,12 +144,22 @@ export function useDashboardData(
   function orderChanged({ order, stats: fresh }: OrderChanged) {
     cancelPoll("orders");
     setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
-    // Filtered by status, the changed order no longer belongs on this page: fetch it anew.
-    if (orders.filter.status && orders.filter.status !== order.status)
-      loadOrders({ ...orders.filter, page: orders.page });
+    // Filtered by status or payment, the changed order may no longer belong on this page: fetch it anew.
+    const leftFilter =
+      (orders.filter.status && orders.filter.status !== order.status) ||
+      (orders.filter.payment && orders.filter.payment !== order.paymentStatus);
+    if (leftFilter) loadOrders({ ...orders.filter, page: orders.page });
     setStats(fresh);
     setAnnouncement(`Order ${order.id}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
     // A status change may have queued the customer's e-mail and text; a failed refresh leaves the old report.
+    adminGet<OutboxReport>("/api/admin/outbox").then(setOutbox, () => undefined);
+  }
+
+  /** A payment to check was matched or checked: the stats follow, and the orders list shows the order paid. */
+  function paymentChanged({ stats: fresh }: PaymentChanged) {
+    cancelPoll("orders");
+    setStats(fresh);
+    loadOrders({ ...orders.filter, page: orders.page });
     adminGet<OutboxReport>("/api/admin/outbox").then(setOutbox, () => undefined);
   }
 
@@ -177,6 +188,7 @@ export function useDashboardData(
     refresh,
     sessionEnded,
     orderChanged,
+    paymentChanged,
     messageChanged,
     messageResent,
   };

@@ -7,6 +7,7 @@ import type { MessagesPage } from "./MessagesPage";
 import type { OrderStatus } from "./OrderStatus";
 import type { OrdersPage } from "./OrdersPage";
 import type { OutboxReport } from "./OutboxReport";
+import type { PaymentsToCheck } from "./PaymentsToCheck";
 import type { StaffView } from "./StaffView";
 
 /**
@@ -52,4 +53,12 @@ unconfirmed: AwaitingList,
 /**
  * The day board, when its tab is the one open (otherwise it is fetched when opened).
  */
-run: DayRun | null, };
+run: DayRun | null, 
+/**
+ * The M-PESA payments staff must look at (unmatched, or flagged).
+ */
+payments: PaymentsToCheck, 
+/**
+ * Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.
+ */
+sendsPrompts: boolean, };

@@ -3,4 +3,4 @@
 /**
  * The forms of a stop.
  */
-export type ValetAction = "on-my-way" | "picked-up" | "delivered";
+export type ValetAction = "on-my-way" | "picked-up" | "delivered" | "prompt";

@@ -1,18 +1,24 @@
-//! The staff's list of orders: filtered by status, searched by name, pickup location, phone or
-//! order ID, a page at a time.
+//! The staff's list of orders: filtered by status and by payment, searched by name, pickup
+//! location, phone or order ID, a page at a time; and what staff see of each order's M-PESA (its
+//! newest prompt, payments to check).
 
 use super::{Order, OrderLine};
 use crate::db::DbConnection;
-use crate::db::schema::orders;
-use crate::domain::{OrderReference, OrderStatus, PhoneNumber};
+use crate::db::schema::{mpesa_prompts, mpesa_receipts, orders};
+use crate::domain::{OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
 use crate::models::Page;
+use crate::models::mpesa::MpesaPrompt;
 use diesel::prelude::*;
+use std::collections::HashMap;
 
 /// What the staff's order list shows: optionally one status, optionally a search.
 #[derive(Debug, Clone, Default)]
 pub struct OrderFilter {
     /// Only this status.
     pub status: Option<OrderStatus>,
+    /// Only orders paid, or only orders not paid (unpaid leaves out cancelled orders unless
+    /// `status` asks for them: nobody is chasing their money).
+    pub payment: Option<PaymentStatus>,
     /// A name or a pickup location (part of it, any case), a phone number (any usual form, or its
     /// last digits) or an order ID (with or without the '#' the table shows).
     pub search: Option<String>,
@@ -24,17 +30,24 @@ diesel::define_sql_function! {
 }
 
 impl Order {
-    /// A page of orders matching `filter`, newest first, each with its lines. `page` counts from 1.
+    /// A page of orders matching `filter`, newest first, each with its lines and its M-PESA.
+    /// `page` counts from 1.
     pub fn page(
         connection: &mut DbConnection,
         filter: &OrderFilter,
         page: i64,
         page_size: i64,
-    ) -> QueryResult<Page<(Order, Vec<OrderLine>)>> {
+    ) -> QueryResult<Page<ListedOrder>> {
         let query = || {
             let mut query = orders::table.into_boxed();
             if let Some(status) = filter.status {
                 query = query.filter(orders::status.eq(status));
+            }
+            if let Some(payment) = filter.payment {
+                query = query.filter(orders::payment_status.eq(payment));
+                if payment == PaymentStatus::Unpaid && filter.status.is_none() {
+                    query = query.filter(orders::status.ne(OrderStatus::Cancelled));
+                }
             }
             if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
                 let pattern = format!("%{}%", escape_like(&search.to_lowercase()));
@@ -69,14 +82,88 @@ impl Order {
             .select(Order::as_select())
             .load(connection)?;
         let mut lines = Order::lines_of(connection, &items)?;
+        let ids: Vec<&str> = items.iter().map(|order| order.id.as_str()).collect();
+        let mut mpesa = Order::mpesa_facts(connection, &ids)?;
         let items = items
             .into_iter()
-            .map(|order| {
-                let lines = lines.remove(&order.id).unwrap_or_default();
-                (order, lines)
+            .map(|order| ListedOrder {
+                lines: lines.remove(&order.id).unwrap_or_default(),
+                mpesa: mpesa.remove(&order.id).unwrap_or_default(),
+                order,
             })
             .collect();
         Ok(Page { items, total })
+    }
+}
+
+/// An order of the staff's list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedOrder {
+    /// The order.
+    pub order: Order,
+    /// Its lines, the main (kg) line first.
+    pub lines: Vec<OrderLine>,
+    /// Its newest prompt and payments to check.
+    pub mpesa: MpesaFacts,
+}
+
+/// What staff see of an order's M-PESA besides its payment: the newest prompt sent to the
+/// customer's phone, and the payments matched to it that wait for staff to check them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MpesaFacts {
+    /// The newest prompt, if any was sent.
+    pub prompt: Option<MpesaPrompt>,
+    /// Payments matched to the order but flagged (another amount, paid already), not yet checked.
+    pub to_check: i64,
+}
+
+impl Order {
+    /// The [`MpesaFacts`] of the orders `ids` (internal ids), by id; an order without prompts or
+    /// flagged payments has none.
+    pub fn mpesa_facts(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, MpesaFacts>> {
+        let mut facts: HashMap<String, MpesaFacts> = HashMap::new();
+        if ids.is_empty() {
+            return Ok(facts);
+        }
+        let prompts: Vec<MpesaPrompt> = mpesa_prompts::table
+            .filter(mpesa_prompts::order_id.eq_any(ids))
+            .order((mpesa_prompts::created_at.desc(), mpesa_prompts::id.desc()))
+            .select(MpesaPrompt::as_select())
+            .load(connection)?;
+        for prompt in prompts {
+            let entry = facts.entry(prompt.order_id.clone()).or_default();
+            if entry.prompt.is_none() {
+                entry.prompt = Some(prompt);
+            }
+        }
+        let flagged: Vec<Option<String>> = mpesa_receipts::table
+            .filter(mpesa_receipts::order_id.eq_any(ids))
+            .filter(mpesa_receipts::problem.is_not_null())
+            .filter(mpesa_receipts::checked_at.is_null())
+            .select(mpesa_receipts::order_id)
+            .load(connection)?;
+        for order_id in flagged.into_iter().flatten() {
+            facts.entry(order_id).or_default().to_check += 1;
+        }
+        Ok(facts)
+    }
+
+    /// The one order's [`MpesaFacts`].
+    pub fn mpesa_facts_of(connection: &mut DbConnection, id: &str) -> QueryResult<MpesaFacts> {
+        Ok(Order::mpesa_facts(connection, &[id])?.remove(id).unwrap_or_default())
+    }
+
+    /// The order IDs of the orders `ids` (internal ids), by id.
+    pub fn references(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, String>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        Ok(orders::table
+            .filter(orders::id.eq_any(ids))
+            .select((orders::id, orders::reference))
+            .load::<(String, String)>(connection)?
+            .into_iter()
+            .collect())
     }
 }
 

@@ -12,7 +12,7 @@ mod place;
 mod visit;
 
 pub use lines::OrderLine;
-pub use list::OrderFilter;
+pub use list::{ListedOrder, MpesaFacts, OrderFilter};
 pub use notify::{NotifyCustomer, once_per};
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PlaceError, Placed, PlacingTerms};

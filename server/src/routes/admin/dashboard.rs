@@ -1,12 +1,12 @@
 //! The dashboard page, rendered on the server with its first page of data (the pickups awaiting
 //! confirmation, and the open tab's list or day board), and its stat cards.
 
-use super::load_failed;
 use super::outbox::{Unconfigured, load_report};
-use super::private_json;
+use super::payments::load_to_check;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
 use super::run::run_day;
 use super::slots::load_awaiting;
+use super::{load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
 use crate::db::DbError;
@@ -60,19 +60,21 @@ pub async fn show_dashboard(
     let filter = orders.clone();
     let missing = Unconfigured::of(state.settings());
     let schedule = state.settings().schedule.clone();
+    let day = today(&state);
     let loaded = state
         .db()
         .run(move |connection| {
-            let stats = Stats::load(connection)?;
+            let stats = Stats::load(connection, day)?;
             let orders = Order::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
             let outbox = load_report(connection, &missing)?;
             let unconfirmed = load_awaiting(connection, &schedule)?;
             let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
-            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board))
+            let payments = load_to_check(connection, None)?;
+            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments))
         })
         .await;
-    let (stats, orders_page, messages, outbox, unconfirmed, board) = match loaded {
+    let (stats, orders_page, messages, outbox, unconfirmed, board, payments) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the dashboard could not be loaded");
@@ -93,13 +95,16 @@ pub async fn show_dashboard(
         outbox,
         unconfirmed,
         run: board.map(|board| DayRun::new(&board, &state.settings().schedule)),
+        payments,
+        sends_prompts: state.sends_prompts(),
     };
     let (page, _) = state.pages().render(Page::Admin, state.pages().props("/admin", &props)).await;
     page.respond_private(&request)
 }
 
-/// GET /api/admin/stats
+/// GET /api/admin/stats: the stat cards and today's takings (Nairobi).
 pub async fn get_stats(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
-    let stats = state.db().run(|c| Stats::load(c).map_err(DbError::from)).await.map_err(load_failed)?;
+    let day = today(&state);
+    let stats = state.db().run(move |c| Stats::load(c, day).map_err(DbError::from)).await.map_err(load_failed)?;
     Ok(private_json(&stats))
 }

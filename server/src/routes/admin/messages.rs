@@ -1,7 +1,7 @@
 //! The contact messages tab: the list, and marking a message handled or new again.
 
 use super::query::{ListQuery, PAGE_SIZE, message_status, page_number};
-use super::{StatusChange, json_body, load_failed, private_json};
+use super::{StatusChange, json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
 use crate::db::DbError;
@@ -41,12 +41,12 @@ pub async fn change_message_status(
     let status = MessageStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown message status '{}': use new or handled.", change.status.trim()))
     })?;
-    let (id, by) = (id.into_inner(), staff.email.clone());
+    let (id, by, day) = (id.into_inner(), staff.email.clone(), today(&state));
     let updated = state
         .db()
         .run(move |connection| {
             let message = ContactMessage::set_status(connection, &id, status, &by, now_utc())?;
-            let stats = Stats::load(connection)?;
+            let stats = Stats::load(connection, day)?;
             Ok::<_, DbError>(message.map(|message| (message, stats)))
         })
         .await

@@ -5,7 +5,9 @@
 //! - [`session`]: sign in (limit check, password check, session start) and sign out;
 //! - [`dashboard`]: the dashboard page and its stat cards;
 //! - [`orders`]: the orders list, status changes and payments;
-//! - [`detail`]: one order with its history, e-mails and texts;
+//! - [`detail`]: one order with its history, e-mails, texts and M-PESA;
+//! - [`payments`]: M-PESA payments to check (match to an order, mark checked), and prompts sent
+//!   by staff;
 //! - [`messages`]: the contact messages list and their status;
 //! - [`outbox`]: the outbox of e-mails and texts as staff see it, and 'Send again';
 //! - [`slots`]: pickup slots awaiting confirmation, confirming and moving them;
@@ -18,6 +20,8 @@ pub mod detail;
 pub mod messages;
 pub mod orders;
 pub mod outbox;
+mod payment_search;
+pub mod payments;
 mod query;
 pub mod run;
 pub mod session;
@@ -25,8 +29,11 @@ pub mod slots;
 pub mod staff;
 pub mod texts;
 
+use crate::clock::stored;
 use crate::db::DbError;
+use crate::domain::schedule::nairobi_day;
 use crate::error::ApiError;
+use crate::state::AppState;
 use actix_web::HttpResponse;
 use actix_web::http::header;
 use serde::Serialize;
@@ -38,6 +45,17 @@ const LOAD_FAILED: &str = "The dashboard data could not be loaded. Please try ag
 
 fn load_failed(source: DbError) -> ApiError {
     ApiError::Storage { message: LOAD_FAILED, source }
+}
+
+/// Now by the settings' clock, as the M-PESA callbacks and jobs read it (prompts' rate limits
+/// compare times written by both).
+fn clock_now(state: &AppState) -> time::PrimitiveDateTime {
+    stored(state.settings().clock.now())
+}
+
+/// Today in Nairobi, the day whose takings the stat cards show.
+fn today(state: &AppState) -> time::Date {
+    nairobi_day(state.settings().clock.now())
 }
 
 /// A JSON answer no cache may keep: it holds customers' details.

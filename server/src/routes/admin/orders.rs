@@ -2,13 +2,13 @@
 //! by its order ID, the 8 characters the table shows after '#'.
 
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, no_such_order, order_id};
-use super::{StatusChange, json_body, load_failed, private_json};
+use super::{StatusChange, json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
 use crate::error::ApiError;
-use crate::models::order::{NotifyCustomer, Order, Payment, PaymentRecorded};
+use crate::models::order::{MpesaFacts, NotifyCustomer, Order, Payment, PaymentRecorded};
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::{OrderChanged, OrdersPage};
@@ -16,7 +16,7 @@ use crate::views::orders::AdminOrder;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-/// GET /api/admin/orders?status=&q=&page=
+/// GET /api/admin/orders?status=&payment=&q=&page=
 pub async fn list_orders(
     state: web::Data<AppState>,
     _staff: CurrentStaff,
@@ -46,7 +46,7 @@ pub async fn change_order_status(
     let status = OrderStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown status '{}': use one of {}.", change.status, OrderStatus::choices()))
     })?;
-    let (reference, by) = (order_id(&id)?, staff.email.clone());
+    let (reference, by, day) = (order_id(&id)?, staff.email.clone(), today(&state));
     let notify =
         if change.notify_customer.unwrap_or(true) { state.notify_customer() } else { NotifyCustomer::nobody() };
     let updated = state
@@ -55,8 +55,9 @@ pub async fn change_order_status(
             let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
             let order = Order::set_status(connection, &found.id, status, &by, &notify, now_utc())?;
             let lines = Order::lines(connection, &found.id)?;
-            let stats = Stats::load(connection)?;
-            Ok::<_, DbError>(order.map(|order| (AdminOrder::new(&order, &lines), stats)))
+            let facts = Order::mpesa_facts_of(connection, &found.id)?;
+            let stats = Stats::load(connection, day)?;
+            Ok::<_, DbError>(order.map(|order| (AdminOrder::new(&order, &lines, Some(&facts)), stats)))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
@@ -113,25 +114,28 @@ pub async fn record_payment(
     )?;
     let reference = order_id(&id)?;
     let payment = input.validate()?;
-    let by = staff.email.clone();
+    let (by, day) = (staff.email.clone(), today(&state));
     let notify = state.notify_customer();
     let updated = state
         .db()
         .run(move |connection| {
-            let (recorded, lines) = match Order::find_by_reference(connection, &reference)? {
+            let (recorded, lines, facts) = match Order::find_by_reference(connection, &reference)? {
                 Some(found) => (
                     Order::record_payment(connection, &found.id, &payment, &by, &notify, now_utc())?,
                     Order::lines(connection, &found.id)?,
+                    Order::mpesa_facts_of(connection, &found.id)?,
                 ),
-                None => (PaymentRecorded::NoSuchOrder, Vec::new()),
+                None => (PaymentRecorded::NoSuchOrder, Vec::new(), MpesaFacts::default()),
             };
-            let stats = Stats::load(connection)?;
-            Ok::<_, DbError>((recorded, lines, stats))
+            let stats = Stats::load(connection, day)?;
+            Ok::<_, DbError>((recorded, lines, facts, stats))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
     let (order, stats) = match updated {
-        (PaymentRecorded::Recorded(order), lines, stats) => (AdminOrder::new(&order, &lines), stats),
+        (PaymentRecorded::Recorded(order), lines, facts, stats) => {
+            (AdminOrder::new(&order, &lines, Some(&facts)), stats)
+        }
         (PaymentRecorded::NoSuchOrder, ..) => return Err(no_such_order()),
         (PaymentRecorded::CodeUsedBy(reference), ..) => {
             let mut fields = FieldErrors::default();

@@ -1,7 +1,7 @@
-//! What the dashboard's requests name, checked: the list queries (`?status=&q=&page=`; a bad value
+//! What the dashboard's requests name, checked: the list queries (`?status=&payment=&q=&page=`; a bad value
 //! is a 400 on the API and the unfiltered list on the page) and the order ID in a path.
 
-use crate::domain::{MessageStatus, OrderReference, OrderStatus, TextEnum};
+use crate::domain::{MessageStatus, OrderReference, OrderStatus, PaymentStatus, TextEnum};
 use crate::error::ApiError;
 use crate::models::order::OrderFilter;
 use crate::views::admin::OrdersFilter;
@@ -18,6 +18,8 @@ const MAX_PAGE: i64 = 10_000;
 pub struct ListQuery {
     /// A status, or `all`.
     pub status: Option<String>,
+    /// Orders only: `paid`, `unpaid`, or `all`.
+    pub payment: Option<String>,
     /// The orders' search.
     pub q: Option<String>,
     /// From 1.
@@ -47,16 +49,27 @@ impl OrdersQuery {
                 ApiError::BadRequest(format!("Unknown status '{value}': use one of {}.", OrderStatus::choices()))
             })?),
         };
+        let payment = match chosen(query.payment.as_deref()) {
+            None => None,
+            Some(value) => Some(
+                PaymentStatus::parse(value)
+                    .ok_or_else(|| ApiError::BadRequest(format!("Unknown payment '{value}': use paid or unpaid.")))?,
+            ),
+        };
         let search = query.q.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
         if search.as_ref().is_some_and(|s| s.chars().count() > 100) {
             return Err(ApiError::BadRequest("The search is too long: at most 100 characters.".to_owned()));
         }
-        Ok(OrdersQuery { filter: OrderFilter { status, search }, page: page_number(query.page.as_deref())? })
+        Ok(OrdersQuery { filter: OrderFilter { status, payment, search }, page: page_number(query.page.as_deref())? })
     }
 
     /// The filter as the list answers it.
     pub fn view(&self) -> OrdersFilter {
-        OrdersFilter { status: self.filter.status, q: self.filter.search.clone().unwrap_or_default() }
+        OrdersFilter {
+            status: self.filter.status,
+            payment: self.filter.payment,
+            q: self.filter.search.clone().unwrap_or_default(),
+        }
     }
 }
 
