@@ -3,7 +3,7 @@
 use super::receipt::{MpesaReceipt, ReceivedPayment, Recorded};
 use crate::db::schema::{mpesa_prompts, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderStatus, PaymentStatus, PromptState, ReceiptSource, prompt_result};
+use crate::domain::{OrderStatus, PaymentStatus, PromptState, ReceiptSource, is_known_result, prompt_result};
 use crate::models::order::{NotifyCustomer, Order, Payment};
 use diesel::prelude::*;
 use time::{Duration, PrimitiveDateTime};
@@ -13,6 +13,8 @@ use time::{Duration, PrimitiveDateTime};
 pub const RESEND_AFTER: Duration = Duration::seconds(60);
 /// At most this many prompts per order and hour.
 pub const PER_HOUR: i64 = 5;
+/// The words of a prompt whose sender stopped before Daraja answered.
+const LOST_WORDS: &str = "The prompt may not have reached the phone. If none came, send it again.";
 /// How long after Daraja accepted a prompt its status is first asked, if no callback came.
 pub const FIRST_QUERY_AFTER: Duration = Duration::seconds(90);
 
@@ -242,12 +244,20 @@ impl MpesaPrompt {
             if state == PromptState::Sending {
                 // Its instance stopped while sending: whether the phone got it is unknown. A second
                 // prompt could take the money twice, so it ends, and the customer can ask again.
-                MpesaPrompt::fail(
-                    connection,
-                    &id,
-                    "The prompt may not have reached the phone. If none came, send it again.",
-                    now,
-                )?;
+                // Only if it is still stuck: its instance may have finished meanwhile.
+                diesel::update(
+                    mpesa_prompts::table
+                        .find(&id)
+                        .filter(mpesa_prompts::state.eq(PromptState::Sending))
+                        .filter(mpesa_prompts::lease_until.lt(now)),
+                )
+                .set((
+                    mpesa_prompts::state.eq(PromptState::Failed),
+                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                    mpesa_prompts::detail.eq(LOST_WORDS),
+                    mpesa_prompts::resolved_at.eq(now),
+                ))
+                .execute(connection)?;
                 continue;
             }
             let won =
@@ -267,7 +277,9 @@ impl MpesaPrompt {
     }
 
     /// Daraja accepted the prompt: it waits on the phone for its callback; its status is asked
-    /// after [`FIRST_QUERY_AFTER`] if none came.
+    /// after [`FIRST_QUERY_AFTER`] if none came. A prompt another instance ended meanwhile (its
+    /// lease ran out) keeps its state but learns its CheckoutRequestID, so that its callback still
+    /// finds it and money it reports pays the order.
     pub fn mark_waiting(
         connection: &mut DbConnection,
         id: &str,
@@ -275,16 +287,26 @@ impl MpesaPrompt {
         merchant_request_id: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<()> {
-        diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::state.eq(PromptState::Sending)))
-            .set((
-                mpesa_prompts::state.eq(PromptState::Waiting),
-                mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
-                mpesa_prompts::sent_at.eq(now),
-                mpesa_prompts::checkout_request_id.eq(checkout_request_id),
-                mpesa_prompts::merchant_request_id.eq(merchant_request_id),
-                mpesa_prompts::next_query_at.eq(now + FIRST_QUERY_AFTER),
-            ))
-            .execute(connection)?;
+        let waiting =
+            diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::state.eq(PromptState::Sending)))
+                .set((
+                    mpesa_prompts::state.eq(PromptState::Waiting),
+                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                    mpesa_prompts::sent_at.eq(now),
+                    mpesa_prompts::checkout_request_id.eq(checkout_request_id),
+                    mpesa_prompts::merchant_request_id.eq(merchant_request_id),
+                    mpesa_prompts::next_query_at.eq(now + FIRST_QUERY_AFTER),
+                ))
+                .execute(connection)?;
+        if waiting == 0 {
+            diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::checkout_request_id.is_null()))
+                .set((
+                    mpesa_prompts::sent_at.eq(now),
+                    mpesa_prompts::checkout_request_id.eq(checkout_request_id),
+                    mpesa_prompts::merchant_request_id.eq(merchant_request_id),
+                ))
+                .execute(connection)?;
+        }
         Ok(())
     }
 
@@ -392,10 +414,15 @@ impl MpesaPrompt {
             };
             let (state, words) = prompt_result(code);
             let money_now = state == PromptState::Paid && paid.is_some();
-            if prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now) {
+            // A status query found it paid, without the receipt number; here it is.
+            let receipt_late = prompt.state == PromptState::Paid && prompt.receipt.is_none() && money_now;
+            if !receipt_late && (prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now)) {
                 return Ok(Resolved::AlreadyEnded);
             }
-            let detail = if desc.trim().is_empty() { words.to_owned() } else { format!("{words} ({})", desc.trim()) };
+            let detail = match desc.trim() {
+                desc if !desc.is_empty() && !is_known_result(code) => format!("{words} ({desc})"),
+                _ => words.to_owned(),
+            };
             diesel::update(mpesa_prompts::table.find(&prompt.id))
                 .set((
                     mpesa_prompts::state.eq(state),
@@ -413,8 +440,13 @@ impl MpesaPrompt {
                     Some(MpesaReceipt::record_within(connection, &received(paid), Some(&prompt.order_id), notify, now)?)
                 }
                 (PromptState::Paid, None) => {
-                    // A status query's "paid": the amount asked, if it is still the bill.
+                    // A status query's "paid": the amount asked, if it is still the bill. Otherwise
+                    // the callback or the till's confirmation brings the receipt to flag.
                     let order = Order::find(connection, &prompt.order_id)?;
+                    let bill = order.as_ref().map(|order| order.total_amount);
+                    if bill.is_some_and(|bill| bill != prompt.amount) {
+                        tracing::warn!(prompt = %prompt.id, asked = prompt.amount, ?bill, "a prompt for another amount than the bill was paid; the order is left unpaid for staff");
+                    }
                     if order.is_some_and(|order| {
                         order.payment_status != PaymentStatus::Paid && order.total_amount == prompt.amount
                     }) {
