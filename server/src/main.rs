@@ -1,5 +1,6 @@
 //! `laundry serve`: reads the configuration from the environment and runs the server.
 //! `laundry admin …`: staff accounts (see `laundry::staff_cli`).
+//! `laundry mpesa register-urls`: the till's callbacks (see `laundry::mpesa::cli`).
 
 use laundry::config::Settings;
 use laundry::db::Database;
@@ -11,7 +12,8 @@ use secrecy::ExposeSecret;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n\n\
+const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n       \
+laundry mpesa register-urls [--shortcode N] (laundry mpesa help)\n\n\
 Configuration is read from the environment; see .env.example.";
 
 #[actix_web::main]
@@ -20,6 +22,7 @@ async fn main() -> ExitCode {
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => {}
         ["admin", rest @ ..] => return admin(rest),
+        ["mpesa", rest @ ..] => return mpesa(rest).await,
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -88,6 +91,24 @@ fn admin(args: &[&str]) -> ExitCode {
         Err(message) => {
             eprintln!("{message}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `laundry mpesa …` with the M-PESA configuration of the environment.
+async fn mpesa(args: &[&str]) -> ExitCode {
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("configuration error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    match laundry::mpesa::cli::run(args, &settings.mpesa, &mut std::io::stdout()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("{}", failure.message);
+            failure.exit_code()
         }
     }
 }

@@ -39,7 +39,7 @@ impl AppState {
         Self {
             submission_limit,
             texts: Texts::new(&settings),
-            daraja: Arc::new(Daraja::new(settings.mpesa.clone(), http_client())),
+            daraja: Arc::new(Daraja::new(settings.mpesa.clone(), http_client(), settings.clock.clone())),
             prompt_wake: Arc::new(Notify::new()),
             settings,
             pages,

@@ -2,7 +2,7 @@
 
 use super::{ConfigError, invalid, is_web_address};
 use crate::domain::catalogue::MPESA_TILL;
-use crate::mpesa::{LIVE_API, MpesaSettings};
+use crate::mpesa::{DEFAULT_TIMEOUT, LIVE_API, MpesaSettings};
 use secrecy::SecretString;
 
 pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<MpesaSettings, ConfigError> {
@@ -62,6 +62,13 @@ pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result
     if !matches!(c2b_version.as_str(), "v1" | "v2") {
         return Err(invalid("MPESA_C2B_VERSION", &c2b_version, "expected v1 or v2"));
     }
+    let request_timeout = match get("MPESA_TIMEOUT_SECONDS") {
+        None => DEFAULT_TIMEOUT,
+        Some(text) => match text.parse::<u64>() {
+            Ok(seconds @ 1..=120) => std::time::Duration::from_secs(seconds),
+            _ => return Err(invalid("MPESA_TIMEOUT_SECONDS", &text, "expected whole seconds from 1 to 120")),
+        },
+    };
     Ok(MpesaSettings {
         base_url: base_url.trim_end_matches('/').to_owned(),
         consumer_key,
@@ -72,6 +79,7 @@ pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result
         callback_base_url,
         callback_secret: callback_secret.map(SecretString::from),
         c2b_version,
+        request_timeout,
     })
 }
 
@@ -117,6 +125,7 @@ mod tests {
             ("MPESA_CALLBACK_BASE_URL", "https://example.com/mpesa"),
             ("MPESA_CALLBACK_SECRET", "short"),
             ("MPESA_C2B_VERSION", "v3"),
+            ("MPESA_TIMEOUT_SECONDS", "0"),
             ("MPESA_PASSKEY", "pass key"),
         ] {
             let error = mpesa(&[(name, value)]).unwrap_err().to_string();

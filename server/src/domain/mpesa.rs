@@ -72,6 +72,12 @@ pub fn prompt_result(code: i64) -> (PromptState, &'static str) {
     }
 }
 
+/// Whether [`prompt_result`] has words of its own for `code` (for others, Daraja's `ResultDesc`
+/// is shown beside them).
+pub fn is_known_result(code: i64) -> bool {
+    matches!(code, 0 | 1 | 1001 | 1019 | 1025 | 1032 | 1037 | 2001 | 9999)
+}
+
 /// A stored number (`+2547…`) as Daraja wants it: `2547…`, no plus.
 pub fn daraja_phone(e164: &str) -> String {
     e164.trim_start_matches('+').to_owned()

@@ -15,13 +15,10 @@ use crate::clock::stored;
 use crate::db::DbError;
 use crate::models::mpesa::MpesaPrompt;
 use crate::mpesa::client::QueryAnswer;
-use std::time::Duration;
 use time::PrimitiveDateTime;
 
 /// The most status queries of one prompt.
 pub const MAX_QUERIES: i32 = 5;
-/// The longest wait for Daraja's answer to a query.
-const QUERY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The job.
 #[derive(Debug, Default)]
@@ -58,7 +55,7 @@ impl super::Job for PaymentQueries {
                 if !taken {
                     continue;
                 }
-                match daraja.stk_query(&checkout, context.clock.now(), QUERY_TIMEOUT).await {
+                match daraja.stk_query(&checkout, context.clock.now(), daraja.settings().request_timeout).await {
                     Ok(QueryAnswer::Ended(code, desc)) => {
                         let raw = serde_json::json!({"query": {"ResultCode": code, "ResultDesc": desc}}).to_string();
                         let notify = context.notify.clone();
@@ -71,7 +68,9 @@ impl super::Job for PaymentQueries {
                             .await?;
                         context.wake_outbox();
                     }
-                    Ok(QueryAnswer::Processing) => {}
+                    Ok(QueryAnswer::Processing) => {
+                        tracing::info!(prompt = %prompt.id, queries = prompt.queries + 1, "an M-PESA prompt is still being processed; asked again later")
+                    }
                     Err(error) => {
                         tracing::warn!(%error, prompt = %prompt.id, "an M-PESA status query failed; asked again later")
                     }

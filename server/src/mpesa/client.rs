@@ -3,16 +3,22 @@
 //!
 //! Daraja's errors come as `{"requestId", "errorCode", "errorMessage"}` with a 4xx or 5xx status.
 //! A status query for a prompt still on the phone is answered 500 with `errorCode` `500.001.1001`
-//! ("The transaction is being processed"): not an error, a "not yet".
+//! and "The transaction is being processed": not an error, a "not yet". The same code comes with
+//! other messages ("Merchant does not exist", "Unable to lock subscriber…"), which are errors, so
+//! the message decides.
+//!
+//! The token's lifetime is counted on the settings' [`Clock`] (the system's in production), so a
+//! test can let it run out without waiting.
 
 use super::{MpesaSettings, PROMPT_CALLBACK_PATH, TILL_CONFIRMATION_PATH, TILL_VALIDATION_PATH};
+use crate::clock::Clock;
 use crate::domain::{daraja_phone, daraja_timestamp, stk_password};
 use crate::outbox::{Answer, Outcome, exchange};
 use reqwest::StatusCode;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use time::OffsetDateTime;
 use tokio::sync::Mutex;
 
@@ -22,6 +28,8 @@ const API: &str = "Daraja (M-PESA)";
 const KEEP: usize = 500;
 /// A token is renewed this long before Daraja says it expires (or at half its life, if shorter).
 const RENEW_BEFORE: Duration = Duration::from_secs(60);
+/// `TransactionDesc`: Daraja takes at most 13 characters.
+const TRANSACTION_DESC: &str = "Laundry order";
 
 /// Why a request to Daraja did not do what it asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,13 +80,14 @@ pub struct PromptRequest<'a> {
 
 struct Token {
     value: SecretString,
-    renew_at: Instant,
+    renew_at: OffsetDateTime,
 }
 
 /// Daraja, with its token cached for every request of this instance.
 pub struct Daraja {
     settings: MpesaSettings,
     http: reqwest::Client,
+    clock: Clock,
     token: Mutex<Option<Token>>,
 }
 
@@ -125,6 +134,12 @@ struct ErrorBody {
     error_message: String,
 }
 
+/// Daraja's "not yet" to a status query: `500.001.1001` with "The transaction is being processed"
+/// (that code also comes with errors, such as "Merchant does not exist").
+fn is_processing(error: &ErrorBody) -> bool {
+    error.error_code == "500.001.1001" && error.error_message.to_ascii_lowercase().contains("being processed")
+}
+
 /// A code Daraja sends as a string or as a number ("0", 0).
 fn code_of(value: &Value) -> Option<i64> {
     match value {
@@ -135,9 +150,9 @@ fn code_of(value: &Value) -> Option<i64> {
 }
 
 impl Daraja {
-    /// A client for `settings`, sending with `http`.
-    pub fn new(settings: MpesaSettings, http: reqwest::Client) -> Self {
-        Self { settings, http, token: Mutex::new(None) }
+    /// A client for `settings`, sending with `http`; its token's lifetime goes by `clock`.
+    pub fn new(settings: MpesaSettings, http: reqwest::Client, clock: Clock) -> Self {
+        Self { settings, http, clock, token: Mutex::new(None) }
     }
 
     /// The configuration it sends with.
@@ -154,7 +169,7 @@ impl Daraja {
     /// request.
     async fn token(&self, timeout: Duration) -> Result<SecretString, DarajaError> {
         let mut cached = self.token.lock().await;
-        if let Some(token) = cached.as_ref().filter(|token| Instant::now() < token.renew_at) {
+        if let Some(token) = cached.as_ref().filter(|token| self.clock.now() < token.renew_at) {
             return Ok(token.value.clone());
         }
         let key = self.settings.consumer_key.as_deref().unwrap_or_default();
@@ -174,7 +189,7 @@ impl Daraja {
             .map_err(|_| DarajaError::Unavailable(format!("an answer that is not a token: {}", answer.body)))?;
         let lifetime =
             Duration::from_secs(code_of(&parsed.expires_in).and_then(|s| u64::try_from(s).ok()).unwrap_or(0));
-        let renew_at = Instant::now() + lifetime.saturating_sub(RENEW_BEFORE.min(lifetime / 2));
+        let renew_at = self.clock.now() + lifetime.saturating_sub(RENEW_BEFORE.min(lifetime / 2));
         let value = SecretString::from(parsed.access_token);
         *cached = Some(Token { value: value.clone(), renew_at });
         Ok(value)
@@ -189,7 +204,11 @@ impl Daraja {
             let request = self.http.post(&url).bearer_auth(token.expose_secret()).json(body);
             let answer = exchange(request, timeout, API, KEEP).await.map_err(unavailable)?;
             if answer.status == StatusCode::UNAUTHORIZED && attempt == 0 {
-                *self.token.lock().await = None;
+                // Forgotten only if no other request renewed it meanwhile.
+                let mut cached = self.token.lock().await;
+                if cached.as_ref().is_some_and(|held| held.value.expose_secret() == token.expose_secret()) {
+                    *cached = None;
+                }
                 continue;
             }
             return Ok(answer);
@@ -240,7 +259,7 @@ impl Daraja {
             "PhoneNumber": number(&phone),
             "CallBackURL": self.settings.callback_url(PROMPT_CALLBACK_PATH).unwrap_or_default(),
             "AccountReference": reference,
-            "TransactionDesc": format!("Laundry order {reference}"),
+            "TransactionDesc": TRANSACTION_DESC,
         })
     }
 
@@ -268,7 +287,7 @@ impl Daraja {
         });
         let answer = self.post("/mpesa/stkpushquery/v1/query", &body, timeout).await?;
         if let Ok(error) = serde_json::from_str::<ErrorBody>(&answer.body)
-            && error.error_code.ends_with(".1001")
+            && is_processing(&error)
         {
             return Ok(QueryAnswer::Processing);
         }
@@ -285,14 +304,22 @@ impl Daraja {
 
     /// Registers the till's confirmation and validation URLs (`ResponseType` `Completed`: when
     /// our validation cannot be reached, M-PESA completes the payment). `shortcode` is the number
-    /// the confirmations are for. Returns Daraja's `ResponseDescription`.
-    pub async fn register_urls(&self, shortcode: &str, timeout: Duration) -> Result<String, DarajaError> {
+    /// the confirmations are for. Needs the consumer key and secret and the callbacks' address and
+    /// secret, not the passkey. Returns Daraja's answer as it came.
+    pub async fn register_urls(&self, shortcode: &str, timeout: Duration) -> Result<Value, DarajaError> {
+        let missing: Vec<&'static str> = self
+            .settings
+            .missing()
+            .into_iter()
+            .filter(|name| !matches!(*name, "MPESA_SHORTCODE" | "MPESA_PASSKEY"))
+            .collect();
+        if !missing.is_empty() {
+            return Err(DarajaError::Unconfigured(missing));
+        }
         let (Some(confirmation), Some(validation)) =
             (self.settings.callback_url(TILL_CONFIRMATION_PATH), self.settings.callback_url(TILL_VALIDATION_PATH))
         else {
-            return Err(DarajaError::Unconfigured(
-                self.settings.missing().into_iter().filter(|name| name.starts_with("MPESA_CALLBACK")).collect(),
-            ));
+            return Err(DarajaError::Unconfigured(vec!["MPESA_CALLBACK_BASE_URL", "MPESA_CALLBACK_SECRET"]));
         };
         let body = json!({
             "ShortCode": shortcode.parse::<u64>().map_or_else(|_| json!(shortcode), |n| json!(n)),
@@ -305,9 +332,12 @@ impl Daraja {
         if !answer.status.is_success() {
             return Err(refusal(&answer));
         }
-        let said: Value = serde_json::from_str(&answer.body).unwrap_or(Value::Null);
-        let description = said.get("ResponseDescription").and_then(Value::as_str).unwrap_or("accepted");
-        Ok(description.to_owned())
+        let said: Value = serde_json::from_str(&answer.body)
+            .map_err(|_| DarajaError::Unavailable(format!("an answer that is not Daraja's: {}", answer.body)))?;
+        match said.get("ResponseCode").and_then(code_of) {
+            Some(0) | None => Ok(said),
+            Some(_) => Err(DarajaError::Refused(said.to_string())),
+        }
     }
 }
 
@@ -335,6 +365,15 @@ fn refusal(answer: &Answer) -> DarajaError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_being_processed_is_a_not_yet() {
+        let error =
+            |code: &str, message: &str| ErrorBody { error_code: code.to_owned(), error_message: message.to_owned() };
+        assert!(is_processing(&error("500.001.1001", "The transaction is being processed")));
+        assert!(!is_processing(&error("500.001.1001", "Merchant does not exist")));
+        assert!(!is_processing(&error("400.002.02", "The transaction is being processed")));
+    }
 
     #[test]
     fn codes_come_as_strings_or_numbers() {

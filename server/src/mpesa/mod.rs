@@ -10,15 +10,20 @@
 //!
 //! Unconfigured, customers read the till instructions and staff record payments by hand.
 
+pub mod cli;
 pub mod client;
 pub mod worker;
 
 use secrecy::SecretString;
 use std::fmt;
+use std::time::Duration;
 
 /// The live API; the sandbox is `https://sandbox.safaricom.co.ke` (short code 174379 and its
 /// published test passkey).
 pub const LIVE_API: &str = "https://api.safaricom.co.ke";
+
+/// How long a request to Daraja may take unless `MPESA_TIMEOUT_SECONDS` says otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The M-PESA configuration (`MPESA_*`).
 #[derive(Clone)]
@@ -42,6 +47,10 @@ pub struct MpesaSettings {
     pub callback_secret: Option<SecretString>,
     /// `MPESA_C2B_VERSION`: the version of the till URL registration, `v1` (default) or `v2`.
     pub c2b_version: String,
+    /// `MPESA_TIMEOUT_SECONDS`: the longest wait for one answer of Daraja (default 20 s). A prompt
+    /// whose answer did not come in time is ended as not sent (it may still reach the phone: its
+    /// callback then pays the order as a till payment would).
+    pub request_timeout: Duration,
 }
 
 impl fmt::Debug for MpesaSettings {
@@ -57,6 +66,7 @@ impl fmt::Debug for MpesaSettings {
             .field("callback_base_url", &self.callback_base_url)
             .field("callback_secret", &hidden(&self.callback_secret))
             .field("c2b_version", &self.c2b_version)
+            .field("request_timeout", &self.request_timeout)
             .finish()
     }
 }
@@ -74,6 +84,7 @@ impl Default for MpesaSettings {
             callback_base_url: None,
             callback_secret: None,
             c2b_version: "v1".to_owned(),
+            request_timeout: DEFAULT_TIMEOUT,
         }
     }
 }
@@ -124,5 +135,31 @@ impl MpesaSettings {
         let base = self.callback_base_url.as_deref()?;
         let secret = self.callback_secret.as_ref()?;
         Some(format!("{base}{path}/{}", secret.expose_secret()))
+    }
+}
+
+/// Says on the console, once at the start, how payments are taken: prompts sent (to which API,
+/// for which till), or what is missing and what customers and staff do meanwhile.
+pub fn log_configuration(settings: &MpesaSettings) {
+    let missing = settings.missing();
+    if !missing.is_empty() {
+        tracing::warn!(
+            missing = %missing.join(", "),
+            "M-PESA is not configured: set {} to send 'Pay Now (M-PESA)' customers a prompt on their phone and to \
+             record till payments by themselves; until then customers read the till number ({}) and staff record \
+             payments by hand",
+            missing.join(", "),
+            settings.till,
+        );
+        return;
+    }
+    tracing::info!(api = %settings.base_url, till = %settings.till, "sending M-PESA prompts");
+    let base = settings.callback_base_url.as_deref().unwrap_or_default();
+    if !base.starts_with("https://") {
+        tracing::warn!(
+            callback = %base,
+            "MPESA_CALLBACK_BASE_URL is not a public https:// address: Safaricom cannot call it back, so prompts are \
+             settled only by status queries, and till payments do not arrive"
+        );
     }
 }

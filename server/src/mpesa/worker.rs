@@ -1,6 +1,7 @@
 //! The prompt worker: one task per server instance that sends the prompts written to
 //! `mpesa_prompts` (by this instance or another) to Daraja, as soon as it is woken, and looks for
-//! forgotten ones every few seconds.
+//! forgotten ones every few seconds. Each prompt is claimed by one instance before it is sent
+//! ([`MpesaPrompt::claim_due`]), so several instances on one database never push it twice.
 
 use super::client::{Daraja, DarajaError, PromptRequest};
 use crate::clock::{Clock, stored};
@@ -10,10 +11,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 
-/// How long a claimed prompt stays with its instance: well beyond a request's time-out.
-const LEASE: time::Duration = time::Duration::minutes(2);
-/// The longest wait for Daraja's answer to a prompt.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a claimed prompt stays with its instance: beyond the four requests sending it may
+/// take (a token, the prompt, and both again after a 401), each up to the time-out.
+fn lease(timeout: Duration) -> time::Duration {
+    time::Duration::seconds(i64::try_from(timeout.as_secs()).unwrap_or(120) * 4 + 60)
+}
 /// How often it looks for prompts nobody woke it for.
 const POLL: Duration = Duration::from_secs(5);
 
@@ -31,45 +33,51 @@ impl PromptWorker {
         Self { database, daraja, clock, wake }
     }
 
-    /// Sends until the task is dropped. Unconfigured, no prompt is written, and it says so once.
+    /// Sends until the task is dropped. It says once, at the start, whether prompts are sent
+    /// (and what is missing when they are not); unconfigured, no prompt is written and it ends.
     pub async fn run(self) {
-        let missing = self.daraja.settings().missing();
-        if !missing.is_empty() {
-            tracing::warn!(
-                missing = %missing.join(", "),
-                "M-PESA prompts are off: set {} to send 'Pay Now (M-PESA)' customers a prompt on their phone; until then they read the till number and staff record payments",
-                missing.join(", "),
-            );
+        let settings = self.daraja.settings();
+        super::log_configuration(settings);
+        if !settings.sends_prompts() {
             return;
         }
-        tracing::info!(api = %self.daraja.settings().base_url, till = %self.daraja.settings().till, "sending M-PESA prompts");
+        let worker = Arc::new(self);
         loop {
-            match self.send_due().await {
-                Ok(0) => {
-                    let _ = tokio::time::timeout(POLL, self.wake.notified()).await;
+            // Each round in a task of its own, so that a panic ends that round, not the sending.
+            let round = Arc::clone(&worker);
+            match actix_web::rt::spawn(async move { round.send_due().await }).await {
+                Ok(Ok(0)) => {
+                    let _ = tokio::time::timeout(POLL, worker.wake.notified()).await;
                 }
-                Ok(_) => {}
-                Err(error) => {
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => {
                     tracing::error!(%error, "M-PESA prompts could not be claimed; trying again");
+                    tokio::time::sleep(POLL).await;
+                }
+                Err(panic) => {
+                    tracing::error!(error = %panic, "sending M-PESA prompts panicked; trying again");
                     tokio::time::sleep(POLL).await;
                 }
             }
         }
     }
 
-    /// Claims and sends the prompts due now; returns how many it sent.
+    /// Claims and sends the prompts due now; returns how many it claimed.
     pub async fn send_due(&self) -> Result<usize, DbError> {
         let now = stored(self.clock.now());
+        let timeout = self.daraja.settings().request_timeout;
+        let lease = lease(timeout);
         let claimed =
-            self.database.run(move |c| MpesaPrompt::claim_due(c, LEASE, 10, now).map_err(DbError::from)).await?;
+            self.database.run(move |c| MpesaPrompt::claim_due(c, lease, 10, now).map_err(DbError::from)).await?;
         let count = claimed.len();
         for (prompt, reference) in claimed {
             let request = PromptRequest { phone: &prompt.phone, amount: prompt.amount, reference: &reference };
-            let outcome = self.daraja.stk_push(&request, self.clock.now(), REQUEST_TIMEOUT).await;
+            let outcome = self.daraja.stk_push(&request, self.clock.now(), timeout).await;
             let now = stored(self.clock.now());
             let id = prompt.id.clone();
             let stored = match outcome {
                 Ok(accepted) => {
+                    tracing::info!(order = %reference, checkout = %accepted.checkout_request_id, "M-PESA prompt sent");
                     self.database
                         .run(move |c| {
                             let (checkout, merchant) = (accepted.checkout_request_id, accepted.merchant_request_id);

@@ -1,35 +1,54 @@
-//! M-PESA against a mock Daraja on loopback, on both backends: the prompt a "Pay Now (M-PESA)"
-//! order sends (the exact request), its callback, and the payment recorded once.
+//! M-PESA prompts against a mock Daraja on loopback, on both backends: the exact request a "Pay
+//! Now (M-PESA)" order sends, the token (cached, renewed, asked again when refused), prompts
+//! Daraja refuses or never answers, two instances sending each prompt once, and a server without
+//! M-PESA. The helpers here serve the other `mpesa_*` modules too.
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, mpesa_env, quick_retries, spawn_app_with_env};
-use crate::mpesa_mock::MockDaraja;
-use laundry::domain::{OrderReference, PaymentStatus, PromptState};
-use laundry::models::mpesa::MpesaPrompt;
+use crate::helpers::{
+    Backend, MPESA_HOOK_SECRET, TestApp, mpesa_env, quick_retries, spawn_app_on, spawn_app_with_env, spawn_sibling,
+};
+use crate::mpesa_mock::{MockDaraja, PushReply};
+use base64::Engine as _;
+use laundry::domain::{MessageKind, OrderReference, PaymentStatus, PromptState};
+use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use laundry::models::order::Order;
+use laundry::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-const PHONE: &str = "+254712345678";
-const WAIT: Duration = Duration::from_secs(10);
+pub const PHONE: &str = "+254712345678";
+pub const WAIT: Duration = Duration::from_secs(10);
 
-/// A server whose M-PESA is the mock.
-pub async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
+/// A server whose M-PESA is the mock (`extra` added to its environment).
+pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)]) -> Option<(TestApp, MockDaraja)> {
     let daraja = MockDaraja::start().await;
-    let app = spawn_app_with_env(backend, &mpesa_env(&daraja.url), quick_retries()).await?;
+    let mut env = mpesa_env(&daraja.url);
+    env.extend_from_slice(extra);
+    let app = spawn_app_with_env(backend, &env, quick_retries()).await?;
     Some((app, daraja))
 }
 
-/// Places a "Pay Now (M-PESA)" order of 3 kg wash & fold (KSh 600); its order ID.
-pub async fn place_pay_now(app: &TestApp, phone: &str) -> String {
+/// A server whose M-PESA is the mock.
+pub async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
+    paying_app_with(backend, &[]).await
+}
+
+/// Places an order of 3 kg wash & fold (KSh 450) paid `method` ("pay-now", "pay-delivery") from
+/// `phone`; its order ID.
+pub async fn place(app: &TestApp, phone: &str, method: &str) -> String {
     let body = json!({
         "customerName": "Amina Wanjiru", "phone": phone, "email": null,
         "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
-        "paymentMethod": "pay-now", "specialInstructions": ""
+        "paymentMethod": method, "specialInstructions": ""
     });
     let key = uuid::Uuid::new_v4().to_string();
     let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+}
+
+/// Places a "Pay Now (M-PESA)" order of 3 kg wash & fold (KSh 450); its order ID.
+pub async fn place_pay_now(app: &TestApp, phone: &str) -> String {
+    place(app, phone, "pay-now").await
 }
 
 pub fn order(app: &TestApp, reference: &str) -> Order {
@@ -39,15 +58,35 @@ pub fn order(app: &TestApp, reference: &str) -> Order {
 
 /// The order's newest prompt once it has left `queued`/`sending`.
 pub async fn sent_prompt(app: &TestApp, order_id: &str) -> MpesaPrompt {
+    until_prompt(app, order_id, "sent", |p| !matches!(p.state, PromptState::Queued | PromptState::Sending)).await
+}
+
+/// The order's newest prompt once `done` holds for it.
+pub async fn until_prompt(
+    app: &TestApp,
+    order_id: &str,
+    what: &str,
+    done: impl Fn(&MpesaPrompt) -> bool,
+) -> MpesaPrompt {
     let deadline = std::time::Instant::now() + WAIT;
     loop {
         let prompt = app.with_db(|c| MpesaPrompt::latest(c, order_id).unwrap());
-        if let Some(prompt) = prompt.filter(|p| !matches!(p.state, PromptState::Queued | PromptState::Sending)) {
+        if let Some(prompt) = prompt.filter(&done) {
             return prompt;
         }
-        assert!(std::time::Instant::now() < deadline, "the prompt was never sent");
+        let now = app.with_db(|c| MpesaPrompt::latest(c, order_id).unwrap());
+        assert!(std::time::Instant::now() < deadline, "the prompt was never {what}: {now:#?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// A pay-now order whose prompt is on the phone: the order and the prompt's CheckoutRequestID.
+pub async fn waiting_order(app: &TestApp, phone: &str) -> (Order, String) {
+    let reference = place_pay_now(app, phone).await;
+    let stored = order(app, &reference);
+    let prompt = sent_prompt(app, &stored.id).await;
+    assert_eq!(prompt.state, PromptState::Waiting, "{prompt:#?}");
+    (stored, prompt.checkout_request_id.unwrap())
 }
 
 /// Daraja's success callback for `checkout` paying `amount` with `receipt`.
@@ -67,25 +106,67 @@ pub fn success_callback(checkout: &str, amount: i32, receipt: &str) -> Value {
     }}})
 }
 
+/// Daraja's callback for `checkout` ended with `code` (no payment).
+pub fn failure_callback(checkout: &str, code: i64, desc: &str) -> Value {
+    json!({"Body": {"stkCallback": {
+        "MerchantRequestID": "29115-34620561-1", "CheckoutRequestID": checkout, "ResultCode": code, "ResultDesc": desc
+    }}})
+}
+
 /// Posts a prompt callback with the secret.
 pub async fn post_prompt_callback(app: &TestApp, body: &Value) -> reqwest::Response {
     app.post_json(&format!("/hooks/payments/prompt/{MPESA_HOOK_SECRET}"), body, &[]).await
 }
 
-async fn a_pay_now_order_prompts_the_phone_and_its_callback_pays_it(backend: Backend) {
+/// The "payment received" texts written for the order `order_id`.
+pub fn payment_texts(app: &TestApp, order_id: &str) -> usize {
+    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    all.iter().filter(|m| m.kind == MessageKind::SmsPaymentReceived && m.order_id.as_deref() == Some(order_id)).count()
+}
+
+/// The M-PESA payments recorded for the order `order_id`.
+pub fn receipts_of(app: &TestApp, order_id: &str) -> Vec<MpesaReceipt> {
+    app.with_db(|c| MpesaReceipt::for_order(c, order_id).unwrap())
+}
+
+/// `YYYYMMDDHHmmss` of the app's clock in Nairobi (UTC+3), written out independently of the server.
+fn nairobi_timestamp(app: &TestApp) -> String {
+    let at = app.clock.now().to_offset(time::UtcOffset::from_hms(3, 0, 0).unwrap());
+    format!(
+        "{:04}{:02}{:02}{:02}{:02}{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
+}
+
+async fn a_pay_now_order_prompts_the_phone_with_the_exact_request_and_its_callback_pays_it(backend: Backend) {
     let Some((app, daraja)) = paying_app(backend).await else { return };
     let reference = place_pay_now(&app, PHONE).await;
     let stored = order(&app, &reference);
     let pushes = daraja.wait_for_pushes(1, WAIT).await;
-    let body = &pushes[0].body;
+    let push = &pushes[0];
+    let body = &push.body;
+    let timestamp = nairobi_timestamp(&app);
+    let password =
+        base64::engine::general_purpose::STANDARD.encode(format!("174379test-passkey-bfb279f9aa9bdbcf{timestamp}"));
+    assert_eq!(body["Timestamp"], timestamp);
+    assert_eq!(body["Password"], password);
     assert_eq!(body["BusinessShortCode"], json!(174379));
     assert_eq!(body["TransactionType"], "CustomerBuyGoodsOnline");
+    assert_eq!(body["Amount"], json!(450));
     assert_eq!(body["Amount"], json!(stored.total_amount));
     assert_eq!(body["PartyA"], json!(254712345678_u64));
     assert_eq!(body["PhoneNumber"], json!(254712345678_u64));
     assert_eq!(body["PartyB"], json!(3552248));
     assert_eq!(body["AccountReference"], reference);
+    assert!(body["TransactionDesc"].as_str().unwrap().len() <= 13, "{body}");
     assert_eq!(body["CallBackURL"], format!("https://laundry.example.com/hooks/payments/prompt/{MPESA_HOOK_SECRET}"));
+    let bearer = push.headers.get("authorization").cloned().unwrap_or_default();
+    assert!(bearer.starts_with("Bearer token-"), "{bearer}");
     let prompt = sent_prompt(&app, &stored.id).await;
     assert_eq!(prompt.state, PromptState::Waiting);
     let checkout = prompt.checkout_request_id.unwrap();
@@ -97,6 +178,87 @@ async fn a_pay_now_order_prompts_the_phone_and_its_callback_pays_it(backend: Bac
     assert_eq!(paid.mpesa_code.as_deref(), Some("QKH94M1Z11"));
     let ended = app.with_db(|c| MpesaPrompt::latest(c, &stored.id).unwrap().unwrap());
     assert_eq!(ended.state, PromptState::Paid);
+    assert_eq!(ended.receipt.as_deref(), Some("QKH94M1Z11"));
 }
 
-crate::on_each_backend!(a_pay_now_order_prompts_the_phone_and_its_callback_pays_it);
+async fn the_token_is_cached_asked_again_when_refused_and_renewed_before_it_runs_out(backend: Backend) {
+    let Some((app, daraja)) = paying_app(backend).await else { return };
+    daraja.token_lifetime(120);
+    waiting_order(&app, PHONE).await;
+    waiting_order(&app, "+254712345679").await;
+    assert_eq!(daraja.pushes().len(), 2);
+    assert_eq!(daraja.token_requests(), 1, "two prompts, one token");
+
+    daraja.revoke_tokens();
+    waiting_order(&app, "+254712345680").await;
+    let pushes = daraja.pushes();
+    assert_eq!(pushes.len(), 4, "the refused prompt is sent again");
+    assert_eq!(pushes[2].body, pushes[3].body);
+    assert_ne!(pushes[2].headers["authorization"], pushes[3].headers["authorization"]);
+    assert_eq!(daraja.token_requests(), 2, "one new token after the 401");
+
+    // 120 s tokens are renewed a minute before they run out.
+    app.clock.advance(time::Duration::seconds(61));
+    waiting_order(&app, "+254712345681").await;
+    assert_eq!(daraja.token_requests(), 3, "renewed");
+    assert_eq!(daraja.pushes().len(), 5);
+}
+
+async fn a_prompt_daraja_refuses_or_never_answers_ends_failed_with_words_and_the_order_unpaid(backend: Backend) {
+    let extra = [("MPESA_TIMEOUT_SECONDS", "1".to_owned())];
+    let Some((app, daraja)) = paying_app_with(backend, &extra).await else { return };
+    daraja.script_pushes(&[
+        PushReply::Error(400, "Bad Request - Invalid PhoneNumber"),
+        PushReply::Hang(Duration::from_secs(3)),
+    ]);
+    for words in ["M-PESA refused the prompt", "M-PESA did not answer"] {
+        let reference = place_pay_now(&app, PHONE).await;
+        let stored = order(&app, &reference);
+        let prompt = sent_prompt(&app, &stored.id).await;
+        assert_eq!(prompt.state, PromptState::Failed, "{prompt:#?}");
+        assert!(prompt.detail.as_deref().unwrap_or_default().starts_with(words), "{prompt:#?}");
+        assert!(prompt.detail.as_deref().unwrap_or_default().contains("till"), "{prompt:#?}");
+        assert_eq!(prompt.checkout_request_id, None);
+        assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Unpaid);
+    }
+}
+
+async fn two_instances_send_each_prompt_once(backend: Backend) {
+    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let sibling = spawn_sibling(&app, &mpesa_env(&daraja.url), quick_retries()).await;
+    let mut orders = Vec::new();
+    for n in 0..6 {
+        let instance = if n % 2 == 0 { &app } else { &sibling };
+        orders.push(order(&app, &place_pay_now(instance, &format!("+25471234560{n}")).await));
+    }
+    for stored in &orders {
+        assert_eq!(sent_prompt(&app, &stored.id).await.state, PromptState::Waiting);
+    }
+    let mut references: Vec<String> =
+        daraja.pushes().iter().map(|p| p.body["AccountReference"].as_str().unwrap().to_owned()).collect();
+    references.sort();
+    let mut expected: Vec<String> = orders.iter().map(|o| o.reference.clone()).collect();
+    expected.sort();
+    assert_eq!(references, expected, "each prompt pushed once");
+}
+
+async fn without_mpesa_a_pay_now_order_writes_no_prompt_and_the_server_runs(backend: Backend) {
+    let Some(app) = spawn_app_on(backend).await else { return };
+    assert!(!app.state.sends_prompts());
+    let reference = place_pay_now(&app, PHONE).await;
+    let stored = order(&app, &reference);
+    assert_eq!(app.with_db(|c| MpesaPrompt::for_order(c, &stored.id).unwrap()), vec![]);
+    assert_eq!(stored.payment_status, PaymentStatus::Unpaid);
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    // Its callbacks are off.
+    let callback = success_callback("ws_CO_1", 450, "QKH94M1Z11");
+    assert_eq!(post_prompt_callback(&app, &callback).await.status(), 404);
+}
+
+crate::on_each_backend!(
+    a_pay_now_order_prompts_the_phone_with_the_exact_request_and_its_callback_pays_it,
+    the_token_is_cached_asked_again_when_refused_and_renewed_before_it_runs_out,
+    a_prompt_daraja_refuses_or_never_answers_ends_failed_with_words_and_the_order_unpaid,
+    two_instances_send_each_prompt_once,
+    without_mpesa_a_pay_now_order_writes_no_prompt_and_the_server_runs,
+);

@@ -19,8 +19,6 @@ pub const CONSUMER_SECRET: &str = "test-consumer-secret";
 /// One request the mock received.
 #[derive(Debug, Clone)]
 pub struct DarajaRequest {
-    /// When it arrived.
-    pub at: Instant,
     /// The path, like `/mpesa/stkpush/v1/processrequest`.
     pub path: String,
     /// Header names in lower case.
@@ -77,7 +75,6 @@ fn headers_of(request: &HttpRequest) -> HashMap<String, String> {
 
 fn record(state: &MockState, request: &HttpRequest, body: Value) {
     state.received.lock().unwrap().push(DarajaRequest {
-        at: Instant::now(),
         path: request.path().to_owned(),
         headers: headers_of(request),
         body,

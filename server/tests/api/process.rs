@@ -157,3 +157,75 @@ fn sigterm_under_load_stops_the_server_cleanly_with_every_answer_whole() {
     assert!(!log.contains("panicked"), "{log}");
     assert!(log.contains("stopped"), "the server logs its clean stop:\n{log}");
 }
+
+/// `laundry mpesa …` with `env` (and nothing else) against the mock Daraja; its exit code,
+/// standard output and standard error. Run off the test's runtime, which serves the mock.
+async fn laundry_mpesa(args: &[&str], env: Vec<(&'static str, String)>) -> (Option<i32>, String, String) {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_laundry"));
+    command
+        .arg("mpesa")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .envs(env)
+        .stdin(Stdio::null());
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code(), text(&output.stdout), text(&output.stderr))
+}
+
+#[actix_web::test]
+async fn mpesa_register_urls_registers_the_till_callbacks_and_says_what_is_missing() {
+    use crate::helpers::{MPESA_HOOK_SECRET, mpesa_env};
+    let daraja = crate::mpesa_mock::MockDaraja::start().await;
+
+    let (code, out, err) = laundry_mpesa(&["register-urls"], mpesa_env(&daraja.url)).await;
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let registered = daraja.requests_to("/mpesa/c2b/v1/registerurl");
+    assert_eq!(registered.len(), 1);
+    let body = &registered[0].body;
+    assert_eq!(body["ShortCode"], serde_json::json!(174379));
+    assert_eq!(body["ResponseType"], "Completed");
+    let base = "https://laundry.example.com/hooks/payments/till";
+    assert_eq!(body["ConfirmationURL"], format!("{base}/confirmation/{MPESA_HOOK_SECRET}"));
+    assert_eq!(body["ValidationURL"], format!("{base}/validation/{MPESA_HOOK_SECRET}"));
+    assert!(registered[0].headers["authorization"].starts_with("Bearer token-"));
+    assert!(
+        out.contains(&format!("{base}/confirmation/***")) && out.contains(&format!("{base}/validation/***")),
+        "{out}"
+    );
+    assert!(out.contains("\"ResponseDescription\":\"success\""), "{out}");
+    assert!(!out.contains(MPESA_HOOK_SECRET) && !err.contains(MPESA_HOOK_SECRET), "{out}{err}");
+
+    let (code, out, _) = laundry_mpesa(&["register-urls", "--shortcode", "600981"], mpesa_env(&daraja.url)).await;
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(daraja.requests_to("/mpesa/c2b/v1/registerurl")[1].body["ShortCode"], serde_json::json!(600981));
+
+    let (code, _, err) = laundry_mpesa(&["register-urls", "--shortcode", "60 981"], mpesa_env(&daraja.url)).await;
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--shortcode"), "{err}");
+
+    let partial: Vec<_> = mpesa_env(&daraja.url)
+        .into_iter()
+        .filter(|(name, _)| !matches!(*name, "MPESA_CONSUMER_KEY" | "MPESA_CALLBACK_SECRET" | "MPESA_SHORTCODE"))
+        .collect();
+    let (code, _, err) = laundry_mpesa(&["register-urls"], partial).await;
+    assert_eq!(code, Some(2), "{err}");
+    for name in ["MPESA_CONSUMER_KEY", "MPESA_CALLBACK_SECRET", "MPESA_SHORTCODE"] {
+        assert!(err.contains(name), "{name}: {err}");
+    }
+
+    // Daraja out of reach.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let unreachable = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let (code, _, err) = laundry_mpesa(&["register-urls"], mpesa_env(&unreachable)).await;
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("Daraja did not register the URLs"), "{err}");
+    assert_eq!(daraja.requests_to("/mpesa/c2b/v1/registerurl").len(), 2);
+
+    let (code, _, err) = laundry_mpesa(&["register"], mpesa_env(&daraja.url)).await;
+    assert_eq!(code, Some(2), "{err}");
+}

@@ -3,6 +3,8 @@
 
 mod prompt;
 mod receipt;
+mod resolve;
 
-pub use prompt::{AskRefusal, MpesaPrompt, PaidDetails, Resolved};
+pub use prompt::{AskRefusal, MpesaPrompt};
 pub use receipt::{MatchRefusal, MpesaReceipt, ReceivedPayment, Recorded};
+pub use resolve::{PaidDetails, Resolved};

@@ -1,10 +1,9 @@
 //! Prompts to pay sent to a customer's phone (M-Pesa Express), from written to ended.
 
-use super::receipt::{MpesaReceipt, ReceivedPayment, Recorded};
 use crate::db::schema::{mpesa_prompts, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderStatus, PaymentStatus, PromptState, ReceiptSource, prompt_result};
-use crate::models::order::{NotifyCustomer, Order, Payment};
+use crate::domain::{OrderStatus, PaymentStatus, PromptState};
+use crate::models::order::Order;
 use diesel::prelude::*;
 use time::{Duration, PrimitiveDateTime};
 
@@ -13,6 +12,8 @@ use time::{Duration, PrimitiveDateTime};
 pub const RESEND_AFTER: Duration = Duration::seconds(60);
 /// At most this many prompts per order and hour.
 pub const PER_HOUR: i64 = 5;
+/// The words of a prompt whose sender stopped before Daraja answered.
+const LOST_WORDS: &str = "The prompt may not have reached the phone. If none came, send it again.";
 /// How long after Daraja accepted a prompt its status is first asked, if no callback came.
 pub const FIRST_QUERY_AFTER: Duration = Duration::seconds(90);
 
@@ -87,31 +88,6 @@ impl AskRefusal {
             AskRefusal::TooMany => "Five prompts were sent in the last hour; please pay to the till instead.",
         }
     }
-}
-
-/// The details of a payment from a success callback (`CallbackMetadata`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PaidDetails {
-    /// `MpesaReceiptNumber`.
-    pub receipt: String,
-    /// `Amount`, whole shillings.
-    pub amount: i32,
-    /// `PhoneNumber`, as given (2547…).
-    pub phone: Option<String>,
-    /// `TransactionDate`, UTC.
-    pub paid_at: Option<PrimitiveDateTime>,
-}
-
-/// What a callback or a status query did to a prompt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Resolved {
-    /// The prompt ended now, in this state (a payment was recorded as the receipt says).
-    Ended(PromptState, Option<Recorded>),
-    /// It had ended already: nothing changed (a repeated callback).
-    AlreadyEnded,
-    /// No prompt has that CheckoutRequestID; a payment it carried was recorded (and matched as a
-    /// till payment would be).
-    Unknown(Option<Recorded>),
 }
 
 impl MpesaPrompt {
@@ -242,12 +218,20 @@ impl MpesaPrompt {
             if state == PromptState::Sending {
                 // Its instance stopped while sending: whether the phone got it is unknown. A second
                 // prompt could take the money twice, so it ends, and the customer can ask again.
-                MpesaPrompt::fail(
-                    connection,
-                    &id,
-                    "The prompt may not have reached the phone. If none came, send it again.",
-                    now,
-                )?;
+                // Only if it is still stuck: its instance may have finished meanwhile.
+                diesel::update(
+                    mpesa_prompts::table
+                        .find(&id)
+                        .filter(mpesa_prompts::state.eq(PromptState::Sending))
+                        .filter(mpesa_prompts::lease_until.lt(now)),
+                )
+                .set((
+                    mpesa_prompts::state.eq(PromptState::Failed),
+                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                    mpesa_prompts::detail.eq(LOST_WORDS),
+                    mpesa_prompts::resolved_at.eq(now),
+                ))
+                .execute(connection)?;
                 continue;
             }
             let won =
@@ -267,7 +251,9 @@ impl MpesaPrompt {
     }
 
     /// Daraja accepted the prompt: it waits on the phone for its callback; its status is asked
-    /// after [`FIRST_QUERY_AFTER`] if none came.
+    /// after [`FIRST_QUERY_AFTER`] if none came. A prompt another instance ended meanwhile (its
+    /// lease ran out) keeps its state but learns its CheckoutRequestID, so that its callback still
+    /// finds it and money it reports pays the order.
     pub fn mark_waiting(
         connection: &mut DbConnection,
         id: &str,
@@ -275,16 +261,26 @@ impl MpesaPrompt {
         merchant_request_id: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<()> {
-        diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::state.eq(PromptState::Sending)))
-            .set((
-                mpesa_prompts::state.eq(PromptState::Waiting),
-                mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
-                mpesa_prompts::sent_at.eq(now),
-                mpesa_prompts::checkout_request_id.eq(checkout_request_id),
-                mpesa_prompts::merchant_request_id.eq(merchant_request_id),
-                mpesa_prompts::next_query_at.eq(now + FIRST_QUERY_AFTER),
-            ))
-            .execute(connection)?;
+        let waiting =
+            diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::state.eq(PromptState::Sending)))
+                .set((
+                    mpesa_prompts::state.eq(PromptState::Waiting),
+                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                    mpesa_prompts::sent_at.eq(now),
+                    mpesa_prompts::checkout_request_id.eq(checkout_request_id),
+                    mpesa_prompts::merchant_request_id.eq(merchant_request_id),
+                    mpesa_prompts::next_query_at.eq(now + FIRST_QUERY_AFTER),
+                ))
+                .execute(connection)?;
+        if waiting == 0 {
+            diesel::update(mpesa_prompts::table.find(id).filter(mpesa_prompts::checkout_request_id.is_null()))
+                .set((
+                    mpesa_prompts::sent_at.eq(now),
+                    mpesa_prompts::checkout_request_id.eq(checkout_request_id),
+                    mpesa_prompts::merchant_request_id.eq(merchant_request_id),
+                ))
+                .execute(connection)?;
+        }
         Ok(())
     }
 
@@ -339,100 +335,6 @@ impl MpesaPrompt {
         .set((mpesa_prompts::next_query_at.eq(next), mpesa_prompts::queries.eq(prompt.queries + 1)))
         .execute(connection)?;
         Ok(taken == 1)
-    }
-
-    /// Ends the prompt `checkout_request_id` as its callback or status query says (`code`, `desc`),
-    /// once: a repeated or late answer changes nothing, except that money reported (`paid`, from
-    /// a callback) is always recorded, even for a prompt a query had called failed. A payment is
-    /// recorded against the prompt's order: paid when the amount is its bill, flagged for staff
-    /// otherwise. A status query's success carries no receipt: the order is paid without its code
-    /// (the till's confirmation may bring it later).
-    #[allow(clippy::too_many_arguments)]
-    pub fn resolve(
-        connection: &mut DbConnection,
-        checkout_request_id: &str,
-        code: i64,
-        desc: &str,
-        paid: Option<&PaidDetails>,
-        raw: &str,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<Resolved> {
-        write_transaction(connection, |connection| {
-            let order_id: Option<String> = mpesa_prompts::table
-                .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
-                .select(mpesa_prompts::order_id)
-                .first(connection)
-                .optional()?;
-            // The order first, then the prompt: the order of locks every payment takes.
-            if let Some(order_id) = order_id.as_deref() {
-                Order::lock(connection, order_id)?;
-            }
-            let prompt: Option<MpesaPrompt> = mpesa_prompts::table
-                .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
-                .select(MpesaPrompt::as_select())
-                .first(connection)
-                .optional()?;
-            let received = |paid: &PaidDetails| ReceivedPayment {
-                receipt: paid.receipt.clone(),
-                source: ReceiptSource::Prompt,
-                amount: paid.amount,
-                phone: paid.phone.clone(),
-                payer_name: None,
-                bill_ref: None,
-                paid_at: paid.paid_at,
-                raw: raw.to_owned(),
-            };
-            let Some(prompt) = prompt else {
-                let recorded = match paid {
-                    Some(paid) => Some(MpesaReceipt::record_within(connection, &received(paid), None, notify, now)?),
-                    None => None,
-                };
-                return Ok(Resolved::Unknown(recorded));
-            };
-            let (state, words) = prompt_result(code);
-            let money_now = state == PromptState::Paid && paid.is_some();
-            if prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now) {
-                return Ok(Resolved::AlreadyEnded);
-            }
-            let detail = if desc.trim().is_empty() { words.to_owned() } else { format!("{words} ({})", desc.trim()) };
-            diesel::update(mpesa_prompts::table.find(&prompt.id))
-                .set((
-                    mpesa_prompts::state.eq(state),
-                    mpesa_prompts::result_code.eq(i32::try_from(code).ok()),
-                    mpesa_prompts::detail.eq(&detail),
-                    mpesa_prompts::receipt.eq(paid.map(|paid| paid.receipt.as_str())),
-                    mpesa_prompts::resolved_at.eq(now),
-                    mpesa_prompts::next_query_at.eq(None::<PrimitiveDateTime>),
-                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
-                    mpesa_prompts::raw_callback.eq(raw),
-                ))
-                .execute(connection)?;
-            let recorded = match (state, paid) {
-                (PromptState::Paid, Some(paid)) => {
-                    Some(MpesaReceipt::record_within(connection, &received(paid), Some(&prompt.order_id), notify, now)?)
-                }
-                (PromptState::Paid, None) => {
-                    // A status query's "paid": the amount asked, if it is still the bill.
-                    let order = Order::find(connection, &prompt.order_id)?;
-                    if order.is_some_and(|order| {
-                        order.payment_status != PaymentStatus::Paid && order.total_amount == prompt.amount
-                    }) {
-                        Order::record_payment_within(
-                            connection,
-                            &prompt.order_id,
-                            &Payment::MpesaWithoutCode,
-                            "M-PESA",
-                            notify,
-                            now,
-                        )?;
-                    }
-                    None
-                }
-                _ => None,
-            };
-            Ok(Resolved::Ended(state, recorded))
-        })
     }
 }
 

@@ -117,7 +117,12 @@ impl MpesaReceipt {
     /// matches it: to `order_id` when it is a prompt's; otherwise to the order whose order ID it
     /// names (`BillRefNumber`), or to the one unpaid order of its phone number with that bill. A
     /// matched payment pays its order when the amount is the bill and the order is unpaid, and is
-    /// flagged for staff otherwise; an unmatched one waits in the staff's list.
+    /// flagged for staff otherwise; an unmatched one waits in the staff's list. A prompt's report
+    /// of a payment the till reported first, unmatched, matches it to the prompt's order.
+    ///
+    /// The order is locked before the receipt is written (the order every payment takes its locks
+    /// in), so a prompt's callback and the till's confirmation of one payment, arriving together,
+    /// wait for each other rather than deadlock.
     pub fn record_within(
         connection: &mut DbConnection,
         payment: &ReceivedPayment,
@@ -125,6 +130,16 @@ impl MpesaReceipt {
         notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<Recorded> {
+        let found = match order_id {
+            Some(id) => Some((id.to_owned(), "prompt")),
+            None if MpesaReceipt::find(connection, &payment.receipt)?.is_some() => {
+                return Ok(Recorded::AlreadyRecorded);
+            }
+            None => MpesaReceipt::find_order(connection, payment)?,
+        };
+        if let Some((id, _)) = &found {
+            Order::lock(connection, id)?;
+        }
         let row = NewReceipt {
             receipt: &payment.receipt,
             source: payment.source,
@@ -137,16 +152,36 @@ impl MpesaReceipt {
             raw: &payment.raw,
         };
         if insert_or_ignore!(connection, mpesa_receipts::table, &row)? == 0 {
+            if let Some(id) = order_id
+                && MpesaReceipt::claim(connection, &payment.receipt, id, "prompt", now)?
+            {
+                return MpesaReceipt::apply(connection, &payment.receipt, id, "prompt", notify, now);
+            }
             return Ok(Recorded::AlreadyRecorded);
         }
-        let found = match order_id {
-            Some(id) => Some((id.to_owned(), "prompt")),
-            None => MpesaReceipt::find_order(connection, payment)?,
-        };
         match found {
             Some((id, how)) => MpesaReceipt::apply(connection, &payment.receipt, &id, how, notify, now),
             None => Ok(Recorded::Unmatched),
         }
+    }
+
+    /// Takes an unmatched payment for the order `id`: false when it is matched already (by
+    /// another request, perhaps at this moment).
+    fn claim(
+        connection: &mut DbConnection,
+        receipt: &str,
+        id: &str,
+        how: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<bool> {
+        let claimed = diesel::update(mpesa_receipts::table.find(receipt).filter(mpesa_receipts::order_id.is_null()))
+            .set((
+                mpesa_receipts::order_id.eq(id),
+                mpesa_receipts::matched_by.eq(how),
+                mpesa_receipts::matched_at.eq(now),
+            ))
+            .execute(connection)?;
+        Ok(claimed == 1)
     }
 
     /// The order a till payment is for: the one its account reference names, else the one unpaid,
@@ -239,7 +274,8 @@ impl MpesaReceipt {
     }
 
     /// Staff match an unmatched payment to the order with the order ID `reference`: paid when the
-    /// amount is its bill, flagged otherwise.
+    /// amount is its bill, flagged otherwise. Two staff matching one payment at once: the first
+    /// wins, the second is told which order has it.
     pub fn match_to_order(
         connection: &mut DbConnection,
         receipt: &str,
@@ -248,9 +284,11 @@ impl MpesaReceipt {
         notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<Result<Recorded, MatchRefusal>> {
+        let Some(reference) = OrderReference::parse(reference) else { return Ok(Err(MatchRefusal::NoSuchOrder)) };
+        let receipt = receipt.trim().to_ascii_uppercase();
         write_transaction(connection, |connection| {
             let Some(order_id): Option<String> = orders::table
-                .filter(orders::reference.eq(reference))
+                .filter(orders::reference.eq(reference.as_str()))
                 .select(orders::id)
                 .first(connection)
                 .optional()?
@@ -258,14 +296,19 @@ impl MpesaReceipt {
                 return Ok(Err(MatchRefusal::NoSuchOrder));
             };
             Order::lock(connection, &order_id)?;
-            let Some(stored) = MpesaReceipt::find(connection, receipt)? else {
+            if MpesaReceipt::find(connection, &receipt)?.is_none() {
                 return Ok(Err(MatchRefusal::NoSuchPayment));
-            };
-            if let Some(matched) = stored.order_id.as_deref() {
-                let reference: String = orders::table.find(matched).select(orders::reference).first(connection)?;
-                return Ok(Err(MatchRefusal::AlreadyMatched(reference)));
             }
-            Ok(Ok(MpesaReceipt::apply(connection, receipt, &order_id, staff, notify, now)?))
+            if !MpesaReceipt::claim(connection, &receipt, &order_id, staff, now)? {
+                let matched: Option<String> = mpesa_receipts::table
+                    .inner_join(orders::table)
+                    .filter(mpesa_receipts::receipt.eq(&receipt))
+                    .select(orders::reference)
+                    .first(connection)
+                    .optional()?;
+                return Ok(Err(MatchRefusal::AlreadyMatched(matched.unwrap_or_default())));
+            }
+            Ok(Ok(MpesaReceipt::apply(connection, &receipt, &order_id, staff, notify, now)?))
         })
     }
 

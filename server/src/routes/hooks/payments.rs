@@ -17,7 +17,7 @@ use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::{ReceiptSource, parse_daraja_time};
 use crate::error::ApiError;
-use crate::models::mpesa::{MpesaPrompt, MpesaReceipt, PaidDetails, ReceivedPayment};
+use crate::models::mpesa::{MpesaPrompt, MpesaReceipt, PaidDetails, ReceivedPayment, Resolved};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
@@ -37,7 +37,7 @@ fn bad(message: &str) -> ApiError {
 
 /// A JSON body; the secret is checked before it is read.
 fn json_body(body: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(body).map_err(|_| bad("The body must be JSON."))
+    serde_json::from_slice(body).map_err(|_| bad("The body must be JSON (an M-PESA callback)."))
 }
 
 /// A text field (or a number sent for it), trimmed, without control characters.
@@ -134,7 +134,12 @@ pub async fn prompt_result(
                 .map_err(DbError::from)
         })
         .await?;
-    tracing::info!(outcome = ?resolved, "M-PESA prompt callback");
+    match &resolved {
+        Resolved::Unknown(recorded) => {
+            tracing::warn!(outcome = ?recorded, "an M-PESA prompt callback for a CheckoutRequestID we do not know")
+        }
+        _ => tracing::info!(outcome = ?resolved, "M-PESA prompt callback"),
+    }
     state.wake_outbox();
     Ok(accepted())
 }
