@@ -50,7 +50,7 @@ export default function ReceiptPage(props: ReceiptProps) {
             <p>
               {business.phone} · {business.email}
             </p>
-            <p>M-PESA till {business.mpesaTill}</p>
+            <p>{`M-PESA till ${business.mpesaTill}`}</p>
           </header>
           <h1 id="receipt-title" className="receipt__title">
             Receipt
@@ -71,7 +71,7 @@ export default function ReceiptPage(props: ReceiptProps) {
               <>
                 <Fact term="Payment">Not paid yet</Fact>
                 <Fact term="Amount due">{formatKsh(payment.due)}</Fact>
-                <Fact term="Pay to">M-PESA till {business.mpesaTill}</Fact>
+                <Fact term="Pay to">{`M-PESA till ${business.mpesaTill}`}</Fact>
               </>
             )}
           </dl>

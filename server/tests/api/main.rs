@@ -17,6 +17,7 @@ mod mail_mock;
 mod migrations;
 mod mpesa;
 mod mpesa_mock;
+mod mpesa_pages;
 mod order_lines;
 mod order_page;
 mod orders;

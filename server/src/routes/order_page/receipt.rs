@@ -48,7 +48,8 @@ pub async fn show_receipt(
         .await;
     let pages = state.pages();
     let (page, _) = match loaded {
-        Ok(Some(props)) => pages.render(Page::Receipt, pages.props("/tracking", &props)).await,
+        // A path of no indexed page: the document says noindex, and the token stays out of it.
+        Ok(Some(props)) => pages.render(Page::Receipt, pages.props("/receipt", &props)).await,
         Ok(None) => return not_found(&state, &request).await,
         Err(error) => {
             tracing::error!(%error, "{LOAD_FAILED}");
