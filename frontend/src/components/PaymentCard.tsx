@@ -100,15 +100,15 @@ export function PaymentCard(props: PaymentCardProps) {
   const words = payment.prompt ? promptWords(payment.prompt) : null;
   return (
     <div className={`payment-steps payment-state payment-state--${words?.tone ?? "waiting"}`}>
-      <h2 className="step__title">Pay with M-PESA: check your phone</h2>
+      <h2 className="step__title">Pay with M-PESA</h2>
       <div aria-live="polite" role="status">
         {words ? (
           <>
-            <p className="payment-state__title">{words.title}</p>
+            {words.tone !== "waiting" && <p className="payment-state__title">{words.title}</p>}
             <p>{words.text}</p>
           </>
         ) : (
-          <p>We send an M-PESA prompt to your phone for {formatKsh(payment.due)}: enter your M-PESA PIN to pay.</p>
+          <p>{`Check your phone: we send an M-PESA prompt for ${formatKsh(payment.due)}. Enter your M-PESA PIN to pay.`}</p>
         )}
       </div>
       {payment.canAsk && props.orderPath && (
