@@ -34,6 +34,7 @@ export const routes = {
   valet: () => import("./pages/ValetPage"),
   error: () => import("./pages/ErrorPage"),
   orderstatus: () => import("./pages/OrderStatusPage"),
+  receipt: () => import("./pages/ReceiptPage"),
 } satisfies Record<PageName, () => Promise<PageModule>>;
 
 /** The name of a page: the server's `Page` enum, generated. The table above must name exactly these

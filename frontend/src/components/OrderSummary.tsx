@@ -14,6 +14,8 @@ interface OrderSummaryProps {
   phone: string;
   /** Pay Now (M-PESA) chosen: the till instructions show. */
   payNow: boolean;
+  /** The site sends an M-PESA prompt to the phone for a Pay Now order. */
+  prompts: boolean;
   till: string;
   /** KSh off a phone number's first order, when that offer is on. */
   firstOrderDiscount: number | null;
@@ -33,7 +35,7 @@ function amountToPay(total: number | null, firstOrderDiscount: number | null): s
 /** When the valet comes and when the laundry comes back, each line and the total once chosen (or
  * what is missing), the first-order offer, and how to pay. */
 export function OrderSummary(props: OrderSummaryProps) {
-  const { quote, services, phone, payNow, till, firstOrderDiscount, pickup, rush } = props;
+  const { quote, services, phone, payNow, prompts, till, firstOrderDiscount, pickup, rush } = props;
   const total = quote?.total ?? null;
   return (
     <aside className="card order-summary" aria-labelledby="order-summary-title">
@@ -73,6 +75,12 @@ export function OrderSummary(props: OrderSummaryProps) {
       {payNow ? (
         <div className="payment-steps">
           <h3>Payment Instructions (M-PESA)</h3>
+          {prompts && (
+            <p>
+              When you place the order, your phone gets an M-PESA prompt for {amountToPay(total, firstOrderDiscount)}:
+              enter your M-PESA PIN to pay. If no prompt comes, pay to the till:
+            </p>
+          )}
           <ol>
             <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
             <li>

@@ -2,7 +2,8 @@
 // lines and total as the server priced them.
 import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
-import { formatKsh, telHref, whatsappHref } from "../lib/format";
+import { PaymentCard } from "../components/PaymentCard";
+import { telHref, whatsappHref } from "../lib/format";
 import type { ConfirmationProps as OwnProps } from "../lib/generated/ConfirmationProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -83,24 +84,12 @@ export default function ConfirmationPage(props: ConfirmationProps) {
                 </p>
               )}
               <OrderLines lines={order.lines} total={order.totalAmount} />
-              {order.payNow && (
-                <div className="payment-steps">
-                  <h2 className="step__title">Pay with M-PESA</h2>
-                  <ol>
-                    <li>Go to M-PESA, then Lipa na M-PESA, then Buy Goods and Services</li>
-                    <li>
-                      Till Number: <strong className="till">{props.business.mpesaTill}</strong>
-                    </li>
-                    <li>
-                      Amount: <strong>{formatKsh(order.totalAmount)}</strong>
-                    </li>
-                    <li>
-                      Reference: <strong>your phone number ({order.phone})</strong>
-                    </li>
-                  </ol>
-                </div>
-              )}
-              {!order.payNow && <p className="payment-steps">You pay the valet when we deliver your clean laundry.</p>}
+              <PaymentCard
+                payment={order.payment}
+                orderPath={order.trackPath}
+                till={props.business.mpesaTill}
+                phone={order.phone}
+              />
             </div>
           )}
           <ol className="steps">

@@ -391,6 +391,7 @@ export default function OrderPage(props: OrderProps) {
               services={props.services}
               phone={values.phone ?? ""}
               payNow={values.paymentMethod !== "pay-delivery"}
+              prompts={props.prompts}
               till={props.business.mpesaTill}
               firstOrderDiscount={props.firstOrderDiscount ?? null}
               pickup={findOption(choices, values.pickup)}

@@ -4,6 +4,7 @@
 // always one that stops (or starts again) the text messages to the order's phone number.
 import { Field } from "../components/Field";
 import { Icon } from "../components/Icon";
+import { PaymentCard } from "../components/PaymentCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
 import { telHref, whatsappHref } from "../lib/format";
 import type { ChangeForm } from "../lib/generated/ChangeForm";
@@ -101,16 +102,17 @@ function Changes({ props }: { props: OrderStatusProps }) {
       </div>
     );
   }
-  if (!props.problem && !props.closed) return null;
+  const problem = props.problem?.form === "reschedule" || props.problem?.form === "cancel" ? props.problem : null;
+  if (!problem && !props.closed) return null;
   return (
     <div className="card order-change">
       <h2>Change or Cancel</h2>
-      {props.problem && (
+      {problem && (
         <div className="alert alert--error" role="alert">
-          {props.problem.message}
+          {problem.message}
         </div>
       )}
-      {props.closed && props.closed !== props.problem?.message && <p>{props.closed}</p>}
+      {props.closed && props.closed !== problem?.message && <p>{props.closed}</p>}
     </div>
   );
 }
@@ -153,6 +155,22 @@ export default function OrderStatusPage(props: OrderStatusProps) {
             </div>
           )}
           <TrackedOrderCard order={props.order} business={props.business} />
+          <div className="card order-payment">
+            <PaymentCard
+              payment={props.payment}
+              orderPath={`/t/${props.token}`}
+              till={props.business.mpesaTill}
+              phone={props.order.phone}
+              problem={props.problem?.form === "pay" ? props.problem.message : null}
+            />
+            {props.receiptPath && (
+              <p className="order-payment__receipt">
+                <a className="button button--outline" href={props.receiptPath}>
+                  View and print the receipt
+                </a>
+              </p>
+            )}
+          </div>
           <Changes props={props} />
           {(props.textsSent || props.textsOff) && <TextsForm props={props} />}
           <div className="card help-card">

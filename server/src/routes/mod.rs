@@ -53,6 +53,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         Page::Order => serde_json::to_value(OrderPageProps {
             catalogue: CatalogueProps::new(settings.first_order_discount),
             pickup: PickupChoices::new(&settings.schedule, OffsetDateTime::now_utc(), &[]),
+            prompts: settings.mpesa.sends_prompts(),
             form: None,
         }),
         Page::Tracking => serde_json::to_value(TrackingProps { query: None, result: None }),
@@ -60,7 +61,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Valet | Page::Error => {
             Ok(Value::Object(Default::default()))
         }
-        Page::OrderStatus => Ok(Value::Object(Default::default())),
+        Page::OrderStatus | Page::Receipt => Ok(Value::Object(Default::default())),
     };
     own.unwrap_or_default()
 }
@@ -71,7 +72,12 @@ pub async fn public_page(state: &AppState, page: Page, path: &str) -> Arc<PageRe
     let pages = state.pages();
     if page == Page::Order {
         let catalogue = CatalogueProps::new(state.settings().first_order_discount);
-        let own = OrderPageProps { catalogue, pickup: pickup_choices(state).await, form: None };
+        let own = OrderPageProps {
+            catalogue,
+            pickup: pickup_choices(state).await,
+            prompts: state.sends_prompts(),
+            form: None,
+        };
         return pages.current(page.name(), page, pages.props(path, &own)).await;
     }
     pages.cached(page.name(), page, pages.props(path, &own_props(state.settings(), page))).await

@@ -4,19 +4,21 @@
 
 use crate::auth::auth_cookie;
 use crate::catalogue;
-use crate::clock::now_utc;
+use crate::clock::{now_utc, stored};
 use crate::db::DbError;
 use crate::domain::{
     FieldErrors, Loose, OrderInput, OrderReference, OrderSource, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind,
     StopState, parse_rush,
 };
 use crate::error::ApiError;
+use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms};
 use crate::models::stop::Stop;
 use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
 use crate::views::orders::{OrderLineView, OrderView};
 use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps, Page};
+use crate::views::payment::CustomerPayment;
 use actix_web::cookie::Cookie;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -274,7 +276,12 @@ fn form_text(value: &serde_json::Value) -> Option<String> {
 async fn order_form(state: &AppState, request: &HttpRequest, form: FormState) -> HttpResponse {
     let pages = state.pages();
     let catalogue = CatalogueProps::new(state.settings().first_order_discount);
-    let own = OrderPageProps { catalogue, pickup: super::pickup_choices(state).await, form: Some(form) };
+    let own = OrderPageProps {
+        catalogue,
+        pickup: super::pickup_choices(state).await,
+        prompts: state.sends_prompts(),
+        form: Some(form),
+    };
     let (response, _) = pages.render(Page::Order, pages.props("/order", &own)).await;
     response.respond_private(request)
 }
@@ -356,25 +363,28 @@ async fn confirmed_order(
             let Some(order) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
             let lines = Order::lines(connection, &order.id)?;
             let stops = Stop::for_order(connection, &order.id)?;
-            Ok::<_, DbError>(Some((order, lines, stops)))
+            let prompt = MpesaPrompt::latest(connection, &order.id)?;
+            Ok::<_, DbError>(Some((order, lines, stops, prompt)))
         })
         .await;
-    let (order, lines, stops) = found.unwrap_or_else(|error| {
+    let (order, lines, stops, prompt) = found.unwrap_or_else(|error| {
         tracing::error!(%error, "looking up an order for the confirmation failed");
         None
     })?;
     let stop = |kind: StopKind| stops.iter().find(|stop| stop.kind == kind && stop.state != StopState::Cancelled);
     let pickup = stop(StopKind::Pickup);
+    let track_path =
+        order.link_token.as_ref().filter(|token| placed_here.contains(token)).map(|token| format!("/t/{token}"));
+    let now = stored(state.settings().clock.now());
+    // Only the browser that placed the order reads its prompt and its M-PESA code.
+    let payment = CustomerPayment::new(&order, prompt.as_ref(), state.sends_prompts(), now);
     Some(ConfirmedOrder {
         pickup: pickup.map(|stop| stop.slot().label()),
         pickup_confirmed: pickup.is_some_and(|stop| stop.confirmed_at.is_some()),
         delivery: stop(StopKind::Delivery).map(|stop| stop.slot().label()),
         rush: order.rush,
-        track_path: order
-            .link_token
-            .as_ref()
-            .filter(|token| placed_here.contains(token))
-            .map(|token| format!("/t/{token}")),
+        payment: if track_path.is_some() { payment } else { payment.without_details() },
+        track_path,
         id: order.reference,
         lines: lines.iter().map(OrderLineView::from).collect(),
         service_label: order.service_label,

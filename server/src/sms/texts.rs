@@ -26,6 +26,9 @@ pub struct Texts {
     pub letter: char,
     /// The number customers text it to, if they can.
     pub shortcode: Option<String>,
+    /// Whether a "Pay Now (M-PESA)" order's bill is asked for by a prompt to the phone (Daraja
+    /// configured) rather than paid to the till by hand.
+    pub prompts: bool,
 }
 
 impl Texts {
@@ -38,6 +41,7 @@ impl Texts {
             till: settings.business.mpesa_till.clone(),
             letter: settings.sms.pickup_letter,
             shortcode: settings.sms.shortcode.clone(),
+            prompts: settings.mpesa.sends_prompts(),
         }
     }
 
@@ -46,6 +50,15 @@ impl Texts {
     pub fn link(&self, order: &Order) -> String {
         match order.link_token.as_deref() {
             Some(token) => format!("{}/t/{token}", self.base_url),
+            None => format!("{}/tracking", self.base_url),
+        }
+    }
+
+    /// The order's receipt: `{base_url}/t/{token}/receipt`, or the tracking page for an order
+    /// without its own page.
+    pub fn receipt_link(&self, order: &Order) -> String {
+        match order.link_token.as_deref() {
+            Some(token) => format!("{}/t/{token}/receipt", self.base_url),
             None => format!("{}/tracking", self.base_url),
         }
     }
@@ -119,7 +132,7 @@ impl Texts {
         format!("{}: order {} is out for delivery{when}.{pay} Track: {}", self.shop, order.reference, self.link(order))
     }
 
-    /// Delivered, with the receipt (the order's page shows the bill and the payment): the payment
+    /// Delivered, with the link to its receipt (the bill and the payment, printable): the payment
     /// taken at the door is named here rather than in a second text; an unpaid bill says how to pay.
     pub fn delivered(&self, order: &Order) -> String {
         let paid = if order.payment_status == PaymentStatus::Paid {
@@ -128,7 +141,7 @@ impl Texts {
         } else {
             format!(". Thank you! Bill KSh {}, M-PESA till {}.", shillings(order.total_amount), self.till)
         };
-        format!("{}: order {} delivered{paid} Receipt: {}", self.shop, order.reference, self.link(order))
+        format!("{}: order {} delivered{paid} Receipt: {}", self.shop, order.reference, self.receipt_link(order))
     }
 
     /// A payment was recorded.
@@ -179,6 +192,7 @@ impl Texts {
     fn how_to_pay(&self, order: &Order) -> String {
         match (order.payment_status, order.payment_method) {
             (PaymentStatus::Paid, _) => "Paid, thank you.".to_owned(),
+            (_, PaymentMethod::PayNow) if self.prompts => "M-PESA prompt coming to your phone.".to_owned(),
             (_, PaymentMethod::PayNow) => format!("Pay to M-PESA till {}.", self.till),
             (_, PaymentMethod::PayDelivery) => "Pay on delivery, cash or M-PESA.".to_owned(),
         }
@@ -217,6 +231,7 @@ mod tests {
             till: "3552248".to_owned(),
             letter: 'P',
             shortcode: Some("22384".to_owned()),
+            prompts: false,
         };
         let at = datetime!(2026-11-25 12:00:00);
         let order = Order {
@@ -259,9 +274,13 @@ mod tests {
         let (texts, order) = longest();
         let paid =
             Order { payment_status: PaymentStatus::Paid, mpesa_code: Some("QKH94M1Z11".to_owned()), ..order.clone() };
+        let pay_now = Order { payment_method: PaymentMethod::PayNow, ..order.clone() };
+        let prompting = Texts { prompts: true, ..texts.clone() };
         let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
         let eta = Eta { start: 19 * 60 + 15, end: 19 * 60 + 45 };
         let all = [
+            ("picked up, pay now", texts.picked_up(&pay_now)),
+            ("picked up, prompt coming", prompting.picked_up(&pay_now)),
             ("order received", texts.order_received(&order, Some(slot))),
             ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
             ("eta", texts.eta(&order, eta)),
@@ -290,6 +309,8 @@ mod tests {
             texts.eta(&order, eta),
             texts.on_the_way(&order, Some(eta)),
             texts.picked_up(&order),
+            texts.picked_up(&pay_now),
+            Texts { prompts: true, ..texts.clone() }.picked_up(&pay_now),
             texts.ready(&order, Some(slot)),
             texts.delivered(&order),
             texts.delivered(&paid),
@@ -307,5 +328,24 @@ mod tests {
         assert!(text.contains("AB12CD34") && text.ends_with("/t/aaaaaaaaaaaaaaaa"), "{text}");
         assert_eq!(shillings(1_234_567), "1,234,567");
         assert_eq!(shillings(950), "950");
+    }
+
+    #[test]
+    fn the_delivered_text_links_the_receipt_and_the_picked_up_text_announces_the_prompt() {
+        let (texts, order) = longest();
+        let delivered = texts.delivered(&order);
+        assert!(
+            delivered.ends_with("Receipt: https://usafi-express-laundry.co.ke/t/aaaaaaaaaaaaaaaa/receipt"),
+            "{delivered}"
+        );
+        let old = Order { link_token: None, ..order.clone() };
+        assert!(texts.delivered(&old).ends_with("/tracking"));
+
+        let pay_now = Order { payment_method: PaymentMethod::PayNow, ..order };
+        let till = texts.picked_up(&pay_now);
+        assert!(till.contains("Pay to M-PESA till 3552248.") && !till.contains("prompt"), "{till}");
+        let prompted = Texts { prompts: true, ..texts }.picked_up(&pay_now);
+        assert!(prompted.contains("M-PESA prompt coming to your phone."), "{prompted}");
+        assert!(!prompted.contains("till"), "{prompted}");
     }
 }

@@ -9,7 +9,9 @@ pub mod awaiting;
 pub mod order_page;
 pub mod orders;
 pub mod pages;
+pub mod payment;
 pub mod payments;
+pub mod receipt;
 pub mod run;
 pub mod slots;
 pub mod texts;
@@ -51,6 +53,8 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     slots::SlotsAnswer::export_all(&config)?;
     slots::PickupChoices::export_all(&config)?;
     order_page::OrderStatusProps::export_all(&config)?;
+    payment::CustomerPayment::export_all(&config)?;
+    receipt::ReceiptProps::export_all(&config)?;
     awaiting::AwaitingList::export_all(&config)?;
     awaiting::SlotConfirmed::export_all(&config)?;
     run::DayRun::export_all(&config)?;

@@ -3,6 +3,7 @@
 //! that stops (or starts again) the text messages to its phone number.
 
 use crate::domain::schedule::Slot;
+use crate::views::payment::CustomerPayment;
 use crate::views::tracking::TrackedOrder;
 use serde::Serialize;
 use ts_rs::TS;
@@ -42,6 +43,8 @@ pub enum ChangeForm {
     Cancel,
     /// Stopping (or starting again) the text messages.
     Texts,
+    /// Sending the M-PESA prompt again.
+    Pay,
 }
 
 /// Why a change was refused, shown next to its form.
@@ -71,6 +74,10 @@ pub struct OrderStatusProps {
     /// Whether the site sends texts at all (Africa's Talking configured): unless it does, or the
     /// number opted out, the page says nothing of texts.
     pub texts_sent: bool,
+    /// The payment: the prompt on the phone, or how to pay.
+    pub payment: CustomerPayment,
+    /// The receipt, `/t/{token}/receipt`, once the order is paid or delivered.
+    pub receipt_path: Option<String>,
     /// Windows the pickup can move to; empty unless `changeable`.
     pub choices: Vec<PickupChoice>,
     /// What was refused, after a form was sent.

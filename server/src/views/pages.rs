@@ -4,6 +4,7 @@ use crate::catalogue::{PRICE_LIST, PriceItem, SERVICES, Service};
 use crate::config::Business;
 use crate::domain::FieldErrors;
 use crate::views::orders::OrderLineView;
+use crate::views::payment::CustomerPayment;
 use crate::views::slots::PickupChoices;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -39,11 +40,13 @@ pub enum Page {
     Error,
     /// `/t/{token}`: one order's own page.
     OrderStatus,
+    /// `/t/{token}/receipt`: one order's receipt, printable.
+    Receipt,
 }
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 12] = [
+    pub const ALL: [Page; 13] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
@@ -56,6 +59,7 @@ impl Page {
         Page::Valet,
         Page::Error,
         Page::OrderStatus,
+        Page::Receipt,
     ];
 
     /// The name the frontend's route table gives it.
@@ -73,6 +77,7 @@ impl Page {
             Page::Valet => "valet",
             Page::Error => "error",
             Page::OrderStatus => "orderstatus",
+            Page::Receipt => "receipt",
         }
     }
 }
@@ -205,6 +210,8 @@ pub struct OrderPageProps {
     pub catalogue: CatalogueProps,
     /// The pickup windows that can be chosen, and the terms of delivery.
     pub pickup: PickupChoices,
+    /// Whether "Pay Now (M-PESA)" sends a prompt to the phone (the summary says so).
+    pub prompts: bool,
     /// The form sent back after a plain post with mistakes.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -247,6 +254,8 @@ pub struct ConfirmedOrder {
     pub delivery: Option<String>,
     /// Next-day rush.
     pub rush: bool,
+    /// The payment (the prompt on the phone, when the site sends prompts).
+    pub payment: CustomerPayment,
     /// The order's own page, `/t/{token}`, where it can be followed and changed: only for the
     /// browser that placed it (the order ID alone is no secret).
     pub track_path: Option<String>,

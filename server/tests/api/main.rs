@@ -18,6 +18,7 @@ mod migrations;
 mod mpesa;
 mod mpesa_callbacks;
 mod mpesa_mock;
+mod mpesa_pages;
 mod mpesa_staff;
 mod mpesa_till;
 mod order_lines;

@@ -148,7 +148,7 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     assert_eq!(valet_post(&app, &session, &delivered, &paid).await.status(), 303);
     let text = only_text(&app, MessageKind::SmsDelivered);
     assert!(text.contains(&format!("order {id} delivered, KSh 750 paid. Thank you! Receipt: ")), "{text}");
-    assert!(text.ends_with(&link), "{text}");
+    assert!(text.ends_with(&format!("{link}/receipt")), "the receipt: {text}");
     assert!(texts_of(&app, MessageKind::SmsPaymentReceived).is_empty());
 
     // Every text reached Africa's Talking, in the order of the steps, exactly as written.

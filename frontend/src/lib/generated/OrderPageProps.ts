@@ -12,6 +12,10 @@ export type OrderPageProps = {
  */
 pickup: PickupChoices, 
 /**
+ * Whether "Pay Now (M-PESA)" sends a prompt to the phone (the summary says so).
+ */
+prompts: boolean, 
+/**
  * The form sent back after a plain post with mistakes.
  */
 form?: FormState, 

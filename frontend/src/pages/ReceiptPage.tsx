@@ -1,0 +1,102 @@
+// /t/{token}/receipt: the receipt of one order, opened from the delivered text and the order's page
+// (the token is the signed link). The shop's details, the order's lines and total, how and when it was
+// paid. It prints on A4, and on an 80 mm thermal roll with ?paper=80mm (the page size is then set).
+import type { ReactNode } from "react";
+import { OrderLines } from "../components/OrderLines";
+import { formatDateTime, formatKsh } from "../lib/format";
+import type { ReceiptProps as OwnProps } from "../lib/generated/ReceiptProps";
+import { paidHow } from "../lib/payment";
+import type { SharedProps } from "../lib/types";
+import { useHydrated } from "../lib/useHydrated";
+import type { PageMeta } from "../routes";
+
+/** Props of the receipt page. */
+export type ReceiptProps = SharedProps & OwnProps;
+
+/** An 80 mm roll: the page is as wide as the paper and as long as the receipt. */
+const THERMAL_PAGE = "@page { size: 80mm auto; margin: 0 }";
+
+/** Title and description for the document shell. */
+export function meta(props: ReceiptProps): PageMeta {
+  return {
+    title: `Receipt for order #${props.id} | ${props.business.name}`,
+    description: "The receipt of your laundry order: its lines, total and payment.",
+  };
+}
+
+/** A row of the receipt's facts. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** The receipt page. */
+export default function ReceiptPage(props: ReceiptProps) {
+  const hydrated = useHydrated();
+  const { business, payment } = props;
+  const thermal = props.paper === "80mm";
+  return (
+    <section className={`section receipt-page${thermal ? " receipt-page--80mm" : ""}`}>
+      {thermal && <style>{THERMAL_PAGE}</style>}
+      <div className="container narrow">
+        <article className="card receipt" aria-labelledby="receipt-title">
+          <header className="receipt__shop">
+            <p className="receipt__name">{business.name}</p>
+            <p>{business.location}</p>
+            <p>
+              {business.phone} · {business.email}
+            </p>
+            <p>{`M-PESA till ${business.mpesaTill}`}</p>
+          </header>
+          <h1 id="receipt-title" className="receipt__title">
+            Receipt
+          </h1>
+          <dl className="receipt__facts">
+            <Fact term="Order ID">{props.id}</Fact>
+            <Fact term="Customer">
+              {props.customer} ({props.phone})
+            </Fact>
+            <Fact term="Placed">{formatDateTime(props.placedAt)}</Fact>
+            {props.deliveredAt && <Fact term="Delivered">{formatDateTime(props.deliveredAt)}</Fact>}
+          </dl>
+          <OrderLines lines={props.lines} total={props.total} />
+          <dl className="receipt__facts receipt__payment">
+            {payment.paid ? (
+              <Fact term="Paid">{paidHow(payment)}</Fact>
+            ) : (
+              <>
+                <Fact term="Payment">Not paid yet</Fact>
+                <Fact term="Amount due">{formatKsh(payment.due)}</Fact>
+                <Fact term="Pay to">{`M-PESA till ${business.mpesaTill}`}</Fact>
+              </>
+            )}
+          </dl>
+          <p className="receipt__thanks">Thank you for choosing {business.name}.</p>
+        </article>
+        <nav className="receipt__actions" aria-label="Receipt">
+          {hydrated && (
+            <button type="button" className="button button--primary" onClick={() => window.print()}>
+              Print
+            </button>
+          )}
+          {thermal ? (
+            <a className="button button--outline" href="?paper=a4">
+              Lay out for A4
+            </a>
+          ) : (
+            <a className="button button--outline" href="?paper=80mm">
+              Lay out for 80 mm receipt paper
+            </a>
+          )}
+          <a className="button button--outline" href={props.orderPath}>
+            Back to your order
+          </a>
+        </nav>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+//! The order's own page, `GET /t/{token}`: the tracking view of one order, opened from the link in
+//! its messages without typing anything; its plain forms ([`changes`]: `POST /t/{token}/reschedule`,
+//! `POST /t/{token}/cancel` and `POST /t/{token}/texts`, which stops or starts again the text
+//! messages to the order's phone number; [`payment`]: `POST /t/{token}/pay`, the M-PESA prompt sent
+//! again), which work without JavaScript, answer 303 back to the page with a notice, or show the
+//! page again with the reason next to the form; the payment's state as JSON for the page to poll
+//! (`GET /t/{token}/payment`); and the order's [`receipt`] (`GET /t/{token}/receipt`).
+//!
+//! The token is the only key: these answers are never cached, never indexed, and their address is
+//! not sent on as a referrer. The forms refuse posts from other sites (`Sec-Fetch-Site`, or
+//! `Origin` from browsers that do not send it).
+
+mod changes;
+mod payment;
+mod receipt;
+mod render;
+
+pub use changes::{CancelForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_pickup};
+pub use payment::{PayForm, ask_prompt_again, show_payment};
+pub use receipt::{ReceiptQuery, show_receipt};
+
+use crate::state::AppState;
+use crate::views::order_page::{ChangeForm, ChangeProblem};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, web};
+use render::order_page;
+use serde::Deserialize;
+
+/// When the page could not be loaded.
+const LOAD_FAILED: &str = "loading an order's page failed";
+/// A form sent from another site.
+const CROSS_SITE: &str = "This form can only be sent from the order's own page.";
+
+/// `?done=moved|cancelled|texts-off|texts-on|prompt`, after a change went through.
+#[derive(Debug, Deserialize)]
+pub struct OrderPageQuery {
+    done: Option<String>,
+}
+
+/// The notice the page shows after a change.
+fn notice(done: Option<&str>) -> Option<&'static str> {
+    match done {
+        Some("moved") => Some("Your pickup has been moved. We will confirm the new time within 30 minutes."),
+        Some("cancelled") => Some("Your order has been cancelled. Nothing more will happen with it."),
+        Some("texts-off") => Some("Done: we will send no more text messages to this number."),
+        Some("texts-on") => Some("Done: we will send text messages to this number again."),
+        Some("prompt") => Some("We are sending the M-PESA prompt to your phone: check your phone."),
+        _ => None,
+    }
+}
+
+/// A token as the links carry it: up to 64 lower-case letters and digits. Anything else is no
+/// order's, and is not looked up.
+fn well_formed(token: &str) -> bool {
+    (1..=64).contains(&token.len()) && token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// What the page shows besides the order: after a change, its notice; after a refusal, its reason.
+struct Outcome {
+    notice: Option<&'static str>,
+    problem: Option<ChangeProblem>,
+    status: u16,
+}
+
+impl Outcome {
+    fn problem(form: ChangeForm, message: impl Into<String>, status: u16) -> Self {
+        Outcome { notice: None, problem: Some(ChangeProblem { form, message: message.into() }), status }
+    }
+}
+
+/// GET /t/{token}: the order's page.
+pub async fn show_order_page(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    token: web::Path<String>,
+    query: web::Query<OrderPageQuery>,
+) -> HttpResponse {
+    let outcome = Outcome { notice: notice(query.done.as_deref()), problem: None, status: 200 };
+    order_page(&state, &request, &token, outcome).await
+}
+
+/// 303 to the page, with the notice of what was done (a reload does not post again).
+fn back_to_page(token: &str, done: &str) -> HttpResponse {
+    private(HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/t/{token}?done={done}"))).finish())
+}
+
+/// A form posted to an order's page: its token and its fields (missing or unreadable fields are
+/// the form's defaults, which each handler refuses with its own message). A malformed token is the
+/// 404 page; a post from another site is refused before anything is read.
+async fn posted<F: Default + serde::de::DeserializeOwned>(
+    state: &AppState,
+    request: &HttpRequest,
+    token: web::Path<String>,
+    body: &[u8],
+) -> Result<(String, F), HttpResponse> {
+    let token = token.into_inner();
+    if !well_formed(&token) {
+        return Err(not_found(state, request).await);
+    }
+    if from_another_site(state, request) {
+        return Err(cross_site());
+    }
+    Ok((token, serde_urlencoded::from_bytes(body).unwrap_or_default()))
+}
+
+fn cross_site() -> HttpResponse {
+    private(HttpResponse::Forbidden().content_type("text/plain; charset=utf-8").body(CROSS_SITE))
+}
+
+/// Whether a browser says the form was sent from another site. Browsers send `Sec-Fetch-Site`
+/// (`same-origin` from our own page, `none` when typed or bookmarked); older ones send `Origin`,
+/// which must be the site's own. A client that sends neither is not a browser acting for a
+/// visitor of another site.
+fn from_another_site(state: &AppState, request: &HttpRequest) -> bool {
+    let header = |name: &str| request.headers().get(name).and_then(|value| value.to_str().ok());
+    if let Some(site) = header("sec-fetch-site") {
+        return !matches!(site, "same-origin" | "none");
+    }
+    let Some(origin) = header("origin") else { return false };
+    let info = request.connection_info();
+    let own = format!("{}://{}", info.scheme(), info.host());
+    origin != own && origin != site_origin(&state.settings().base_url)
+}
+
+/// `https://laundry.example.com` of `https://laundry.example.com/shop`.
+fn site_origin(base_url: &str) -> String {
+    match base_url.split_once("://") {
+        Some((scheme, rest)) => format!("{scheme}://{}", rest.split('/').next().unwrap_or_default()),
+        None => base_url.to_owned(),
+    }
+}
+
+/// Headers of every answer that carries the token in its address.
+fn private(mut response: HttpResponse) -> HttpResponse {
+    let headers = response.headers_mut();
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store, private"));
+    headers.insert(header::HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex, nofollow"));
+    response
+}
+
+/// The 404 page, for a token that is no order's.
+async fn not_found(state: &AppState, request: &HttpRequest) -> HttpResponse {
+    private(state.pages().not_found().await.respond(request))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_lower_case_letters_and_digits_make_a_token() {
+        assert!(well_formed("k7mx2qpd0a1b2c3d"));
+        assert!(!well_formed(""));
+        assert!(!well_formed("K7MX2QPD"));
+        assert!(!well_formed("abc/../def"));
+        assert!(!well_formed(&"a".repeat(65)));
+    }
+
+    #[test]
+    fn the_sites_origin_is_its_scheme_and_host() {
+        assert_eq!(site_origin("https://laundry.example.com"), "https://laundry.example.com");
+        assert_eq!(site_origin("http://127.0.0.1:8080/shop"), "http://127.0.0.1:8080");
+    }
+}

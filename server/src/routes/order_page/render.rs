@@ -1,0 +1,81 @@
+//! The order's page, rendered with what it shows besides the order (a notice, a refusal).
+
+use super::{LOAD_FAILED, Outcome, not_found, private, well_formed};
+use crate::clock::{now_utc, stored};
+use crate::db::DbError;
+use crate::domain::schedule::nairobi_day;
+use crate::domain::{OrderStatus, PaymentStatus, StopKind};
+use crate::models::mpesa::MpesaPrompt;
+use crate::models::order::{ChangeRefusal, Order, change_refusal};
+use crate::models::outbox::OptOut;
+use crate::models::stop::Stop;
+use crate::state::AppState;
+use crate::views::order_page::{OrderStatusProps, PickupChoice};
+use crate::views::pages::{ErrorProps, Page};
+use crate::views::payment::CustomerPayment;
+use crate::views::tracking::{TrackedOrder, TrackedVisit};
+use actix_web::{HttpRequest, HttpResponse};
+
+/// Renders the page of the order whose token is `token`, with `outcome`.
+pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &str, outcome: Outcome) -> HttpResponse {
+    if !well_formed(token) {
+        return not_found(state, request).await;
+    }
+    let schedule = state.settings().schedule.clone();
+    let (prompts, clock) = (state.sends_prompts(), state.settings().clock.clone());
+    let key = token.to_owned();
+    let loaded = state
+        .db()
+        .run(move |c| {
+            let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
+            let now = now_utc();
+            let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
+            let stops = Order::visit(c, &order.id, nairobi_day(now.assume_utc()))?;
+            let pickup = stops.iter().map(|visit| &visit.stop).find(|stop| stop.kind == StopKind::Pickup);
+            let refusal = change_refusal(&order, pickup, &schedule, now.assume_utc());
+            let choices = match refusal {
+                None => Order::pickup_choices(c, &schedule, pickup.map(Stop::slot), now)?,
+                Some(_) => Vec::new(),
+            };
+            let visit = TrackedVisit::new(&order, &stops, schedule.minutes_per_stop, true);
+            let texts_off = OptOut::is_opted_out(c, &order.phone)?;
+            // The prompts' times are written by the settings' clock (the worker's), so read by it.
+            let prompt = MpesaPrompt::latest(c, &order.id)?;
+            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, stored(clock.now()));
+            let receipt = order.payment_status == PaymentStatus::Paid || order.status == OrderStatus::Delivered;
+            let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
+            Ok::<_, DbError>(Some((tracked, refusal, choices, texts_off, payment, receipt)))
+        })
+        .await;
+    let (order, refusal, choices, texts_off, payment, receipt) = match loaded {
+        Ok(Some(loaded)) => loaded,
+        Ok(None) => return not_found(state, request).await,
+        Err(error) => {
+            tracing::error!(%error, "{LOAD_FAILED}");
+            let pages = state.pages();
+            let (page, _) = pages.render(Page::Error, pages.props("", &ErrorProps { status: 500 })).await;
+            return private(page.respond_private(request));
+        }
+    };
+    // Cancelled and picked-up orders say so on their card; only a closed window needs a word here.
+    let changeable = refusal.is_none();
+    let closed = refusal.filter(|refusal| matches!(refusal, ChangeRefusal::PastCutoff(_) | ChangeRefusal::NoPickup));
+    let props = OrderStatusProps {
+        order,
+        token: token.to_owned(),
+        changeable,
+        closed: closed.map(|refusal| refusal.to_string()),
+        texts_off,
+        texts_sent: state.settings().sms.missing().is_empty(),
+        payment,
+        receipt_path: receipt.then(|| format!("/t/{token}/receipt")),
+        choices: choices.into_iter().map(|(slot, left)| PickupChoice::new(slot, left)).collect(),
+        problem: outcome.problem,
+        notice: outcome.notice.map(str::to_owned),
+        status: outcome.status,
+    };
+    let pages = state.pages();
+    // The path of the tracking page: the header marks "Track Order", and the token stays out of it.
+    let (page, _) = pages.render(Page::OrderStatus, pages.props("/tracking", &props)).await;
+    private(page.respond_private(request))
+}

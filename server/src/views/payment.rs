@@ -1,0 +1,177 @@
+//! What the customer reads of an order's payment: on the order's page, on the confirmation after
+//! placing it, in `GET /t/{token}/payment` (which the pages poll while a prompt is on the phone), and
+//! on the receipt.
+
+use super::time;
+use crate::domain::{OrderStatus, PaidVia, PaymentMethod, PaymentStatus, PromptState};
+use crate::models::mpesa::MpesaPrompt;
+use crate::models::order::Order;
+use serde::Serialize;
+use time::{Duration, PrimitiveDateTime};
+use ts_rs::TS;
+
+/// How long after a prompt reached the phone without an answer the page says "checking with
+/// M-PESA": when the status query is first made (`models::mpesa`'s `FIRST_QUERY_AFTER`, 90 s).
+pub const CHECKING_AFTER: Duration = Duration::seconds(90);
+
+/// Where the newest prompt to pay is, as the customer reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum PromptShown {
+    /// Written or being sent: the phone shows it in a moment.
+    Sending,
+    /// On the phone, waiting for the PIN.
+    Waiting,
+    /// No answer [`CHECKING_AFTER`] after it was sent: we are asking M-PESA. Never "failed",
+    /// since the money may have moved.
+    Checking,
+    /// Paid.
+    Paid,
+    /// Not paid (the words say why).
+    Failed,
+    /// Cancelled on the phone.
+    Cancelled,
+}
+
+impl PromptShown {
+    /// The state of `prompt` at `now`.
+    pub fn of(prompt: &MpesaPrompt, now: PrimitiveDateTime) -> Self {
+        match prompt.state {
+            PromptState::Queued | PromptState::Sending => PromptShown::Sending,
+            PromptState::Waiting => match prompt.sent_at {
+                Some(sent) if now >= sent + CHECKING_AFTER => PromptShown::Checking,
+                _ => PromptShown::Waiting,
+            },
+            PromptState::Paid => PromptShown::Paid,
+            PromptState::Failed => PromptShown::Failed,
+            PromptState::Cancelled => PromptShown::Cancelled,
+        }
+    }
+
+    /// Whether something is still to happen to it (the pages poll meanwhile).
+    pub fn pending(self) -> bool {
+        matches!(self, PromptShown::Sending | PromptShown::Waiting | PromptShown::Checking)
+    }
+}
+
+/// The newest prompt sent to the customer's phone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PromptView {
+    /// Where it is.
+    pub state: PromptShown,
+    /// KSh asked.
+    pub amount: i32,
+    /// Why it was not paid, in words for the customer (failed, cancelled).
+    pub detail: Option<String>,
+    /// The M-PESA code, once paid.
+    pub receipt: Option<String>,
+}
+
+/// How a paid order was paid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PaidView {
+    /// M-PESA or cash.
+    pub via: Option<PaidVia>,
+    /// The M-PESA code, when known.
+    pub code: Option<String>,
+    /// When, RFC 3339.
+    pub at: Option<String>,
+}
+
+/// The order's payment as the customer sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerPayment {
+    /// How the customer chose to pay.
+    pub method: PaymentMethod,
+    /// Whether the site sends M-PESA prompts (Daraja configured); otherwise the till instructions.
+    pub prompts: bool,
+    /// KSh still to pay: the bill, or 0 once paid.
+    pub due: i32,
+    /// Set once paid.
+    pub paid: Option<PaidView>,
+    /// The newest prompt, when prompts are on and one was written.
+    pub prompt: Option<PromptView>,
+    /// Whether the page offers "Send the M-PESA prompt again" (prompts on, Pay Now, unpaid, not
+    /// cancelled, something to pay).
+    pub can_ask: bool,
+    /// Whether the page should ask again in a few seconds: a prompt is being sent, on the phone,
+    /// or being checked.
+    pub poll: bool,
+}
+
+impl CustomerPayment {
+    /// The payment of `order`, whose newest prompt is `latest`, at `now` (the clock the prompts'
+    /// times were written by), on a site that sends prompts or not.
+    pub fn new(order: &Order, latest: Option<&MpesaPrompt>, prompts: bool, now: PrimitiveDateTime) -> Self {
+        let paid = (order.payment_status == PaymentStatus::Paid).then(|| PaidView {
+            via: order.paid_via,
+            code: order.mpesa_code.clone(),
+            at: order.paid_at.map(time),
+        });
+        let prompt = latest.filter(|_| prompts).map(|prompt| PromptView {
+            state: PromptShown::of(prompt, now),
+            amount: prompt.amount,
+            detail: prompt.detail.clone().filter(|_| !matches!(prompt.state, PromptState::Paid)),
+            receipt: prompt.receipt.clone(),
+        });
+        let open = paid.is_none() && order.status != OrderStatus::Cancelled && order.total_amount > 0;
+        CustomerPayment {
+            method: order.payment_method,
+            prompts,
+            due: if paid.is_some() { 0 } else { order.total_amount.max(0) },
+            poll: open && prompt.as_ref().is_some_and(|prompt| prompt.state.pending()),
+            can_ask: prompts && open && order.payment_method == PaymentMethod::PayNow,
+            paid,
+            prompt,
+        }
+    }
+
+    /// The same without the prompt and the M-PESA code: what anyone who knows only the order ID
+    /// (the confirmation looked up by it) may read.
+    pub fn without_details(self) -> Self {
+        let paid = self.paid.map(|paid| PaidView { code: None, ..paid });
+        CustomerPayment { paid, prompt: None, poll: false, can_ask: false, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const SENT: PrimitiveDateTime = datetime!(2026-11-24 16:00:00);
+
+    fn prompt(state: PromptState) -> MpesaPrompt {
+        MpesaPrompt {
+            id: "p".to_owned(),
+            order_id: "o".to_owned(),
+            phone: "+254712345678".to_owned(),
+            amount: 600,
+            state,
+            asked_by: "order".to_owned(),
+            created_at: SENT,
+            lease_until: None,
+            sent_at: (state != PromptState::Queued).then_some(SENT),
+            checkout_request_id: None,
+            merchant_request_id: None,
+            result_code: None,
+            detail: None,
+            receipt: None,
+            resolved_at: None,
+            queries: 0,
+            next_query_at: None,
+            raw_callback: None,
+        }
+    }
+
+    #[test]
+    fn a_prompt_waits_then_is_being_checked_never_failed_after_ninety_seconds() {
+        let waiting = prompt(PromptState::Waiting);
+        assert_eq!(PromptShown::of(&waiting, SENT + Duration::seconds(89)), PromptShown::Waiting);
+        assert_eq!(PromptShown::of(&waiting, SENT + Duration::seconds(90)), PromptShown::Checking);
+        assert_eq!(PromptShown::of(&prompt(PromptState::Queued), SENT), PromptShown::Sending);
+        assert_eq!(PromptShown::of(&prompt(PromptState::Cancelled), SENT), PromptShown::Cancelled);
+        assert!(PromptShown::Checking.pending() && !PromptShown::Failed.pending());
+    }
+}
