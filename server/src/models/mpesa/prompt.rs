@@ -77,6 +77,19 @@ pub enum AskRefusal {
 }
 
 impl AskRefusal {
+    /// Why `order` gets no prompt whatever the limits: paid, cancelled, or nothing to pay.
+    fn of_order(order: &Order) -> Option<AskRefusal> {
+        if order.payment_status == PaymentStatus::Paid {
+            Some(AskRefusal::Paid)
+        } else if order.status == OrderStatus::Cancelled {
+            Some(AskRefusal::Cancelled)
+        } else if order.total_amount < 1 {
+            Some(AskRefusal::NothingToPay)
+        } else {
+            None
+        }
+    }
+
     /// The words the customer or staff read.
     pub fn message(&self) -> &'static str {
         match self {
@@ -100,14 +113,8 @@ impl MpesaPrompt {
         asked_by: &str,
         now: PrimitiveDateTime,
     ) -> QueryResult<Result<MpesaPrompt, AskRefusal>> {
-        if order.payment_status == PaymentStatus::Paid {
-            return Ok(Err(AskRefusal::Paid));
-        }
-        if order.status == OrderStatus::Cancelled {
-            return Ok(Err(AskRefusal::Cancelled));
-        }
-        if order.total_amount < 1 {
-            return Ok(Err(AskRefusal::NothingToPay));
+        if let Some(refusal) = AskRefusal::of_order(order) {
+            return Ok(Err(refusal));
         }
         let prompt = MpesaPrompt {
             id: uuid::Uuid::new_v4().to_string(),
@@ -145,6 +152,10 @@ impl MpesaPrompt {
         write_transaction(connection, |connection| {
             Order::lock(connection, order_id)?;
             let Some(order) = Order::find(connection, order_id)? else { return Ok(Err(AskRefusal::NoSuchOrder)) };
+            // What the order is says more than the limits do: a paid order is told it is paid.
+            if let Some(refusal) = AskRefusal::of_order(&order) {
+                return Ok(Err(refusal));
+            }
             let recent: Vec<MpesaPrompt> = mpesa_prompts::table
                 .filter(mpesa_prompts::order_id.eq(order_id))
                 .filter(mpesa_prompts::created_at.gt(now - Duration::hours(1)))
