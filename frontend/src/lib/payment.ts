@@ -47,8 +47,8 @@ export function promptWords(prompt: PromptView): PromptWords {
     case "failed":
       return {
         tone: "failed",
-        title: "Not paid",
-        text: `The M-PESA payment did not go through. ${prompt.detail ?? ""}`.trim(),
+        title: "No payment yet",
+        text: prompt.detail ?? "The M-PESA payment did not go through.",
       };
   }
 }

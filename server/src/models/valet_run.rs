@@ -10,7 +10,7 @@ use crate::domain::schedule::{RunPosition, eta, nairobi_day};
 use crate::domain::{
     Collected, FieldErrors, MessageKind, OrderStatus, PaymentMethod, PaymentStatus, StopKind, StopState, Weighing,
 };
-use crate::models::mpesa::MpesaPrompt;
+use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use crate::models::order::bill::BillError;
 use crate::models::order::{NotifyCustomer, Order, OrderLine, Payment, PaymentRecorded, once_per};
 use crate::models::stop::Stop;
@@ -213,13 +213,19 @@ impl Stop {
                 ));
             }
             let billed = order.record_weighing(connection, &priced, actor.email, now)?;
+            if order.payment_status == PaymentStatus::Paid && billed.total_amount != order.total_amount {
+                // The estimate was paid and the bill is now another: never silently "paid".
+                let flagged = MpesaReceipt::flag_bill_changed(connection, &order.id)?;
+                tracing::warn!(order = %order.reference, paid = order.total_amount, bill = billed.total_amount, flagged, "a paid order's bill changed at pickup");
+            }
             if !already_done {
                 finish(connection, id, now)?;
                 Order::set_status_within(connection, &order.id, OrderStatus::PickedUp, actor.email, notify, now)?;
             }
-            if notify.mpesa_prompts && billed.payment_method == PaymentMethod::PayNow {
-                // The bill is set: the customer's phone asks for it (refused only for KSh 0).
-                let _ = MpesaPrompt::ask_within(connection, &billed, "bill", now)?;
+            if already_done && notify.mpesa_prompts && billed.payment_method == PaymentMethod::PayNow {
+                // A corrected bill: the phone asks for the new amount (the first weighing's prompt
+                // goes with "picked up", in `set_status_within`).
+                MpesaPrompt::ask_for_bill(connection, &billed, "bill", now)?;
             }
             Ok(Outcome::Changed)
         })

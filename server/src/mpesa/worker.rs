@@ -68,7 +68,7 @@ impl PromptWorker {
         let timeout = self.daraja.settings().request_timeout;
         let lease = lease(timeout);
         let claimed =
-            self.database.run(move |c| MpesaPrompt::claim_due(c, lease, 10, now).map_err(DbError::from)).await?;
+            self.database.run(move |c| MpesaPrompt::claim_due(c, lease, 1, now).map_err(DbError::from)).await?;
         let count = claimed.len();
         for (prompt, reference) in claimed {
             let request = PromptRequest { phone: &prompt.phone, amount: prompt.amount, reference: &reference };
@@ -103,7 +103,7 @@ impl PromptWorker {
 fn customer_words(error: &DarajaError) -> &'static str {
     match error {
         DarajaError::Unavailable(_) => {
-            "M-PESA did not answer. If no prompt came to your phone, send it again, or pay to the till."
+            "M-PESA did not answer in time. If a prompt came and you paid, we will see the payment; if none came, send it again in two minutes or pay to the till."
         }
         DarajaError::Refused(_) => "M-PESA refused the prompt. Please pay to the till, or send it again later.",
         DarajaError::Credentials(_) | DarajaError::Unconfigured(_) => {

@@ -192,7 +192,9 @@ impl Texts {
     fn how_to_pay(&self, order: &Order) -> String {
         match (order.payment_status, order.payment_method) {
             (PaymentStatus::Paid, _) => "Paid, thank you.".to_owned(),
-            (_, PaymentMethod::PayNow) if self.prompts => "M-PESA prompt coming to your phone.".to_owned(),
+            (_, PaymentMethod::PayNow) if self.prompts && order.total_amount > 0 => {
+                "M-PESA prompt coming to your phone.".to_owned()
+            }
             (_, PaymentMethod::PayNow) => format!("Pay to M-PESA till {}.", self.till),
             (_, PaymentMethod::PayDelivery) => "Pay on delivery, cash or M-PESA.".to_owned(),
         }

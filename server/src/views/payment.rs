@@ -54,6 +54,9 @@ impl PromptShown {
     }
 }
 
+/// How long after a prompt the pages keep asking about it.
+const POLL_FOR: time::Duration = time::Duration::minutes(35);
+
 /// The newest prompt sent to the customer's phone.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PromptView {
@@ -120,7 +123,10 @@ impl CustomerPayment {
             method: order.payment_method,
             prompts,
             due: if paid.is_some() { 0 } else { order.total_amount.max(0) },
-            poll: open && prompt.as_ref().is_some_and(|prompt| prompt.state.pending()),
+            // Not for ever: the status queries end about half an hour after a prompt.
+            poll: open
+                && prompt.as_ref().is_some_and(|prompt| prompt.state.pending())
+                && latest.is_some_and(|prompt| now < prompt.created_at + POLL_FOR),
             can_ask: prompts && open && order.payment_method == PaymentMethod::PayNow,
             paid,
             prompt,

@@ -16,6 +16,7 @@ mod mail;
 mod mail_mock;
 mod migrations;
 mod mpesa;
+mod mpesa_bills;
 mod mpesa_callbacks;
 mod mpesa_mock;
 mod mpesa_pages;

@@ -304,7 +304,7 @@ async fn staff_send_a_prompt_that_reaches_daraja(backend: Backend) {
 }
 
 /// A valet's account and session (the CSRF token read from the valet page's forms).
-async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
+pub async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
     app.create_staff_as(email, "a long valet password", StaffRole::Valet);
     let id = app.with_db(|c| Staff::find_by_email(c, email).unwrap().unwrap().id);
     let response = app.post_login(email, "a long valet password", None).await;
@@ -316,7 +316,7 @@ async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
 }
 
 /// Puts the order's stop of `kind` into `valet`'s run today; its id.
-fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, position: i32) -> String {
+pub fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, position: i32) -> String {
     let today = nairobi_day(OffsetDateTime::now_utc());
     app.with_db(|c| {
         diesel::update(stops::table.filter(stops::order_id.eq(&order.id)).filter(stops::kind.eq(kind)))
@@ -327,7 +327,7 @@ fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, positio
     })
 }
 
-async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+pub async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
     let mut form = vec![("csrf", session.csrf.as_str())];
     form.extend_from_slice(fields);
     app.client

@@ -10,6 +10,9 @@ use time::{Duration, PrimitiveDateTime};
 /// The shortest time between two prompts for one order: a customer who asks again at once most
 /// likely has the first one still on the phone.
 pub const RESEND_AFTER: Duration = Duration::seconds(60);
+/// How long after a prompt request Daraja did not answer a new one may be sent: past the time a
+/// prompt stays on a phone.
+pub const UNANSWERED_WAIT: Duration = Duration::seconds(120);
 /// At most this many prompts per order and hour.
 pub const PER_HOUR: i64 = 5;
 /// The words of a prompt whose sender stopped before Daraja answered.
@@ -140,6 +143,24 @@ impl MpesaPrompt {
         Ok(Ok(prompt))
     }
 
+    /// A prompt for the order's bill as it now stands (set at pickup, or corrected), unless one
+    /// for that amount was asked in the last two minutes and is still on its way to or on the phone. Refusals (paid, cancelled, KSh 0)
+    /// write nothing.
+    pub fn ask_for_bill(
+        connection: &mut DbConnection,
+        order: &Order,
+        asked_by: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<()> {
+        let pending = MpesaPrompt::latest(connection, &order.id)?.is_some_and(|prompt| {
+            !prompt.state.is_final() && prompt.amount == order.total_amount && prompt.created_at > now - UNANSWERED_WAIT
+        });
+        if !pending {
+            let _ = MpesaPrompt::ask_within(connection, order, asked_by, now)?;
+        }
+        Ok(())
+    }
+
     /// "Send the prompt again" (the customer on the order's page, staff, the valet at the door):
     /// a new prompt for the order's bill, unless one went less than a minute ago or five in the
     /// last hour.
@@ -165,7 +186,14 @@ impl MpesaPrompt {
                 return Ok(Err(AskRefusal::TooMany));
             }
             let on_the_phone = |prompt: &MpesaPrompt| {
-                !prompt.state.is_final() && prompt.sent_at.unwrap_or(prompt.created_at) > now - RESEND_AFTER
+                let pending =
+                    !prompt.state.is_final() && prompt.sent_at.unwrap_or(prompt.created_at) > now - RESEND_AFTER;
+                // A request Daraja never answered may still have reached the phone: a second prompt
+                // then could take the money twice, so the customer waits for the first to expire.
+                let unanswered = prompt.state == PromptState::Failed
+                    && prompt.checkout_request_id.is_none()
+                    && prompt.resolved_at.is_some_and(|at| at > now - UNANSWERED_WAIT);
+                pending || unanswered
             };
             if recent.iter().any(on_the_phone) {
                 return Ok(Err(AskRefusal::TooSoon));
@@ -221,11 +249,14 @@ impl MpesaPrompt {
                     .or(mpesa_prompts::state.eq(PromptState::Sending).and(mpesa_prompts::lease_until.lt(now))),
             )
             .order(mpesa_prompts::created_at.asc())
-            .limit(limit)
+            .limit(limit + 10)
             .select((mpesa_prompts::id, mpesa_prompts::state))
             .load(connection)?;
         let mut claimed = Vec::new();
         for (id, state) in candidates {
+            if claimed.len() as i64 >= limit {
+                break;
+            }
             if state == PromptState::Sending {
                 // Its instance stopped while sending: whether the phone got it is unknown. A second
                 // prompt could take the money twice, so it ends, and the customer can ask again.
@@ -250,12 +281,18 @@ impl MpesaPrompt {
                     .set((mpesa_prompts::state.eq(PromptState::Sending), mpesa_prompts::lease_until.eq(now + lease)))
                     .execute(connection)?;
             if won == 1 {
-                let row: (MpesaPrompt, String) = mpesa_prompts::table
+                let (prompt, reference, order): (MpesaPrompt, String, Order) = mpesa_prompts::table
                     .inner_join(orders::table)
                     .filter(mpesa_prompts::id.eq(&id))
-                    .select((MpesaPrompt::as_select(), orders::reference))
+                    .select((MpesaPrompt::as_select(), orders::reference, Order::as_select()))
                     .first(connection)?;
-                claimed.push(row);
+                // Written a while ago (a backlog, a restart): the order may be paid or cancelled
+                // since, and a prompt then would ask for money nobody owes.
+                if let Some(refusal) = AskRefusal::of_order(&order) {
+                    MpesaPrompt::fail(connection, &id, refusal.message(), now)?;
+                    continue;
+                }
+                claimed.push((prompt, reference));
             }
         }
         Ok(claimed)

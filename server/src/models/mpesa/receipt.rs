@@ -135,7 +135,7 @@ impl MpesaReceipt {
             None if MpesaReceipt::find(connection, &payment.receipt)?.is_some() => {
                 return Ok(Recorded::AlreadyRecorded);
             }
-            None => MpesaReceipt::find_order(connection, payment)?,
+            None => MpesaReceipt::find_order(connection, payment, now)?,
         };
         if let Some((id, _)) = &found {
             Order::lock(connection, id)?;
@@ -191,10 +191,13 @@ impl MpesaReceipt {
     fn find_order(
         connection: &mut DbConnection,
         payment: &ReceivedPayment,
+        now: PrimitiveDateTime,
     ) -> QueryResult<Option<(String, &'static str)>> {
         if let Some(reference) = payment.bill_ref.as_deref().and_then(OrderReference::parse) {
+            // A cancelled order is not paid by it: the payment waits for staff.
             let id: Option<String> = orders::table
                 .filter(orders::reference.eq(reference.as_str()))
+                .filter(orders::status.ne(OrderStatus::Cancelled))
                 .select(orders::id)
                 .first(connection)
                 .optional()?;
@@ -218,9 +221,13 @@ impl MpesaReceipt {
         if !unpaid.is_empty() {
             return Ok(None);
         }
+        // Only the prompt of that moment: an order settled by a status query months ago does not
+        // take today's payment of the same amount.
+        let window = time::Duration::hours(2);
         let without_code: Vec<String> = of_phone
             .filter(orders::paid_via.eq(PaidVia::Mpesa))
             .filter(orders::mpesa_code.is_null())
+            .filter(orders::paid_at.between(now - window, now))
             .select(orders::id)
             .limit(2)
             .load(connection)?;
@@ -310,6 +317,23 @@ impl MpesaReceipt {
             }
             Ok(Ok(MpesaReceipt::apply(connection, &receipt, &order_id, staff, notify, now)?))
         })
+    }
+
+    /// The bill of a paid order changed (weighed at pickup after the estimate was paid): its
+    /// M-PESA payments no longer match it, so they are flagged for staff, who settle the
+    /// difference. Returns how many were flagged (none for an order paid in cash or by code).
+    pub fn flag_bill_changed(connection: &mut DbConnection, order_id: &str) -> QueryResult<usize> {
+        diesel::update(
+            mpesa_receipts::table
+                .filter(mpesa_receipts::order_id.eq(order_id))
+                .filter(mpesa_receipts::problem.is_null()),
+        )
+        .set((
+            mpesa_receipts::problem.eq(ReceiptProblem::Amount),
+            mpesa_receipts::checked_by.eq(None::<String>),
+            mpesa_receipts::checked_at.eq(None::<PrimitiveDateTime>),
+        ))
+        .execute(connection)
     }
 
     /// Staff looked at a flagged payment (refunded it, or recorded the order's payment by hand).

@@ -23,6 +23,7 @@ use crate::db::{DbConnection, write_transaction};
 use crate::domain::{
     MessageKind, OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState,
 };
+use crate::models::mpesa::MpesaPrompt;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::Stop;
 use diesel::prelude::*;
@@ -228,6 +229,11 @@ impl Order {
             && let Some(email) = OutboxMessage::for_status(&changed, status, now)
         {
             OutboxMessage::enqueue(connection, &[email])?;
+        }
+        if status == OrderStatus::PickedUp && notify.mpesa_prompts && changed.payment_method == PaymentMethod::PayNow {
+            // The bill is set at pickup: the customer's phone asks for it (the picked-up text says
+            // so). Refused for a paid order or one at KSh 0, which the text then does not promise.
+            MpesaPrompt::ask_for_bill(connection, &changed, "bill", now)?;
         }
         changed.text_status(connection, notify, now)?;
         Ok(Some(changed))

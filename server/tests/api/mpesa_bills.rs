@@ -1,0 +1,148 @@
+//! Prompts for the bill, on both backends: the bill set at pickup (by the valet, or by staff
+//! marking the order picked up) asks the phone for it, and the picked-up text promises that only
+//! when it does; a paid estimate whose bill changes at pickup is flagged for staff, never left
+//! silently "paid"; a prompt written for an order paid or cancelled since is not sent; a prompt
+//! Daraja never answered holds back a second one for two minutes.
+
+use crate::helpers::{Backend, TestApp};
+use crate::mpesa::{
+    WAIT, order, paying_app, paying_app_with, place, place_pay_now, post_prompt_callback, receipts_of, sent_prompt,
+    success_callback, until_prompt,
+};
+use crate::mpesa_mock::PushReply;
+use crate::mpesa_staff::{put_in_run, valet, valet_post};
+use laundry::clock::stored;
+use laundry::db::write_transaction;
+use laundry::domain::{MessageKind, OrderStatus, PaymentStatus, PromptState, ReceiptProblem, StopKind};
+use laundry::models::mpesa::{AskRefusal, MpesaPrompt};
+use laundry::models::order::{NotifyCustomer, Order, Payment};
+use laundry::models::outbox::OutboxMessage;
+use std::time::Duration;
+
+const PHONE: &str = "+254712345678";
+
+/// The picked-up text of the order, its words.
+fn picked_up_text(app: &TestApp, order_id: &str) -> Option<String> {
+    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    all.into_iter()
+        .find(|m| m.kind == MessageKind::SmsPickedUp && m.order_id.as_deref() == Some(order_id))
+        .and_then(|m| m.sms_text())
+}
+
+fn prompts_of(app: &TestApp, order_id: &str) -> Vec<MpesaPrompt> {
+    app.with_db(|c| MpesaPrompt::for_order(c, order_id).unwrap())
+}
+
+async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backend: Backend) {
+    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let reference = place_pay_now(&app, PHONE).await;
+    let placed = order(&app, &reference);
+    let first = sent_prompt(&app, &placed.id).await;
+    let cancelled = crate::mpesa::failure_callback(first.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
+    assert_eq!(post_prompt_callback(&app, &cancelled).await.status(), 200);
+
+    let now = stored(app.clock.now());
+    let notify = app.state.notify_customer();
+    app.with_db(|c| Order::set_status(c, &placed.id, OrderStatus::PickedUp, "njeri@example.com", &notify, now))
+        .unwrap();
+    app.state.wake_prompts();
+
+    // (Found by who asked: the test's clock is stopped at midnight, the placement's is not.)
+    let bills: Vec<MpesaPrompt> = prompts_of(&app, &placed.id).into_iter().filter(|p| p.id != first.id).collect();
+    assert_eq!(bills.len(), 1, "{bills:#?}");
+    assert_eq!((bills[0].asked_by.as_str(), bills[0].amount), ("bill", placed.total_amount));
+    daraja.wait_for_pushes(2, WAIT).await;
+    let text = picked_up_text(&app, &placed.id).unwrap();
+    assert!(text.contains("M-PESA prompt coming"), "{text}");
+
+    // Saved with "notify customer" off: neither a text nor a prompt.
+    let quiet = place(&app, "+254712345679", "pay-now").await;
+    let quiet = order(&app, &quiet);
+    sent_prompt(&app, &quiet.id).await;
+    app.with_db(|c| {
+        Order::set_status(c, &quiet.id, OrderStatus::PickedUp, "njeri@example.com", &NotifyCustomer::nobody(), now)
+    })
+    .unwrap();
+    assert_eq!(prompts_of(&app, &quiet.id).len(), 1, "no second prompt");
+    assert_eq!(picked_up_text(&app, &quiet.id), None);
+}
+
+async fn a_paid_estimate_whose_bill_changes_at_pickup_is_flagged_for_staff(backend: Backend) {
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let reference = place_pay_now(&app, PHONE).await;
+    let placed = order(&app, &reference);
+    let prompt = sent_prompt(&app, &placed.id).await;
+    let paid = success_callback(prompt.checkout_request_id.as_deref().unwrap(), placed.total_amount, "QKH94M1Z11");
+    assert_eq!(post_prompt_callback(&app, &paid).await.status(), 200);
+    assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Paid);
+
+    let (me, session) = valet(&app, "otieno@example.com").await;
+    let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1);
+    let path = format!("/valet/stops/{pickup}/picked-up");
+    let weighed = valet_post(&app, &session, &path, &[("bags", "1"), ("kg", "5")]).await;
+    assert_eq!(weighed.status(), 303);
+
+    let billed = order(&app, &reference);
+    assert!(billed.total_amount > placed.total_amount, "5 kg cost more than 3");
+    let receipts = receipts_of(&app, &placed.id);
+    assert_eq!(receipts.len(), 1);
+    assert_eq!(receipts[0].problem, Some(ReceiptProblem::Amount), "{receipts:#?}");
+    assert_eq!(receipts[0].checked_at, None);
+    assert_eq!(prompts_of(&app, &placed.id).len(), 1, "a paid order gets no second prompt");
+}
+
+async fn a_prompt_for_an_order_paid_since_it_was_written_is_not_sent(backend: Backend) {
+    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let reference = place(&app, PHONE, "pay-delivery").await;
+    let placed = order(&app, &reference);
+    let now = stored(app.clock.now());
+    // Written, and the order paid in cash, in one transaction: the worker finds it queued.
+    app.with_db(|c| {
+        write_transaction(c, |c| {
+            let _ = MpesaPrompt::ask_within(c, &placed, "customer", now)?;
+            Order::record_payment_within(
+                c,
+                &placed.id,
+                &Payment::Cash,
+                "otieno@example.com",
+                &NotifyCustomer::nobody(),
+                now,
+            )
+        })
+    })
+    .unwrap();
+    app.state.wake_prompts();
+
+    let ended = until_prompt(&app, &placed.id, "ended", |p| p.state.is_final()).await;
+    assert_eq!(ended.state, PromptState::Failed);
+    assert_eq!(ended.detail.as_deref(), Some(AskRefusal::Paid.message()));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(daraja.pushes().is_empty(), "no prompt for money nobody owes");
+}
+
+async fn a_prompt_daraja_never_answered_holds_back_a_second_for_two_minutes(backend: Backend) {
+    let extra = [("MPESA_TIMEOUT_SECONDS", "1".to_owned())];
+    let Some((app, daraja)) = paying_app_with(backend, &extra).await else { return };
+    daraja.script_pushes(&[PushReply::Hang(Duration::from_secs(3))]);
+    let reference = place_pay_now(&app, PHONE).await;
+    let placed = order(&app, &reference);
+    let unanswered = sent_prompt(&app, &placed.id).await;
+    assert_eq!(unanswered.state, PromptState::Failed);
+
+    app.clock.advance(time::Duration::seconds(90));
+    let now = stored(app.clock.now());
+    let again = app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", now).unwrap());
+    assert_eq!(again.err(), Some(AskRefusal::TooSoon), "it may still be on the phone");
+
+    app.clock.advance(time::Duration::seconds(31));
+    let now = stored(app.clock.now());
+    let again = app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", now).unwrap());
+    assert!(again.is_ok(), "{again:?}");
+}
+
+crate::on_each_backend!(
+    staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so,
+    a_paid_estimate_whose_bill_changes_at_pickup_is_flagged_for_staff,
+    a_prompt_for_an_order_paid_since_it_was_written_is_not_sent,
+    a_prompt_daraja_never_answered_holds_back_a_second_for_two_minutes,
+);
