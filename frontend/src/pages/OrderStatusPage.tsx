@@ -75,8 +75,19 @@ function RescheduleForm({ props, choices }: { props: OrderStatusProps; choices: 
   );
 }
 
-/** Cancel the order, once the box is ticked. */
+/** Cancel the order, once the box is ticked; a paid one only by calling us (its money goes back). */
 function CancelForm({ props }: { props: OrderStatusProps }) {
+  if (props.payment.paid) {
+    return (
+      <div className="card form">
+        <h2>Cancel the Order</h2>
+        <p>
+          This order is paid, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send
+          your money back.
+        </p>
+      </div>
+    );
+  }
   return (
     <form className="card form" method="post" action={`/t/${props.token}/cancel`}>
       <h2>Cancel the Order</h2>

@@ -1,8 +1,9 @@
 //! Prompts for the bill, on both backends: the bill set at pickup (by the valet, or by staff
 //! marking the order picked up) asks the phone for it, and the picked-up text promises that only
 //! when it does; a paid estimate whose bill changes at pickup is flagged for staff, never left
-//! silently "paid"; a prompt written for an order paid or cancelled since is not sent; a prompt
-//! Daraja never answered holds back a second one for two minutes.
+//! silently "paid"; a paid order is not cancelled from its page (its money must go back); a prompt
+//! written for an order paid or cancelled since is not sent; a prompt Daraja never answered holds
+//! back a second one for two minutes.
 
 use crate::helpers::{Backend, TestApp};
 use crate::mpesa::{
@@ -91,6 +92,30 @@ async fn a_paid_estimate_whose_bill_changes_at_pickup_is_flagged_for_staff(backe
     assert_eq!(prompts_of(&app, &placed.id).len(), 1, "a paid order gets no second prompt");
 }
 
+async fn a_paid_order_is_not_cancelled_from_its_page(backend: Backend) {
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let reference = place_pay_now(&app, PHONE).await;
+    let placed = order(&app, &reference);
+    let prompt = sent_prompt(&app, &placed.id).await;
+    let paid = success_callback(prompt.checkout_request_id.as_deref().unwrap(), placed.total_amount, "QKH94M1Z11");
+    assert_eq!(post_prompt_callback(&app, &paid).await.status(), 200);
+
+    let token = placed.link_token.clone().unwrap();
+    let response = app
+        .client
+        .post(format!("{}/t/{token}/cancel", app.address))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("sec-fetch-site", "same-origin")
+        .body("confirm=yes")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 409);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("This order is paid, so it cannot be cancelled online."), "{html}");
+    assert_eq!(order(&app, &reference).status, OrderStatus::Pending);
+}
+
 async fn a_prompt_for_an_order_paid_since_it_was_written_is_not_sent(backend: Backend) {
     let Some((app, daraja)) = paying_app(backend).await else { return };
     let reference = place(&app, PHONE, "pay-delivery").await;
@@ -144,5 +169,6 @@ crate::on_each_backend!(
     staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so,
     a_paid_estimate_whose_bill_changes_at_pickup_is_flagged_for_staff,
     a_prompt_for_an_order_paid_since_it_was_written_is_not_sent,
+    a_paid_order_is_not_cancelled_from_its_page,
     a_prompt_daraja_never_answered_holds_back_a_second_for_two_minutes,
 );

@@ -8,7 +8,7 @@ use super::{NotifyCustomer, Order};
 use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal};
-use crate::domain::{OrderStatus, StopKind, StopState};
+use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
@@ -41,6 +41,11 @@ pub enum ChangeRefusal {
     /// The pickup's cut-off has passed; the number is the cut-off in minutes.
     #[error("{}", past_cutoff(*.0))]
     PastCutoff(u16),
+    /// The order is paid: cancelling means sending money back, which staff do.
+    #[error(
+        "This order is paid, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send your money back."
+    )]
+    Paid,
     /// The window asked for is the one already booked.
     #[error("Your pickup is already booked in that window. Please choose another one.")]
     SameWindow,
@@ -168,6 +173,9 @@ impl Order {
     ) -> Result<Order, ChangeError> {
         write_transaction(connection, |connection| {
             let (order, _) = changeable(connection, token, schedule, now.assume_utc())?;
+            if order.payment_status == PaymentStatus::Paid {
+                return Err(ChangeRefusal::Paid.into());
+            }
             let cancelled = Order::set_status_within(
                 connection,
                 &order.id,
