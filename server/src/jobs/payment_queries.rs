@@ -8,7 +8,7 @@
 //! instances do not ask twice; an answer that arrives with the callback is recorded once
 //! ([`MpesaPrompt::resolve`]).
 //!
-//! [`FIRST_QUERY_AFTER`]: crate::models::mpesa::MpesaPrompt
+//! [`FIRST_QUERY_AFTER`]: crate::models::mpesa::FIRST_QUERY_AFTER
 
 use super::{JobContext, Looking};
 use crate::clock::stored;

@@ -11,8 +11,8 @@ use time::{Duration, PrimitiveDateTime};
 use ts_rs::TS;
 
 /// How long after a prompt reached the phone without an answer the page says "checking with
-/// M-PESA": when the status query is first made (`models::mpesa`'s `FIRST_QUERY_AFTER`, 90 s).
-pub const CHECKING_AFTER: Duration = Duration::seconds(90);
+/// M-PESA": when the status query is first made.
+pub const CHECKING_AFTER: Duration = crate::models::mpesa::FIRST_QUERY_AFTER;
 
 /// Where the newest prompt to pay is, as the customer reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]

@@ -462,3 +462,18 @@ impl TestApp {
         request
     }
 }
+
+/// Posts a staff page's form as the page does (the session's cookie and its CSRF field), like the
+/// valet's stop forms.
+pub async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    let mut form = vec![("csrf", session.csrf.as_str())];
+    form.extend_from_slice(fields);
+    app.client
+        .post(format!("{}{path}", app.address))
+        .header("cookie", &session.cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(&form).unwrap())
+        .send()
+        .await
+        .unwrap()
+}

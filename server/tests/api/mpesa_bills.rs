@@ -5,13 +5,14 @@
 //! written for an order paid or cancelled since is not sent; a prompt Daraja never answered holds
 //! back a second one for two minutes.
 
+use crate::helpers::valet_post;
 use crate::helpers::{Backend, TestApp};
 use crate::mpesa::{
     WAIT, order, paying_app, paying_app_with, place, place_pay_now, post_prompt_callback, receipts_of, sent_prompt,
     success_callback, until_prompt,
 };
 use crate::mpesa_mock::PushReply;
-use crate::mpesa_staff::{put_in_run, valet, valet_post};
+use crate::mpesa_staff::{put_in_run, valet};
 use laundry::clock::stored;
 use laundry::db::write_transaction;
 use laundry::domain::{MessageKind, OrderStatus, PaymentStatus, PromptState, ReceiptProblem, StopKind};

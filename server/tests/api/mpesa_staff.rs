@@ -4,6 +4,7 @@
 //! by method, the staff's "Send M-PESA prompt", and the valet's at the door.
 
 use crate::admin_dashboard::{get, order_id, order_with, post, staff};
+use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, set_cookie};
 use crate::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
@@ -325,19 +326,6 @@ pub fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, pos
             .unwrap();
         Stop::of_order(c, &order.id, kind).unwrap().unwrap().id
     })
-}
-
-pub async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
-    let mut form = vec![("csrf", session.csrf.as_str())];
-    form.extend_from_slice(fields);
-    app.client
-        .post(format!("{}{path}", app.address))
-        .header("cookie", &session.cookie)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&form).unwrap())
-        .send()
-        .await
-        .unwrap()
 }
 
 async fn valet_page(app: &TestApp, session: &SignedIn) -> String {

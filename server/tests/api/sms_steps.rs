@@ -3,6 +3,7 @@
 //! none for a change refused or made twice, and all of them through a mock Africa's Talking. A
 //! customer stops texts to their number from the order's page; staff switch a kind of text off.
 
+use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env, spawn_app_with_env};
 use crate::sms::{place, texting_app, texts, until_texts};
 use crate::sms_mock::{AtReply, MockAt};
@@ -49,20 +50,6 @@ fn only_text(app: &TestApp, kind: MessageKind) -> String {
 
 async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
     app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
-}
-
-/// Posts a valet form as the page does (the session's cookie and its CSRF field).
-async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
-    let mut form = vec![("csrf", session.csrf.as_str())];
-    form.extend_from_slice(fields);
-    app.client
-        .post(format!("{}{path}", app.address))
-        .header("cookie", &session.cookie)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&form).unwrap())
-        .send()
-        .await
-        .unwrap()
 }
 
 /// Puts the order's stop of `kind` first in `valet`'s run today, 19:00-20:00; its id.

@@ -4,6 +4,7 @@
 //! its payment, and the refusals (bad input, a used M-PESA code, another valet's stop, no CSRF).
 //! Stops are put into runs directly in the database: the day board is not part of this page.
 
+use crate::helpers::valet_post as post;
 use crate::helpers::{SignedIn, TestApp, set_cookie};
 use crate::on_both_backends;
 use diesel::prelude::*;
@@ -84,20 +85,6 @@ fn put_in_run(app: &TestApp, order: &Placed, kind: StopKind, valet: &str, positi
             .unwrap();
         Stop::of_order(c, &order.key, kind).unwrap().unwrap().id
     })
-}
-
-/// Posts a stop's form as the page does (the session's cookie and the form's CSRF field).
-async fn post(app: &TestApp, session: &SignedIn, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
-    let mut form = vec![("csrf", session.csrf.as_str())];
-    form.extend_from_slice(fields);
-    app.client
-        .post(format!("{}{path}", app.address))
-        .header("cookie", &session.cookie)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&form).unwrap())
-        .send()
-        .await
-        .unwrap()
 }
 
 async fn page(app: &TestApp, session: &SignedIn, path: &str) -> String {

@@ -5,6 +5,6 @@ mod prompt;
 mod receipt;
 mod resolve;
 
-pub use prompt::{AskRefusal, MpesaPrompt};
+pub use prompt::{AskRefusal, FIRST_QUERY_AFTER, MpesaPrompt};
 pub use receipt::{MatchRefusal, MpesaReceipt, ReceivedPayment, Recorded};
 pub use resolve::{PaidDetails, Resolved};
