@@ -56,6 +56,9 @@ pub struct Settings {
     /// KSh off a phone number's first order, the home page banner's offer
     /// (`LAUNDRY_FIRST_ORDER_DISCOUNT_KES`, whole shillings, 0 to 100000; unset or 0: off).
     pub first_order_discount: Option<u32>,
+    /// Days after delivery within which a customer may ask for a free re-clean, the home page's
+    /// satisfaction guarantee (`LAUNDRY_RECLEAN_DAYS`, 1 to 90, default 7).
+    pub reclean_days: u32,
     /// Pickup windows, capacities, closed dates, cut-off, turnaround, rush surcharge and minutes
     /// per stop (`LAUNDRY_PICKUP_WINDOWS` and the others of `config::schedule`).
     pub schedule: Schedule,
@@ -207,6 +210,12 @@ impl Settings {
             Ok(shillings) if shillings <= 100_000 => Some(shillings),
             _ => return Err(invalid(name, &discount, "expected whole shillings from 0 (off) to 100000")),
         };
+        let (name, days) = var("LAUNDRY_RECLEAN_DAYS", &crate::models::reclean::DEFAULT_RECLEAN_DAYS.to_string());
+        let reclean_days = days
+            .parse::<u32>()
+            .ok()
+            .filter(|days| (1..=90).contains(days))
+            .ok_or_else(|| invalid(name, &days, "expected a whole number of days from 1 to 90"))?;
         let mail = mail::mail_settings(&lookup)?;
         let sms = sms::sms_settings(&lookup)?;
         let mpesa = mpesa::mpesa_settings(&lookup)?;
@@ -232,6 +241,7 @@ impl Settings {
             base_url,
             intro_video_url,
             first_order_discount,
+            reclean_days,
         })
     }
 }
@@ -343,6 +353,12 @@ mod tests {
         assert_eq!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "40")]).unwrap().tracking_per_10_minutes, 40);
         assert!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "0")]).is_err());
         assert_eq!(settings(&[]).unwrap().first_order_discount, None);
+        assert_eq!(settings(&[]).unwrap().reclean_days, 7);
+        assert_eq!(settings(&[("LAUNDRY_RECLEAN_DAYS", "14")]).unwrap().reclean_days, 14);
+        for bad in ["0", "91", "seven", "-1"] {
+            let error = settings(&[("LAUNDRY_RECLEAN_DAYS", bad)]).unwrap_err();
+            assert_eq!(error.variable, "LAUNDRY_RECLEAN_DAYS", "{bad}");
+        }
         assert_eq!(settings(&[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "250")]).unwrap().first_order_discount, Some(250));
         assert!(settings(&[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "-5")]).is_err());
         assert_eq!(settings(&[("LAUNDRY_SUBMISSIONS_PER_HOUR", "120")]).unwrap().submissions_per_hour, 120);

@@ -259,6 +259,23 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    recleans (order_id) {
+        order_id -> Text,
+        original_order_id -> Text,
+        problem -> Text,
+        requested_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    reclean_lines (original_order_id, original_position) {
+        original_order_id -> Text,
+        original_position -> Integer,
+        reclean_order_id -> Text,
+    }
+}
+
 diesel::joinable!(order_lines -> orders (order_id));
 diesel::joinable!(stops -> orders (order_id));
 diesel::joinable!(stops -> staff (valet_id));
@@ -284,5 +301,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sms_incoming,
     job_runs,
     mpesa_prompts,
-    mpesa_receipts
+    mpesa_receipts,
+    recleans,
+    reclean_lines
 );

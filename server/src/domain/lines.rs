@@ -25,6 +25,9 @@ text_enum! {
 /// What the discount line is called, in the catalogue's terms.
 pub const FIRST_ORDER_DISCOUNT_ITEM: &str = "first-order-discount";
 
+/// What the line that makes a re-clean free is called (the satisfaction guarantee).
+pub const RECLEAN_ITEM: &str = "free-re-clean";
+
 /// What the rush surcharge line is called.
 pub const RUSH_ITEM: &str = "next-day-rush";
 
@@ -105,6 +108,28 @@ impl Line {
     }
 }
 
+impl Line {
+    /// A re-clean under the satisfaction guarantee: the whole of `subtotal` off, so that the order
+    /// costs nothing however much the valet weighs.
+    pub fn free_reclean(subtotal: i32) -> Line {
+        let amount = subtotal.max(0);
+        Line {
+            kind: LineKind::Discount,
+            item: RECLEAN_ITEM,
+            label: "Free re-clean (our guarantee)",
+            quantity: 1,
+            unit: Unit::Piece,
+            unit_price: -amount,
+            amount: -amount,
+        }
+    }
+
+    /// Whether this is something cleaned (by the kg or by the piece) rather than money off or on.
+    pub fn is_cleaned(kind: LineKind) -> bool {
+        matches!(kind, LineKind::Kg | LineKind::Piece)
+    }
+}
+
 /// The sum of the lines' amounts.
 pub fn total(lines: &[Line]) -> i32 {
     lines.iter().map(|line| line.amount).sum()
@@ -131,6 +156,15 @@ mod tests {
         assert_eq!(Line::by_the_kg(general, 3).amount, 500);
         assert_eq!(Line::by_the_kg(general, 7).amount, 700);
         assert_eq!(Line::by_the_kg(general, 7).unit_price, 100);
+    }
+
+    #[test]
+    fn a_free_reclean_takes_the_whole_subtotal_off() {
+        let wash = service("wash-fold").unwrap();
+        let mut lines = vec![Line::by_the_kg(wash, 3)];
+        lines.push(Line::free_reclean(total(&lines)));
+        assert_eq!(total(&lines), 0);
+        assert_eq!(lines[1].amount, -450);
     }
 
     #[test]

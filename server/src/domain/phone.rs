@@ -32,6 +32,12 @@ impl PhoneNumber {
         }
     }
 
+    /// A number read back from the database, which holds only numbers [`PhoneNumber::parse`]
+    /// accepted.
+    pub fn from_stored(stored: &str) -> Self {
+        Self(stored.to_owned())
+    }
+
     /// The stored form, `+254712345678`.
     pub fn as_str(&self) -> &str {
         &self.0

@@ -7,6 +7,7 @@ pub mod job_run;
 pub mod mpesa;
 pub mod order;
 pub mod outbox;
+pub mod reclean;
 pub mod slot_confirmation;
 pub mod staff;
 pub mod stats;

@@ -10,6 +10,7 @@ pub mod hooks;
 pub mod order_page;
 pub mod orders;
 pub mod pages;
+pub mod placing;
 pub mod seo;
 pub mod slots;
 pub mod tracking;

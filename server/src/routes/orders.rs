@@ -2,19 +2,20 @@
 //! `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain HTML form, for
 //! browsers without JavaScript), and the confirmation page that follows.
 
+use super::placing::{self, Placer, SAVE_FAILED};
 use crate::auth::auth_cookie;
 use crate::catalogue;
-use crate::clock::{now_utc, stored};
+use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::{
-    FieldErrors, Loose, OrderInput, OrderReference, OrderSource, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind,
-    StopState, parse_rush,
+    FieldErrors, Loose, OrderInput, OrderReference, PIECE_FIELD, PaymentMethod, PhoneNumber, StopKind, StopState,
+    parse_rush,
 };
 use crate::error::ApiError;
 use crate::models::mpesa::MpesaPrompt;
-use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms};
+use crate::models::order::{Order, OrderLine, Placed};
 use crate::models::stop::Stop;
-use crate::rate_limit::{client_ip, submissions_limited};
+use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use crate::views::orders::{OrderLineView, OrderView};
 use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps, Page};
@@ -36,66 +37,14 @@ const PLACED_COOKIE: &str = "laundry_placed";
 /// The newest orders' links one browser keeps.
 const PLACED_KEPT: usize = 5;
 
-/// Spec section 8: what a customer reads when the order could not be stored.
-pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
-
-/// Validates and stores an order; the one path both endpoints take. The order's lines come with it.
+/// The customer's order, by the one path every order form takes.
 async fn place(
     state: &AppState,
     request: &HttpRequest,
     input: OrderInput,
     key: Option<String>,
 ) -> Result<(Placed, Vec<OrderLine>), ApiError> {
-    let order = input.validate().map_err(ApiError::invalid)?;
-    // Over the limit, a retry of an order already stored is still answered; a new one is not.
-    let client = client_ip(state.settings(), request);
-    // Reserved before storing, so orders arriving at once cannot pass the limit together; given
-    // back unless a new order is stored.
-    let reservation = state.submission_limit().reserve(client);
-    let may_create = reservation.is_ok();
-    let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
-    let texts = state.texts().clone();
-    let mpesa_prompt = state.sends_prompts();
-    let placed = state
-        .db()
-        .run(move |connection| {
-            let terms = PlacingTerms {
-                first_order_discount,
-                schedule: &schedule,
-                texts: &texts,
-                source: OrderSource::Web,
-                mpesa_prompt,
-            };
-            let placed = Order::place(connection, &order, key.as_deref(), may_create, &terms, now_utc());
-            let with_lines = placed.and_then(|placed| {
-                let lines = Order::lines(connection, &placed.order().id)?;
-                Ok((placed, lines))
-            });
-            Ok::<_, DbError>(with_lines)
-        })
-        .await
-        .map_err(|source| ApiError::Storage { message: SAVE_FAILED, source })?;
-    let outcome = placed.map_err(|error| match error {
-        PlaceError::KeyReused => ApiError::KeyReused,
-        PlaceError::NewOrdersHeld => {
-            submissions_limited(&state.settings().business, reservation.as_ref().err().copied().unwrap_or_default())
-        }
-        PlaceError::Slot(refusal) => {
-            let mut errors = FieldErrors::default();
-            errors.add("pickup", refusal.to_string());
-            ApiError::invalid(errors)
-        }
-        PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
-    })?;
-    if let (Placed::Created(order), _) = &outcome {
-        if let Ok(reservation) = reservation {
-            reservation.keep();
-        }
-        tracing::info!(order_id = %order.reference, total_kes = order.total_amount, "order placed");
-        state.wake_outbox();
-        state.wake_prompts();
-    }
-    Ok(outcome)
+    placing::place(state, Placer::Customer(request), input, key).await
 }
 
 /// `Idempotency-Key`: 1 to 100 visible ASCII characters.

@@ -63,10 +63,23 @@ impl Texts {
         }
     }
 
-    /// The order is in.
-    pub fn order_received(&self, order: &Order, pickup: Option<Slot>) -> String {
-        let when = pickup.map(|slot| format!(" Pickup {}, to be confirmed soon.", slot.label())).unwrap_or_default();
+    /// The order is in; its pickup is confirmed when staff took it with the caller and agreed the
+    /// window there and then.
+    pub fn order_received(&self, order: &Order, pickup: Option<Slot>, confirmed: bool) -> String {
+        let how = if confirmed { "confirmed" } else { "to be confirmed soon" };
+        let when = pickup.map(|slot| format!(" Pickup {}, {how}.", slot.label())).unwrap_or_default();
         format!("{}: order {} received.{when} Track it: {}", self.shop, order.reference, self.link(order))
+    }
+
+    /// A free re-clean of order `of` is booked, as order `order`.
+    pub fn reclean_booked(&self, order: &Order, of: &str, pickup: Slot) -> String {
+        format!(
+            "{}: free re-clean of order {of} booked, order {}. Pickup {}. Track: {}",
+            self.shop,
+            order.reference,
+            pickup.label(),
+            self.link(order)
+        )
     }
 
     /// Staff confirmed (or moved and confirmed) the pickup.
@@ -124,7 +137,7 @@ impl Texts {
     /// The valet set off to deliver.
     pub fn out_for_delivery(&self, order: &Order, eta: Option<Eta>) -> String {
         let when = eta.map(|eta| format!(", expected {eta}")).unwrap_or_default();
-        let pay = if order.payment_status == PaymentStatus::Paid {
+        let pay = if order.payment_status == PaymentStatus::Paid || order.total_amount <= 0 {
             String::new()
         } else {
             format!(" To pay: KSh {}, cash or M-PESA.", shillings(order.total_amount))
@@ -138,6 +151,8 @@ impl Texts {
         let paid = if order.payment_status == PaymentStatus::Paid {
             let code = order.mpesa_code.as_deref().map(|code| format!(" (M-PESA {code})")).unwrap_or_default();
             format!(", KSh {} paid{code}. Thank you!", shillings(order.total_amount))
+        } else if order.total_amount <= 0 {
+            ". Nothing to pay. Thank you!".to_owned()
         } else {
             format!(". Thank you! Bill KSh {}, M-PESA till {}.", shillings(order.total_amount), self.till)
         };
@@ -192,6 +207,8 @@ impl Texts {
     fn how_to_pay(&self, order: &Order) -> String {
         match (order.payment_status, order.payment_method) {
             (PaymentStatus::Paid, _) => "Paid, thank you.".to_owned(),
+            // A free re-clean, or a first order the discount covers.
+            _ if order.total_amount <= 0 => "Nothing to pay.".to_owned(),
             (_, PaymentMethod::PayNow) if self.prompts && order.total_amount > 0 => {
                 "M-PESA prompt coming to your phone.".to_owned()
             }
@@ -283,7 +300,9 @@ mod tests {
         let all = [
             ("picked up, pay now", texts.picked_up(&pay_now)),
             ("picked up, prompt coming", prompting.picked_up(&pay_now)),
-            ("order received", texts.order_received(&order, Some(slot))),
+            ("order received", texts.order_received(&order, Some(slot), false)),
+            ("order received, slot confirmed", texts.order_received(&order, Some(slot), true)),
+            ("re-clean booked", texts.reclean_booked(&order, "ZX98YW76", slot)),
             ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
             ("eta", texts.eta(&order, eta)),
             ("on the way", texts.on_the_way(&order, Some(eta))),
@@ -306,7 +325,9 @@ mod tests {
         let texts =
             Texts { shop: "Usafi Express Laundry".to_owned(), base_url: "https://usafi.co.ke".to_owned(), ..texts };
         for text in [
-            texts.order_received(&order, Some(slot)),
+            texts.order_received(&order, Some(slot), false),
+            texts.order_received(&order, Some(slot), true),
+            texts.reclean_booked(&order, "ZX98YW76", slot),
             texts.slot_confirmed(&order, slot, false),
             texts.eta(&order, eta),
             texts.on_the_way(&order, Some(eta)),
@@ -320,6 +341,32 @@ mod tests {
         ] {
             assert_eq!(segments(&text), 1, "{} characters: {text}", text.len());
         }
+    }
+
+    #[test]
+    fn a_free_order_is_never_asked_to_pay() {
+        let (texts, order) = longest();
+        let free = Order { total_amount: 0, payment_method: PaymentMethod::PayNow, ..order };
+        let prompting = Texts { prompts: true, ..texts.clone() };
+        for text in [texts.picked_up(&free), prompting.picked_up(&free)] {
+            assert!(text.contains("Bill KSh 0. Nothing to pay."), "{text}");
+        }
+        assert!(!texts.out_for_delivery(&free, None).contains("To pay"));
+        let delivered = texts.delivered(&free);
+        assert!(
+            delivered.contains("delivered. Nothing to pay. Thank you!") && !delivered.contains("till"),
+            "{delivered}"
+        );
+    }
+
+    #[test]
+    fn a_slot_taken_with_the_caller_is_confirmed_in_the_first_text() {
+        let (texts, order) = longest();
+        let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
+        assert!(texts.order_received(&order, Some(slot), true).contains(", confirmed. Track it"));
+        assert!(texts.order_received(&order, Some(slot), false).contains(", to be confirmed soon."));
+        let reclean = texts.reclean_booked(&order, "ZX98YW76", slot);
+        assert!(reclean.contains("free re-clean of order ZX98YW76 booked, order AB12CD34."), "{reclean}");
     }
 
     #[test]

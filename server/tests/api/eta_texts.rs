@@ -39,13 +39,7 @@ fn place(app: &TestApp, phone: &str, day: Date, hour: u16) -> Order {
     });
     let order = serde_json::from_value::<OrderInput>(input).unwrap().validate().unwrap();
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
-    let terms = PlacingTerms {
-        first_order_discount: None,
-        schedule: &schedule,
-        texts: &texts,
-        source: OrderSource::Web,
-        mpesa_prompt: false,
-    };
+    let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
     let now = laundry::clock::stored(nairobi(day.previous_day().unwrap(), 12, 0));
     app.with_db(|c| Order::place(c, &order, None, true, &terms, now)).unwrap().order().clone()
 }

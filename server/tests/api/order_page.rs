@@ -60,13 +60,7 @@ fn place_at(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16, now: P
     let order = input.validate().unwrap();
     let schedule = app.state.settings().schedule.clone();
     let texts = app.state.texts().clone();
-    let terms = PlacingTerms {
-        first_order_discount: None,
-        schedule: &schedule,
-        texts: &texts,
-        source: laundry::domain::OrderSource::Web,
-        mpesa_prompt: false,
-    };
+    let terms = PlacingTerms::new(None, &schedule, &texts, laundry::domain::OrderSource::Web, false);
     let placed = app.with_db(|c| Order::place(c, &order, None, true, &terms, now)).unwrap();
     let order = placed.order();
     (order.id.clone(), order.link_token.clone().unwrap())

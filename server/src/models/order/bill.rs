@@ -6,7 +6,7 @@ use super::{Order, OrderLine};
 use crate::catalogue::{self, Unit};
 use crate::db::DbConnection;
 use crate::db::schema::{order_bills, order_lines, orders};
-use crate::domain::{FieldErrors, Line, LineKind, Weighing, lines_total};
+use crate::domain::{FieldErrors, Line, LineKind, RECLEAN_ITEM, Weighing, lines_total};
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use serde::{Deserialize, Serialize};
@@ -252,6 +252,8 @@ pub fn weighed_lines(current: &[OrderLine], weighing: &Weighing) -> Result<Vec<L
     let subtotal = lines_total(&lines);
     for line in current {
         match line.kind {
+            // A re-clean stays free whatever was weighed; a first-order discount keeps its amount.
+            LineKind::Discount if line.item == RECLEAN_ITEM => lines.push(Line::free_reclean(subtotal)),
             LineKind::Discount => lines.push(Line::first_order_discount(line.amount.unsigned_abs(), subtotal)),
             LineKind::Surcharge => lines.push(Line::rush(line.amount.max(0).unsigned_abs())),
             LineKind::Kg | LineKind::Piece => {}
@@ -305,6 +307,17 @@ mod tests {
         assert_eq!(lines_total(&heavier), 750 - 200);
         let lighter = weighed_lines(&current, &Weighing { bags: 1, kg: Some(1), pieces: vec![] }).unwrap();
         assert_eq!(lines_total(&lighter), 0, "150 of discount at most on a 150 bill");
+    }
+
+    #[test]
+    fn a_reclean_stays_free_however_much_is_weighed() {
+        let wash = service("wash-fold").unwrap();
+        let shirt = price_item("shirt").unwrap();
+        let current = stored(&[Line::by_the_kg(wash, 3), Line::free_reclean(450)]);
+        let weighing = Weighing { bags: 1, kg: Some(6), pieces: vec![(shirt, 2)] };
+        let lines = weighed_lines(&current, &weighing).unwrap();
+        assert_eq!(lines_total(&lines), 0);
+        assert_eq!(lines.last().unwrap().amount, -(900 + 400));
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub use lines::OrderLine;
 pub use list::{ListedOrder, MpesaFacts, OrderFilter};
 pub use notify::{NotifyCustomer, once_per};
 pub use payment::{Payment, PaymentRecorded};
-pub use place::{PlaceError, Placed, PlacingTerms};
+pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
 pub use visit::{CANCELLED_BY_CUSTOMER, ChangeError, ChangeRefusal, VisitStop, change_refusal};
 
 use crate::db::schema::{order_status_history, orders};

@@ -175,13 +175,18 @@ impl Order {
         let id = Uuid::new_v4().to_string();
         let reference = unused_reference(connection)?;
         let mut lines = order.lines();
-        if let Some(shillings) = terms.first_order_discount.filter(|&shillings| shillings > 0)
-            && is_first_order(connection, order.phone.as_str())?
-        {
-            lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
-        }
-        if order.rush && terms.schedule.rush_surcharge > 0 {
-            lines.push(Line::rush(terms.schedule.rush_surcharge));
+        match terms.pricing {
+            Pricing::Catalogue => {
+                if let Some(shillings) = terms.first_order_discount.filter(|&shillings| shillings > 0)
+                    && is_first_order(connection, order.phone.as_str())?
+                {
+                    lines.push(Line::first_order_discount(shillings, lines_total(&lines)));
+                }
+                if order.rush && terms.schedule.rush_surcharge > 0 {
+                    lines.push(Line::rush(terms.schedule.rush_surcharge));
+                }
+            }
+            Pricing::FreeReclean { .. } => lines.push(Line::free_reclean(lines_total(&lines))),
         }
         // The spec's service fields describe the main (kg) line; an order of pieces alone says so.
         let (service_type, service_label, quantity, price_per_kg) = match order.by_the_kg {
@@ -222,12 +227,19 @@ impl Order {
             None => Stop::next_open(connection, terms.schedule, moment).map_err(book_error)?,
         };
         let pickup = Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
+        let taken_by = terms.staff.map(|staff| staff.by);
+        if let Some(StaffBooking { by, confirm_slot: true }) = terms.staff {
+            Stop::confirm(connection, &id, by, now)?;
+        }
         Order::insert_lines(connection, &id, &lines)?;
+        // The first entry of the history says who took the order: a staff member, or nobody (the
+        // customer placed it).
         diesel::insert_into(order_status_history::table)
             .values((
                 order_status_history::order_id.eq(&id),
                 order_status_history::status.eq(OrderStatus::Pending),
                 order_status_history::changed_at.eq(now),
+                order_status_history::changed_by.eq(taken_by),
             ))
             .execute(connection)?;
         let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
@@ -236,7 +248,11 @@ impl Order {
         // An order booked by text is answered by the reply to that text, which names the
         // window and the link: a second text saying the same would be noise.
         if terms.source != OrderSource::Sms {
-            let text = terms.texts.order_received(&stored, Some(pickup));
+            let confirmed = terms.staff.is_some_and(|staff| staff.confirm_slot);
+            let text = match terms.pricing {
+                Pricing::FreeReclean { of } => terms.texts.reclean_booked(&stored, of, pickup),
+                Pricing::Catalogue => terms.texts.order_received(&stored, Some(pickup), confirmed),
+            };
             let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
             OutboxMessage::enqueue_sms(connection, &sms)?;
         }
@@ -263,6 +279,46 @@ pub struct PlacingTerms<'a> {
     /// Whether a "Pay Now (M-PESA)" order sends the customer's phone a prompt for its estimate
     /// (M-PESA configured, and the customer is placing it now).
     pub mpesa_prompt: bool,
+    /// How its lines are priced.
+    pub pricing: Pricing<'a>,
+    /// The staff member who took it on the phone or from WhatsApp; none: the customer placed it.
+    pub staff: Option<StaffBooking<'a>>,
+}
+
+impl<'a> PlacingTerms<'a> {
+    /// The terms of an order placed by the customer (`source`), priced from the catalogue.
+    pub fn new(
+        first_order_discount: Option<u32>,
+        schedule: &'a Schedule,
+        texts: &'a Texts,
+        source: OrderSource,
+        mpesa_prompt: bool,
+    ) -> Self {
+        Self { first_order_discount, schedule, texts, source, mpesa_prompt, pricing: Pricing::Catalogue, staff: None }
+    }
+}
+
+/// How an order's lines are priced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pricing<'a> {
+    /// From the catalogue, with the first-order discount and the rush surcharge.
+    Catalogue,
+    /// A re-clean under the satisfaction guarantee of the order with this order ID: its lines at
+    /// their catalogue prices, and as much off ([`Line::free_reclean`]), so that it costs KSh 0.
+    FreeReclean {
+        /// The order ID of the order cleaned again.
+        of: &'a str,
+    },
+}
+
+/// An order taken by staff for a caller (the same form, rules and prices as the public one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaffBooking<'a> {
+    /// The staff member's e-mail, written as the author of the order's first history entry.
+    pub by: &'a str,
+    /// Whether the pickup is confirmed with the caller in the same step (recorded as confirmed by
+    /// `by`; the order's text then says so).
+    pub confirm_slot: bool,
 }
 
 fn book_error(error: BookError) -> PlaceError {

@@ -33,13 +33,7 @@ pub async fn sms_incoming(
         state
             .db()
             .run(move |connection| {
-                let terms = PlacingTerms {
-                    first_order_discount,
-                    schedule: &schedule,
-                    texts: &texts,
-                    source: OrderSource::Sms,
-                    mpesa_prompt: false,
-                };
+                let terms = PlacingTerms::new(first_order_discount, &schedule, &texts, OrderSource::Sms, false);
                 IncomingText::answer(connection, &sms, &terms, now_utc()).map_err(|error| match error {
                     PlaceError::Database(error) => DbError::Query(error),
                     // Not reachable for a text (its key is its own id, new orders are allowed,

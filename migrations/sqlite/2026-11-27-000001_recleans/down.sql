@@ -1,0 +1,2 @@
+DROP TABLE reclean_lines;
+DROP TABLE recleans;
