@@ -321,8 +321,9 @@ export default function HomePage(props: HomeProps) {
           </span>
           <h2 id="guarantee-title">100% Satisfaction Guarantee</h2>
           <p>
-            If you are not completely satisfied with the cleaning of any item, tell us and we will re-clean it free of
-            charge.
+            If you are not completely satisfied with the cleaning of any item, tell us within {props.recleanDays} days
+            of delivery and we will re-clean it free of charge: ask from your order&apos;s page (the link in our texts),
+            or call or WhatsApp us.
           </p>
         </div>
       </section>

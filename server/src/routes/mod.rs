@@ -48,6 +48,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
             first_order_discount: settings.first_order_discount,
             sends_texts: settings.sms.missing().is_empty(),
             pickup_by_text: PickupByText::new(&settings.sms),
+            reclean_days: settings.reclean_days,
         }),
         Page::Pricing => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
         // Every window with all its places: the page as it is before anything is booked.

@@ -134,6 +134,8 @@ pub struct HomeProps {
     pub sends_texts: bool,
     /// How to book a pickup by text; `None` unless it works (the page promises it only then).
     pub pickup_by_text: Option<PickupByText>,
+    /// Days after delivery within which a free re-clean is asked for (the guarantee's terms).
+    pub reclean_days: u32,
 }
 
 /// The letter a customer texts, and the number they text it to, to book a pickup.

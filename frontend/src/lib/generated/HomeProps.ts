@@ -21,4 +21,8 @@ sendsTexts: boolean,
 /**
  * How to book a pickup by text; `None` unless it works (the page promises it only then).
  */
-pickupByText: PickupByText | null, };
+pickupByText: PickupByText | null, 
+/**
+ * Days after delivery within which a free re-clean is asked for (the guarantee's terms).
+ */
+recleanDays: number, };
