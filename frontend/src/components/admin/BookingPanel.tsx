@@ -25,6 +25,7 @@ import {
 import { anyPieceEntered, quote } from "../../lib/order";
 import { findOption, isRush, withRush } from "../../lib/pickup";
 import { formValues, newIdempotencyKey } from "../../lib/submit";
+import { useMessageInView } from "../../lib/useMessageInView";
 import type { Business, PriceItem } from "../../lib/types";
 import { AdminAlert } from "./AdminAlert";
 import { CallerOrders } from "./CallerOrders";
@@ -72,6 +73,9 @@ export function BookingPanel(props: BookingPanelProps) {
   const [round, setRound] = useState(0);
   const [key, setKey] = useState(newIdempotencyKey);
   const form = useRef<HTMLFormElement>(null);
+  // The answer to "Place booking", booked or refused, is brought into view (the button is far below).
+  const placedElement = useMessageInView<HTMLParagraphElement>(placed);
+  const alertElement = useMessageInView<HTMLDivElement>(alert);
   const lookupTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const lookupCall = useRef<AbortController | null>(null);
 
@@ -192,7 +196,7 @@ export function BookingPanel(props: BookingPanelProps) {
         </button>
       </div>
       {placed && (
-        <p className="alert alert--success" role="status">
+        <p ref={placedElement} className="alert alert--success" role="status" tabIndex={-1}>
           {bookedText(placed)}
         </p>
       )}
@@ -214,7 +218,7 @@ export function BookingPanel(props: BookingPanelProps) {
         >
           <div className="order-form__fields">
             {alert && (
-              <div className="alert alert--error" role="alert">
+              <div ref={alertElement} className="alert alert--error" role="alert" tabIndex={-1}>
                 {alert}
               </div>
             )}
