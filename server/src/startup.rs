@@ -248,10 +248,13 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, detail, messages, orders, outbox, payments, run, slots, staff, texts};
+    use admin::{bookings, customers, dashboard, detail, messages, orders, outbox, payments, run, slots, staff, texts};
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
+        at("/orders", Method::POST, bookings::create_booking),
+        at("/booking-form", Method::GET, bookings::booking_form),
+        at("/customers", Method::GET, customers::find_customer),
         at("/orders/{id}", Method::GET, detail::show_order),
         at("/orders/{id}/status", Method::POST, orders::change_order_status),
         at("/orders/{id}/payment", Method::POST, orders::record_payment),

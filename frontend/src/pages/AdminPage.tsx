@@ -9,6 +9,7 @@ import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from
 import { AdminAlert } from "../components/admin/AdminAlert";
 import { AwaitingPanel } from "../components/admin/AwaitingPanel";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
+import { NewBooking } from "../components/admin/NewBooking";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
 import { OutboxBlock } from "../components/admin/OutboxBlock";
@@ -254,16 +255,27 @@ export default function AdminPage(props: AdminProps) {
                   onSave={() => void dayRun.save(props.csrf)}
                 />
               ) : entry.id === "orders" ? (
-                <OrdersPanel
-                  orders={orders}
-                  statuses={props.statuses}
-                  csrf={props.csrf}
-                  sendsPrompts={props.sendsPrompts}
-                  onQuery={loadOrders}
-                  onOpen={setOpenOrder}
-                  onChanged={orderChanged}
-                  onSessionEnded={sessionEnded}
-                />
+                <>
+                  <NewBooking
+                    hydrated={hydrated}
+                    csrf={props.csrf}
+                    priceList={props.priceList}
+                    business={props.business}
+                    onPlaced={() => void refresh("orders")}
+                    onOpen={setOpenOrder}
+                    onSessionEnded={sessionEnded}
+                  />
+                  <OrdersPanel
+                    orders={orders}
+                    statuses={props.statuses}
+                    csrf={props.csrf}
+                    sendsPrompts={props.sendsPrompts}
+                    onQuery={loadOrders}
+                    onOpen={setOpenOrder}
+                    onChanged={orderChanged}
+                    onSessionEnded={sessionEnded}
+                  />
+                </>
               ) : (
                 <MessagesPanel
                   messages={messages}

@@ -4,13 +4,10 @@
 // retry stores one order. The fields are uncontrolled and the page reads the form: what the browser
 // restores on Back is what the customer sees and what the summary prices.
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { describedBy, Field } from "../components/Field";
-import { LocationPin } from "../components/LocationPin";
+import { OrderFields } from "../components/OrderFields";
 import { OrderSummary } from "../components/OrderSummary";
-import { PickupFields } from "../components/PickupFields";
-import { PiecePicker } from "../components/PiecePicker";
 import { useAddToOrder } from "../lib/addToOrder";
-import { addition, anyPieceEntered, MAX_QUANTITY_KG, pricePhrase, quote } from "../lib/order";
+import { addition, anyPieceEntered, quote } from "../lib/order";
 import { dayOf, findOption, initialPickup, isRush, withRush, withSlots } from "../lib/pickup";
 import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
@@ -70,7 +67,6 @@ function reveal(field: HTMLElement) {
 /** The order page. */
 export default function OrderPage(props: OrderProps) {
   const initial = props.form?.values ?? {};
-  const value = (name: string) => initial[name] ?? "";
   // What the form holds, read from it: the summary follows it. The pickup select opens on the
   // window it shows (see `initialPickup`).
   const [values, setValues] = useState<Record<string, string>>(() => ({
@@ -189,12 +185,6 @@ export default function OrderPage(props: OrderProps) {
     }
   }
 
-  const field = (name: string) => ({ error: errors[name] });
-  const aria = (id: string, name: string, hint = false) => ({
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": describedBy(id, hint, errors[name]),
-  });
-
   return (
     <>
       <section className="hero hero--compact">
@@ -220,171 +210,17 @@ export default function OrderPage(props: OrderProps) {
                 </div>
               )}
               <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-              <fieldset>
-                <legend>Personal Information</legend>
-                <Field id="order-name" label="Full Name" {...field("customerName")}>
-                  <input
-                    id="order-name"
-                    name="customerName"
-                    type="text"
-                    autoComplete="name"
-                    required
-                    maxLength={100}
-                    defaultValue={value("customerName")}
-                    {...aria("order-name", "customerName")}
-                  />
-                </Field>
-                <Field id="order-phone" label="Phone Number" {...field("phone")}>
-                  <input
-                    id="order-phone"
-                    name="phone"
-                    type="tel"
-                    autoComplete="tel"
-                    inputMode="tel"
-                    required
-                    maxLength={20}
-                    placeholder="07XX XXX XXX"
-                    defaultValue={value("phone")}
-                    {...aria("order-phone", "phone")}
-                  />
-                </Field>
-                <Field
-                  id="order-email"
-                  label="Email Address"
-                  optional
-                  hint="We'll send your order confirmation and updates to this address."
-                  {...field("email")}
-                >
-                  <input
-                    id="order-email"
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    maxLength={254}
-                    defaultValue={value("email")}
-                    {...aria("order-email", "email", true)}
-                  />
-                </Field>
-                <Field id="order-location" label="Location" {...field("location")}>
-                  <input
-                    id="order-location"
-                    name="location"
-                    type="text"
-                    autoComplete="street-address"
-                    required
-                    maxLength={200}
-                    placeholder="Estate, street, building or landmark"
-                    defaultValue={value("location")}
-                    {...aria("order-location", "location")}
-                  />
-                </Field>
-                <Field
-                  id="order-landmark"
-                  label="Landmark"
-                  optional
-                  hint="e.g. opposite Yaya Centre, blue gate"
-                  {...field("landmark")}
-                >
-                  <input
-                    id="order-landmark"
-                    name="landmark"
-                    type="text"
-                    maxLength={120}
-                    defaultValue={value("landmark")}
-                    {...aria("order-landmark", "landmark", true)}
-                  />
-                </Field>
-                <LocationPin lat={value("pinLat")} lng={value("pinLng")} error={errors.pin} />
-              </fieldset>
-              <fieldset>
-                <legend>Service Selection</legend>
-                <Field
-                  id="order-service"
-                  label="Service Type"
-                  hint={piecesAlone ? "Leave empty to send only the items by the piece below." : undefined}
-                  {...field("serviceType")}
-                >
-                  <select
-                    id="order-service"
-                    name="serviceType"
-                    required={!piecesAlone}
-                    defaultValue={value("serviceType")}
-                    {...aria("order-service", "serviceType", piecesAlone)}
-                  >
-                    <option value="">Select a service</option>
-                    {props.services.map((service) => (
-                      <option key={service.id} value={service.id}>
-                        {`${service.label} - ${pricePhrase(service)}`}
-                      </option>
-                    ))}
-                  </select>
-                </Field>
-                <Field id="order-quantity" label="Quantity (kg)" {...field("quantity")}>
-                  <input
-                    id="order-quantity"
-                    name="quantity"
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={MAX_QUANTITY_KG}
-                    step={1}
-                    required={!piecesAlone}
-                    defaultValue={value("quantity")}
-                    {...aria("order-quantity", "quantity")}
-                  />
-                </Field>
-                <PiecePicker
-                  priceList={props.priceList}
-                  initial={initial}
-                  errors={errors}
-                  open={piecesOpen}
-                  chosen={current?.lines.filter((line) => line.kind === "piece").length ?? 0}
-                />
-              </fieldset>
-              <PickupFields
+              <OrderFields
+                services={props.services}
+                priceList={props.priceList}
                 choices={choices}
-                sent={{ pickup: initial.pickup, rush: initial.rush }}
+                initial={initial}
                 errors={errors}
-                phone={props.business.phone}
+                piecesAlone={piecesAlone}
+                piecesOpen={piecesOpen}
+                piecesChosen={current?.lines.filter((line) => line.kind === "piece").length ?? 0}
+                businessPhone={props.business.phone}
               />
-              <fieldset>
-                <legend>Payment & Instructions</legend>
-                <div className="field" role="radiogroup" aria-labelledby="order-payment-label">
-                  <span id="order-payment-label" className="field__label">
-                    Payment Method
-                  </span>
-                  <label className="choice">
-                    <input
-                      type="radio"
-                      name="paymentMethod"
-                      value="pay-now"
-                      defaultChecked={value("paymentMethod") !== "pay-delivery"}
-                    />{" "}
-                    Pay Now (M-PESA)
-                  </label>
-                  <label className="choice">
-                    <input
-                      type="radio"
-                      name="paymentMethod"
-                      value="pay-delivery"
-                      defaultChecked={value("paymentMethod") === "pay-delivery"}
-                    />{" "}
-                    Pay on Delivery
-                  </label>
-                  {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
-                </div>
-                <Field id="order-instructions" label="Special Instructions" optional {...field("specialInstructions")}>
-                  <textarea
-                    id="order-instructions"
-                    name="specialInstructions"
-                    rows={3}
-                    maxLength={1000}
-                    placeholder="Stains to look at, delicate items, gate code…"
-                    defaultValue={value("specialInstructions")}
-                    {...aria("order-instructions", "specialInstructions")}
-                  />
-                </Field>
-              </fieldset>
             </div>
             <OrderSummary
               quote={current}

@@ -2,7 +2,7 @@
 //! `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain HTML form, for
 //! browsers without JavaScript), and the confirmation page that follows.
 
-use super::placing::{self, Placer, SAVE_FAILED};
+use super::placing::{self, Placer, SAVE_FAILED, idempotency_key};
 use crate::auth::auth_cookie;
 use crate::catalogue;
 use crate::clock::stored;
@@ -47,19 +47,6 @@ async fn place(
     placing::place(state, Placer::Customer(request), input, key).await
 }
 
-/// `Idempotency-Key`: 1 to 100 visible ASCII characters.
-fn idempotency_key(value: Option<&str>) -> Result<Option<String>, ApiError> {
-    match value.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(key) if key.len() <= 100 && key.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(key.to_owned())),
-        Some(_) => Err(bad_key()),
-    }
-}
-
-fn bad_key() -> ApiError {
-    ApiError::BadRequest("The Idempotency-Key must be 1 to 100 visible ASCII characters.".to_owned())
-}
-
 /// POST /api/orders: 201 with the stored order; the same `Idempotency-Key` and body again gives
 /// the same order (`Idempotent-Replayed: true`), a different body 409.
 pub async fn create_order(
@@ -70,11 +57,7 @@ pub async fn create_order(
     let input: OrderInput = serde_json::from_slice(&body).map_err(|error| {
         ApiError::BadRequest(format!("The body must be a JSON object with the order's fields ({error})."))
     })?;
-    let key = match request.headers().get("Idempotency-Key").map(|value| value.to_str()) {
-        None => None,
-        Some(Ok(value)) => idempotency_key(Some(value))?,
-        Some(Err(_)) => return Err(bad_key()),
-    };
+    let key = placing::key_header(&request)?;
     let (placed, lines) = place(&state, &request, input, key).await?;
     let replayed = matches!(placed, Placed::Replayed(_));
     let order = placed.order();

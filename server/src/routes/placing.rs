@@ -16,6 +16,28 @@ use actix_web::HttpRequest;
 /// Spec section 8: what a customer reads when the order could not be stored.
 pub const SAVE_FAILED: &str = "There was an error saving your order. Please try again.";
 
+/// `Idempotency-Key`: 1 to 100 visible ASCII characters.
+pub fn idempotency_key(value: Option<&str>) -> Result<Option<String>, ApiError> {
+    match value.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(key) if key.len() <= 100 && key.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(key.to_owned())),
+        Some(_) => Err(bad_key()),
+    }
+}
+
+/// The request's `Idempotency-Key` header, if it sent one; 400 for one that is not a key.
+pub fn key_header(request: &HttpRequest) -> Result<Option<String>, ApiError> {
+    match request.headers().get("Idempotency-Key").map(|value| value.to_str()) {
+        None => Ok(None),
+        Some(Ok(value)) => idempotency_key(Some(value)),
+        Some(Err(_)) => Err(bad_key()),
+    }
+}
+
+fn bad_key() -> ApiError {
+    ApiError::BadRequest("The Idempotency-Key must be 1 to 100 visible ASCII characters.".to_owned())
+}
+
 /// Who is placing the order.
 #[derive(Debug, Clone)]
 pub enum Placer<'r> {

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod awaiting;
+pub mod booking;
 pub mod order_page;
 pub mod orders;
 pub mod pages;
@@ -60,6 +61,9 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     run::DayRun::export_all(&config)?;
     accounts::StaffAccounts::export_all(&config)?;
     texts::TextSwitches::export_all(&config)?;
+    booking::BookingForm::export_all(&config)?;
+    booking::BookingPlaced::export_all(&config)?;
+    booking::CustomerLookup::export_all(&config)?;
     Ok(())
 }
 

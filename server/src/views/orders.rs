@@ -3,7 +3,7 @@
 use super::payments::PromptView;
 use super::time;
 use crate::domain::catalogue::Unit;
-use crate::domain::{LineKind, MessageStatus, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::domain::{LineKind, MessageStatus, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::{MpesaFacts, Order, OrderLine};
 use serde::Serialize;
@@ -129,6 +129,8 @@ pub struct AdminOrder {
     /// M-PESA payments matched to the order but flagged (another amount, paid already), not yet
     /// checked by staff.
     pub payments_to_check: i64,
+    /// How it came in: the form, a text, or taken by staff on the phone or WhatsApp.
+    pub source: OrderSource,
 }
 
 impl AdminOrder {
@@ -143,6 +145,7 @@ impl AdminOrder {
             paid_at: order.paid_at.map(time),
             prompt: facts.and_then(|facts| facts.prompt.as_ref()).map(PromptView::from),
             payments_to_check: facts.map_or(0, |facts| facts.to_check),
+            source: order.source,
         }
     }
 }

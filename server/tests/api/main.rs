@@ -26,6 +26,7 @@ mod order_lines;
 mod order_page;
 mod orders;
 mod pages;
+mod phone_bookings;
 mod process;
 mod seo;
 mod shell;

@@ -4,6 +4,7 @@
 // pending after the confirmation call's 30 minutes stands out.
 import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, sendPrompt, setOrderStatus } from "../../lib/admin/api";
+import { sourceLabel } from "../../lib/admin/booking";
 import { dateTimeOrNA, kgAndItems, paymentLine, shortOrderId } from "../../lib/admin/display";
 import { canPrompt, promptLine } from "../../lib/admin/mpesa";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
@@ -144,6 +145,9 @@ export function OrderRow({
         </td>
         <td data-label={date}>
           <time dateTime={order.createdAt}>{dateTimeOrNA(order.createdAt)}</time>
+          {order.source !== "web" && (
+            <small className="orders-table__sub">{`Source: ${sourceLabel(order.source)}`}</small>
+          )}
         </td>
         <td data-label={actions} className="orders-table__actions">
           <div className="orders-table__controls">

@@ -103,11 +103,16 @@ export function adminGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   return adminFetch<T>(path, { headers: { Accept: "application/json" } }, signal);
 }
 
-/** POSTs JSON to an admin API path with the session's CSRF token. */
-export function adminPost<T>(path: string, body: unknown, csrf: string): Promise<T> {
+/** POSTs JSON to an admin API path with the session's CSRF token (and any other `headers`). */
+export function adminPost<T>(
+  path: string,
+  body: unknown,
+  csrf: string,
+  headers: Record<string, string> = {},
+): Promise<T> {
   return adminFetch<T>(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf, ...headers },
     body: JSON.stringify(body),
   });
 }

@@ -2,6 +2,7 @@
 import type { MpesaPayment } from "./MpesaPayment";
 import type { MpesaPromptView } from "./MpesaPromptView";
 import type { OrderLine } from "./OrderLine";
+import type { OrderSource } from "./OrderSource";
 import type { OrderStatus } from "./OrderStatus";
 import type { OutboxMessage } from "./OutboxMessage";
 import type { PaidVia } from "./PaidVia";
@@ -60,6 +61,10 @@ prompt: MpesaPromptView | null,
  * checked by staff.
  */
 paymentsToCheck: number, 
+/**
+ * How it came in: the form, a text, or taken by staff on the phone or WhatsApp.
+ */
+source: OrderSource, 
 /**
  * The order ID: the 8 characters the confirmation, tracking, the e-mails and staff (after '#',
  * spec: the last 8 characters of the id) all show.

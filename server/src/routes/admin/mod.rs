@@ -2,6 +2,8 @@
 //! `/admin` and its JSON API under `/api/admin`. `startup.rs` lists every route; the handlers are
 //! grouped by what they serve:
 //!
+//! - [`bookings`]: bookings staff take for a caller (phone, WhatsApp), and the form's choices;
+//! - [`customers`]: finding a caller by their phone number;
 //! - [`session`]: sign in (limit check, password check, session start) and sign out;
 //! - [`dashboard`]: the dashboard page and its stat cards;
 //! - [`orders`]: the orders list, status changes and payments;
@@ -15,6 +17,8 @@
 //! - [`staff`]: staff accounts (owner only);
 //! - [`texts`]: the kinds of text staff switch off and on.
 
+pub mod bookings;
+pub mod customers;
 pub mod dashboard;
 pub mod detail;
 pub mod messages;

@@ -1,0 +1,271 @@
+//! Bookings staff take on the phone or from WhatsApp (`POST /api/admin/orders`): stored exactly
+//! as the public form stores the same order, recorded as taken by the staff member, counted in
+//! the window's places, texted to the customer (confirmed in the same step when agreed), refused
+//! per field as the public API refuses; and the caller found by their number
+//! (`GET /api/admin/customers?phone=`). On both backends.
+
+use crate::admin_slots::{day_after, slot_value};
+use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, set_cookie, sms_env, spawn_app_with_env};
+use crate::sms_mock::MockAt;
+use diesel::prelude::*;
+use laundry::auth::SESSION_COOKIE;
+use laundry::db::schema::staff_sessions;
+use laundry::domain::schedule::day_label;
+use laundry::domain::{LineKind, OrderReference, OrderSource, StaffRole, StopKind};
+use laundry::models::order::{Order, OrderLine};
+use laundry::models::stop::Stop;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const STAFF: &str = "wanjiku@example.com";
+const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
+const CALLER: &str = "+254712345678";
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A server texting through `mock` (when given), with a first-order discount of KSh 200, each
+/// window of `capacity` places, and a staff member signed in.
+async fn booking_app(backend: Backend, mock: Option<&MockAt>, capacity: u32) -> Option<(TestApp, SignedIn)> {
+    let mut env = mock.map(|mock| sms_env(&mock.url)).unwrap_or_default();
+    env.push(("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned()));
+    env.push(("LAUNDRY_WINDOW_CAPACITY", capacity.to_string()));
+    let app = spawn_app_with_env(backend, &env, quick_retries()).await?;
+    app.create_staff_as(STAFF, PASSWORD, StaffRole::Staff);
+    let session = app.sign_in(STAFF, PASSWORD).await;
+    Some((app, session))
+}
+
+/// A caller's order: wash & fold by the kg, two shirts, rush, for the window `pickup`.
+fn caller_order(phone: &str, pickup: &str) -> Value {
+    json!({
+        "customerName": "Amina Wanjiru", "phone": phone, "email": "amina@example.com",
+        "location": "Kilimani, Argwings Kodhek Rd", "landmark": "Opposite Yaya Centre",
+        "serviceType": "wash-fold", "quantity": 4, "pieces": {"shirt": 2}, "rush": true,
+        "paymentMethod": "pay-delivery", "specialInstructions": "Gate code 4411", "pickup": pickup,
+    })
+}
+
+/// `order` with the booking's `source` (and `confirmSlot` if given).
+fn booking(mut order: Value, source: &str, confirm: Option<bool>) -> Value {
+    order["source"] = json!(source);
+    if let Some(confirm) = confirm {
+        order["confirmSlot"] = json!(confirm);
+    }
+    order
+}
+
+async fn post_booking(app: &TestApp, session: &SignedIn, body: &Value, key: Option<&str>) -> reqwest::Response {
+    let mut request = app.staff_request(reqwest::Method::POST, "/api/admin/orders", session, true).json(body);
+    if let Some(key) = key {
+        request = request.header("Idempotency-Key", key);
+    }
+    request.send().await.unwrap()
+}
+
+/// Books `body` and expects 201; the answer.
+async fn booked(app: &TestApp, session: &SignedIn, body: &Value) -> Value {
+    let response = post_booking(app, session, body, Some(&uuid::Uuid::new_v4().to_string())).await;
+    let status = response.status();
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(status, 201, "{answer}");
+    answer
+}
+
+/// The stored order, its lines and its pickup.
+fn stored(app: &TestApp, id: &str) -> (Order, Vec<OrderLine>, Stop) {
+    let reference = OrderReference::parse(id).unwrap();
+    app.with_db(|c| {
+        let order = Order::find_by_reference(c, &reference).unwrap().unwrap();
+        let lines = Order::lines(c, &order.id).unwrap();
+        let pickup = Stop::of_order(c, &order.id, StopKind::Pickup).unwrap().unwrap();
+        (order, lines, pickup)
+    })
+}
+
+/// What makes a line's price: kind, item, quantity, unit price, amount.
+fn priced(lines: &[OrderLine]) -> Vec<(LineKind, String, i32, i32, i32)> {
+    lines.iter().map(|line| (line.kind, line.item.clone(), line.quantity, line.unit_price, line.amount)).collect()
+}
+
+/// Waits for the text to `phone`.
+async fn text_to(mock: &MockAt, phone: &str) -> String {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        if let Some(text) = mock.texts_to(phone).pop() {
+            return text;
+        }
+        assert!(std::time::Instant::now() < deadline, "no text to {phone}: {:#?}", mock.received());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn a_phone_booking_is_stored_exactly_as_the_public_form_stores_it(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some((app, session)) = booking_app(backend, Some(&mock), 5).await else { return };
+    let pickup = slot_value(day_after(1), 19);
+
+    let answer = booked(&app, &session, &booking(caller_order("0712 345 678", &pickup), "phone", None)).await;
+    let online = app.post_json("/api/orders", &caller_order("0722 000 111", &pickup), &[]).await;
+    assert_eq!(online.status(), 201);
+    let online: Value = online.json().await.unwrap();
+
+    let (order, lines, stop) = stored(&app, answer["id"].as_str().unwrap());
+    let (web_order, web_lines, _) = stored(&app, online["id"].as_str().unwrap());
+    assert_eq!(priced(&lines), priced(&web_lines));
+    assert!(lines.iter().any(|line| line.item == "first-order-discount" && line.amount == -200), "{lines:#?}");
+    assert!(lines.iter().any(|line| line.kind == LineKind::Surcharge), "{lines:#?}");
+    assert_eq!(order.total_amount, web_order.total_amount);
+    assert_eq!(answer["totalAmount"], order.total_amount);
+    assert_eq!((order.source, web_order.source), (OrderSource::Phone, OrderSource::Web));
+    assert_eq!((order.phone.as_str(), order.landmark.as_str()), (CALLER, "Opposite Yaya Centre"));
+    let history = app.with_db(|c| Order::history(c, &order.id).unwrap());
+    assert_eq!(history[0].changed_by.as_deref(), Some(STAFF));
+    assert_eq!(stop.slot().value(), pickup);
+    assert!(stop.confirmed_at.is_none() && stop.confirmed_by.is_none());
+    assert_eq!(answer["source"], "phone");
+    assert_eq!(answer["pickupConfirmed"], false);
+    assert_eq!(answer["pickup"], stop.slot().label());
+
+    let text = text_to(&mock, CALLER).await;
+    assert!(text.contains(&format!("order {} received.", order.reference)), "{text}");
+    assert!(text.contains(&format!("Pickup {}, to be confirmed soon.", stop.slot().label())), "{text}");
+}
+
+async fn a_whatsapp_booking_with_the_window_agreed_is_confirmed_by_the_staff_member(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some((app, session)) = booking_app(backend, Some(&mock), 5).await else { return };
+    let pickup = slot_value(day_after(2), 20);
+
+    let answer = booked(&app, &session, &booking(caller_order(CALLER, &pickup), "whatsapp", Some(true))).await;
+
+    let (order, _, stop) = stored(&app, answer["id"].as_str().unwrap());
+    assert_eq!(order.source, OrderSource::Whatsapp);
+    assert_eq!(stop.confirmed_by.as_deref(), Some(STAFF));
+    assert!(stop.confirmed_at.is_some());
+    assert_eq!(answer["pickupConfirmed"], true);
+    let text = text_to(&mock, CALLER).await;
+    assert!(text.contains(&format!("Pickup {}, confirmed.", stop.slot().label())), "{text}");
+    assert!(!text.contains("to be confirmed soon"), "{text}");
+}
+
+async fn a_staff_booking_takes_a_place_in_its_window_and_a_full_one_is_refused_as_online(backend: Backend) {
+    let Some((app, session)) = booking_app(backend, None, 1).await else { return };
+    let (first, second) = (slot_value(day_after(1), 19), slot_value(day_after(1), 20));
+    let full =
+        |hour: &str| format!("The {}, {hour} window is full. Please choose another window.", day_label(day_after(1)));
+
+    booked(&app, &session, &booking(caller_order(CALLER, &first), "phone", None)).await;
+    let online = app.post_json("/api/orders", &caller_order("0722 000 111", &first), &[]).await;
+    assert_eq!(online.status(), 422);
+    assert_eq!(online.json::<Value>().await.unwrap()["fields"]["pickup"], full("19:00-20:00"));
+
+    let online = app.post_json("/api/orders", &caller_order("0722 000 111", &second), &[]).await;
+    assert_eq!(online.status(), 201);
+    let refused =
+        post_booking(&app, &session, &booking(caller_order("0733 000 222", &second), "phone", None), None).await;
+    assert_eq!(refused.status(), 422);
+    assert_eq!(refused.json::<Value>().await.unwrap()["fields"]["pickup"], full("20:00-21:00"));
+    assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 2);
+}
+
+async fn a_booking_with_mistakes_is_refused_per_field_and_only_staff_may_book(backend: Backend) {
+    let Some((app, session)) = booking_app(backend, None, 5).await else { return };
+    let mut order = caller_order("0812", &slot_value(day_after(1), 19));
+    order["serviceType"] = json!("");
+    order["quantity"] = json!("");
+    order["pieces"] = json!({});
+
+    let refused = post_booking(&app, &session, &booking(order.clone(), "web", None), None).await;
+    assert_eq!(refused.status(), 422);
+    let fields = refused.json::<Value>().await.unwrap()["fields"].clone();
+    assert_eq!(fields["source"], "Please choose how the booking came in: Phone or WhatsApp.");
+    assert_eq!(fields["phone"], "Please enter a Kenyan phone number, like 0712 345 678 or +254 712 345 678.");
+    assert!(fields["serviceType"].is_string(), "{fields}");
+    let refused = post_booking(&app, &session, &booking(order, "phone", None), None).await;
+    let fields = refused.json::<Value>().await.unwrap()["fields"].clone();
+    assert!(fields["source"].is_null() && fields["phone"].is_string() && fields["serviceType"].is_string());
+
+    let good = booking(caller_order(CALLER, &slot_value(day_after(1), 19)), "phone", None);
+    let key = "booking-0001";
+    let first = post_booking(&app, &session, &good, Some(key)).await;
+    assert_eq!(first.status(), 201);
+    let again = post_booking(&app, &session, &good, Some(key)).await;
+    assert_eq!(again.headers()["idempotent-replayed"], "true");
+    let mut other = good.clone();
+    other["quantity"] = json!(9);
+    assert_eq!(post_booking(&app, &session, &other, Some(key)).await.status(), 409);
+
+    let without_csrf = app.staff_request(reqwest::Method::POST, "/api/admin/orders", &session, false).json(&good);
+    assert_eq!(without_csrf.send().await.unwrap().status(), 403);
+    let valet = valet_session(&app).await;
+    let refused = post_booking(&app, &valet, &good, None).await;
+    assert_eq!(refused.status(), 403);
+    assert_eq!(refused.json::<Value>().await.unwrap()["error"], "Your account cannot use this part of the site.");
+    assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 1);
+}
+
+/// A valet signed in (the valet's page has no CSRF token in dashboard props: read from the session).
+async fn valet_session(app: &TestApp) -> SignedIn {
+    app.create_staff_as("otieno@example.com", PASSWORD, StaffRole::Valet);
+    let response = app.post_login("otieno@example.com", PASSWORD, None).await;
+    let token = set_cookie(&response, SESSION_COOKIE).expect("a session cookie");
+    let csrf: String = app.with_db(|c| {
+        staff_sessions::table
+            .find(laundry::auth::token_hash(&token))
+            .select(staff_sessions::csrf_token)
+            .first(c)
+            .unwrap()
+    });
+    SignedIn { cookie: format!("{SESSION_COOKIE}={token}"), csrf }
+}
+
+async fn look_up(app: &TestApp, session: &SignedIn, phone: &str) -> (u16, Value) {
+    let path = format!("/api/admin/customers?{}", serde_urlencoded::to_string([("phone", phone)]).unwrap());
+    let response = app.staff_request(reqwest::Method::GET, &path, session, false).send().await.unwrap();
+    let status = response.status().as_u16();
+    if status == 200 {
+        assert_eq!(response.headers()["cache-control"], "no-store");
+    }
+    (status, response.json().await.unwrap())
+}
+
+async fn the_look_up_fills_in_from_the_last_order_and_lists_the_earlier_ones(backend: Backend) {
+    let Some((app, session)) = booking_app(backend, None, 5).await else { return };
+    let mut first = caller_order("0712 345 678", &slot_value(day_after(1), 19));
+    first["location"] = json!("Kileleshwa, Othaya Rd");
+    let first = app.post_json("/api/orders", &first, &[]).await.json::<Value>().await.unwrap();
+    let mut last = caller_order("+254 712 345 678", &slot_value(day_after(1), 20));
+    last["pinLat"] = json!(-1.2921);
+    last["pinLng"] = json!(36.8219);
+    last["pieces"] = json!({});
+    last["rush"] = json!(false);
+    let last = booked(&app, &session, &booking(last, "whatsapp", None)).await;
+
+    let (status, found) = look_up(&app, &session, "0712-345-678").await;
+    assert_eq!(status, 200);
+    assert_eq!((found["found"].clone(), found["phone"].clone()), (json!(true), json!(CALLER)));
+    let customer = &found["customer"];
+    assert_eq!(customer["customerName"], "Amina Wanjiru");
+    assert_eq!(customer["location"], "Kilimani, Argwings Kodhek Rd");
+    assert_eq!(customer["landmark"], "Opposite Yaya Centre");
+    assert_eq!((customer["pinLat"].as_f64(), customer["pinLng"].as_f64()), (Some(-1.2921), Some(36.8219)));
+    let ids: Vec<&Value> = found["orders"].as_array().unwrap().iter().map(|order| &order["id"]).collect();
+    assert_eq!(ids, [&last["id"], &first["id"]]);
+    assert_eq!(found["orders"][0]["source"], "whatsapp");
+    assert_eq!(found["orders"][0]["summary"], "Wash & Fold 4 kg");
+    assert_eq!(found["orders"][1]["source"], "web");
+    assert!(found["orders"][1]["summary"].as_str().unwrap().contains("× 2"), "{found}");
+
+    let (status, unknown) = look_up(&app, &session, "0799 999 999").await;
+    assert_eq!((status, unknown["found"].clone(), unknown["orders"].clone()), (200, json!(false), json!([])));
+    let (status, bad) = look_up(&app, &session, "12345").await;
+    assert_eq!(status, 400);
+    assert_eq!(bad["error"], "Please enter a Kenyan phone number, like 0712 345 678 or +254 712 345 678.");
+}
+
+crate::on_each_backend!(
+    a_phone_booking_is_stored_exactly_as_the_public_form_stores_it,
+    a_whatsapp_booking_with_the_window_agreed_is_confirmed_by_the_staff_member,
+    a_staff_booking_takes_a_place_in_its_window_and_a_full_one_is_refused_as_online,
+    a_booking_with_mistakes_is_refused_per_field_and_only_staff_may_book,
+    the_look_up_fills_in_from_the_last_order_and_lists_the_earlier_ones,
+);
