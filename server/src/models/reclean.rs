@@ -54,7 +54,8 @@ pub enum RecleanRefusal {
     },
     /// More than the configured days since delivery.
     #[error(
-        "A free re-clean can be asked for within {days} days of delivery, and order {reference} was delivered on {delivered}. Please call or WhatsApp us: we will see what we can do."
+        "A free re-clean can be asked for within {} of delivery, and order {reference} was delivered on {delivered}. Please call or WhatsApp us: we will see what we can do.",
+        days_words(*days)
     )]
     WindowClosed {
         /// The order ID.
@@ -81,6 +82,11 @@ pub enum RecleanRefusal {
     /// The pickup window cannot take it.
     #[error(transparent)]
     Slot(#[from] SlotRefusal),
+}
+
+/// `1 day`, `7 days`.
+pub fn days_words(days: u32) -> String {
+    if days == 1 { "1 day".to_owned() } else { format!("{days} days") }
 }
 
 impl RecleanRefusal {
