@@ -134,6 +134,13 @@ pub struct RecleanOffer {
     pub lines: Vec<(OrderLine, Option<String>)>,
 }
 
+impl RecleanOffer {
+    /// Whether a re-clean may still be asked for: the window is open and a line is left.
+    pub fn askable(&self) -> bool {
+        self.open && self.lines.iter().any(|(_, reclean)| reclean.is_none())
+    }
+}
+
 /// An order's links: the order it re-cleans, and the re-cleans asked of it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecleanLinks {

@@ -80,11 +80,6 @@ impl RecleanCard {
             pickup: pickup.filter(|_| offer.open),
         }
     }
-
-    /// Whether a line is left that may still be chosen, while it is open.
-    pub fn askable(&self) -> bool {
-        self.open && self.lines.iter().any(|line| line.recleaned_in.is_none())
-    }
 }
 
 /// On a re-clean order's page: the order it cleans again, and what the customer said was wrong.

@@ -6,12 +6,12 @@ use crate::clock::stored;
 use crate::db::DbError;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
-use crate::models::reclean::Reclean;
+use crate::models::reclean::{Reclean, RecleanOffer};
 use crate::state::AppState;
 use crate::views::pages::{ErrorProps, Page};
 use crate::views::payment::CustomerPayment;
 use crate::views::receipt::{Paper, ReceiptProps};
-use crate::views::reclean::{RecleanCard, until_label};
+use crate::views::reclean::until_label;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
@@ -49,9 +49,7 @@ pub async fn show_receipt(
             let mut props = ReceiptProps::new(&order, &lines, &history, payment, paper, &key);
             // The link to the re-clean form, while a line may still be re-cleaned.
             let offer = Reclean::offer(c, &order, reclean_days, now)?;
-            props.reclean_until = offer
-                .filter(|offer| RecleanCard::new(offer, reclean_days, None).askable())
-                .map(|offer| until_label(offer.until));
+            props.reclean_until = offer.filter(RecleanOffer::askable).map(|offer| until_label(offer.until));
             Ok::<_, DbError>(Some(props))
         })
         .await;

@@ -53,8 +53,12 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             let mut reclean = RecleanSection::default();
             if let Some(offer) = Reclean::offer(c, &order, reclean_days, stored(clock.now()))? {
                 let moment = now.assume_utc();
-                let booked = Stop::pickups_booked_between(c, nairobi_day(moment), horizon_end(&schedule, moment))?;
-                let pickup = offer.open.then(|| PickupChoices::new(&schedule, moment, &booked));
+                let pickup = if offer.askable() {
+                    let (from, to) = (nairobi_day(moment), horizon_end(&schedule, moment));
+                    Some(PickupChoices::new(&schedule, moment, &Stop::pickups_booked_between(c, from, to)?))
+                } else {
+                    None
+                };
                 reclean.card = Some(RecleanCard::new(&offer, reclean_days, pickup));
             }
             reclean.of = Reclean::links(c, &order.id)?.of.map(|(order, problem)| RecleanOf { order, problem });
