@@ -191,12 +191,13 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route(web::post().to(contacts::submit_contact_form)),
         )
         .route("/confirmation", web::get().to(orders::show_confirmation))
-        // An order's own page, from the link in its messages: reschedule, cancel and stop texts without JavaScript.
+        // An order's own page, from its messages' link: its plain forms work without JavaScript.
         .route("/t/{token}", web::get().to(order_page::show_order_page))
         .route("/t/{token}/reschedule", web::post().to(order_page::reschedule_pickup))
         .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
         .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/t/{token}/pay", web::post().to(order_page::ask_prompt_again))
+        .route("/t/{token}/reclean", web::post().to(order_page::ask_reclean))
         .route("/t/{token}/payment", web::get().to(order_page::show_payment))
         .route("/t/{token}/receipt", web::get().to(order_page::show_receipt))
         .route("/privacy", web::get().to(pages::show_privacy))

@@ -76,6 +76,15 @@ export function PaymentCard(props: PaymentCardProps) {
       </div>
     );
   }
+  // A free re-clean (KSh 0) is never asked to pay.
+  if (payment.due <= 0) {
+    return (
+      <div className="payment-steps">
+        <h2 className="step__title">Nothing to pay</h2>
+        <p>This order is free: KSh 0.</p>
+      </div>
+    );
+  }
   if (payment.method === "pay-delivery") {
     if (!payment.prompts) return <p className="payment-steps">You pay the valet when we deliver your clean laundry.</p>;
     return (

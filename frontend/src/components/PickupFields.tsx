@@ -12,10 +12,12 @@ interface PickupFieldsProps {
   errors: Readonly<Record<string, string | undefined>>;
   /** The business's phone, for when no window is free. */
   phone: string;
+  /** Whether next-day rush is offered (not for a free re-clean); yes unless said. */
+  rush?: boolean;
 }
 
 /** The pickup select and the rush checkbox. */
-export function PickupFields({ choices, sent, errors, phone }: PickupFieldsProps) {
+export function PickupFields({ choices, sent, errors, phone, rush = true }: PickupFieldsProps) {
   const none = choices.days.every((day) => day.windows.every((option) => option.remaining === 0));
   const hint = none
     ? `No pickup window is free in the next days. Please call us on ${phone} and we will find a time.`
@@ -44,25 +46,32 @@ export function PickupFields({ choices, sent, errors, phone }: PickupFieldsProps
           ))}
         </select>
       </Field>
-      <div className={errors.rush ? "field field--invalid" : "field"}>
-        <label className="choice">
-          <input
-            type="checkbox"
-            name="rush"
-            defaultChecked={isRush(sent.rush)}
-            aria-describedby={describedBy("order-rush", true, errors.rush)}
-          />{" "}
-          {rushLabel(choices.rushLine)}
-        </label>
-        <p className="field__hint" id="order-rush-hint">
-          {turnaroundText(choices.turnaroundDays)} as standard. With rush, we deliver the day after pickup.
-        </p>
-        {errors.rush && (
-          <p className="field__error" id="order-rush-error">
-            {errors.rush}
-          </p>
-        )}
-      </div>
+      {rush && <RushField choices={choices} sent={sent} errors={errors} />}
     </fieldset>
+  );
+}
+
+/** Next-day rush, with what it costs and when it brings the laundry back. */
+function RushField({ choices, sent, errors }: Omit<PickupFieldsProps, "phone" | "rush">) {
+  return (
+    <div className={errors.rush ? "field field--invalid" : "field"}>
+      <label className="choice">
+        <input
+          type="checkbox"
+          name="rush"
+          defaultChecked={isRush(sent.rush)}
+          aria-describedby={describedBy("order-rush", true, errors.rush)}
+        />{" "}
+        {rushLabel(choices.rushLine)}
+      </label>
+      <p className="field__hint" id="order-rush-hint">
+        {turnaroundText(choices.turnaroundDays)} as standard. With rush, we deliver the day after pickup.
+      </p>
+      {errors.rush && (
+        <p className="field__error" id="order-rush-error">
+          {errors.rush}
+        </p>
+      )}
+    </div>
   );
 }

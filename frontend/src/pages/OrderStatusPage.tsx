@@ -1,10 +1,12 @@
 // /t/{token}: one order's own page, opened from the link in its messages without typing anything
 // (DESIGN.md's signed link). The tracking card of that order, and until the pickup's cut-off two
 // plain forms that work without JavaScript: move the pickup to another open window, or cancel; and
-// always one that stops (or starts again) the text messages to the order's phone number.
+// always one that stops (or starts again) the text messages to the order's phone number. Delivered,
+// the free re-clean's form (RecleanCard); a re-clean says which order it cleans again.
 import { Field } from "../components/Field";
 import { Icon } from "../components/Icon";
 import { PaymentCard } from "../components/PaymentCard";
+import { RecleanCard, RecleanOfNote } from "../components/RecleanCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
 import { telHref, whatsappHref } from "../lib/format";
 import type { ChangeForm } from "../lib/generated/ChangeForm";
@@ -165,6 +167,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
               {props.notice}
             </div>
           )}
+          {props.reclean.of && <RecleanOfNote of={props.reclean.of} />}
           <TrackedOrderCard order={props.order} business={props.business} />
           <div className="card order-payment">
             <PaymentCard
@@ -182,6 +185,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
               </p>
             )}
           </div>
+          <RecleanCard section={props.reclean} token={props.token} phone={props.business.phone} />
           <Changes props={props} />
           {(props.textsSent || props.textsOff) && <TextsForm props={props} />}
           <div className="card help-card">

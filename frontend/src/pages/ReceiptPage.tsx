@@ -67,6 +67,8 @@ export default function ReceiptPage(props: ReceiptProps) {
           <dl className="receipt__facts receipt__payment">
             {payment.paid ? (
               <Fact term="Paid">{paidHow(payment)}</Fact>
+            ) : payment.due <= 0 ? (
+              <Fact term="Payment">Nothing to pay</Fact>
             ) : (
               <>
                 <Fact term="Payment">Not paid yet</Fact>
@@ -96,6 +98,13 @@ export default function ReceiptPage(props: ReceiptProps) {
             Back to your order
           </a>
         </nav>
+        {props.recleanUntil && (
+          <p className="receipt__reclean">
+            <a href={`${props.orderPath}#reclean`}>
+              {`Not satisfied? Ask for a free re-clean until ${props.recleanUntil}`}
+            </a>
+          </p>
+        )}
       </div>
     </section>
   );

@@ -39,9 +39,23 @@ pub enum RecleanRefusal {
     /// The order is not (or no longer) delivered: nothing has come back to be unhappy with.
     #[error("Order {0} has not been delivered yet: a free re-clean can be asked for once it is delivered.")]
     NotDelivered(String),
+    /// The order was cancelled: nothing was cleaned.
+    #[error("Order {0} was cancelled, so there is nothing to re-clean.")]
+    Cancelled(String),
+    /// The order is itself a re-clean: each item is re-cleaned once.
+    #[error(
+        "Order {reference} is already a free re-clean of order {of}. If something is still wrong, please call or WhatsApp us."
+    )]
+    IsReclean {
+        /// The re-clean's order ID.
+        reference: String,
+        /// The order ID of the order it cleaned again.
+        of: String,
+    },
     /// More than the configured days since delivery.
     #[error(
-        "A free re-clean can be asked for within {days} days of delivery, and order {reference} was delivered on {delivered}. Please call or WhatsApp us: we will see what we can do."
+        "A free re-clean can be asked for within {} of delivery, and order {reference} was delivered on {delivered}. Please call or WhatsApp us: we will see what we can do.",
+        days_words(*days)
     )]
     WindowClosed {
         /// The order ID.
@@ -70,11 +84,19 @@ pub enum RecleanRefusal {
     Slot(#[from] SlotRefusal),
 }
 
+/// `1 day`, `7 days`.
+pub fn days_words(days: u32) -> String {
+    if days == 1 { "1 day".to_owned() } else { format!("{days} days") }
+}
+
 impl RecleanRefusal {
     /// The form field the refusal belongs next to; none: above the form.
     pub fn field(&self) -> Option<&'static str> {
         match self {
-            RecleanRefusal::NotDelivered(_) | RecleanRefusal::WindowClosed { .. } => None,
+            RecleanRefusal::NotDelivered(_)
+            | RecleanRefusal::Cancelled(_)
+            | RecleanRefusal::IsReclean { .. }
+            | RecleanRefusal::WindowClosed { .. } => None,
             RecleanRefusal::AlreadyAsked { .. } | RecleanRefusal::NoSuchLine | RecleanRefusal::NotOnPriceList(_) => {
                 Some("lines")
             }
@@ -112,6 +134,13 @@ pub struct RecleanOffer {
     pub lines: Vec<(OrderLine, Option<String>)>,
 }
 
+impl RecleanOffer {
+    /// Whether a re-clean may still be asked for: the window is open and a line is left.
+    pub fn askable(&self) -> bool {
+        self.open && self.lines.iter().any(|(_, reclean)| reclean.is_none())
+    }
+}
+
 /// An order's links: the order it re-cleans, and the re-cleans asked of it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecleanLinks {
@@ -131,7 +160,8 @@ impl Reclean {
             .first(connection)
     }
 
-    /// What `order`'s page offers: none unless it is delivered.
+    /// What `order`'s page offers: none unless it is delivered, and none for a re-clean (each item
+    /// is re-cleaned once). `now` is the moment the window is judged at.
     pub fn offer(
         connection: &mut DbConnection,
         order: &Order,
@@ -139,6 +169,9 @@ impl Reclean {
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<RecleanOffer>> {
         if order.status != OrderStatus::Delivered {
+            return Ok(None);
+        }
+        if Self::original_of(connection, &order.id)?.is_some() {
             return Ok(None);
         }
         let Some(delivered_at) = Self::delivered_at(connection, &order.id)? else { return Ok(None) };
@@ -153,6 +186,16 @@ impl Reclean {
             })
             .collect();
         Ok(Some(RecleanOffer { delivered_at, until, open: now <= until, lines }))
+    }
+
+    /// The order ID of the order that the order with key `order_id` cleans again, if it is a re-clean.
+    fn original_of(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<String>> {
+        recleans::table
+            .inner_join(orders::table.on(orders::id.eq(recleans::original_order_id)))
+            .filter(recleans::order_id.eq(order_id))
+            .select(orders::reference)
+            .first(connection)
+            .optional()
     }
 
     /// The positions of `original_id`'s lines that went for a re-clean, with that re-clean's order ID.
@@ -170,6 +213,12 @@ impl Reclean {
     /// for, its texts and e-mails) and its link. The same request sent again finds the re-clean
     /// it booked. `terms` gives the schedule and the texts; the pricing, source and prompts are
     /// the re-clean's own.
+    ///
+    /// Two moments, as two clocks may tell them: the window is judged at `now` (the settings'
+    /// clock, which tests move past the window; the delivery it counts from is stamped by the
+    /// system's), and the new order is placed, stamped and its pickup checked at `placed_at`, the
+    /// system's time every order is placed at (`routes::placing`) and the page's windows are
+    /// offered at. In production both are the system's.
     pub fn ask(
         connection: &mut DbConnection,
         original_id: &str,
@@ -177,12 +226,19 @@ impl Reclean {
         terms: &PlacingTerms<'_>,
         days: u32,
         now: PrimitiveDateTime,
+        placed_at: PrimitiveDateTime,
     ) -> Result<Placed, RecleanError> {
         write_transaction(connection, |connection| {
             // The original's row first, as every path that changes an order takes it: two requests
             // for the same lines at once book one re-clean.
             Order::lock(connection, original_id)?;
             let original = Order::find(connection, original_id)?.ok_or(RecleanError::NoSuchOrder)?;
+            if original.status == OrderStatus::Cancelled {
+                return Err(RecleanRefusal::Cancelled(original.reference.clone()).into());
+            }
+            if let Some(of) = Self::original_of(connection, &original.id)? {
+                return Err(RecleanRefusal::IsReclean { reference: original.reference.clone(), of }.into());
+            }
             let offer = Self::offer(connection, &original, days, now)?
                 .ok_or_else(|| RecleanRefusal::NotDelivered(original.reference.clone()))?;
             if !offer.open {
@@ -230,21 +286,23 @@ impl Reclean {
                 ..*terms
             };
             let placed =
-                Order::place_in_transaction(connection, &order, &key, &terms, now).map_err(|error| match error {
-                    PlaceError::Slot(refusal) => RecleanError::Refused(refusal.into()),
-                    PlaceError::Database(error) => RecleanError::Database(error),
-                    // Refused only for a key already taken, which the look-up above found.
-                    PlaceError::KeyReused | PlaceError::NewOrdersHeld => {
-                        RecleanError::Refused(RecleanRefusal::NoSuchLine)
-                    }
-                })?;
+                Order::place_in_transaction(connection, &order, &key, &terms, placed_at).map_err(
+                    |error| match error {
+                        PlaceError::Slot(refusal) => RecleanError::Refused(refusal.into()),
+                        PlaceError::Database(error) => RecleanError::Database(error),
+                        // Refused only for a key already taken, which the look-up above found.
+                        PlaceError::KeyReused | PlaceError::NewOrdersHeld => {
+                            RecleanError::Refused(RecleanRefusal::NoSuchLine)
+                        }
+                    },
+                )?;
             let Placed::Created(reclean) = &placed else { return Ok(placed) };
             diesel::insert_into(recleans::table)
                 .values((
                     recleans::order_id.eq(&reclean.id),
                     recleans::original_order_id.eq(&original.id),
                     recleans::problem.eq(&request.problem),
-                    recleans::requested_at.eq(now),
+                    recleans::requested_at.eq(placed_at),
                 ))
                 .execute(connection)?;
             for position in &request.positions {

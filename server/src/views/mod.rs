@@ -13,6 +13,7 @@ pub mod pages;
 pub mod payment;
 pub mod payments;
 pub mod receipt;
+pub mod reclean;
 pub mod run;
 pub mod slots;
 pub mod texts;

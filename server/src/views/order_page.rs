@@ -4,6 +4,7 @@
 
 use crate::domain::schedule::Slot;
 use crate::views::payment::CustomerPayment;
+use crate::views::reclean::RecleanSection;
 use crate::views::tracking::TrackedOrder;
 use serde::Serialize;
 use ts_rs::TS;
@@ -84,6 +85,8 @@ pub struct OrderStatusProps {
     pub problem: Option<ChangeProblem>,
     /// What just happened, after a change went through.
     pub notice: Option<String>,
+    /// The free re-clean: the card of a delivered order, or the order a re-clean cleans again.
+    pub reclean: RecleanSection,
     /// The HTTP status the page answers with.
     pub status: u16,
 }

@@ -47,6 +47,9 @@ pub struct ReceiptProps {
     pub paper: Paper,
     /// The order's page, `/t/{token}`, to go back to.
     pub order_path: String,
+    /// The last day a free re-clean may be asked for (`Mon 30 Nov`), while it may be: the screen
+    /// links to the order page's form.
+    pub reclean_until: Option<String>,
 }
 
 impl ReceiptProps {
@@ -74,6 +77,7 @@ impl ReceiptProps {
             payment,
             paper,
             order_path: format!("/t/{token}"),
+            reclean_until: None,
         }
     }
 }

@@ -28,6 +28,7 @@ mod orders;
 mod pages;
 mod phone_bookings;
 mod process;
+mod recleans;
 mod seo;
 mod shell;
 mod slots;

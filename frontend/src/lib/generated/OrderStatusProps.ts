@@ -2,6 +2,7 @@
 import type { ChangeProblem } from "./ChangeProblem";
 import type { CustomerPayment } from "./CustomerPayment";
 import type { PickupChoice } from "./PickupChoice";
+import type { RecleanSection } from "./RecleanSection";
 import type { TrackedOrder } from "./TrackedOrder";
 
 /**
@@ -54,6 +55,10 @@ problem: ChangeProblem | null,
  * What just happened, after a change went through.
  */
 notice: string | null, 
+/**
+ * The free re-clean: the card of a delivered order, or the order a re-clean cleans again.
+ */
+reclean: RecleanSection, 
 /**
  * The HTTP status the page answers with.
  */

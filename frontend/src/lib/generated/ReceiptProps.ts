@@ -51,4 +51,9 @@ paper: Paper,
 /**
  * The order's page, `/t/{token}`, to go back to.
  */
-orderPath: string, };
+orderPath: string, 
+/**
+ * The last day a free re-clean may be asked for (`Mon 30 Nov`), while it may be: the screen
+ * links to the order page's form.
+ */
+recleanUntil: string | null, };

@@ -2,8 +2,9 @@
 //! its messages without typing anything; its plain forms ([`changes`]: `POST /t/{token}/reschedule`,
 //! `POST /t/{token}/cancel` and `POST /t/{token}/texts`, which stops or starts again the text
 //! messages to the order's phone number; [`payment`]: `POST /t/{token}/pay`, the M-PESA prompt sent
-//! again), which work without JavaScript, answer 303 back to the page with a notice, or show the
-//! page again with the reason next to the form; the payment's state as JSON for the page to poll
+//! again; [`reclean`]: `POST /t/{token}/reclean`, a free re-clean of a delivered order, which
+//! answers 303 to the new re-clean order's page), which work without JavaScript, answer 303 back to
+//! the page with a notice, or show the page again with the reason next to the form; the payment's state as JSON for the page to poll
 //! (`GET /t/{token}/payment`); and the order's [`receipt`] (`GET /t/{token}/receipt`).
 //!
 //! The token is the only key: these answers are never cached, never indexed, and their address is
@@ -13,14 +14,17 @@
 mod changes;
 mod payment;
 mod receipt;
+mod reclean;
 mod render;
 
 pub use changes::{CancelForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_pickup};
 pub use payment::{PayForm, ask_prompt_again, show_payment};
 pub use receipt::{ReceiptQuery, show_receipt};
+pub use reclean::ask_reclean;
 
 use crate::state::AppState;
 use crate::views::order_page::{ChangeForm, ChangeProblem};
+use crate::views::reclean::RecleanForm;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use render::order_page;
@@ -31,7 +35,7 @@ const LOAD_FAILED: &str = "loading an order's page failed";
 /// A form sent from another site.
 const CROSS_SITE: &str = "This form can only be sent from the order's own page.";
 
-/// `?done=moved|cancelled|texts-off|texts-on|prompt`, after a change went through.
+/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean`, after a change went through.
 #[derive(Debug, Deserialize)]
 pub struct OrderPageQuery {
     done: Option<String>,
@@ -45,6 +49,7 @@ fn notice(done: Option<&str>) -> Option<&'static str> {
         Some("texts-off") => Some("Done: we will send no more text messages to this number."),
         Some("texts-on") => Some("Done: we will send text messages to this number again."),
         Some("prompt") => Some("We are sending the M-PESA prompt to your phone: check your phone."),
+        Some("reclean") => Some("Your free re-clean is booked. We will confirm the pickup time within 30 minutes."),
         _ => None,
     }
 }
@@ -55,16 +60,22 @@ fn well_formed(token: &str) -> bool {
     (1..=64).contains(&token.len()) && token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
-/// What the page shows besides the order: after a change, its notice; after a refusal, its reason.
+/// What the page shows besides the order: after a change, its notice; after a refusal, its reason
+/// (the re-clean form's, with what was entered).
 struct Outcome {
     notice: Option<&'static str>,
     problem: Option<ChangeProblem>,
+    reclean: Option<RecleanForm>,
     status: u16,
 }
 
 impl Outcome {
     fn problem(form: ChangeForm, message: impl Into<String>, status: u16) -> Self {
-        Outcome { notice: None, problem: Some(ChangeProblem { form, message: message.into() }), status }
+        Outcome { notice: None, problem: Some(ChangeProblem { form, message: message.into() }), reclean: None, status }
+    }
+
+    fn reclean(form: RecleanForm, status: u16) -> Self {
+        Outcome { notice: None, problem: None, reclean: Some(form), status }
     }
 }
 
@@ -75,11 +86,12 @@ pub async fn show_order_page(
     token: web::Path<String>,
     query: web::Query<OrderPageQuery>,
 ) -> HttpResponse {
-    let outcome = Outcome { notice: notice(query.done.as_deref()), problem: None, status: 200 };
+    let outcome = Outcome { notice: notice(query.done.as_deref()), problem: None, reclean: None, status: 200 };
     order_page(&state, &request, &token, outcome).await
 }
 
-/// 303 to the page, with the notice of what was done (a reload does not post again).
+/// 303 to the page of the order with `token`, with the notice of what was done (a reload does not
+/// post again).
 fn back_to_page(token: &str, done: &str) -> HttpResponse {
     private(HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/t/{token}?done={done}"))).finish())
 }
@@ -93,6 +105,12 @@ async fn posted<F: Default + serde::de::DeserializeOwned>(
     token: web::Path<String>,
     body: &[u8],
 ) -> Result<(String, F), HttpResponse> {
+    let token = posted_to(state, request, token).await?;
+    Ok((token, serde_urlencoded::from_bytes(body).unwrap_or_default()))
+}
+
+/// The token a form was posted to, once it is well formed and the post comes from the site itself.
+async fn posted_to(state: &AppState, request: &HttpRequest, token: web::Path<String>) -> Result<String, HttpResponse> {
     let token = token.into_inner();
     if !well_formed(&token) {
         return Err(not_found(state, request).await);
@@ -100,7 +118,7 @@ async fn posted<F: Default + serde::de::DeserializeOwned>(
     if from_another_site(state, request) {
         return Err(cross_site());
     }
-    Ok((token, serde_urlencoded::from_bytes(body).unwrap_or_default()))
+    Ok(token)
 }
 
 fn cross_site() -> HttpResponse {

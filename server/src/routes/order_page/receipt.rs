@@ -6,10 +6,12 @@ use crate::clock::stored;
 use crate::db::DbError;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
+use crate::models::reclean::{Reclean, RecleanOffer};
 use crate::state::AppState;
 use crate::views::pages::{ErrorProps, Page};
 use crate::views::payment::CustomerPayment;
 use crate::views::receipt::{Paper, ReceiptProps};
+use crate::views::reclean::until_label;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
@@ -35,6 +37,7 @@ pub async fn show_receipt(
         _ => Paper::A4,
     };
     let (prompts, now) = (state.sends_prompts(), stored(state.settings().clock.now()));
+    let reclean_days = state.settings().reclean_days;
     let key = token.clone();
     let loaded = state
         .db()
@@ -43,7 +46,11 @@ pub async fn show_receipt(
             let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
             let prompt = MpesaPrompt::latest(c, &order.id)?;
             let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, now);
-            Ok::<_, DbError>(Some(ReceiptProps::new(&order, &lines, &history, payment, paper, &key)))
+            let mut props = ReceiptProps::new(&order, &lines, &history, payment, paper, &key);
+            // The link to the re-clean form, while a line may still be re-cleaned.
+            let offer = Reclean::offer(c, &order, reclean_days, now)?;
+            props.reclean_until = offer.filter(RecleanOffer::askable).map(|offer| until_label(offer.until));
+            Ok::<_, DbError>(Some(props))
         })
         .await;
     let pages = state.pages();

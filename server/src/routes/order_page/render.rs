@@ -8,11 +8,14 @@ use crate::domain::{OrderStatus, PaymentStatus, StopKind};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{ChangeRefusal, Order, change_refusal};
 use crate::models::outbox::OptOut;
+use crate::models::reclean::Reclean;
 use crate::models::stop::Stop;
 use crate::state::AppState;
 use crate::views::order_page::{OrderStatusProps, PickupChoice};
 use crate::views::pages::{ErrorProps, Page};
 use crate::views::payment::CustomerPayment;
+use crate::views::reclean::{RecleanCard, RecleanOf, RecleanSection};
+use crate::views::slots::{PickupChoices, horizon_end};
 use crate::views::tracking::{TrackedOrder, TrackedVisit};
 use actix_web::{HttpRequest, HttpResponse};
 
@@ -23,6 +26,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
     }
     let schedule = state.settings().schedule.clone();
     let (prompts, clock) = (state.sends_prompts(), state.settings().clock.clone());
+    let reclean_days = state.settings().reclean_days;
     let key = token.to_owned();
     let loaded = state
         .db()
@@ -44,10 +48,24 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, stored(clock.now()));
             let receipt = order.payment_status == PaymentStatus::Paid || order.status == OrderStatus::Delivered;
             let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
-            Ok::<_, DbError>(Some((tracked, refusal, choices, texts_off, payment, receipt)))
+            // The re-clean's window is judged by the settings' clock, as its form is (see
+            // `Reclean::ask`); its pickup windows are the order form's.
+            let mut reclean = RecleanSection::default();
+            if let Some(offer) = Reclean::offer(c, &order, reclean_days, stored(clock.now()))? {
+                let moment = now.assume_utc();
+                let pickup = if offer.askable() {
+                    let (from, to) = (nairobi_day(moment), horizon_end(&schedule, moment));
+                    Some(PickupChoices::new(&schedule, moment, &Stop::pickups_booked_between(c, from, to)?))
+                } else {
+                    None
+                };
+                reclean.card = Some(RecleanCard::new(&offer, reclean_days, pickup));
+            }
+            reclean.of = Reclean::links(c, &order.id)?.of.map(|(order, problem)| RecleanOf { order, problem });
+            Ok::<_, DbError>(Some((tracked, refusal, choices, texts_off, payment, receipt, reclean)))
         })
         .await;
-    let (order, refusal, choices, texts_off, payment, receipt) = match loaded {
+    let (order, refusal, choices, texts_off, payment, receipt, mut reclean) = match loaded {
         Ok(Some(loaded)) => loaded,
         Ok(None) => return not_found(state, request).await,
         Err(error) => {
@@ -57,6 +75,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             return private(page.respond_private(request));
         }
     };
+    reclean.form = outcome.reclean;
     // Cancelled and picked-up orders say so on their card; only a closed window needs a word here.
     let changeable = refusal.is_none();
     let closed = refusal.filter(|refusal| matches!(refusal, ChangeRefusal::PastCutoff(_) | ChangeRefusal::NoPickup));
@@ -72,6 +91,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         choices: choices.into_iter().map(|(slot, left)| PickupChoice::new(slot, left)).collect(),
         problem: outcome.problem,
         notice: outcome.notice.map(str::to_owned),
+        reclean,
         status: outcome.status,
     };
     let pages = state.pages();

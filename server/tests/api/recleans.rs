@@ -1,0 +1,356 @@
+//! The free re-clean (issue 19), on both backends: a delivered order's page asks for some of its
+//! lines to be cleaned again within the configured days; it becomes one linked KSh 0 order with its
+//! own pickup and text, each line once; every refusal (the same lines again, after the window, not
+//! delivered, cancelled, mistyped, another site's form) says why and stores nothing.
+
+use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env, spawn_app_with_env};
+use crate::sms_mock::MockAt;
+use crate::{on_both_backends, on_each_backend};
+use diesel::prelude::*;
+use laundry::db::schema::{orders, reclean_lines, recleans};
+use laundry::domain::schedule::nairobi_day;
+use laundry::domain::{LineKind, OrderReference, OrderStatus, PaymentMethod, RECLEAN_ITEM, StopKind};
+use laundry::models::order::{Order, OrderLine};
+use laundry::models::stop::Stop;
+use serde_json::{Value, json};
+use time::{Duration, OffsetDateTime};
+
+const OWNER: &str = "njeri@example.com";
+const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
+const PHONE: &str = "+254712345678";
+
+/// A delivered order: its database key, order ID and page token.
+struct Delivered {
+    key: String,
+    reference: String,
+    token: String,
+}
+
+/// Places 3 kg of wash & fold, 2 shirts and a graduation gown through the API, paid on delivery.
+async fn place(app: &TestApp) -> Delivered {
+    let body = json!({
+        "customerName": "Amina Wanjiru", "phone": "0712345678", "location": "Kilimani, Argwings Kodhek Rd",
+        "landmark": "Opposite Yaya Centre", "serviceType": "wash-fold", "quantity": 3,
+        "paymentMethod": "pay-delivery", "pieces": { "shirt": 2, "graduation-gown": 1 }
+    });
+    let key = uuid::Uuid::new_v4().to_string();
+    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
+    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+    let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    let order = stored(app, &reference);
+    Delivered { key: order.id, reference, token: order.link_token.unwrap() }
+}
+
+fn stored(app: &TestApp, reference: &str) -> Order {
+    let reference = OrderReference::parse(reference).unwrap();
+    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
+}
+
+/// The owner, signed in.
+async fn owner(app: &TestApp) -> SignedIn {
+    app.create_staff(OWNER, PASSWORD);
+    app.sign_in(OWNER, PASSWORD).await
+}
+
+/// Staff set the order's status (as the dashboard does).
+async fn set_status(app: &TestApp, session: &SignedIn, reference: &str, status: &str) {
+    let path = format!("/api/admin/orders/{reference}/status");
+    let response =
+        app.staff_request(reqwest::Method::POST, &path, session, true).json(&json!({"status": status})).send().await;
+    assert_eq!(response.unwrap().status(), 200);
+}
+
+/// An order placed and delivered.
+async fn delivered(app: &TestApp) -> Delivered {
+    let order = place(app).await;
+    let session = owner(app).await;
+    set_status(app, &session, &order.reference, "delivered").await;
+    order
+}
+
+/// The position of the order's line of `item`.
+fn position(app: &TestApp, order: &Delivered, item: &str) -> String {
+    let lines = app.with_db(|c| Order::lines(c, &order.key).unwrap());
+    lines.iter().find(|line| line.item == item).unwrap().position.to_string()
+}
+
+/// A pickup window three days ahead, 19:00.
+fn window() -> String {
+    format!("{}T19:00", nairobi_day(OffsetDateTime::now_utc()) + Duration::days(3))
+}
+
+/// Posts the re-clean form from `site` (`Sec-Fetch-Site`).
+async fn ask_from(app: &TestApp, token: &str, fields: &[(&str, &str)], site: &str) -> reqwest::Response {
+    app.client
+        .post(format!("{}/t/{token}/reclean", app.address))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("sec-fetch-site", site)
+        .body(serde_urlencoded::to_string(fields).unwrap())
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn ask(app: &TestApp, token: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    ask_from(app, token, fields, "same-origin").await
+}
+
+/// Asks for the lines of `items` to be cleaned again because of `problem`; the answer.
+async fn ask_for(app: &TestApp, order: &Delivered, items: &[&str], problem: &str) -> reqwest::Response {
+    let positions: Vec<String> = items.iter().map(|item| position(app, order, item)).collect();
+    let pickup = window();
+    let mut fields: Vec<(&str, &str)> = positions.iter().map(|p| ("line", p.as_str())).collect();
+    fields.extend([("problem", problem), ("pickup", pickup.as_str())]);
+    ask(app, &order.token, &fields).await
+}
+
+/// The re-clean order a 303 leads to.
+fn reclean_of(app: &TestApp, response: &reqwest::Response) -> Order {
+    assert_eq!(response.status(), 303);
+    let location = response.headers()["location"].to_str().unwrap();
+    let token = location.strip_prefix("/t/").unwrap().strip_suffix("?done=reclean").unwrap().to_owned();
+    app.with_db(|c| Order::find_by_link_token(c, &token).unwrap().unwrap())
+}
+
+/// `(recleans, reclean_lines, orders)` rows.
+fn counts(app: &TestApp) -> (i64, i64, i64) {
+    app.with_db(|c| {
+        (
+            recleans::table.count().get_result(c).unwrap(),
+            reclean_lines::table.count().get_result(c).unwrap(),
+            orders::table.count().get_result(c).unwrap(),
+        )
+    })
+}
+
+/// The page answered 422 with `message` in it; nothing more stored than `before`.
+async fn refused(app: &TestApp, response: reqwest::Response, message: &str, before: (i64, i64, i64)) -> String {
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.unwrap();
+    assert!(html.contains(message), "{message} not in the page");
+    assert_eq!(counts(app), before, "nothing stored");
+    html
+}
+
+fn summary(lines: &[OrderLine]) -> Vec<(LineKind, String, i32, i32)> {
+    lines.iter().map(|line| (line.kind, line.item.clone(), line.quantity, line.amount)).collect()
+}
+
+async fn a_re_clean_within_the_window_is_one_linked_free_order_texted_to_the_customer(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some(app) = spawn_app_with_env(backend, &sms_env(&mock.url), quick_retries()).await else { return };
+    let order = delivered(&app).await;
+    mock.wait_for(2, std::time::Duration::from_secs(15)).await;
+
+    let response = ask_for(&app, &order, &["wash-fold", "shirt"], "The collar is still stained").await;
+
+    let reclean = reclean_of(&app, &response);
+    assert_eq!(counts(&app), (1, 2, 2));
+    let (original_id, problem): (String, String) = app.with_db(|c| {
+        recleans::table.find(&reclean.id).select((recleans::original_order_id, recleans::problem)).first(c).unwrap()
+    });
+    assert_eq!((original_id.as_str(), problem.as_str()), (order.key.as_str(), "The collar is still stained"));
+    let lines = app.with_db(|c| Order::lines(c, &reclean.id).unwrap());
+    assert_eq!(
+        summary(&lines),
+        [
+            (LineKind::Kg, "wash-fold".to_owned(), 3, 450),
+            (LineKind::Piece, "shirt".to_owned(), 2, 400),
+            (LineKind::Discount, RECLEAN_ITEM.to_owned(), 1, -850)
+        ]
+    );
+    assert_eq!((reclean.total_amount, reclean.payment_method), (0, PaymentMethod::PayDelivery));
+    assert_eq!(
+        reclean.special_instructions,
+        format!("Free re-clean of order {}: The collar is still stained", order.reference)
+    );
+    let pickup = app.with_db(|c| Stop::of_order(c, &reclean.id, StopKind::Pickup).unwrap().unwrap());
+    assert_eq!(pickup.slot().value(), window());
+    let texted = format!(
+        "free re-clean of order {} booked, order {}. Pickup {}. Track: ",
+        order.reference,
+        reclean.reference,
+        pickup.slot().label()
+    );
+    mock.wait_for(3, std::time::Duration::from_secs(15)).await;
+    assert!(mock.texts_to(PHONE).last().unwrap().contains(&texted), "{:?}", mock.texts_to(PHONE));
+
+    let page = app.get(response.headers()["location"].to_str().unwrap()).await.text().await.unwrap();
+    assert!(page.contains(&format!("Free re-clean of order {}", order.reference)));
+    assert!(page.contains("The collar is still stained"));
+    assert!(page.contains("Nothing to pay") && page.contains("KSh 0"));
+    assert!(!page.contains("Till Number") && !page.contains("You pay the valet"), "never asked to pay");
+    assert!(!page.contains("Ask for a free re-clean"), "a re-clean is not re-cleaned again");
+    let original = app.get(&format!("/t/{}", order.token)).await.text().await.unwrap();
+    assert!(original.contains(&format!("re-cleaned in order {}", reclean.reference)));
+}
+
+async fn the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_nothing_to_pay(backend: Backend) {
+    let mock = MockAt::start().await;
+    let Some(app) = spawn_app_with_env(backend, &sms_env(&mock.url), quick_retries()).await else { return };
+    let order = delivered(&app).await;
+    let reclean = reclean_of(&app, &ask_for(&app, &order, &["wash-fold"], "Smells of smoke").await);
+
+    let weighing = laundry::domain::Weighing { bags: 2, kg: Some(5), pieces: Vec::new() };
+    let weighed = app.with_db(|c| {
+        let priced = reclean.price_weighing(c, &weighing).unwrap();
+        reclean.record_weighing(c, &priced, "otieno@example.com", laundry::clock::now_utc()).unwrap()
+    });
+
+    assert_eq!(weighed.total_amount, 0);
+    let lines = app.with_db(|c| Order::lines(c, &reclean.id).unwrap());
+    assert_eq!(
+        summary(&lines),
+        [(LineKind::Kg, "wash-fold".to_owned(), 5, 750), (LineKind::Discount, RECLEAN_ITEM.to_owned(), 1, -750)]
+    );
+    let session = app.sign_in(OWNER, PASSWORD).await;
+    set_status(&app, &session, &reclean.reference, "delivered").await;
+    let texted = format!("order {} delivered. Nothing to pay. Thank you! Receipt: ", reclean.reference);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while !mock.texts_to(PHONE).iter().any(|text| text.contains(&texted)) {
+        assert!(std::time::Instant::now() < deadline, "{:?}", mock.texts_to(PHONE));
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let receipt = app.get(&format!("/t/{}/receipt", reclean.link_token.unwrap())).await.text().await.unwrap();
+    assert!(receipt.contains("Nothing to pay") && !receipt.contains("Amount due"));
+}
+
+/// A server that gives one day for a re-clean.
+async fn one_day_app(backend: Backend) -> Option<TestApp> {
+    spawn_app_with_env(backend, &[("LAUNDRY_RECLEAN_DAYS", "1".to_owned())], quick_retries()).await
+}
+
+async fn after_one_configured_day_a_re_clean_is_refused_with_the_reason(backend: Backend) {
+    let Some(app) = one_day_app(backend).await else { return };
+    let order = delivered(&app).await;
+    let page = app.get(&format!("/t/{}", order.token)).await.text().await.unwrap();
+    assert!(page.contains("We re-clean it free within 1 day of delivery: until "));
+    app.clock.set(app.clock.now() + Duration::days(2));
+    let before = counts(&app);
+
+    let response = ask_for(&app, &order, &["shirt"], "Torn sleeve").await;
+
+    let reason = format!("A free re-clean can be asked for within 1 day of delivery, and order {}", order.reference);
+    refused(&app, response, &reason, before).await;
+}
+
+/// A server whose orders get KSh 200 off the first order: a discount line.
+async fn discount_app(backend: Backend) -> Option<TestApp> {
+    spawn_app_with_env(backend, &[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned())], quick_retries()).await
+}
+
+async fn bad_input_is_answered_next_to_its_field_and_stores_nothing(backend: Backend) {
+    let Some(app) = discount_app(backend).await else { return };
+    let order = delivered(&app).await;
+    let (shirt, discount) =
+        (position(&app, &order, "shirt"), position(&app, &order, laundry::domain::FIRST_ORDER_DISCOUNT_ITEM));
+    let before = counts(&app);
+    let pickup = window();
+
+    let nothing = ask(&app, &order.token, &[("problem", " "), ("pickup", &pickup)]).await;
+    let html = refused(&app, nothing, "Please choose what should be cleaned again.", before).await;
+    assert!(html.contains("Please tell us in a few words what is wrong."));
+    let not_on_order = ask(&app, &order.token, &[("line", "77"), ("problem", "Torn"), ("pickup", &pickup)]).await;
+    refused(&app, not_on_order, "Some items could not be found on this order.", before).await;
+    let the_discount = ask(&app, &order.token, &[("line", &discount), ("problem", "Torn"), ("pickup", &pickup)]).await;
+    refused(&app, the_discount, "Some items could not be found on this order.", before).await;
+    let bad_pickup = ask(&app, &order.token, &[("line", &shirt), ("problem", "Torn sleeve"), ("pickup", "soon")]).await;
+    let html = refused(&app, bad_pickup, r#"id="order-pickup-error""#, before).await;
+    assert!(html.contains("Torn sleeve"), "what was typed is kept");
+    let chosen = html
+        .split("<input")
+        .find(|tag| tag.contains(r#"name="line" "#) && tag.contains(&format!(r#"value="{shirt}""#)));
+    assert!(chosen.unwrap().split('>').next().unwrap().contains("checked"), "the line chosen is kept");
+    let past = format!("{}T07:00", nairobi_day(OffsetDateTime::now_utc()) - Duration::days(1));
+    let closed = ask(&app, &order.token, &[("line", &shirt), ("problem", "Torn"), ("pickup", &past)]).await;
+    refused(&app, closed, r#"id="order-pickup-error""#, before).await;
+}
+
+on_each_backend!(
+    a_re_clean_within_the_window_is_one_linked_free_order_texted_to_the_customer,
+    the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_nothing_to_pay,
+    after_one_configured_day_a_re_clean_is_refused_with_the_reason,
+    bad_input_is_answered_next_to_its_field_and_stores_nothing,
+);
+
+mod refusals {
+    use super::*;
+
+    on_both_backends! {
+        async fn the_same_lines_again_are_refused_naming_them_and_another_line_is_accepted(app: TestApp) {
+            let order = delivered(&app).await;
+            let first = reclean_of(&app, &ask_for(&app, &order, &["wash-fold", "shirt"], "Still stained").await);
+            let before = counts(&app);
+
+            let again = ask_for(&app, &order, &["shirt"], "The shirts are still creased").await;
+            let reason = format!("Shirt already went for a free re-clean (order {})", first.reference);
+            refused(&app, again, &reason, before).await;
+            let overlapping = ask_for(&app, &order, &["shirt", "graduation-gown"], "Creased").await;
+            refused(&app, overlapping, &reason, before).await;
+
+            let other = reclean_of(&app, &ask_for(&app, &order, &["graduation-gown"], "Creased").await);
+            assert_ne!(other.id, first.id);
+            assert_eq!(counts(&app), (2, 3, 3));
+            let page = app.get(&format!("/t/{}", order.token)).await.text().await.unwrap();
+            assert!(page.contains("Every item of this order went for a free re-clean already."));
+        }
+
+        async fn the_same_form_sent_twice_is_the_same_re_clean(app: TestApp) {
+            let order = delivered(&app).await;
+
+            let first = ask_for(&app, &order, &["shirt"], "Torn").await;
+            let second = ask_for(&app, &order, &["shirt"], "Torn").await;
+
+            assert_eq!(first.headers()["location"], second.headers()["location"]);
+            assert_eq!(reclean_of(&app, &first).id, reclean_of(&app, &second).id);
+            assert_eq!(counts(&app), (1, 1, 2));
+        }
+
+        async fn after_the_window_a_re_clean_is_refused_and_the_page_says_until_when(app: TestApp) {
+            let order = delivered(&app).await;
+            let receipt = app.get(&format!("/t/{}/receipt", order.token)).await.text().await.unwrap();
+            assert!(receipt.contains("Not satisfied? Ask for a free re-clean until "));
+            app.clock.set(app.clock.now() + Duration::days(8));
+            let before = counts(&app);
+
+            let response = ask_for(&app, &order, &["shirt"], "Torn sleeve").await;
+
+            let reason = format!("A free re-clean can be asked for within 7 days of delivery, and order {}", order.reference);
+            refused(&app, response, &reason, before).await;
+            let page = app.get(&format!("/t/{}", order.token)).await.text().await.unwrap();
+            assert!(page.contains("Free re-cleans could be asked for until "));
+            assert!(!page.contains("Ask for a free re-clean"));
+            let receipt = app.get(&format!("/t/{}/receipt", order.token)).await.text().await.unwrap();
+            assert!(!receipt.contains("Not satisfied?"));
+        }
+
+        async fn an_undelivered_or_cancelled_order_is_refused_with_the_reason(app: TestApp) {
+            let order = place(&app).await;
+            let page = app.get(&format!("/t/{}", order.token)).await.text().await.unwrap();
+            assert!(!page.contains(r#"id="reclean""#), "no re-clean before delivery");
+            let before = counts(&app);
+
+            let undelivered = ask_for(&app, &order, &["shirt"], "Torn").await;
+            let reason = format!("Order {} has not been delivered yet", order.reference);
+            refused(&app, undelivered, &reason, before).await;
+            let session = owner(&app).await;
+            set_status(&app, &session, &order.reference, "cancelled").await;
+            let cancelled = ask_for(&app, &order, &["shirt"], "Torn").await;
+            refused(&app, cancelled, &format!("Order {} was cancelled", order.reference), before).await;
+            assert_eq!(stored(&app, &order.reference).status, OrderStatus::Cancelled);
+        }
+
+        async fn another_sites_form_and_an_unknown_token_book_nothing(app: TestApp) {
+            let order = delivered(&app).await;
+            let (shirt, pickup) = (position(&app, &order, "shirt"), window());
+            let fields = [("line", shirt.as_str()), ("problem", "Torn"), ("pickup", pickup.as_str())];
+
+            let cross = ask_from(&app, &order.token, &fields, "cross-site").await;
+            let unknown = ask(&app, "zzzzzzzzzzzzzzzz", &fields).await;
+
+            assert_eq!(cross.status(), 403);
+            assert_eq!(unknown.status(), 404);
+            assert_eq!(counts(&app), (0, 0, 1));
+        }
+    }
+}
