@@ -27,6 +27,7 @@ mod order_page;
 mod orders;
 mod pages;
 mod process;
+mod recleans_staff;
 mod seo;
 mod shell;
 mod slots;
