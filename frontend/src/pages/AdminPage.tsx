@@ -284,6 +284,7 @@ export default function AdminPage(props: AdminProps) {
           version={openVersion}
           onClose={() => setOpenOrder(null)}
           onSessionEnded={sessionEnded}
+          onOpen={setOpenOrder}
         />
       )}
     </>

@@ -6,7 +6,7 @@ import { Field } from "../components/Field";
 import { Icon } from "../components/Icon";
 import { PaymentCard } from "../components/PaymentCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
-import { telHref, whatsappHref } from "../lib/format";
+import { orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { ChangeForm } from "../lib/generated/ChangeForm";
 import type { OrderStatusProps as OwnProps } from "../lib/generated/OrderStatusProps";
 import type { PickupChoice } from "../lib/generated/PickupChoice";
@@ -193,7 +193,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
               </a>
               <a
                 className="button button--whatsapp"
-                href={whatsappHref(props.business.whatsapp)}
+                href={whatsappHref(props.business.whatsapp, orderMessage(props.business.name, props.order.id))}
                 target="_blank"
                 rel="noopener noreferrer"
               >

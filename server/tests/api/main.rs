@@ -37,3 +37,4 @@ mod sms_mock;
 mod sms_steps;
 mod tracking;
 mod valet;
+mod whatsapp_links;

@@ -126,6 +126,10 @@ on_both_backends! {
         assert_eq!(listed(&page, &original)["source"], "web");
         assert_eq!(listed(&page, &taken)["source"], "whatsapp");
         assert_eq!(listed(&page, &taken)["recleanOf"], Value::Null);
+        let dashboard = app.staff_request(reqwest::Method::GET, "/admin", &session, false).send().await.unwrap();
+        let html = dashboard.text().await.unwrap();
+        assert_eq!(html.matches(&format!("Re-clean of #{original}")).count(), 1, "the badge, on the re-clean's row");
+        assert!(html.contains(r#"orders-table__tag">WhatsApp</span>"#), "the source of the booking taken on WhatsApp");
 
         let changed = post(&app, &session, &format!("/api/admin/orders/{reclean}/status"), json!({ "status": "picked-up" })).await;
         assert_eq!(changed.status(), 200);
