@@ -2,7 +2,7 @@
 // JavaScript has loaded (or without it) the search toggle is a link to the price list and the menu a
 // disclosure; once hydrated they become the spec's modal and overlay.
 import { useState } from "react";
-import { whatsappHref } from "../lib/format";
+import { bookingMessage, whatsappHref } from "../lib/format";
 import type { SharedProps } from "../lib/types";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
@@ -17,6 +17,8 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
   const [searchOpen, setSearchOpen] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const hydrated = useHydrated();
+  // A chat from the header is most often a booking: it starts with what staff need to take one.
+  const chatHref = whatsappHref(business.whatsapp, bookingMessage(business.name));
 
   return (
     <header className="site-header">
@@ -45,7 +47,7 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
           )}
           <a
             className="icon-button icon-button--whatsapp site-header__whatsapp"
-            href={whatsappHref(business.whatsapp)}
+            href={chatHref}
             target="_blank"
             rel="noopener noreferrer"
             aria-label="Chat with us on WhatsApp (opens in a new tab)"
@@ -63,7 +65,7 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
               <Icon name="menu" />
             </button>
           ) : (
-            <MenuDisclosure path={path} whatsapp={business.whatsapp} />
+            <MenuDisclosure path={path} chatHref={chatHref} />
           )}
         </div>
       </div>
@@ -71,7 +73,7 @@ export function Header({ path, business, priceList }: Pick<SharedProps, "path" |
       {menuOpen && (
         <MobileMenu
           path={path}
-          whatsapp={business.whatsapp}
+          chatHref={chatHref}
           onClose={() => setMenuOpen(false)}
           onSearch={() => {
             setMenuOpen(false);

@@ -1,6 +1,5 @@
 // The menu for small screens (spec section 2), in two forms: the full-screen overlay once JavaScript
 // runs, and before that (or without it) a disclosure that the browser opens by itself.
-import { whatsappHref } from "../lib/format";
 import { useDialog } from "../lib/useDialog";
 import { Icon } from "./Icon";
 import { PRICE_LIST_HREF } from "./nav";
@@ -8,13 +7,14 @@ import { NavList } from "./NavList";
 
 interface MobileMenuProps {
   path: string;
-  whatsapp: string;
+  /** The WhatsApp chat link, its first message written in. */
+  chatHref: string;
   onClose: () => void;
   onSearch: () => void;
 }
 
 /** Shown while open: close button, the links, 'Search Pricing' and the chat link. */
-export function MobileMenu({ path, whatsapp, onClose, onSearch }: MobileMenuProps) {
+export function MobileMenu({ path, chatHref, onClose, onSearch }: MobileMenuProps) {
   const dialog = useDialog(true, onClose);
   return (
     <div ref={dialog} className="overlay mobile-menu" role="dialog" aria-modal="true" aria-label="Menu">
@@ -27,14 +27,14 @@ export function MobileMenu({ path, whatsapp, onClose, onSearch }: MobileMenuProp
       <button type="button" className="button button--outline mobile-menu__search" onClick={onSearch}>
         <Icon name="search" /> Search Pricing
       </button>
-      <ChatLink whatsapp={whatsapp} />
+      <ChatLink href={chatHref} />
     </div>
   );
 }
 
 /** The menu before JavaScript has loaded: a `<details>` the browser opens and closes by itself, with
  * the same links; 'Search Pricing' leads to the price list. Replaced by the overlay once hydrated. */
-export function MenuDisclosure({ path, whatsapp }: Pick<MobileMenuProps, "path" | "whatsapp">) {
+export function MenuDisclosure({ path, chatHref }: Pick<MobileMenuProps, "path" | "chatHref">) {
   return (
     <details className="menu-disclosure site-header__menu">
       <summary className="icon-button" aria-label="Menu">
@@ -46,15 +46,15 @@ export function MenuDisclosure({ path, whatsapp }: Pick<MobileMenuProps, "path" 
         <a className="button button--outline mobile-menu__search" href={PRICE_LIST_HREF}>
           <Icon name="search" /> Search Pricing
         </a>
-        <ChatLink whatsapp={whatsapp} />
+        <ChatLink href={chatHref} />
       </nav>
     </details>
   );
 }
 
-function ChatLink({ whatsapp }: { whatsapp: string }) {
+function ChatLink({ href }: { href: string }) {
   return (
-    <a className="button button--whatsapp" href={whatsappHref(whatsapp)} target="_blank" rel="noopener noreferrer">
+    <a className="button button--whatsapp" href={href} target="_blank" rel="noopener noreferrer">
       <Icon name="chat" /> Chat on WhatsApp
     </a>
   );

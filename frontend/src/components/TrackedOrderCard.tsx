@@ -1,6 +1,6 @@
 // One order found by the tracking page or opened from its own link: information, progress bar (or
 // the cancellation), the visit (windows, confirmation, where the valet is), timeline, status badge.
-import { formatDayTime, formatKsh, telHref, whatsappHref } from "../lib/format";
+import { formatDayTime, formatKsh, orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { Business } from "../lib/generated/Business";
 import type { TrackedOrder } from "../lib/generated/TrackedOrder";
 import { badgeTone, PROGRESS_STEPS, statusLabel, timeline } from "../lib/tracking";
@@ -31,7 +31,7 @@ function ProgressBar({ order }: { order: TrackedOrder }) {
 }
 
 /** Instead of the bar: when the order was cancelled, and whom to ask. */
-function Cancelled({ at, business }: { at: string; business: Business }) {
+function Cancelled({ id, at, business }: { id: string; at: string; business: Business }) {
   return (
     <div className="tracked-order__cancelled">
       <p>
@@ -44,7 +44,7 @@ function Cancelled({ at, business }: { at: string; business: Business }) {
         </a>
         <a
           className="button button--whatsapp"
-          href={whatsappHref(business.whatsapp)}
+          href={whatsappHref(business.whatsapp, orderMessage(business.name, id))}
           target="_blank"
           rel="noopener noreferrer"
         >
@@ -64,7 +64,7 @@ export function TrackedOrderCard({ order, business }: { order: TrackedOrder; bus
         <span className={`badge badge--${badgeTone(order.status)}`}>{statusLabel(order.status)}</span>
       </div>
       {order.cancelledAt !== null ? (
-        <Cancelled at={order.cancelledAt} business={business} />
+        <Cancelled id={order.id} at={order.cancelledAt} business={business} />
       ) : (
         <ProgressBar order={order} />
       )}

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatKsh, itemAnchor, telHref, whatsappHref } from "./format";
+import { bookingMessage, formatKsh, itemAnchor, orderMessage, telHref, whatsappHref } from "./format";
 
 test("amounts read as KSh with thousands separators", () => {
   assert.equal(formatKsh(500), "KSh 500");
@@ -16,6 +16,35 @@ test("item anchors are lower-case slugs", () => {
 test("phone links keep digits and the plus sign", () => {
   assert.equal(telHref("+254 700 000 000"), "tel:+254700000000");
   assert.equal(whatsappHref("+254 700-000-000"), "https://wa.me/254700000000");
+});
+
+test("a chat link without a message has no text parameter", () => {
+  assert.equal(whatsappHref("+254 700 000 000", ""), "https://wa.me/254700000000");
+  assert.equal(whatsappHref("+254 700 000 000", undefined), "https://wa.me/254700000000");
+});
+
+test("a chat link's message is encoded as one URI component", () => {
+  assert.equal(
+    whatsappHref("+254 700 000 000", "Hello Usafi & Co, order #AB12 ü"),
+    "https://wa.me/254700000000?text=Hello%20Usafi%20%26%20Co%2C%20order%20%23AB12%20%C3%BC",
+  );
+  const href = whatsappHref("+254700000000", "a+b=c?d/e\nf");
+  assert.equal(new URL(href).searchParams.get("text"), "a+b=c?d/e\nf", "read back as written");
+});
+
+test("the chat messages name the shop, and the order when there is one", () => {
+  assert.equal(
+    bookingMessage("Usafi Express Laundry"),
+    "Hello Usafi Express Laundry, I would like to book a laundry pickup.\nMy name: \nLocation: \nPickup day and time: ",
+  );
+  assert.equal(
+    orderMessage("Usafi Express Laundry", "AB12CD34"),
+    "Hello Usafi Express Laundry, about my order AB12CD34: ",
+  );
+  assert.equal(
+    whatsappHref("+254700000000", orderMessage("Usafi", "AB12CD34")),
+    "https://wa.me/254700000000?text=Hello%20Usafi%2C%20about%20my%20order%20AB12CD34%3A%20",
+  );
 });
 
 test("dates read in Nairobi time whatever the machine's zone", async () => {

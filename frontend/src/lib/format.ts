@@ -20,9 +20,26 @@ export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
 }
 
-/** The WhatsApp chat link for a number in any common notation. */
-export function whatsappHref(number: string): string {
-  return `https://wa.me/${number.replace(/\D/g, "")}`;
+/**
+ * The WhatsApp chat link for a number in any common notation; with a `message`, the chat opens with
+ * it typed in (`?text=`, encoded as a URI component: a space is %20, '&' and '#' do not end it).
+ */
+export function whatsappHref(number: string, message?: string): string {
+  const chat = `https://wa.me/${number.replace(/\D/g, "")}`;
+  return message ? `${chat}?text=${encodeURIComponent(message)}` : chat;
+}
+
+/**
+ * What a general chat link starts with: a booking, with what staff need to take it (WhatsApp gives
+ * them the number), for the customer to fill in.
+ */
+export function bookingMessage(shop: string): string {
+  return `Hello ${shop}, I would like to book a laundry pickup.\nMy name: \nLocation: \nPickup day and time: `;
+}
+
+/** What a chat link about an order starts with: its order ID, the customer's words to follow. */
+export function orderMessage(shop: string, orderId: string): string {
+  return `Hello ${shop}, about my order ${orderId}: `;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -296,6 +296,7 @@ export default function AdminPage(props: AdminProps) {
           version={openVersion}
           onClose={() => setOpenOrder(null)}
           onSessionEnded={sessionEnded}
+          onOpen={setOpenOrder}
         />
       )}
     </>

@@ -3,7 +3,7 @@
 import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
 import { PaymentCard } from "../components/PaymentCard";
-import { telHref, whatsappHref } from "../lib/format";
+import { bookingMessage, orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { ConfirmationProps as OwnProps } from "../lib/generated/ConfirmationProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -108,7 +108,10 @@ export default function ConfirmationPage(props: ConfirmationProps) {
           <div className="actions">
             <a
               className="button button--whatsapp"
-              href={whatsappHref(props.business.whatsapp)}
+              href={whatsappHref(
+                props.business.whatsapp,
+                order ? orderMessage(props.business.name, order.id) : bookingMessage(props.business.name),
+              )}
               target="_blank"
               rel="noopener noreferrer"
             >

@@ -8,7 +8,7 @@ import { Icon } from "../components/Icon";
 import { PaymentCard } from "../components/PaymentCard";
 import { RecleanCard, RecleanOfNote } from "../components/RecleanCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
-import { telHref, whatsappHref } from "../lib/format";
+import { orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { ChangeForm } from "../lib/generated/ChangeForm";
 import type { OrderStatusProps as OwnProps } from "../lib/generated/OrderStatusProps";
 import type { PickupChoice } from "../lib/generated/PickupChoice";
@@ -197,7 +197,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
               </a>
               <a
                 className="button button--whatsapp"
-                href={whatsappHref(props.business.whatsapp)}
+                href={whatsappHref(props.business.whatsapp, orderMessage(props.business.name, props.order.id))}
                 target="_blank"
                 rel="noopener noreferrer"
               >

@@ -2,8 +2,9 @@
 // (the token is the signed link). The shop's details, the order's lines and total, how and when it was
 // paid. It prints on A4, and on an 80 mm thermal roll with ?paper=80mm (the page size is then set).
 import type { ReactNode } from "react";
+import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
-import { formatDateTime, formatKsh } from "../lib/format";
+import { formatDateTime, formatKsh, orderMessage, whatsappHref } from "../lib/format";
 import type { ReceiptProps as OwnProps } from "../lib/generated/ReceiptProps";
 import { paidHow } from "../lib/payment";
 import type { SharedProps } from "../lib/types";
@@ -96,6 +97,14 @@ export default function ReceiptPage(props: ReceiptProps) {
           )}
           <a className="button button--outline" href={props.orderPath}>
             Back to your order
+          </a>
+          <a
+            className="button button--whatsapp"
+            href={whatsappHref(business.whatsapp, orderMessage(business.name, props.id))}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            <Icon name="chat" /> WhatsApp us about it
           </a>
         </nav>
         {props.recleanUntil && (

@@ -188,16 +188,6 @@ impl Reclean {
         Ok(Some(RecleanOffer { delivered_at, until, open: now <= until, lines }))
     }
 
-    /// The order ID of the order that the order with key `order_id` cleans again, if it is a re-clean.
-    fn original_of(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<String>> {
-        recleans::table
-            .inner_join(orders::table.on(orders::id.eq(recleans::original_order_id)))
-            .filter(recleans::order_id.eq(order_id))
-            .select(orders::reference)
-            .first(connection)
-            .optional()
-    }
-
     /// The positions of `original_id`'s lines that went for a re-clean, with that re-clean's order ID.
     fn taken_lines(connection: &mut DbConnection, original_id: &str) -> QueryResult<HashMap<i32, String>> {
         let rows: Vec<(i32, String)> = reclean_lines::table
@@ -367,31 +357,48 @@ impl Reclean {
         Ok(found)
     }
 
-    /// Re-cleans asked for per month (Nairobi), from the month of `from` on, oldest first; months
-    /// without any are listed with 0, up to the month of `now`.
-    pub fn per_month(
-        connection: &mut DbConnection,
-        from: Date,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<Vec<((i32, u8), i64)>> {
-        let first = from.replace_day(1).unwrap_or(from);
-        let since = first.midnight() - Duration::hours(3);
-        let times: Vec<PrimitiveDateTime> =
-            recleans::table.filter(recleans::requested_at.ge(since)).select(recleans::requested_at).load(connection)?;
-        let mut months: BTreeMap<(i32, u8), i64> = BTreeMap::new();
-        let last = nairobi_day(now.assume_utc());
-        let mut month = first;
-        while month <= last {
-            months.insert((month.year(), u8::from(month.month())), 0);
-            month = month.replace_day(28).unwrap_or(month) + Duration::days(4);
-            month = month.replace_day(1).unwrap_or(month);
-        }
+    /// The order ID of the order that the order with key `order_id` cleans again, if it is a re-clean.
+    pub fn original_of(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<String>> {
+        Ok(Self::originals_of(connection, &[order_id])?.remove(order_id))
+    }
+
+    /// Re-cleans asked for in each of the `count` months (Nairobi's calendar) up to and including
+    /// the month of `today` (a Nairobi date), oldest first; a month without any is listed with 0.
+    pub fn per_month(connection: &mut DbConnection, count: u32, today: Date) -> QueryResult<Vec<((i32, u8), i64)>> {
+        let this_month = first_of_month(today);
+        // Back a month at a time: the day before a month's first is in the month before.
+        let firsts: Vec<Date> =
+            std::iter::successors(Some(this_month), |month| Some(first_of_month(*month - Duration::days(1))))
+                .take(count as usize)
+                .collect();
+        let Some(&first) = firsts.last() else { return Ok(Vec::new()) };
+        let mut months: BTreeMap<(i32, u8), i64> =
+            firsts.iter().map(|month| ((month.year(), u8::from(month.month())), 0)).collect();
+        let next = first_of_month(this_month + Duration::days(31));
+        let times: Vec<PrimitiveDateTime> = recleans::table
+            .filter(recleans::requested_at.ge(nairobi_midnight(first)))
+            .filter(recleans::requested_at.lt(nairobi_midnight(next)))
+            .select(recleans::requested_at)
+            .load(connection)?;
         for at in times {
             let day = nairobi_day(at.assume_utc());
-            *months.entry((day.year(), u8::from(day.month()))).or_default() += 1;
+            if let Some(count) = months.get_mut(&(day.year(), u8::from(day.month()))) {
+                *count += 1;
+            }
         }
         Ok(months.into_iter().collect())
     }
+}
+
+/// The first day of `day`'s month.
+fn first_of_month(day: Date) -> Date {
+    day.replace_day(1).unwrap_or(day)
+}
+
+/// Nairobi's midnight starting `day`, in UTC as stored.
+fn nairobi_midnight(day: Date) -> PrimitiveDateTime {
+    let at = day.midnight().assume_offset(crate::clock::NAIROBI).to_offset(time::UtcOffset::UTC);
+    PrimitiveDateTime::new(at.date(), at.time())
 }
 
 /// The re-clean of `lines` of `original`, as an order: the customer's details and address of the
@@ -425,4 +432,16 @@ fn reclean_order<'a>(
         landmark: original.landmark.clone(),
         pin: original.pin(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::{date, datetime};
+
+    #[test]
+    fn a_month_starts_at_nairobi_midnight_which_is_nine_in_the_evening_utc() {
+        assert_eq!(nairobi_midnight(date!(2026 - 12 - 01)), datetime!(2026-11-30 21:00));
+        assert_eq!(first_of_month(date!(2026 - 03 - 31)), date!(2026 - 03 - 01));
+    }
 }

@@ -1,9 +1,11 @@
-//! The dashboard's figures: the stat cards, and the day's takings by how they were paid.
+//! The dashboard's figures: the stat cards, the day's takings by how they were paid, and the
+//! re-cleans asked for per month (the satisfaction guarantee's count).
 
 use crate::clock::NAIROBI;
 use crate::db::DbConnection;
 use crate::db::schema::{contact_messages, mpesa_receipts, orders};
 use crate::domain::{MessageStatus, OrderStatus, PaidVia, PaymentStatus, ReceiptSource};
+use crate::models::reclean::Reclean;
 use diesel::dsl::sum;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -33,6 +35,21 @@ pub struct Stats {
     pub new_messages: i64,
     /// The money of the day (Nairobi) the figures were counted on.
     pub takings: Takings,
+    /// The re-cleans asked for in each of the last [`RECLEAN_MONTHS`] months (Nairobi), oldest
+    /// first, this month last; a month without any has 0.
+    pub recleans_per_month: Vec<MonthCount>,
+}
+
+/// How many months of re-cleans the dashboard shows.
+pub const RECLEAN_MONTHS: u32 = 6;
+
+/// A count for one calendar month.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct MonthCount {
+    /// `YYYY-MM`.
+    pub month: String,
+    /// How many.
+    pub count: i64,
 }
 
 /// Some payments and their sum.
@@ -101,6 +118,10 @@ impl Stats {
                 .count()
                 .get_result(connection)?,
             takings: Takings::of_day(connection, today)?,
+            recleans_per_month: Reclean::per_month(connection, RECLEAN_MONTHS, today)?
+                .into_iter()
+                .map(|((year, month), count)| MonthCount { month: format!("{year:04}-{month:02}"), count })
+                .collect(),
         })
     }
 }

@@ -383,7 +383,7 @@ async fn run_page(
         .map(|stop| {
             let shown_valet = if valet.is_none() { valet_email(&stop.stop.valet_id) } else { None };
             let prompt = mpesa.get(&stop.order.id).and_then(|facts| facts.prompt.as_ref());
-            ValetStop::new(stop, minutes_per_stop, shown_valet, prompt, prompts_on)
+            ValetStop::new(&state.settings().business.name, stop, minutes_per_stop, shown_valet, prompt, prompts_on)
         })
         .collect();
     // A form for a stop that is not on this page (another day's) says what went wrong at the top.

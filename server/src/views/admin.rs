@@ -2,6 +2,7 @@
 //! answers of its changes.
 
 use super::awaiting::AwaitingList;
+use super::order_links::RecleanedIn;
 use super::orders::{AdminMessage, AdminOrder};
 use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use super::run::DayRun;
@@ -81,7 +82,10 @@ impl OrdersPage {
             items: page
                 .items
                 .iter()
-                .map(|listed| AdminOrder::new(&listed.order, &listed.lines, Some(&listed.mpesa)))
+                .map(|listed| {
+                    AdminOrder::new(&listed.order, &listed.lines, Some(&listed.mpesa))
+                        .with_reclean_of(listed.reclean_of.clone())
+                })
                 .collect(),
             total: page.total,
             page: number,
@@ -355,6 +359,13 @@ pub struct OrderDetail {
     pub prompts: Vec<PromptView>,
     /// The M-PESA payments matched to the order, oldest first.
     pub payments: Vec<MpesaPayment>,
+    /// The staff member who took the order on the phone or WhatsApp (the author of its first
+    /// history entry); null when the customer placed it.
+    pub taken_by: Option<String>,
+    /// A re-clean: what the customer said was wrong (the order it cleans again is `recleanOf`).
+    pub reclean_problem: Option<String>,
+    /// The re-cleans asked of this order, oldest first.
+    pub recleans: Vec<RecleanedIn>,
 }
 
 impl OrderDetail {
@@ -365,13 +376,17 @@ impl OrderDetail {
             prompt: prompts.first().cloned(),
             to_check: payments.iter().filter(|p| p.problem.is_some() && p.checked_at.is_none()).count() as i64,
         };
-        let order = AdminOrder::new(&record.order, &record.lines, Some(&facts));
+        let original = record.links.of.as_ref().map(|(reference, _)| reference.clone());
+        let order = AdminOrder::new(&record.order, &record.lines, Some(&facts)).with_reclean_of(original);
         let references = std::iter::once((record.order.id.clone(), record.order.reference.clone())).collect();
         OrderDetail {
             prompts: prompts.iter().map(PromptView::from).collect(),
             payments: payments.iter().map(|payment| MpesaPayment::new(payment, &references)).collect(),
             payment_recorded_by: record.order.payment_recorded_by.clone(),
             history: record.history.iter().map(StatusChangeView::from).collect(),
+            taken_by: record.history.first().and_then(|placed| placed.changed_by.clone()),
+            reclean_problem: record.links.of.as_ref().map(|(_, problem)| problem.clone()),
+            recleans: record.links.recleans.iter().map(RecleanedIn::new).collect(),
             messages: record
                 .messages
                 .iter()

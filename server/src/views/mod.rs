@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod admin;
 pub mod awaiting;
 pub mod booking;
+pub mod order_links;
 pub mod order_page;
 pub mod orders;
 pub mod pages;

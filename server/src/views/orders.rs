@@ -129,8 +129,10 @@ pub struct AdminOrder {
     /// M-PESA payments matched to the order but flagged (another amount, paid already), not yet
     /// checked by staff.
     pub payments_to_check: i64,
-    /// How it came in: the form, a text, or taken by staff on the phone or WhatsApp.
+    /// How it came in: online, by text, or taken by staff on the phone or WhatsApp.
     pub source: OrderSource,
+    /// For a free re-clean: the order ID of the order it cleans again.
+    pub reclean_of: Option<String>,
 }
 
 impl AdminOrder {
@@ -146,7 +148,13 @@ impl AdminOrder {
             prompt: facts.and_then(|facts| facts.prompt.as_ref()).map(PromptView::from),
             payments_to_check: facts.map_or(0, |facts| facts.to_check),
             source: order.source,
+            reclean_of: None,
         }
+    }
+
+    /// The same, as the re-clean of the order with order ID `original` (none: not a re-clean).
+    pub fn with_reclean_of(self, original: Option<String>) -> Self {
+        AdminOrder { reclean_of: original, ..self }
     }
 }
 

@@ -119,7 +119,8 @@ pub struct ValetStop {
     pub phone: String,
     /// `tel:+254712345678`.
     pub call_link: String,
-    /// `https://wa.me/254712345678`.
+    /// `https://wa.me/254712345678?text=…`: a chat with the customer that starts "Hello, this is
+    /// your {shop} valet about order {ID}."
     pub whatsapp_link: String,
     /// Where.
     pub location: String,
@@ -183,8 +184,10 @@ pub struct PieceCount {
 impl ValetStop {
     /// The view of `run_stop`; `valet` names whose run it is in, where that helps. The ETA comes from
     /// the one ETA function, with `minutes_per_stop`. `prompt` is the order's newest M-PESA prompt;
-    /// `prompts_on` whether one can be sent.
+    /// `prompts_on` whether one can be sent. `shop` is the business's name, for the WhatsApp chat's
+    /// first words.
     pub fn new(
+        shop: &str,
         run_stop: &RunStop,
         minutes_per_stop: u16,
         valet: Option<String>,
@@ -236,7 +239,10 @@ impl ValetStop {
             customer_name: order.customer_name.clone(),
             phone: order.phone.clone(),
             call_link: format!("tel:{}", order.phone),
-            whatsapp_link: format!("https://wa.me/{digits}"),
+            whatsapp_link: whatsapp_link(
+                digits,
+                &format!("Hello, this is your {shop} valet about order {}.", order.reference),
+            ),
             location: order.location.clone(),
             landmark: order.landmark.clone(),
             map_link,
@@ -270,6 +276,20 @@ impl ValetAction {
 }
 
 /// A map search for a place without a pin: the location and its landmark, in Nairobi.
+/// The chat with `digits` (international, no '+') that starts with `message`: `wa.me`'s `text`,
+/// percent-encoded as JavaScript's `encodeURIComponent` does (a space is `%20`, not `+`).
+pub fn whatsapp_link(digits: &str, message: &str) -> String {
+    let mut text = String::with_capacity(message.len() * 3);
+    for byte in message.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&byte) {
+            text.push(char::from(byte));
+        } else {
+            text.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    format!("https://wa.me/{digits}?text={text}")
+}
+
 fn map_search(location: &str, landmark: &str) -> String {
     let place: Vec<&str> = [location, landmark, "Nairobi"].into_iter().filter(|part| !part.trim().is_empty()).collect();
     let query = place.join(", ");
@@ -295,6 +315,14 @@ mod tests {
         assert_eq!(
             map_search("Westlands", " "),
             "https://www.google.com/maps/search/?api=1&query=Westlands%2C+Nairobi"
+        );
+    }
+
+    #[test]
+    fn the_chat_with_the_customer_starts_with_the_valets_words_encoded_as_in_a_browser() {
+        assert_eq!(
+            whatsapp_link("254712345678", "Hello, this is your Usafi & Co valet about order AB12CD34. #1 ü"),
+            "https://wa.me/254712345678?text=Hello%2C%20this%20is%20your%20Usafi%20%26%20Co%20valet%20about%20order%20AB12CD34.%20%231%20%C3%BC"
         );
     }
 }

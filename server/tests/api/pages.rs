@@ -54,7 +54,11 @@ async fn the_footer_shows_the_tagline_business_details_and_this_year() {
     assert!(html.contains("Pickup &amp; delivery available"));
     assert!(html.contains("sales@example.com"));
     assert!(html.contains(&format!("© <!-- -->{year}")), "no copyright line for {year}");
-    assert!(html.contains(r#"href="https://wa.me/254700000000" target="_blank" rel="noopener noreferrer""#));
+    // The chat link carries the provider's number and starts a booking with what staff need.
+    let booking = "Hello%20Usafi%20Express%20Laundry%2C%20I%20would%20like%20to%20book%20a%20laundry%20pickup.\
+                   %0AMy%20name%3A%20%0ALocation%3A%20%0APickup%20day%20and%20time%3A%20";
+    let chat = format!(r#"href="https://wa.me/254700000000?text={booking}" target="_blank" rel="noopener noreferrer""#);
+    assert!(html.contains(&chat), "the header's chat link");
 }
 
 #[actix_web::test]

@@ -138,7 +138,11 @@ on_both_backends! {
         assert!(at(&sooner.reference).unwrap() < at(&later.reference).unwrap(), "run order");
         assert_eq!(at(&elsewhere.reference), None, "another valet's stop is not shown");
         assert!(html.contains(r#"href="tel:+254712345678""#), "tap to call");
-        assert!(html.contains(r#"href="https://wa.me/254712345678""#), "WhatsApp");
+        let chat = format!(
+            r#"href="https://wa.me/254712345678?text=Hello%2C%20this%20is%20your%20Usafi%20Express%20Laundry%20valet%20about%20order%20{}.""#,
+            later.reference
+        );
+        assert!(html.contains(&chat), "WhatsApp, with the valet's first words");
         assert!(html.contains("https://www.google.com/maps/search/?api=1&amp;query=Kilimani%2C+Argwings+Kodhek+Rd%2C+Opposite+Yaya+Centre%2C+Nairobi"));
         assert!(html.contains("Landmark: Opposite Yaya Centre"));
         assert!(html.contains("Instructions: Gate code 4411"));

@@ -1,7 +1,8 @@
 // Under the booking's phone number: what is known of the caller, their earlier orders newest first
 // (each opens its detail, as in the orders list), or that the number has not ordered before.
 import { dateTimeOrNA } from "../../lib/admin/display";
-import { type CustomerLookup, sourceLabel } from "../../lib/admin/booking";
+import type { CustomerLookup } from "../../lib/admin/booking";
+import { sourceLabel } from "../../lib/admin/origin";
 import { formatKsh } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
 

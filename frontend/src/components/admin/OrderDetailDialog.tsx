@@ -16,10 +16,12 @@ interface OrderDetailDialogProps {
   version: string;
   onClose: () => void;
   onSessionEnded: () => void;
+  /** Opens another order's detail instead (a re-clean's, or the order it cleans again). */
+  onOpen: (id: string) => void;
 }
 
 /** The dialog, open while it is rendered. */
-export function OrderDetailDialog({ id, version, onClose, onSessionEnded }: OrderDetailDialogProps) {
+export function OrderDetailDialog({ id, version, onClose, onSessionEnded, onOpen }: OrderDetailDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [detail, setDetail] = useState<OrderDetail | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -74,7 +76,7 @@ export function OrderDetailDialog({ id, version, onClose, onSessionEnded }: Orde
       </div>
       {failure && <AdminAlert failure={failure} />}
       {detail ? (
-        <OrderDetailView detail={detail} />
+        <OrderDetailView detail={detail} onOpen={onOpen} />
       ) : (
         !failure && (
           <p className="admin-loading" role="status">

@@ -1,4 +1,5 @@
-// What the order dialog shows: everything the customer gave, the lines and the total, the payment
+// What the order dialog shows: how the order came in (online, or taken by whom on the phone or
+// WhatsApp) and its re-clean links, each opening the other order; everything the customer gave, the lines and the total, the payment
 // and its M-PESA prompts and payments, the status history (when and who) and the e-mails and texts about the order with how each went
 // (for a text, what the network reported).
 import {
@@ -11,9 +12,11 @@ import {
   outboxStatusTone,
   paymentLine,
   recipientText,
+  shortOrderId,
 } from "../../lib/admin/display";
 import type { OrderDetail } from "../../lib/admin/types";
-import { formatKsh, telHref } from "../../lib/format";
+import { formatDate, formatKsh, telHref } from "../../lib/format";
+import { originText } from "../../lib/admin/origin";
 import { statusLabel } from "../../lib/tracking";
 import { OrderMpesaSection } from "./OrderMpesaSection";
 import { OrderStatusBadge } from "./OrderStatusBadge";
@@ -24,14 +27,15 @@ const PAYMENT_METHODS: Record<string, string> = {
   "pay-delivery": "Pay on Delivery",
 };
 
-/** The detail's sections. */
-export function OrderDetailView({ detail }: { detail: OrderDetail }) {
+/** The detail's sections; `onOpen` opens another order's detail (a re-clean's, or its original's). */
+export function OrderDetailView({ detail, onOpen }: { detail: OrderDetail; onOpen: (id: string) => void }) {
   return (
     <div className="order-detail">
       <p className="order-detail__status">
         <OrderStatusBadge status={detail.status} /> Placed{" "}
         <time dateTime={detail.createdAt}>{dateTimeOrNA(detail.createdAt)}</time>
       </p>
+      <OriginSection detail={detail} onOpen={onOpen} />
       <CustomerSection detail={detail} />
       <LinesSection detail={detail} />
       <PaymentSection detail={detail} />
@@ -39,6 +43,41 @@ export function OrderDetailView({ detail }: { detail: OrderDetail }) {
       <HistorySection detail={detail} />
       <MessagesSection detail={detail} />
     </div>
+  );
+}
+
+/** How it came in, and the re-cleans: the order it cleans again, or those asked of it. */
+function OriginSection({ detail, onOpen }: { detail: OrderDetail; onOpen: (id: string) => void }) {
+  const original = detail.recleanOf;
+  const link = (id: string) => (
+    <button type="button" className="order-detail__link" aria-haspopup="dialog" onClick={() => onOpen(id)}>
+      {shortOrderId(id)}
+    </button>
+  );
+  return (
+    <section aria-labelledby="order-detail-origin">
+      <h3 id="order-detail-origin">How it came in</h3>
+      <ul className="order-detail__origin">
+        <li>{originText(detail.source, detail.takenBy)}</li>
+        {original && (
+          <li className="order-detail__reclean">
+            <span>
+              <span className="badge badge--info">Free re-clean</span> of order {link(original)}
+            </span>
+            {detail.recleanProblem && <q className="order-detail__text">{detail.recleanProblem}</q>}
+          </li>
+        )}
+        {detail.recleans.map((reclean) => (
+          <li key={reclean.orderId} className="order-detail__reclean">
+            <span>
+              Re-cleaned in order {link(reclean.orderId)} (asked{" "}
+              <time dateTime={reclean.requestedAt}>{formatDate(reclean.requestedAt) || "N/A"}</time>):{" "}
+              {reclean.items.join(", ")}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

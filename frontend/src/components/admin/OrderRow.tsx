@@ -1,15 +1,16 @@
 // One order of the dashboard's table: its seven cells (spec section 2; the order ID opens the
 // order's detail, the customer cell has the pickup location, the date has the time), the status
 // dropdown that saves at once, and the payment panel under the row when open. An order still
-// pending after the confirmation call's 30 minutes stands out.
+// pending after the confirmation call's 30 minutes stands out. A re-clean carries a badge that opens the
+// order it cleans again; an order taken on the phone or WhatsApp (or booked by text) says so.
 import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, sendPrompt, setOrderStatus } from "../../lib/admin/api";
-import { sourceLabel } from "../../lib/admin/booking";
 import { dateTimeOrNA, kgAndItems, paymentLine, shortOrderId } from "../../lib/admin/display";
 import { canPrompt, promptLine } from "../../lib/admin/mpesa";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
+import { sourceTag } from "../../lib/admin/origin";
 import { overdueMinutes, waitingText } from "../../lib/admin/waiting";
 import { useFocusReturn } from "../../lib/useFocusReturn";
 import { AdminAlert } from "./AdminAlert";
@@ -60,6 +61,8 @@ export function OrderRow({
   // An order in a status the list does not know still shows it rather than a wrong one.
   const options = statuses.includes(order.status) ? statuses : [order.status, ...statuses];
   const overdue = overdueMinutes(order, now);
+  const original = order.recleanOf;
+  const source = sourceTag(order.source);
 
   async function changeStatus(event: ChangeEvent<HTMLSelectElement>) {
     const next = event.target.value;
@@ -113,6 +116,21 @@ export function OrderRow({
             <span className="visually-hidden">Details of order </span>
             {shortOrderId(order.id)}
           </button>
+          {(original || source) && (
+            <span className="orders-table__tags">
+              {original && (
+                <button
+                  type="button"
+                  className="badge badge--info orders-table__tag"
+                  aria-haspopup="dialog"
+                  onClick={() => onOpen(original)}
+                >
+                  {`Re-clean of ${shortOrderId(original)}`}
+                </button>
+              )}
+              {source && <span className="badge badge--secondary orders-table__tag">{source}</span>}
+            </span>
+          )}
         </th>
         <td data-label={customer}>
           <span className="orders-table__main">{order.customerName}</span>
@@ -145,9 +163,6 @@ export function OrderRow({
         </td>
         <td data-label={date}>
           <time dateTime={order.createdAt}>{dateTimeOrNA(order.createdAt)}</time>
-          {order.source !== "web" && (
-            <small className="orders-table__sub">{`Source: ${sourceLabel(order.source)}`}</small>
-          )}
         </td>
         <td data-label={actions} className="orders-table__actions">
           <div className="orders-table__controls">

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bookedText, bookingBody, callerNumber, fillsFrom, sourceLabel } from "./booking";
+import { bookedText, bookingBody, callerNumber, fillsFrom } from "./booking";
+import { sourceLabel } from "./origin";
 
 const caller = {
   customerName: "Amina Wanjiru",
@@ -64,7 +65,7 @@ test("the panel says which order was booked for which window, and whether it is 
 test("every way an order comes in has its label", () => {
   assert.deepEqual((["web", "sms", "phone", "whatsapp"] as const).map(sourceLabel), [
     "Online",
-    "SMS",
+    "Text",
     "Phone",
     "WhatsApp",
   ]);

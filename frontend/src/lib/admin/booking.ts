@@ -16,19 +16,6 @@ export type BookingSource = Extract<OrderSource, "phone" | "whatsapp">;
 /** How long typing must pause before the number is looked up. */
 export const LOOKUP_DELAY_MS = 400;
 
-/** What staff read for each way an order comes in. */
-const SOURCE_LABELS: Record<OrderSource, string> = {
-  web: "Online",
-  sms: "SMS",
-  phone: "Phone",
-  whatsapp: "WhatsApp",
-};
-
-/** `Phone`, `WhatsApp`, `SMS`, `Online`. */
-export function sourceLabel(source: OrderSource): string {
-  return SOURCE_LABELS[source];
-}
-
 /**
  * The typed number in its normal form (`+2547XXXXXXXX`) when it is a whole Kenyan mobile number
  * (07…, 01…, 254…, +254…, with spaces, dashes, dots or brackets), else null: only then is it

@@ -37,9 +37,13 @@ prompt: MpesaPromptView | null,
  */
 paymentsToCheck: number, 
 /**
- * How it came in: the form, a text, or taken by staff on the phone or WhatsApp.
+ * How it came in: online, by text, or taken by staff on the phone or WhatsApp.
  */
 source: OrderSource, 
+/**
+ * For a free re-clean: the order ID of the order it cleans again.
+ */
+recleanOf: string | null, 
 /**
  * The order ID: the 8 characters the confirmation, tracking, the e-mails and staff (after '#',
  * spec: the last 8 characters of the id) all show.

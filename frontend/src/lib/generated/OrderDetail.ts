@@ -8,6 +8,7 @@ import type { OutboxMessage } from "./OutboxMessage";
 import type { PaidVia } from "./PaidVia";
 import type { PaymentMethod } from "./PaymentMethod";
 import type { PaymentStatus } from "./PaymentStatus";
+import type { RecleanedIn } from "./RecleanedIn";
 import type { StatusChange } from "./StatusChange";
 
 /**
@@ -37,6 +38,19 @@ prompts: Array<MpesaPromptView>,
  */
 payments: Array<MpesaPayment>, 
 /**
+ * The staff member who took the order on the phone or WhatsApp (the author of its first
+ * history entry); null when the customer placed it.
+ */
+takenBy: string | null, 
+/**
+ * A re-clean: what the customer said was wrong (the order it cleans again is `recleanOf`).
+ */
+recleanProblem: string | null, 
+/**
+ * The re-cleans asked of this order, oldest first.
+ */
+recleans: Array<RecleanedIn>, 
+/**
  * Paid or not, apart from the work status.
  */
 paymentStatus: PaymentStatus, 
@@ -62,9 +76,13 @@ prompt: MpesaPromptView | null,
  */
 paymentsToCheck: number, 
 /**
- * How it came in: the form, a text, or taken by staff on the phone or WhatsApp.
+ * How it came in: online, by text, or taken by staff on the phone or WhatsApp.
  */
 source: OrderSource, 
+/**
+ * For a free re-clean: the order ID of the order it cleans again.
+ */
+recleanOf: string | null, 
 /**
  * The order ID: the 8 characters the confirmation, tracking, the e-mails and staff (after '#',
  * spec: the last 8 characters of the id) all show.

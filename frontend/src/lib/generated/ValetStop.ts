@@ -63,7 +63,8 @@ phone: string,
  */
 callLink: string, 
 /**
- * `https://wa.me/254712345678`.
+ * `https://wa.me/254712345678?text=…`: a chat with the customer that starts "Hello, this is
+ * your {shop} valet about order {ID}."
  */
 whatsappLink: string, 
 /**

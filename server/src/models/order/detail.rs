@@ -1,11 +1,13 @@
 //! One order as staff open it from the dashboard: found by its order ID (never by the internal
-//! id, which does not leave the server), with its status history and the e-mails and texts written about it.
+//! id, which does not leave the server), with its status history, the e-mails and texts written about it,
+//! and its re-clean links (the order it cleans again, the re-cleans asked of it).
 
 use super::{Order, OrderLine, StatusChange};
 use crate::db::DbConnection;
 use crate::db::schema::outbox;
 use crate::domain::OrderReference;
 use crate::models::outbox::OutboxMessage;
+use crate::models::reclean::{Reclean, RecleanLinks};
 use diesel::prelude::*;
 
 /// An order and what happened to it.
@@ -19,10 +21,13 @@ pub struct OrderRecord {
     pub history: Vec<StatusChange>,
     /// The e-mails and texts about it (to staff and to the customer), oldest first.
     pub messages: Vec<OutboxMessage>,
+    /// The order it re-cleans, and the re-cleans asked of it.
+    pub links: RecleanLinks,
 }
 
 impl OrderRecord {
-    /// The order with this order ID, with its history, e-mails and texts; `None` when there is none.
+    /// The order with this order ID, with its history, e-mails, texts and re-clean links; `None`
+    /// when there is none.
     pub fn load(connection: &mut DbConnection, order_id: &OrderReference) -> QueryResult<Option<OrderRecord>> {
         let Some(order) = Order::find_by_reference(connection, order_id)? else {
             return Ok(None);
@@ -34,6 +39,7 @@ impl OrderRecord {
             .order((outbox::created_at.asc(), outbox::id.asc()))
             .select(OutboxMessage::as_select())
             .load(connection)?;
-        Ok(Some(OrderRecord { order, lines, history, messages }))
+        let links = Reclean::links(connection, &order.id)?;
+        Ok(Some(OrderRecord { order, lines, history, messages, links }))
     }
 }

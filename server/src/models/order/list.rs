@@ -1,6 +1,6 @@
 //! The staff's list of orders: filtered by status and by payment, searched by name, pickup
 //! location, phone or order ID, a page at a time; and what staff see of each order's M-PESA (its
-//! newest prompt, payments to check).
+//! newest prompt, payments to check) and, for a re-clean, of the order it cleans again.
 
 use super::{Order, OrderLine};
 use crate::db::DbConnection;
@@ -8,6 +8,7 @@ use crate::db::schema::{mpesa_prompts, mpesa_receipts, orders};
 use crate::domain::{OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
 use crate::models::Page;
 use crate::models::mpesa::MpesaPrompt;
+use crate::models::reclean::Reclean;
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -30,7 +31,8 @@ diesel::define_sql_function! {
 }
 
 impl Order {
-    /// A page of orders matching `filter`, newest first, each with its lines and its M-PESA.
+    /// A page of orders matching `filter`, newest first, each with its lines, its M-PESA and (a
+    /// re-clean) the order ID of the order it cleans again.
     /// `page` counts from 1.
     pub fn page(
         connection: &mut DbConnection,
@@ -84,11 +86,13 @@ impl Order {
         let mut lines = Order::lines_of(connection, &items)?;
         let ids: Vec<&str> = items.iter().map(|order| order.id.as_str()).collect();
         let mut mpesa = Order::mpesa_facts(connection, &ids)?;
+        let mut originals = Reclean::originals_of(connection, &ids)?;
         let items = items
             .into_iter()
             .map(|order| ListedOrder {
                 lines: lines.remove(&order.id).unwrap_or_default(),
                 mpesa: mpesa.remove(&order.id).unwrap_or_default(),
+                reclean_of: originals.remove(&order.id),
                 order,
             })
             .collect();
@@ -105,6 +109,8 @@ pub struct ListedOrder {
     pub lines: Vec<OrderLine>,
     /// Its newest prompt and payments to check.
     pub mpesa: MpesaFacts,
+    /// A re-clean: the order ID of the order it cleans again.
+    pub reclean_of: Option<String>,
 }
 
 /// What staff see of an order's M-PESA besides its payment: the newest prompt sent to the

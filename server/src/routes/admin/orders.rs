@@ -9,6 +9,7 @@ use crate::db::DbError;
 use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
 use crate::error::ApiError;
 use crate::models::order::{MpesaFacts, NotifyCustomer, Order, Payment, PaymentRecorded};
+use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::{OrderChanged, OrdersPage};
@@ -56,8 +57,11 @@ pub async fn change_order_status(
             let order = Order::set_status(connection, &found.id, status, &by, &notify, now_utc())?;
             let lines = Order::lines(connection, &found.id)?;
             let facts = Order::mpesa_facts_of(connection, &found.id)?;
+            let original = Reclean::original_of(connection, &found.id)?;
             let stats = Stats::load(connection, day)?;
-            Ok::<_, DbError>(order.map(|order| (AdminOrder::new(&order, &lines, Some(&facts)), stats)))
+            Ok::<_, DbError>(
+                order.map(|order| (AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats)),
+            )
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
@@ -119,22 +123,23 @@ pub async fn record_payment(
     let updated = state
         .db()
         .run(move |connection| {
-            let (recorded, lines, facts) = match Order::find_by_reference(connection, &reference)? {
+            let (recorded, lines, facts, original) = match Order::find_by_reference(connection, &reference)? {
                 Some(found) => (
                     Order::record_payment(connection, &found.id, &payment, &by, &notify, now_utc())?,
                     Order::lines(connection, &found.id)?,
                     Order::mpesa_facts_of(connection, &found.id)?,
+                    Reclean::original_of(connection, &found.id)?,
                 ),
-                None => (PaymentRecorded::NoSuchOrder, Vec::new(), MpesaFacts::default()),
+                None => (PaymentRecorded::NoSuchOrder, Vec::new(), MpesaFacts::default(), None),
             };
             let stats = Stats::load(connection, day)?;
-            Ok::<_, DbError>((recorded, lines, facts, stats))
+            Ok::<_, DbError>((recorded, lines, facts, original, stats))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
     let (order, stats) = match updated {
-        (PaymentRecorded::Recorded(order), lines, facts, stats) => {
-            (AdminOrder::new(&order, &lines, Some(&facts)), stats)
+        (PaymentRecorded::Recorded(order), lines, facts, original, stats) => {
+            (AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats)
         }
         (PaymentRecorded::NoSuchOrder, ..) => return Err(no_such_order()),
         (PaymentRecorded::CodeUsedBy(reference), ..) => {
