@@ -37,6 +37,11 @@ export function bookingMessage(shop: string): string {
   return `Hello ${shop}, I would like to book a laundry pickup.\nMy name: \nLocation: \nPickup day and time: `;
 }
 
+/** What the help link starts with where the order is not known yet: a question about an order. */
+export function helpMessage(shop: string): string {
+  return `Hello ${shop}, I have a question about my order. Order ID or phone number: `;
+}
+
 /** What a chat link about an order starts with: its order ID, the customer's words to follow. */
 export function orderMessage(shop: string, orderId: string): string {
   return `Hello ${shop}, about my order ${orderId}: `;

@@ -3,9 +3,14 @@
 import { formatQuantity } from "./order";
 import type { RecleanLine } from "./generated/RecleanLine";
 
+/** "7 days", "1 day". */
+export function daysWords(days: number): string {
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
 /** "We re-clean it free within 7 days of delivery: until Mon 30 Nov." */
 export function guaranteeWords(days: number, until: string): string {
-  return `We re-clean it free within ${days === 1 ? "1 day" : `${days} days`} of delivery: until ${until}.`;
+  return `We re-clean it free within ${daysWords(days)} of delivery: until ${until}.`;
 }
 
 /** A line as its checkbox names it: "Shirt (2 pieces)", "Wash & Fold (3 kg)". */

@@ -9,6 +9,7 @@ import videoPoster from "../assets/video-poster.svg";
 import wanjiru from "../assets/avatar-wanjiru.svg";
 import { Testimonial, type TestimonialData } from "../components/Testimonial";
 import { formatKsh } from "../lib/format";
+import { daysWords } from "../lib/reclean";
 import type { HomeProps as OwnProps } from "../lib/generated/HomeProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -321,9 +322,9 @@ export default function HomePage(props: HomeProps) {
           </span>
           <h2 id="guarantee-title">100% Satisfaction Guarantee</h2>
           <p>
-            If you are not completely satisfied with the cleaning of any item, tell us within {props.recleanDays} days
-            of delivery and we will re-clean it free of charge: ask from your order&apos;s page (the link in our texts),
-            or call or WhatsApp us.
+            If you are not completely satisfied with the cleaning of any item, ask within {daysWords(props.recleanDays)}{" "}
+            of delivery from your order&apos;s page (the link in our texts) and we will pick it up and re-clean it free
+            of charge.
           </p>
         </div>
       </section>

@@ -4,7 +4,7 @@
 import { type FormEvent, useState } from "react";
 import { Icon } from "../components/Icon";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
-import { bookingMessage, whatsappHref } from "../lib/format";
+import { helpMessage, whatsappHref } from "../lib/format";
 import type { ErrorBody } from "../lib/generated/ErrorBody";
 import type { TrackBy } from "../lib/generated/TrackBy";
 import type { TrackingResult } from "../lib/generated/TrackingResult";
@@ -124,7 +124,7 @@ export default function TrackingPage(props: TrackingProps) {
             <div className="actions">
               <a
                 className="button button--whatsapp"
-                href={whatsappHref(props.business.whatsapp, bookingMessage(props.business.name))}
+                href={whatsappHref(props.business.whatsapp, helpMessage(props.business.name))}
                 target="_blank"
                 rel="noopener noreferrer"
               >

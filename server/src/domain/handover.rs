@@ -75,6 +75,8 @@ pub enum Collected {
     Mpesa(MpesaCode),
     /// Paid before (staff recorded it).
     AlreadyPaid,
+    /// A KSh 0 order (a free re-clean): nothing was collected.
+    NothingToPay,
 }
 
 impl Collected {
@@ -91,6 +93,7 @@ impl Collected {
                     .map_err(str::to_owned),
             ),
             Some("already") => Some(Collected::AlreadyPaid),
+            Some("none") => Some(Collected::NothingToPay),
             _ => {
                 errors.add("paid", "Choose how the customer paid: cash, M-PESA or already paid.");
                 None
@@ -221,6 +224,7 @@ mod tests {
             Ok(Collected::Mpesa(MpesaCode::parse("QJK3L5X9TZ").unwrap()))
         );
         assert_eq!(Collected::from_form(&form(&[("paid", "already")])), Ok(Collected::AlreadyPaid));
+        assert_eq!(Collected::from_form(&form(&[("paid", "none")])), Ok(Collected::NothingToPay));
         assert_eq!(
             Collected::from_form(&form(&[("paid", "mpesa"), ("mpesaCode", "123")])).unwrap_err().get("mpesaCode"),
             Some(MpesaCode::EXPECTED)

@@ -175,7 +175,7 @@ impl Reclean {
             return Ok(None);
         }
         let Some(delivered_at) = Self::delivered_at(connection, &order.id)? else { return Ok(None) };
-        let until = delivered_at + Duration::days(i64::from(days));
+        let until = window_end(delivered_at, days);
         let taken = Self::taken_lines(connection, &order.id)?;
         let lines = Order::lines(connection, &order.id)?
             .into_iter()
@@ -188,11 +188,34 @@ impl Reclean {
         Ok(Some(RecleanOffer { delivered_at, until, open: now <= until, lines }))
     }
 
-    /// The positions of `original_id`'s lines that went for a re-clean, with that re-clean's order ID.
+    /// Gives back the lines of `original_id`'s re-cleans that were cancelled (by the customer or
+    /// staff), so that they can be asked for again: their `reclean_lines` go, and their key, so that
+    /// the same request finds a new re-clean rather than the cancelled one. The link itself stays.
+    fn release_cancelled(connection: &mut DbConnection, original_id: &str) -> QueryResult<()> {
+        let cancelled: Vec<String> = recleans::table
+            .inner_join(orders::table.on(orders::id.eq(recleans::order_id)))
+            .filter(recleans::original_order_id.eq(original_id))
+            .filter(orders::status.eq(OrderStatus::Cancelled))
+            .select(recleans::order_id)
+            .load(connection)?;
+        if cancelled.is_empty() {
+            return Ok(());
+        }
+        diesel::delete(reclean_lines::table.filter(reclean_lines::reclean_order_id.eq_any(&cancelled)))
+            .execute(connection)?;
+        diesel::update(orders::table.filter(orders::id.eq_any(&cancelled)))
+            .set(orders::idempotency_key.eq(None::<String>))
+            .execute(connection)?;
+        Ok(())
+    }
+
+    /// The positions of `original_id`'s lines that went for a re-clean not cancelled since, with
+    /// that re-clean's order ID.
     fn taken_lines(connection: &mut DbConnection, original_id: &str) -> QueryResult<HashMap<i32, String>> {
         let rows: Vec<(i32, String)> = reclean_lines::table
             .inner_join(orders::table.on(orders::id.eq(reclean_lines::reclean_order_id)))
             .filter(reclean_lines::original_order_id.eq(original_id))
+            .filter(orders::status.ne(OrderStatus::Cancelled))
             .select((reclean_lines::original_position, orders::reference))
             .load(connection)?;
         Ok(rows.into_iter().collect())
@@ -229,6 +252,7 @@ impl Reclean {
             if let Some(of) = Self::original_of(connection, &original.id)? {
                 return Err(RecleanRefusal::IsReclean { reference: original.reference.clone(), of }.into());
             }
+            Self::release_cancelled(connection, &original.id)?;
             let offer = Self::offer(connection, &original, days, now)?
                 .ok_or_else(|| RecleanRefusal::NotDelivered(original.reference.clone()))?;
             if !offer.open {
@@ -401,6 +425,15 @@ fn nairobi_midnight(day: Date) -> PrimitiveDateTime {
     PrimitiveDateTime::new(at.date(), at.time())
 }
 
+/// The last moment (UTC) a re-clean of an order delivered at `delivered_at` may be asked for: the
+/// end of the Nairobi day `days` after the day of delivery, the day the pages name ("until Mon 30
+/// Nov"), whatever the hour of the delivery.
+fn window_end(delivered_at: PrimitiveDateTime, days: u32) -> PrimitiveDateTime {
+    let last_day = nairobi_day(delivered_at.assume_utc()) + Duration::days(i64::from(days));
+    // Nairobi is UTC+3 all year: its next midnight is 21:00 UTC of the last day.
+    (last_day + Duration::days(1)).midnight() - Duration::hours(3) - Duration::seconds(1)
+}
+
 /// The re-clean of `lines` of `original`, as an order: the customer's details and address of the
 /// original, its kg service (at the kg it had) and items, paid on delivery (there is nothing to
 /// pay), with what is wrong as its instructions.
@@ -436,6 +469,16 @@ fn reclean_order<'a>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_window_ends_with_the_nairobi_day_the_pages_name() {
+        use time::macros::datetime;
+        // Delivered Mon 23 Nov at 20:00 Nairobi (17:00 UTC): open until Mon 30 Nov, 23:59:59 Nairobi.
+        assert_eq!(super::window_end(datetime!(2026-11-23 17:00:00), 7), datetime!(2026-11-30 20:59:59));
+        // Delivered Mon 23 Nov at 01:00 Nairobi (Sun 22:00 UTC): the same day counts.
+        assert_eq!(super::window_end(datetime!(2026-11-22 22:00:00), 7), datetime!(2026-11-30 20:59:59));
+        assert_eq!(super::window_end(datetime!(2026-11-23 17:00:00), 1), datetime!(2026-11-24 20:59:59));
+    }
+
     use super::*;
     use time::macros::{date, datetime};
 

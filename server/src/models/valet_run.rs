@@ -355,7 +355,7 @@ fn finish(connection: &mut DbConnection, id: &str, now: PrimitiveDateTime) -> Qu
 }
 
 /// The payment a delivery records: none when the order was paid before (and the valet says so,
-/// or gives the code it was paid with); cash only for the whole bill.
+/// or gives the code it was paid with) or costs nothing; cash only for the whole bill.
 fn payment_to_record(order: &Order, collected: &Collected) -> Result<Option<Payment>, RunError> {
     let refuse = |field: &'static str, message: String| {
         let mut fields = FieldErrors::default();
@@ -364,7 +364,12 @@ fn payment_to_record(order: &Order, collected: &Collected) -> Result<Option<Paym
     };
     let paid = order.payment_status == PaymentStatus::Paid;
     match collected {
-        Collected::AlreadyPaid if paid => Ok(None),
+        // A free re-clean (KSh 0): nothing is recorded, whatever the form says.
+        _ if !paid && order.total_amount <= 0 => Ok(None),
+        Collected::AlreadyPaid | Collected::NothingToPay if paid => Ok(None),
+        Collected::NothingToPay => {
+            refuse("paid", format!("The bill is KSh {}: choose how the customer paid.", order.total_amount))
+        }
         Collected::Mpesa(code) if paid && order.mpesa_code.as_deref() == Some(code.as_str()) => Ok(None),
         _ if paid => refuse("paid", "This order is already paid. Choose Already paid.".to_owned()),
         Collected::AlreadyPaid => refuse(

@@ -20,7 +20,10 @@ pub const SAVE_FAILED: &str = "There was an error saving your order. Please try 
 pub fn idempotency_key(value: Option<&str>) -> Result<Option<String>, ApiError> {
     match value.map(str::trim) {
         None | Some("") => Ok(None),
-        Some(key) if key.len() <= 100 && key.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(key.to_owned())),
+        // `reclean:` keys are the site's own, for re-cleans (`models::reclean`).
+        Some(key) if key.len() <= 100 && key.bytes().all(|b| b.is_ascii_graphic()) && !key.starts_with("reclean:") => {
+            Ok(Some(key.to_owned()))
+        }
         Some(_) => Err(bad_key()),
     }
 }

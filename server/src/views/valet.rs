@@ -275,7 +275,6 @@ impl ValetAction {
     }
 }
 
-/// A map search for a place without a pin: the location and its landmark, in Nairobi.
 /// The chat with `digits` (international, no '+') that starts with `message`: `wa.me`'s `text`,
 /// percent-encoded as JavaScript's `encodeURIComponent` does (a space is `%20`, not `+`).
 pub fn whatsapp_link(digits: &str, message: &str) -> String {
@@ -290,6 +289,7 @@ pub fn whatsapp_link(digits: &str, message: &str) -> String {
     format!("https://wa.me/{digits}?text={text}")
 }
 
+/// A map search for a place without a pin: the location and its landmark, in Nairobi.
 fn map_search(location: &str, landmark: &str) -> String {
     let place: Vec<&str> = [location, landmark, "Nairobi"].into_iter().filter(|part| !part.trim().is_empty()).collect();
     let query = place.join(", ");

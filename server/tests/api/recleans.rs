@@ -20,14 +20,14 @@ const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
 const PHONE: &str = "+254712345678";
 
 /// A delivered order: its database key, order ID and page token.
-struct Delivered {
-    key: String,
-    reference: String,
-    token: String,
+pub(crate) struct Delivered {
+    pub(crate) key: String,
+    pub(crate) reference: String,
+    pub(crate) token: String,
 }
 
 /// Places 3 kg of wash & fold, 2 shirts and a graduation gown through the API, paid on delivery.
-async fn place(app: &TestApp) -> Delivered {
+pub(crate) async fn place(app: &TestApp) -> Delivered {
     let body = json!({
         "customerName": "Amina Wanjiru", "phone": "0712345678", "location": "Kilimani, Argwings Kodhek Rd",
         "landmark": "Opposite Yaya Centre", "serviceType": "wash-fold", "quantity": 3,
@@ -41,19 +41,19 @@ async fn place(app: &TestApp) -> Delivered {
     Delivered { key: order.id, reference, token: order.link_token.unwrap() }
 }
 
-fn stored(app: &TestApp, reference: &str) -> Order {
+pub(crate) fn stored(app: &TestApp, reference: &str) -> Order {
     let reference = OrderReference::parse(reference).unwrap();
     app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
 }
 
 /// The owner, signed in.
-async fn owner(app: &TestApp) -> SignedIn {
+pub(crate) async fn owner(app: &TestApp) -> SignedIn {
     app.create_staff(OWNER, PASSWORD);
     app.sign_in(OWNER, PASSWORD).await
 }
 
 /// Staff set the order's status (as the dashboard does).
-async fn set_status(app: &TestApp, session: &SignedIn, reference: &str, status: &str) {
+pub(crate) async fn set_status(app: &TestApp, session: &SignedIn, reference: &str, status: &str) {
     let path = format!("/api/admin/orders/{reference}/status");
     let response =
         app.staff_request(reqwest::Method::POST, &path, session, true).json(&json!({"status": status})).send().await;
@@ -61,7 +61,7 @@ async fn set_status(app: &TestApp, session: &SignedIn, reference: &str, status: 
 }
 
 /// An order placed and delivered.
-async fn delivered(app: &TestApp) -> Delivered {
+pub(crate) async fn delivered(app: &TestApp) -> Delivered {
     let order = place(app).await;
     let session = owner(app).await;
     set_status(app, &session, &order.reference, "delivered").await;
@@ -69,18 +69,18 @@ async fn delivered(app: &TestApp) -> Delivered {
 }
 
 /// The position of the order's line of `item`.
-fn position(app: &TestApp, order: &Delivered, item: &str) -> String {
+pub(crate) fn position(app: &TestApp, order: &Delivered, item: &str) -> String {
     let lines = app.with_db(|c| Order::lines(c, &order.key).unwrap());
     lines.iter().find(|line| line.item == item).unwrap().position.to_string()
 }
 
 /// A pickup window three days ahead, 19:00.
-fn window() -> String {
+pub(crate) fn window() -> String {
     format!("{}T19:00", nairobi_day(OffsetDateTime::now_utc()) + Duration::days(3))
 }
 
 /// Posts the re-clean form from `site` (`Sec-Fetch-Site`).
-async fn ask_from(app: &TestApp, token: &str, fields: &[(&str, &str)], site: &str) -> reqwest::Response {
+pub(crate) async fn ask_from(app: &TestApp, token: &str, fields: &[(&str, &str)], site: &str) -> reqwest::Response {
     app.client
         .post(format!("{}/t/{token}/reclean", app.address))
         .header("content-type", "application/x-www-form-urlencoded")
@@ -91,12 +91,12 @@ async fn ask_from(app: &TestApp, token: &str, fields: &[(&str, &str)], site: &st
         .unwrap()
 }
 
-async fn ask(app: &TestApp, token: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+pub(crate) async fn ask(app: &TestApp, token: &str, fields: &[(&str, &str)]) -> reqwest::Response {
     ask_from(app, token, fields, "same-origin").await
 }
 
 /// Asks for the lines of `items` to be cleaned again because of `problem`; the answer.
-async fn ask_for(app: &TestApp, order: &Delivered, items: &[&str], problem: &str) -> reqwest::Response {
+pub(crate) async fn ask_for(app: &TestApp, order: &Delivered, items: &[&str], problem: &str) -> reqwest::Response {
     let positions: Vec<String> = items.iter().map(|item| position(app, order, item)).collect();
     let pickup = window();
     let mut fields: Vec<(&str, &str)> = positions.iter().map(|p| ("line", p.as_str())).collect();
@@ -105,7 +105,7 @@ async fn ask_for(app: &TestApp, order: &Delivered, items: &[&str], problem: &str
 }
 
 /// The re-clean order a 303 leads to.
-fn reclean_of(app: &TestApp, response: &reqwest::Response) -> Order {
+pub(crate) fn reclean_of(app: &TestApp, response: &reqwest::Response) -> Order {
     assert_eq!(response.status(), 303);
     let location = response.headers()["location"].to_str().unwrap();
     let token = location.strip_prefix("/t/").unwrap().strip_suffix("?done=reclean").unwrap().to_owned();
@@ -113,7 +113,7 @@ fn reclean_of(app: &TestApp, response: &reqwest::Response) -> Order {
 }
 
 /// `(recleans, reclean_lines, orders)` rows.
-fn counts(app: &TestApp) -> (i64, i64, i64) {
+pub(crate) fn counts(app: &TestApp) -> (i64, i64, i64) {
     app.with_db(|c| {
         (
             recleans::table.count().get_result(c).unwrap(),

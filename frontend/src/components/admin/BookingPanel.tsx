@@ -78,6 +78,8 @@ export function BookingPanel(props: BookingPanelProps) {
   const alertElement = useMessageInView<HTMLDivElement>(alert);
   const lookupTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const lookupCall = useRef<AbortController | null>(null);
+  // What the last look-up put in the fields: a look-up of a corrected number replaces it.
+  const lookupFilled = useRef<Record<string, string>>({});
 
   /** A failure of a call: shown on top; a session that ended is told to the dashboard. */
   function failed(error: unknown) {
@@ -132,10 +134,13 @@ export function BookingPanel(props: BookingPanelProps) {
     try {
       const found = await findCaller(number, call.signal);
       const element = form.current;
-      if (found.customer && element) {
-        const fills = fillsFrom(formValues(element), found.customer);
+      if (element) {
+        const fills = fillsFrom(formValues(element), found.customer, lookupFilled.current);
         for (const [name, value] of Object.entries(fills)) setField(element, name, value);
-        if (fills.pinLat && fills.pinLng) setPin({ lat: fills.pinLat, lng: fills.pinLng, key: found.phone });
+        if (fills.pinLat !== undefined && fills.pinLng !== undefined) {
+          setPin({ lat: fills.pinLat, lng: fills.pinLng, key: found.phone });
+        }
+        lookupFilled.current = Object.fromEntries(Object.entries(fills).filter(([, value]) => value !== ""));
         readForm();
       }
       setCaller(found);
@@ -161,6 +166,7 @@ export function BookingPanel(props: BookingPanelProps) {
       setCaller(null);
       setConfirm(false);
       setPin({ lat: "", lng: "", key: "none" });
+      lookupFilled.current = {};
       setValues({});
       setKey(newIdempotencyKey());
       setRound((count) => count + 1);

@@ -1,5 +1,5 @@
 // "Delivered": how the customer paid. Cash must be the bill; an M-PESA code pays one order only;
-// "Already paid" is offered once the order is paid.
+// "Already paid" is offered once the order is paid; a KSh 0 order (a free re-clean) has nothing to pay.
 import { describedBy, Field } from "../Field";
 import { formatKsh } from "../../lib/format";
 import type { ValetStop } from "../../lib/generated/ValetStop";
@@ -17,6 +17,15 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
       {label}
     </label>
   );
+  if (!paid && stop.total <= 0) {
+    // A free re-clean: nothing to collect, nothing to record.
+    return (
+      <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
+        <input type="hidden" name="paid" value="none" />
+        <p className="stop__note">{`Nothing to pay: ${formatKsh(0)}.`}</p>
+      </StopForm>
+    );
+  }
   return (
     <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
       <fieldset

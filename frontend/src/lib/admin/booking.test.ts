@@ -39,6 +39,29 @@ test("the caller's last order fills only the fields still empty", () => {
   assert.equal(fillsFrom({}, { ...caller, pinLat: null, pinLng: null }).pinLat, undefined);
 });
 
+test("a corrected number replaces what the wrong one filled, and keeps what staff typed", () => {
+  const first = fillsFrom({}, caller);
+  const current = { ...first, location: "Typed by staff" };
+  const other = {
+    ...caller,
+    customerName: "Otieno Kamau",
+    email: null,
+    location: "Lavington",
+    pinLat: null,
+    pinLng: null,
+  };
+  assert.deepEqual(fillsFrom(current, other, first), {
+    customerName: "Otieno Kamau",
+    email: "",
+    landmark: "Opposite Yaya Centre",
+    pinLat: "",
+    pinLng: "",
+  });
+  const none = fillsFrom(first, null, first);
+  assert.equal(none.customerName, "");
+  assert.equal(none.pinLat, "");
+});
+
 test("the booking sends the form's fields with how it came in and whether the window was agreed", () => {
   assert.deepEqual(bookingBody({ phone: "0712 345 678", "piece.shirt": "2" }, "whatsapp", true), {
     phone: "0712 345 678",

@@ -35,22 +35,39 @@ export function callerNumber(typed: string): string | null {
   return `+254${national}`;
 }
 
-/** The form's fields the caller's last order fills: only those still empty (what staff typed stays). */
-export function fillsFrom(current: Readonly<Record<string, string>>, caller: CallerDetails): Record<string, string> {
-  const empty = (name: string) => (current[name] ?? "").trim() === "";
+/**
+ * The form's fields a look-up fills from the caller's last order: those still empty, and those an
+ * earlier look-up filled (`filled`) and nobody changed since, so that a corrected number replaces
+ * the details of the wrong one; what staff typed stays. No caller (`null`): the fields an earlier
+ * look-up filled are emptied again.
+ */
+export function fillsFrom(
+  current: Readonly<Record<string, string>>,
+  caller: CallerDetails | null,
+  filled: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const ours = (name: string) =>
+    (current[name] ?? "").trim() === "" || (filled[name] !== undefined && current[name] === filled[name]);
   const known: Record<string, string | null> = {
-    customerName: caller.customerName,
-    email: caller.email,
-    location: caller.location,
-    landmark: caller.landmark,
+    customerName: caller?.customerName ?? null,
+    email: caller?.email ?? null,
+    location: caller?.location ?? null,
+    landmark: caller?.landmark ?? null,
   };
   const fills: Record<string, string> = {};
   for (const [name, value] of Object.entries(known)) {
-    if (value && empty(name)) fills[name] = value;
+    if (!ours(name)) continue;
+    if (value) fills[name] = value;
+    else if (filled[name] !== undefined) fills[name] = "";
   }
-  if (caller.pinLat !== null && caller.pinLng !== null && empty("pinLat") && empty("pinLng")) {
-    fills.pinLat = caller.pinLat.toFixed(6);
-    fills.pinLng = caller.pinLng.toFixed(6);
+  if (ours("pinLat") && ours("pinLng")) {
+    if (caller && caller.pinLat !== null && caller.pinLng !== null) {
+      fills.pinLat = caller.pinLat.toFixed(6);
+      fills.pinLng = caller.pinLng.toFixed(6);
+    } else if (filled.pinLat !== undefined) {
+      fills.pinLat = "";
+      fills.pinLng = "";
+    }
   }
   return fills;
 }
