@@ -470,7 +470,7 @@ fn dashboard_props() -> serde_json::Value {
                     "createdAt": "2026-11-22T08:30:00.123456Z", "resolvedAt": null, "receipt": null,
                 }) },
                 "paymentsToCheck": if n == 3 { 1 } else { 0 },
-                "source": ["web", "web", "phone", "whatsapp", "sms"][n as usize % 5],
+                "source": (["web", "web", "phone", "whatsapp", "sms"][n as usize % 5]),
                 "recleanOf": if n % 7 == 6 { serde_json::json!("K7MX0001") } else { serde_json::Value::Null },
             })
         })
@@ -504,8 +504,8 @@ fn dashboard_props() -> serde_json::Value {
                 "cash": { "count": 3, "amount": 4_100 }, "total": { "count": 22, "amount": 44_300 },
                 "unmatched": { "count": 2, "amount": 1_800 }, "flagged": { "count": 1, "amount": 500 },
             },
-            "recleansPerMonth": ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]
-                .iter().enumerate().map(|(n, month)| serde_json::json!({ "month": month, "count": n % 3 })).collect::<Vec<_>>(),
+            "recleansPerMonth": (["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]
+                .iter().enumerate().map(|(n, month)| serde_json::json!({ "month": month, "count": n % 3 })).collect::<Vec<_>>()),
         },
         "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "payment": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
         "payments": {
