@@ -1,7 +1,7 @@
 //! Errors of the JSON API and how they answer.
 //!
 //! Policy: validation problems are [`ApiError::Invalid`] with a message per field (422); a reused
-//! idempotency key is 409; no staff session 401, a missing CSRF token 403; too many look-ups or submissions 429; a busy database pool 503; anything unexpected is
+//! idempotency key is 409; no staff session 401, a missing CSRF token or a post from another site 403; a JSON body not sent as JSON 415; too many look-ups or submissions 429; a busy database pool 503; anything unexpected is
 //! logged once here with its cause and answers 500 with a message the customer can act on.
 
 use crate::db::DbError;
@@ -51,6 +51,9 @@ pub enum ApiError {
     /// Nothing matches.
     #[error("{0}")]
     NotFound(String),
+    /// The body is not of the type the endpoint reads (a JSON endpoint sent `text/plain`).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     /// No live staff session (the admin API).
     #[error("Your session has ended. Please sign in again.")]
     Unauthorized,
@@ -126,10 +129,11 @@ impl ResponseError for ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::KeyReused => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Storage { source: DbError::Pool(_), .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Storage { source: DbError::Pool(_) | DbError::Busy(_), .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -1,19 +1,24 @@
 //! A per-client limit on how often something may be done, in memory. Behind a load balancer each
 //! instance counts on its own, so the effective limit is at most the instances times this one.
 //!
-//! A client is an IPv4 address or an IPv6 /64 (one household or phone gets a whole /64). The map
-//! holds at most [`MAX_CLIENTS`]; when a flood of new addresses fills it, new clients wait until
-//! old entries expire, and known ones keep their counts.
+//! A client is an IPv4 address or an IPv6 /64 (one household or phone gets a whole /64; an IPv4
+//! address is not widened to its /24, because Kenyan carriers put many phones behind one address
+//! already). Each limiter remembers at most its capacity of clients, least recently seen first
+//! out ([`lru::LruCache`]): a flood of new addresses pushes out old entries, it never fills the
+//! map against strangers. Forgetting a client only ever gives it a fresh count, so eviction can
+//! let an attacker who cycles through more addresses than the capacity count afresh, which it
+//! could do with those addresses anyway; it can never refuse a customer. See `docs/security.md`.
 
 use crate::config::{Business, Settings};
 use crate::error::ApiError;
 use actix_web::HttpRequest;
-use std::collections::HashMap;
+use lru::LruCache;
 use std::net::IpAddr;
+use std::num::NonZeroUsize;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The most clients one limiter remembers (about 5 MB).
+/// The most clients one limiter remembers by default (`LAUNDRY_LIMIT_CLIENTS`; about 8 MB).
 pub const MAX_CLIENTS: usize = 100_000;
 
 /// At most `limit` events per client per `window` (a fixed window that starts at the first event).
@@ -21,83 +26,79 @@ pub const MAX_CLIENTS: usize = 100_000;
 pub struct RateLimiter {
     limit: u32,
     window: Duration,
-    clients: Mutex<Clients>,
-    capacity: usize,
+    clients: Mutex<LruCache<IpAddr, Window>>,
 }
 
-#[derive(Debug)]
-struct Clients {
-    counts: HashMap<IpAddr, (Instant, u32)>,
-    last_sweep: Instant,
+/// One client's count in its current window.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    started: Instant,
+    count: u32,
 }
 
 impl RateLimiter {
     /// Order look-ups on /tracking: `per_10_minutes` per client per 10 minutes.
-    pub fn tracking(per_10_minutes: u32) -> Self {
-        Self::new(per_10_minutes, Duration::from_secs(600))
+    pub fn tracking(per_10_minutes: u32, capacity: usize) -> Self {
+        Self::new(per_10_minutes, Duration::from_secs(600), capacity)
     }
 
     /// Confirmation pages of an order (`/confirmation?ref=`): 30 per client per 10 minutes. A
     /// customer opens theirs a few times; a script trying references is stopped.
-    pub fn confirmations() -> Self {
-        Self::new(30, Duration::from_secs(600))
+    pub fn confirmations(capacity: usize) -> Self {
+        Self::new(30, Duration::from_secs(600), capacity)
     }
 
-    /// A limiter of `limit` events per `window`.
-    pub fn new(limit: u32, window: Duration) -> Self {
-        Self::with_capacity(limit, window, MAX_CLIENTS)
-    }
-
-    fn with_capacity(limit: u32, window: Duration, capacity: usize) -> Self {
-        let clients = Clients { counts: HashMap::new(), last_sweep: Instant::now() };
-        Self { limit, window, clients: Mutex::new(clients), capacity }
+    /// A limiter of `limit` events per `window` that remembers at most `capacity` clients (at
+    /// least one).
+    pub fn new(limit: u32, window: Duration, capacity: usize) -> Self {
+        let capacity = NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN);
+        Self { limit, window, clients: Mutex::new(LruCache::new(capacity)) }
     }
 
     /// Counts one event for `client`; `Err` with the time to wait when over the limit.
     pub fn check(&self, client: IpAddr) -> Result<(), Duration> {
-        self.count(client, true)
+        self.count(client)
     }
 
     /// Counts one event for `client` now, for something that counts only once it has happened (an
-    /// order stored, not one replayed): the [`Reservation`] gives the count back when it is dropped
-    /// without [`Reservation::keep`]. Counted before the work starts, so requests that arrive at the
-    /// same moment cannot pass the limit together.
+    /// order stored): the [`Reservation`] gives the count back when it is dropped without
+    /// [`Reservation::keep`]. Counted before the work starts, so requests that arrive at the same
+    /// moment cannot pass the limit together.
     pub fn reserve(&self, client: IpAddr) -> Result<Reservation<'_>, Duration> {
-        self.count(client, true)?;
+        self.count(client)?;
         Ok(Reservation { limiter: self, client, kept: false })
+    }
+
+    /// How many clients are remembered now.
+    pub fn clients(&self) -> usize {
+        self.clients.lock().map_or(0, |clients| clients.len())
     }
 
     fn give_back(&self, client: IpAddr) {
         let Ok(mut clients) = self.clients.lock() else { return };
-        if let Some((_, count)) = clients.counts.get_mut(&client_key(client)) {
-            *count = count.saturating_sub(1);
+        // `peek_mut`: giving a count back is not a sign of life that should keep the entry.
+        if let Some(window) = clients.peek_mut(&client_key(client)) {
+            window.count = window.count.saturating_sub(1);
         }
     }
 
-    fn count(&self, client: IpAddr, add: bool) -> Result<(), Duration> {
+    fn count(&self, client: IpAddr) -> Result<(), Duration> {
         let client = client_key(client);
         let now = Instant::now();
+        // A poisoned lock (a panic while it was held) fails open: customers before counting.
         let Ok(mut clients) = self.clients.lock() else { return Ok(()) };
-        if clients.counts.len() >= self.capacity && !clients.counts.contains_key(&client) {
-            // Full: forget expired entries, at most once a second (a sweep walks the whole map).
-            if now.duration_since(clients.last_sweep) >= Duration::from_secs(1) {
-                clients.counts.retain(|_, (started, _)| now.duration_since(*started) < self.window);
-                clients.last_sweep = now;
-            }
-            if clients.counts.len() >= self.capacity {
-                return Err(Duration::from_secs(60).min(self.window));
-            }
+        let Some(window) = clients.get_mut(&client) else {
+            // New (or forgotten): pushes out the client seen longest ago when full.
+            clients.push(client, Window { started: now, count: 1 });
+            return Ok(());
+        };
+        if now.duration_since(window.started) >= self.window {
+            *window = Window { started: now, count: 0 };
         }
-        let entry = clients.counts.entry(client).or_insert((now, 0));
-        if now.duration_since(entry.0) >= self.window {
-            *entry = (now, 0);
+        if window.count >= self.limit {
+            return Err(self.window.saturating_sub(now.duration_since(window.started)));
         }
-        if entry.1 >= self.limit {
-            return Err(self.window.saturating_sub(now.duration_since(entry.0)));
-        }
-        if add {
-            entry.1 += 1;
-        }
+        window.count += 1;
         Ok(())
     }
 }
@@ -166,7 +167,7 @@ mod tests {
 
     #[test]
     fn a_client_over_the_limit_is_refused_and_others_are_not() {
-        let limiter = RateLimiter::new(2, Duration::from_secs(60));
+        let limiter = RateLimiter::new(2, Duration::from_secs(60), 10);
         let one: IpAddr = [10, 0, 0, 1].into();
         let two: IpAddr = [10, 0, 0, 2].into();
         assert!(limiter.check(one).is_ok());
@@ -177,7 +178,7 @@ mod tests {
 
     #[test]
     fn an_ipv6_network_counts_as_one_client() {
-        let limiter = RateLimiter::new(2, Duration::from_secs(60));
+        let limiter = RateLimiter::new(2, Duration::from_secs(60), 10);
         let one: IpAddr = "2001:db8:1:2::1".parse().unwrap();
         let same_network: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
         let other_network: IpAddr = "2001:db8:1:3::1".parse().unwrap();
@@ -188,16 +189,28 @@ mod tests {
     }
 
     #[test]
-    fn a_flood_of_new_addresses_cannot_grow_the_map_or_reset_known_clients() {
-        let limiter = RateLimiter::with_capacity(1, Duration::from_secs(60), 3);
+    fn a_flood_of_new_addresses_never_refuses_a_stranger_and_never_grows_the_map() {
+        let limiter = RateLimiter::new(1, Duration::from_secs(60), 3);
         let known: IpAddr = [10, 0, 0, 1].into();
         assert!(limiter.check(known).is_ok());
-        for n in 2..=3 {
-            assert!(limiter.check([10, 0, 0, n].into()).is_ok());
+        for n in 2..=200 {
+            assert!(limiter.check([10, 0, 0, n].into()).is_ok(), "full: a new client still counts");
+            assert!(limiter.clients() <= 3);
         }
-        assert!(limiter.check([10, 0, 0, 4].into()).is_err(), "full: a new client waits");
-        assert!(limiter.check(known).is_err(), "a known client keeps its count");
-        assert_eq!(limiter.clients.lock().unwrap().counts.len(), 3);
+        assert!(limiter.check("2001:db8::1".parse().unwrap()).is_ok(), "a stranger after the flood");
+    }
+
+    #[test]
+    fn a_client_active_during_a_flood_keeps_its_count() {
+        let limiter = RateLimiter::new(2, Duration::from_secs(60), 3);
+        let busy: IpAddr = [10, 0, 0, 1].into();
+        assert!(limiter.check(busy).is_ok());
+        assert!(limiter.check(busy).is_ok());
+        for n in 2..=50u8 {
+            assert!(limiter.check([10, 0, 1, n].into()).is_ok());
+            // Seen again between the new ones: the least recently seen go first, not it.
+            assert!(limiter.check(busy).is_err(), "still over its limit");
+        }
     }
 
     #[test]
@@ -216,7 +229,7 @@ mod tests {
 
     #[test]
     fn a_reservation_given_back_does_not_count_and_a_kept_one_does() {
-        let limiter = RateLimiter::new(1, Duration::from_secs(60));
+        let limiter = RateLimiter::new(1, Duration::from_secs(60), 10);
         let client: IpAddr = [10, 0, 0, 1].into();
         let first = limiter.reserve(client).unwrap();
         assert!(limiter.reserve(client).is_err(), "held while the first is in flight");
@@ -228,7 +241,7 @@ mod tests {
 
     #[test]
     fn the_window_starts_again_after_it_passes() {
-        let limiter = RateLimiter::new(1, Duration::from_millis(20));
+        let limiter = RateLimiter::new(1, Duration::from_millis(20), 10);
         let client: IpAddr = [10, 0, 0, 1].into();
         assert!(limiter.check(client).is_ok());
         assert!(limiter.check(client).is_err());

@@ -34,8 +34,9 @@ impl AppState {
     /// State from loaded settings, the page renderer and the database.
     pub fn new(settings: Settings, pages: Pages, database: Database) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let submission_limit = RateLimiter::new(settings.submissions_per_hour, Duration::from_secs(3600));
-        let tracking_limit = RateLimiter::tracking(settings.tracking_per_10_minutes);
+        let clients = settings.limit_clients;
+        let submission_limit = RateLimiter::new(settings.submissions_per_hour, Duration::from_secs(3600), clients);
+        let tracking_limit = RateLimiter::tracking(settings.tracking_per_10_minutes, clients);
         Self {
             submission_limit,
             texts: Texts::new(&settings),
@@ -45,7 +46,7 @@ impl AppState {
             pages,
             database,
             tracking_limit,
-            confirmation_limit: RateLimiter::confirmations(),
+            confirmation_limit: RateLimiter::confirmations(clients),
             mail_wake: Arc::new(Notify::new()),
             sms_wake: Arc::new(Notify::new()),
             password_checks: PasswordChecks::start(cores),

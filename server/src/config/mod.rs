@@ -48,6 +48,10 @@ pub struct Settings {
     /// (`LAUNDRY_TRACKING_PER_10_MINUTES`, default 10): a customer checks an order a few times; a
     /// script trying references or phone numbers is stopped.
     pub tracking_per_10_minutes: u32,
+    /// How many clients (addresses, IPv6 /64s) each per-client limit remembers
+    /// (`LAUNDRY_LIMIT_CLIENTS`, default 100000, about 8 MB a limit): when more arrive, the one seen
+    /// longest ago is forgotten, so a flood of addresses never refuses a new customer.
+    pub limit_clients: usize,
     /// The public address of this site, for canonical URLs, Open Graph and the sitemap
     /// (`LAUNDRY_BASE_URL`, default `http://127.0.0.1:8080`), without a trailing slash.
     pub base_url: String,
@@ -204,6 +208,12 @@ impl Settings {
         };
         let submissions_per_hour = limit(var("LAUNDRY_SUBMISSIONS_PER_HOUR", "30"))?;
         let tracking_per_10_minutes = limit(var("LAUNDRY_TRACKING_PER_10_MINUTES", "10"))?;
+        let (name, clients) = var("LAUNDRY_LIMIT_CLIENTS", "100000");
+        let limit_clients = clients
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (10..=10_000_000).contains(n))
+            .ok_or_else(|| invalid(name, &clients, "expected a whole number of clients from 10 to 10000000"))?;
         let (name, discount) = var("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "0");
         let first_order_discount = match discount.parse::<u32>() {
             Ok(0) => None,
@@ -225,6 +235,7 @@ impl Settings {
             schedule,
             submissions_per_hour,
             tracking_per_10_minutes,
+            limit_clients,
             mail,
             sms,
             mpesa,

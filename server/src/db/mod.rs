@@ -12,7 +12,9 @@ use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use r2d2::{CustomizeConnection, ManageConnection, Pool, PooledConnection};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
@@ -94,6 +96,9 @@ pub enum DbError {
     /// No connection was free in time.
     #[error("no database connection is available: {0}")]
     Pool(#[from] r2d2::Error),
+    /// As many queries as the pool has connections were running, and none finished in time.
+    #[error("the database is busy: no query could start within {0:?}")]
+    Busy(Duration),
     /// The query failed.
     #[error(transparent)]
     Query(#[from] diesel::result::Error),
@@ -125,7 +130,16 @@ impl CustomizeConnection<DbConnection, ConnectionError> for SqlitePragmas {
 pub struct Database {
     pool: Pool<Manager>,
     backend: Backend,
+    /// One permit per connection: a query waits for one as a task before it takes a blocking
+    /// thread, so a flood of requests queues in memory a task costs (a few hundred bytes), not
+    /// in threads blocked on the pool (each with its stack and, under glibc, its own malloc arena,
+    /// which the process keeps after the flood).
+    running: Arc<Semaphore>,
 }
+
+/// How long a query waits for a connection, as a task and then in the pool, before the request
+/// is answered 503.
+const WAIT_FOR_CONNECTION: Duration = Duration::from_secs(5);
 
 /// Which database a [`Database`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,7 +192,8 @@ impl Database {
         let manager = Manager { backend, url: connect_url };
         let pool =
             builder.build(manager).map_err(|e| OpenError::Connect { url: shown.clone(), reason: e.to_string() })?;
-        let database = Self { pool, backend };
+        let running = Arc::new(Semaphore::new(max_connections as usize));
+        let database = Self { pool, backend, running };
         database.migrate().map_err(|message| OpenError::Migrate { url: shown, message })?;
         Ok(database)
     }
@@ -197,15 +212,23 @@ impl Database {
         result.map_err(|e| e.to_string())
     }
 
-    /// Runs `work` with a pooled connection on the blocking thread pool.
+    /// Runs `work` with a pooled connection on the blocking thread pool, at most as many at once
+    /// as the pool has connections; the others wait their turn as tasks (up to 5 s, then
+    /// [`DbError::Busy`]).
     pub async fn run<T, E, F>(&self, work: F) -> Result<T, E>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<DbError> + Send + 'static,
     {
+        let permit = match tokio::time::timeout(WAIT_FOR_CONNECTION, self.running.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => permit,
+            // The semaphore is never closed; a timeout is a pool busy for 5 s.
+            Ok(Err(_)) | Err(_) => return Err(E::from(DbError::Busy(WAIT_FOR_CONNECTION))),
+        };
         let pool = self.pool.clone();
         let joined = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             let mut connection = pool.get().map_err(|e| E::from(DbError::Pool(e)))?;
             work(&mut connection)
         })

@@ -45,20 +45,48 @@ pub fn required(value: Option<&str>, label: &str, max: usize, multiline: bool) -
     }
 }
 
-/// An optional text: `None` when missing or blank, otherwise as [`required`].
+/// An optional text: `None` when missing or blank, otherwise as [`required`]. Blank includes
+/// text made only of characters that show nothing (zero-width spaces, joiners, Hangul fillers),
+/// which are trimmed from both ends like spaces. Characters that reorder what follows them
+/// (right-to-left overrides and isolates) are refused anywhere: in a name they make a text or the
+/// dashboard show something other than what was stored.
 pub fn optional(value: Option<&str>, label: &str, max: usize, multiline: bool) -> Result<Option<String>, String> {
-    let text = value.unwrap_or_default().trim();
+    let text = value.unwrap_or_default().trim_matches(|c: char| c.is_whitespace() || shows_nothing(c));
     if text.is_empty() {
         return Ok(None);
     }
     if text.chars().count() > max {
         return Err(format!("Your {label} is too long: at most {max} characters."));
     }
-    let allowed = |c: char| !c.is_control() || (multiline && (c == '\n' || c == '\r' || c == '\t'));
+    let allowed =
+        |c: char| (!c.is_control() || (multiline && (c == '\n' || c == '\r' || c == '\t'))) && !reorders_text(c);
     if !text.chars().all(allowed) {
         return Err(format!("Your {label} contains characters we cannot store."));
     }
     Ok(Some(text.to_owned()))
+}
+
+/// A character that takes no room and shows nothing: zero-width spaces and joiners, the word
+/// joiner and invisible operators, the byte-order mark, the soft hyphen, Hangul fillers.
+fn shows_nothing(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+    )
+}
+
+/// The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
+fn reorders_text(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// An e-mail address in the usual form `name@domain.tld`, lower-cased domain.
@@ -99,6 +127,30 @@ mod tests {
         assert!(optional(Some("a\nb"), "message", 10, true).is_ok());
         assert!(optional(Some("a\nb"), "name", 10, false).is_err());
         assert!(optional(Some("a\u{0}b"), "message", 10, true).is_err());
+    }
+
+    #[test]
+    fn a_text_of_invisible_characters_is_blank_and_they_are_trimmed_from_its_ends() {
+        let blank = Err("Please enter your full name.".to_owned());
+        assert_eq!(required(Some("\u{200B}\u{200C}\u{200D}\u{FEFF}"), "full name", 100, false), blank);
+        assert_eq!(required(Some(" \u{3164}\u{2060} "), "full name", 100, false), blank);
+        assert_eq!(required(Some("\u{200B}Amina\u{200B}"), "full name", 100, false), Ok("Amina".to_owned()));
+    }
+
+    #[test]
+    fn characters_that_reorder_text_are_refused_anywhere() {
+        for text in ["Amina\u{202E}gnp.exe", "\u{2067}Amina", "Ami\u{202A}na"] {
+            assert_eq!(
+                required(Some(text), "full name", 100, false),
+                Err("Your full name contains characters we cannot store.".to_owned()),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            required(Some("أمينة"), "full name", 100, false),
+            Ok("أمينة".to_owned()),
+            "right-to-left letters are fine"
+        );
     }
 
     #[test]

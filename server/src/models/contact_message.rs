@@ -45,26 +45,22 @@ pub enum Stored {
     Created(ContactMessage),
     /// The same message came from the same client minutes ago: this is that one, nothing new.
     Replayed(ContactMessage),
-    /// It would be a new message, and new ones were not allowed (the sender is over its limit).
-    NewMessagesHeld,
 }
 
 impl ContactMessage {
     /// Stores `contact` from `client` with status 'new', and its e-mail to staff, in one
     /// transaction. The same message from the same client within about ten minutes (a double
-    /// click, a form sent again) is the one already stored. Without `may_create`, only such a
-    /// replay is answered.
+    /// click, a form sent again) is the one already stored.
     pub fn create(
         connection: &mut DbConnection,
         contact: &ValidContact,
         client: &str,
-        may_create: bool,
         now: PrimitiveDateTime,
     ) -> QueryResult<Stored> {
-        match Self::create_once(connection, contact, client, may_create, now) {
+        match Self::create_once(connection, contact, client, now) {
             // The same message twice at the same moment (PostgreSQL): the loser finds the winner's.
             Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                Self::create_once(connection, contact, client, may_create, now)
+                Self::create_once(connection, contact, client, now)
             }
             other => other,
         }
@@ -74,21 +70,12 @@ impl ContactMessage {
         connection: &mut DbConnection,
         contact: &ValidContact,
         client: &str,
-        may_create: bool,
         now: PrimitiveDateTime,
     ) -> QueryResult<Stored> {
-        let [key, previous] = implicit_keys(&contact.fingerprint(client), now);
+        let [key, _] = implicit_keys(&contact.fingerprint(client), now);
         write_transaction(connection, |connection| {
-            let earlier = contact_messages::table
-                .filter(contact_messages::dedupe_key.eq_any([&key, &previous]))
-                .select(ContactMessage::as_select())
-                .first(connection)
-                .optional()?;
-            if let Some(earlier) = earlier {
+            if let Some(earlier) = Self::find_again(connection, contact, client, now)? {
                 return Ok(Stored::Replayed(earlier));
-            }
-            if !may_create {
-                return Ok(Stored::NewMessagesHeld);
             }
             let row = ContactMessage {
                 id: Uuid::new_v4().to_string(),
@@ -107,6 +94,22 @@ impl ContactMessage {
             OutboxMessage::enqueue(connection, &[OutboxMessage::for_contact(&row, now)])?;
             Ok(Stored::Created(row))
         })
+    }
+
+    /// The message stored minutes ago for this one sent again from the same `client`, read
+    /// without writing: a retry is answered from here before any limit counts it.
+    pub fn find_again(
+        connection: &mut DbConnection,
+        contact: &ValidContact,
+        client: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<ContactMessage>> {
+        let keys = implicit_keys(&contact.fingerprint(client), now);
+        contact_messages::table
+            .filter(contact_messages::dedupe_key.eq_any(keys))
+            .select(ContactMessage::as_select())
+            .first(connection)
+            .optional()
     }
 
     /// How many messages are stored.

@@ -305,9 +305,7 @@ impl Reclean {
                         PlaceError::Slot(refusal) => RecleanError::Refused(refusal.into()),
                         PlaceError::Database(error) => RecleanError::Database(error),
                         // Refused only for a key already taken, which the look-up above found.
-                        PlaceError::KeyReused | PlaceError::NewOrdersHeld => {
-                            RecleanError::Refused(RecleanRefusal::NoSuchLine)
-                        }
+                        PlaceError::KeyReused => RecleanError::Refused(RecleanRefusal::NoSuchLine),
                     },
                 )?;
             let Placed::Created(reclean) = &placed else { return Ok(placed) };

@@ -1,6 +1,7 @@
 //! Contact messages: `POST /api/contacts` (JSON) and `POST /contact` (plain form), and the contact
 //! page's success view.
 
+use super::same_site::{cross_site_form, from_another_site, json_from_this_site};
 use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::ContactInput;
@@ -24,23 +25,36 @@ pub const SEND_FAILED: &str = "There was an error sending your message. Please t
 async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) -> Result<ContactMessage, ApiError> {
     let contact = input.validate().map_err(ApiError::invalid)?;
     let client = client_ip(state.settings(), request);
-    // Reserved before storing, so messages arriving at once cannot pass the limit together; given
-    // back unless a new message is stored. Over the limit, a message already stored is answered.
-    let reservation = state.submission_limit().reserve(client);
-    let may_create = reservation.is_ok();
     let sender = client.to_string();
+    // The same message sent again is answered before any limit counts it; a new one is counted
+    // before storing, so messages arriving at once cannot pass the limit together, and given back
+    // unless it is stored.
+    let earlier = {
+        let (contact, sender) = (contact.clone(), sender.clone());
+        state
+            .db()
+            .run(move |connection| {
+                ContactMessage::find_again(connection, &contact, &sender, now_utc()).map_err(DbError::from)
+            })
+            .await
+            .map_err(|source| ApiError::Storage { message: SEND_FAILED, source })?
+    };
+    if let Some(message) = earlier {
+        tracing::info!(message_id = %message.id, "contact message sent again; stored once");
+        return Ok(message);
+    }
+    let reservation = state
+        .submission_limit()
+        .reserve(client)
+        .map_err(|wait| submissions_limited(&state.settings().business, wait))?;
     let stored = state
         .db()
-        .run(move |connection| {
-            ContactMessage::create(connection, &contact, &sender, may_create, now_utc()).map_err(DbError::from)
-        })
+        .run(move |connection| ContactMessage::create(connection, &contact, &sender, now_utc()).map_err(DbError::from))
         .await
         .map_err(|source| ApiError::Storage { message: SEND_FAILED, source })?;
     match stored {
         Stored::Created(message) => {
-            if let Ok(reservation) = reservation {
-                reservation.keep();
-            }
+            reservation.keep();
             tracing::info!(message_id = %message.id, "contact message stored");
             state.wake_outbox();
             Ok(message)
@@ -49,10 +63,6 @@ async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) ->
             tracing::info!(message_id = %message.id, "contact message sent again; stored once");
             Ok(message)
         }
-        Stored::NewMessagesHeld => Err(submissions_limited(
-            &state.settings().business,
-            reservation.as_ref().err().copied().unwrap_or_default(),
-        )),
     }
 }
 
@@ -62,6 +72,7 @@ pub async fn create_contact(
     request: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    json_from_this_site(&state, &request)?;
     let input: ContactInput = serde_json::from_slice(&body).map_err(|error| {
         ApiError::BadRequest(format!(
             "The body must be a JSON object with name, email, phone, subject and message ({error})."
@@ -74,6 +85,9 @@ pub async fn create_contact(
 /// POST /contact: stores the message and redirects to `/contact?sent=1` (the form is empty
 /// again there), or shows the form again with the values and a message per wrong field.
 pub async fn submit_contact_form(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    if from_another_site(&state, &request) {
+        return cross_site_form();
+    }
     let input: ContactInput = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     match store(&state, &request, &input).await {
         Ok(_) => HttpResponse::SeeOther().insert_header((header::LOCATION, "/contact?sent=1")).finish(),

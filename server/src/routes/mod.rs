@@ -11,6 +11,7 @@ pub mod order_page;
 pub mod orders;
 pub mod pages;
 pub mod placing;
+pub mod same_site;
 pub mod seo;
 pub mod slots;
 pub mod tracking;

@@ -3,6 +3,7 @@
 //! browsers without JavaScript), and the confirmation page that follows.
 
 use super::placing::{self, Placer, SAVE_FAILED, idempotency_key};
+use super::same_site::{cross_site_form, from_another_site, json_from_this_site};
 use crate::auth::auth_cookie;
 use crate::catalogue;
 use crate::clock::stored;
@@ -48,12 +49,14 @@ async fn place(
 }
 
 /// POST /api/orders: 201 with the stored order; the same `Idempotency-Key` and body again gives
-/// the same order (`Idempotent-Replayed: true`), a different body 409.
+/// the same order (`Idempotent-Replayed: true`), a different body 409. Only JSON declared as
+/// `application/json`, and not from another site (403, 415).
 pub async fn create_order(
     state: web::Data<AppState>,
     request: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    json_from_this_site(&state, &request)?;
     let input: OrderInput = serde_json::from_slice(&body).map_err(|error| {
         ApiError::BadRequest(format!("The body must be a JSON object with the order's fields ({error})."))
     })?;
@@ -80,10 +83,13 @@ pub struct OrderForm {
     idempotency_key: Option<String>,
 }
 
-/// POST /order: the same as the API for a browser without JavaScript. Success redirects to the
+/// POST /order: the same as the API for a browser without JavaScript (a post from another site: 403). Success redirects to the
 /// confirmation (303, so a reload does not post again); a problem shows the form again with the
 /// entered values and a message next to each wrong field.
 pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    if from_another_site(&state, &request) {
+        return cross_site_form();
+    }
     let form: OrderForm = match serde_urlencoded::from_bytes(&body) {
         Ok(form) => form,
         Err(_) => {

@@ -5,11 +5,11 @@
 //! how many ([`Placer`]) and what is recorded of how it came in.
 
 use crate::clock::now_utc;
-use crate::db::DbError;
-use crate::domain::{FieldErrors, OrderInput, OrderSource};
+use crate::db::{DbConnection, DbError};
+use crate::domain::{FieldErrors, OrderInput, OrderSource, ValidOrder};
 use crate::error::ApiError;
 use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms, StaffBooking};
-use crate::rate_limit::{Reservation, client_ip, submissions_limited};
+use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
 use actix_web::HttpRequest;
 
@@ -67,14 +67,21 @@ pub async fn place(
     key: Option<String>,
 ) -> Result<(Placed, Vec<OrderLine>), ApiError> {
     let order = input.validate().map_err(ApiError::invalid)?;
-    // A customer over the limit still gets a retry of an order already stored, not a new one. The
-    // count is reserved before storing, so orders arriving at once cannot pass the limit together,
-    // and given back unless a new order is stored. Staff taking calls are not limited.
-    let reservation: Option<Result<Reservation<'_>, std::time::Duration>> = match &placer {
-        Placer::Customer(request) => Some(state.submission_limit().reserve(client_ip(state.settings(), request))),
+    // A customer's retry of an order already stored is answered before any limit counts it, so
+    // that a replay sent from many addresses costs nothing and is remembered nowhere. A new order
+    // is counted before storing, so orders arriving at once cannot pass the limit together, and
+    // given back unless it is stored. Staff taking calls are not limited.
+    let reservation = match &placer {
+        Placer::Customer(request) => {
+            if let Some(found) = find_again(state, &order, key.clone()).await? {
+                return Ok(found);
+            }
+            let client = client_ip(state.settings(), request);
+            let reserved = state.submission_limit().reserve(client);
+            Some(reserved.map_err(|wait| submissions_limited(&state.settings().business, wait))?)
+        }
         Placer::Staff { .. } => None,
     };
-    let may_create = reservation.as_ref().is_none_or(Result::is_ok);
     let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
     let texts = state.texts().clone();
     let mpesa_prompt = state.sends_prompts();
@@ -87,30 +94,14 @@ pub async fn place(
         .run(move |connection| {
             let mut terms = PlacingTerms::new(first_order_discount, &schedule, &texts, source, mpesa_prompt);
             terms.staff = staff.as_ref().map(|(by, confirm_slot)| StaffBooking { by, confirm_slot: *confirm_slot });
-            let placed = Order::place(connection, &order, key.as_deref(), may_create, &terms, now_utc());
-            let with_lines = placed.and_then(|placed| {
-                let lines = Order::lines(connection, &placed.order().id)?;
-                Ok((placed, lines))
-            });
-            Ok::<_, DbError>(with_lines)
+            let placed = Order::place(connection, &order, key.as_deref(), &terms, now_utc());
+            Ok::<_, DbError>(placed.and_then(|placed| with_lines(connection, placed)))
         })
         .await
         .map_err(|source| ApiError::Storage { message: SAVE_FAILED, source })?;
-    let outcome = placed.map_err(|error| match error {
-        PlaceError::KeyReused => ApiError::KeyReused,
-        PlaceError::NewOrdersHeld => submissions_limited(
-            &state.settings().business,
-            reservation.as_ref().and_then(|reserved| reserved.as_ref().err().copied()).unwrap_or_default(),
-        ),
-        PlaceError::Slot(refusal) => {
-            let mut errors = FieldErrors::default();
-            errors.add("pickup", refusal.to_string());
-            ApiError::invalid(errors)
-        }
-        PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
-    })?;
+    let outcome = placed.map_err(place_error)?;
     if let (Placed::Created(order), _) = &outcome {
-        if let Some(Ok(reservation)) = reservation {
+        if let Some(reservation) = reservation {
             reservation.keep();
         }
         tracing::info!(order_id = %order.reference, total_kes = order.total_amount, source = %order.source.as_str(), "order placed");
@@ -118,4 +109,40 @@ pub async fn place(
         state.wake_prompts();
     }
     Ok(outcome)
+}
+
+/// The order stored before for this one sent again, with its lines; read only.
+async fn find_again(
+    state: &AppState,
+    order: &ValidOrder,
+    key: Option<String>,
+) -> Result<Option<(Placed, Vec<OrderLine>)>, ApiError> {
+    let order = order.clone();
+    let found = state
+        .db()
+        .run(move |connection| {
+            let found = Order::find_again(connection, &order, key.as_deref(), now_utc())
+                .and_then(|found| found.map(|order| with_lines(connection, Placed::Replayed(order))).transpose());
+            Ok::<_, DbError>(found)
+        })
+        .await
+        .map_err(|source| ApiError::Storage { message: SAVE_FAILED, source })?;
+    found.map_err(place_error)
+}
+
+fn with_lines(connection: &mut DbConnection, placed: Placed) -> Result<(Placed, Vec<OrderLine>), PlaceError> {
+    let lines = Order::lines(connection, &placed.order().id)?;
+    Ok((placed, lines))
+}
+
+fn place_error(error: PlaceError) -> ApiError {
+    match error {
+        PlaceError::KeyReused => ApiError::KeyReused,
+        PlaceError::Slot(refusal) => {
+            let mut errors = FieldErrors::default();
+            errors.add("pickup", refusal.to_string());
+            ApiError::invalid(errors)
+        }
+        PlaceError::Database(source) => ApiError::Storage { message: SAVE_FAILED, source: DbError::Query(source) },
+    }
 }

@@ -41,7 +41,7 @@ fn place(app: &TestApp, phone: &str, day: Date, hour: u16) -> Order {
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
     let now = laundry::clock::stored(nairobi(day.previous_day().unwrap(), 12, 0));
-    app.with_db(|c| Order::place(c, &order, None, true, &terms, now)).unwrap().order().clone()
+    app.with_db(|c| Order::place(c, &order, None, &terms, now)).unwrap().order().clone()
 }
 
 /// A valet, for runs.

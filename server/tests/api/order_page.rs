@@ -61,7 +61,7 @@ fn place_at(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16, now: P
     let schedule = app.state.settings().schedule.clone();
     let texts = app.state.texts().clone();
     let terms = PlacingTerms::new(None, &schedule, &texts, laundry::domain::OrderSource::Web, false);
-    let placed = app.with_db(|c| Order::place(c, &order, None, true, &terms, now)).unwrap();
+    let placed = app.with_db(|c| Order::place(c, &order, None, &terms, now)).unwrap();
     let order = placed.order();
     (order.id.clone(), order.link_token.clone().unwrap())
 }

@@ -74,7 +74,7 @@ fn taken_by_staff(app: &TestApp, by: &str, source: OrderSource, phone: &str) -> 
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let mut terms = PlacingTerms::new(None, &schedule, &texts, source, false);
     terms.staff = Some(StaffBooking { by, confirm_slot: true });
-    let placed = app.with_db(|c| Order::place(c, &order, None, true, &terms, now_utc())).unwrap();
+    let placed = app.with_db(|c| Order::place(c, &order, None, &terms, now_utc())).unwrap();
     placed.order().reference.clone()
 }
 

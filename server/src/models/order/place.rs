@@ -73,9 +73,6 @@ pub enum PlaceError {
     /// The key was used before for a different order.
     #[error("the idempotency key was already used for a different order")]
     KeyReused,
-    /// It would be a new order, and new ones were not allowed (the sender is over its limit).
-    #[error("no new order may be stored for this sender now")]
-    NewOrdersHeld,
     /// The pickup window cannot be booked; nothing was stored.
     #[error(transparent)]
     Slot(#[from] SlotRefusal),
@@ -89,18 +86,15 @@ impl Order {
     /// outbox), in one transaction. With `first_order_discount` (KSh), an order from a phone number
     /// with no earlier order that was not cancelled gets that much off, as a line of its own. A retry of the same order with the same `idempotency_key` returns the
     /// stored one instead; so does the same order sent again without a key within about ten
-    /// minutes (see [`crate::models::implicit_keys`]). Without `may_create`, only such a replay is answered.
+    /// minutes (see [`crate::models::implicit_keys`]).
     pub fn place(
         connection: &mut DbConnection,
         order: &ValidOrder,
         idempotency_key: Option<&str>,
-        may_create: bool,
         terms: &PlacingTerms<'_>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
-        let attempt = |connection: &mut DbConnection| {
-            Self::place_once(connection, order, idempotency_key, may_create, terms, now)
-        };
+        let attempt = |connection: &mut DbConnection| Self::place_once(connection, order, idempotency_key, terms, now);
         match attempt(connection) {
             // Two requests with one key raced past the look-up (PostgreSQL); the loser now finds
             // the winner's row.
@@ -115,21 +109,28 @@ impl Order {
         connection: &mut DbConnection,
         order: &ValidOrder,
         idempotency_key: Option<&str>,
-        may_create: bool,
         terms: &PlacingTerms<'_>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
         let fingerprint = order.fingerprint();
-        let (key, earlier_keys) = match idempotency_key {
-            Some(key) => (key.to_owned(), vec![key.to_owned()]),
-            None => {
-                let [current, previous] = implicit_keys(&fingerprint, now);
-                (current.clone(), vec![current, previous])
-            }
-        };
+        let (key, earlier_keys) = keys(idempotency_key, &fingerprint, now);
         write_transaction(connection, |connection| {
-            Self::place_within(connection, order, (&key, &earlier_keys, &fingerprint), may_create, terms, now)
+            Self::place_within(connection, order, (&key, &earlier_keys, &fingerprint), terms, now)
         })
+    }
+
+    /// The order already stored for this one sent again (by its `idempotency_key`, or without
+    /// one by its details within about ten minutes), read without writing: a retry is answered
+    /// from here before any limit counts it. `Err(KeyReused)` when the key belongs to another order.
+    pub fn find_again(
+        connection: &mut DbConnection,
+        order: &ValidOrder,
+        idempotency_key: Option<&str>,
+        now: PrimitiveDateTime,
+    ) -> Result<Option<Order>, PlaceError> {
+        let fingerprint = order.fingerprint();
+        let (_, earlier_keys) = keys(idempotency_key, &fingerprint, now);
+        stored_again(connection, &earlier_keys, &fingerprint)
     }
 
     /// [`Order::place`] inside the caller's transaction, for a change that writes more with the
@@ -145,7 +146,7 @@ impl Order {
     ) -> Result<Placed, PlaceError> {
         let fingerprint = order.fingerprint();
         let keys = [idempotency_key.to_owned()];
-        Self::place_within(connection, order, (idempotency_key, &keys, &fingerprint), true, terms, now)
+        Self::place_within(connection, order, (idempotency_key, &keys, &fingerprint), terms, now)
     }
 
     /// The work of both: `key` is stored with a new order, `earlier_keys` find it again.
@@ -153,24 +154,11 @@ impl Order {
         connection: &mut DbConnection,
         order: &ValidOrder,
         (key, earlier_keys, fingerprint): (&str, &[String], &str),
-        may_create: bool,
         terms: &PlacingTerms<'_>,
         now: PrimitiveDateTime,
     ) -> Result<Placed, PlaceError> {
-        let existing: Option<Order> = orders::table
-            .filter(orders::idempotency_key.eq_any(earlier_keys))
-            .select(Order::as_select())
-            .first(connection)
-            .optional()?;
-        if let Some(existing) = existing {
-            return if existing.request_fingerprint.as_deref() == Some(fingerprint) {
-                Ok(Placed::Replayed(existing))
-            } else {
-                Err(PlaceError::KeyReused)
-            };
-        }
-        if !may_create {
-            return Err(PlaceError::NewOrdersHeld);
+        if let Some(existing) = stored_again(connection, earlier_keys, fingerprint)? {
+            return Ok(Placed::Replayed(existing));
         }
         let id = Uuid::new_v4().to_string();
         let reference = unused_reference(connection)?;
@@ -319,6 +307,35 @@ pub struct StaffBooking<'a> {
     /// Whether the pickup is confirmed with the caller in the same step (recorded as confirmed by
     /// `by`; the order's text then says so).
     pub confirm_slot: bool,
+}
+
+/// The key a new order is stored with, and the keys that find it again.
+fn keys(idempotency_key: Option<&str>, fingerprint: &str, now: PrimitiveDateTime) -> (String, Vec<String>) {
+    match idempotency_key {
+        Some(key) => (key.to_owned(), vec![key.to_owned()]),
+        None => {
+            let [current, previous] = implicit_keys(fingerprint, now);
+            (current.clone(), vec![current, previous])
+        }
+    }
+}
+
+/// The order stored under one of `keys` with this `fingerprint`; `KeyReused` for another order's.
+fn stored_again(
+    connection: &mut DbConnection,
+    keys: &[String],
+    fingerprint: &str,
+) -> Result<Option<Order>, PlaceError> {
+    let existing: Option<Order> = orders::table
+        .filter(orders::idempotency_key.eq_any(keys))
+        .select(Order::as_select())
+        .first(connection)
+        .optional()?;
+    match existing {
+        Some(existing) if existing.request_fingerprint.as_deref() == Some(fingerprint) => Ok(Some(existing)),
+        Some(_) => Err(PlaceError::KeyReused),
+        None => Ok(None),
+    }
 }
 
 fn book_error(error: BookError) -> PlaceError {

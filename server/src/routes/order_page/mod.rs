@@ -115,7 +115,7 @@ async fn posted_to(state: &AppState, request: &HttpRequest, token: web::Path<Str
     if !well_formed(&token) {
         return Err(not_found(state, request).await);
     }
-    if from_another_site(state, request) {
+    if super::same_site::from_another_site(state, request) {
         return Err(cross_site());
     }
     Ok(token)
@@ -123,29 +123,6 @@ async fn posted_to(state: &AppState, request: &HttpRequest, token: web::Path<Str
 
 fn cross_site() -> HttpResponse {
     private(HttpResponse::Forbidden().content_type("text/plain; charset=utf-8").body(CROSS_SITE))
-}
-
-/// Whether a browser says the form was sent from another site. Browsers send `Sec-Fetch-Site`
-/// (`same-origin` from our own page, `none` when typed or bookmarked); older ones send `Origin`,
-/// which must be the site's own. A client that sends neither is not a browser acting for a
-/// visitor of another site.
-fn from_another_site(state: &AppState, request: &HttpRequest) -> bool {
-    let header = |name: &str| request.headers().get(name).and_then(|value| value.to_str().ok());
-    if let Some(site) = header("sec-fetch-site") {
-        return !matches!(site, "same-origin" | "none");
-    }
-    let Some(origin) = header("origin") else { return false };
-    let info = request.connection_info();
-    let own = format!("{}://{}", info.scheme(), info.host());
-    origin != own && origin != site_origin(&state.settings().base_url)
-}
-
-/// `https://laundry.example.com` of `https://laundry.example.com/shop`.
-fn site_origin(base_url: &str) -> String {
-    match base_url.split_once("://") {
-        Some((scheme, rest)) => format!("{scheme}://{}", rest.split('/').next().unwrap_or_default()),
-        None => base_url.to_owned(),
-    }
 }
 
 /// Headers of every answer that carries the token in its address.
@@ -173,11 +150,5 @@ mod tests {
         assert!(!well_formed("K7MX2QPD"));
         assert!(!well_formed("abc/../def"));
         assert!(!well_formed(&"a".repeat(65)));
-    }
-
-    #[test]
-    fn the_sites_origin_is_its_scheme_and_host() {
-        assert_eq!(site_origin("https://laundry.example.com"), "https://laundry.example.com");
-        assert_eq!(site_origin("http://127.0.0.1:8080/shop"), "http://127.0.0.1:8080");
     }
 }
