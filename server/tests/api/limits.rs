@@ -47,7 +47,7 @@ async fn small_limiter(backend: Backend) -> Option<TestApp> {
 
 /// The `n`th address of a flood: IPv4 addresses and IPv6 /64s, each a client of its own.
 fn flood_address(n: usize) -> String {
-    if n % 2 == 0 { format!("10.{}.{}.7", n / 250, n % 250) } else { format!("2001:db8:{n:x}::1") }
+    if n.is_multiple_of(2) { format!("10.{}.{}.7", n / 250, n % 250) } else { format!("2001:db8:{n:x}::1") }
 }
 
 async fn a_replay_flood_from_more_addresses_than_the_limiter_holds_leaves_new_customers_ordering(backend: Backend) {
