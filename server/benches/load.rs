@@ -13,6 +13,11 @@
 //!    (`X-Forwarded-For`, the server runs with `LAUNDRY_BEHIND_PROXY=true`), 1,000 in about 30 s,
 //!    sent a few hundred at a time: the server's peak memory, the answers by status, and whether
 //!    the real staff member signs in meanwhile, from another address, and how long it takes.
+//!    Then how far the server's memory falls back once the flood is over.
+//! 4. Floods from more addresses than a per-client limit remembers (issue 28): one stored order
+//!    sent again with its `Idempotency-Key` from 120,000 addresses (IPv6 /64s), then order look-ups
+//!    from 120,000 more; after each, a new customer from a new address orders (201) and looks
+//!    their order up (200).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod common;
@@ -51,6 +56,7 @@ fn main() {
     );
     per_request_pages(&root, seconds);
     login_flood(&root);
+    address_floods(&root);
     println!("\n(load bench: {:.0} s in all)", started.elapsed().as_secs_f64());
 }
 
@@ -242,6 +248,9 @@ fn login_flood(root: &Path) {
     let (staff_started, staff) = staff.join().unwrap();
     let (peak_rss, samples) = sampler.stop();
     let after = memory(pid).unwrap_or_default();
+    // Idle threads of the blocking pools end after 10 s; what they held is given back then.
+    std::thread::sleep(Duration::from_secs(if quick() { 2 } else { 15 }));
+    let settled = memory(pid).unwrap_or_default();
     drop(server);
 
     let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
@@ -262,10 +271,17 @@ fn login_flood(root: &Path) {
         statuses.iter().map(|(status, n)| format!("{status} × {n}")).collect::<Vec<_>>().join(", ")
     );
     println!(
-        "server memory: VmRSS {:.0} MB before, peak {:.0} MB sampled every 100 ms ({samples} samples), VmHWM {:.0} MB (target: at most 300 MB)",
+        "server memory: VmRSS {:.0} MB before, peak {:.0} MB sampled every 100 ms ({samples} samples), VmHWM {:.0} MB (target: at most 120 MB)",
         mb(before.0),
         mb(peak_rss.max(after.0)),
         mb(after.1),
+    );
+    println!(
+        "after the flood: VmRSS {:.0} MB at its end, {:.0} MB {} s later ({:+.0} MB against before; target: within 20 MB)",
+        mb(after.0),
+        mb(settled.0),
+        if quick() { 2 } else { 15 },
+        mb(settled.0) - mb(before.0),
     );
     println!(
         "the real staff member, from another address, {:.1} s into the flood: {} in {:.0} ms ({})",
@@ -274,6 +290,182 @@ fn login_flood(root: &Path) {
         ms(staff.took),
         if staff.signed_in() { "signed in" } else { "NOT signed in" },
     );
+}
+
+/// Part 4.
+fn address_floods(root: &Path) {
+    let addresses = scaled(120_000, 12_000);
+    println!(
+        "\n## Floods from {addresses} addresses each (LAUNDRY_BEHIND_PROXY=true; each per-client limit remembers {} clients)",
+        if quick() { 10_000 } else { 100_000 }
+    );
+    let data = tempfile::tempdir().unwrap();
+    let clients = if quick() { "10000" } else { "100000" };
+    let (server, port) =
+        start_server(root, data.path(), &[("LAUNDRY_BEHIND_PROXY", "true"), ("LAUNDRY_LIMIT_CLIENTS", clients)]);
+    let pid = server.0.id();
+    let before = memory(pid).unwrap_or_default();
+    let reference = place_order(port);
+    let order = bench_order("Bench Customer", "0712345678");
+    let body = order.to_string();
+
+    let headers = [("Content-Type", "application/json"), ("Idempotency-Key", "load-bench-order")];
+    let replays = flood(port, "POST", "/api/orders", &headers, body.as_bytes(), addresses, 201);
+    println!("the stored order sent again with its key from {} addresses: {}", replays.addresses, replays.summary());
+    new_customer(port, "after the replay flood", 1);
+
+    let path = format!("/api/tracking?by=order&q={reference}");
+    let look_ups = flood(port, "GET", &path, &[], b"", addresses, 200);
+    println!("order look-ups from {} new addresses: {}", look_ups.addresses, look_ups.summary());
+    new_customer(port, "after the look-up flood", 2);
+    let after = memory(pid).unwrap_or_default();
+    println!(
+        "server memory: VmRSS {:.0} MB before, {:.0} MB after both floods (VmHWM {:.0} MB)",
+        mb(before.0),
+        mb(after.0),
+        mb(after.1)
+    );
+    drop(server);
+}
+
+/// A new customer from an address the floods never used: places an order and looks it up.
+fn new_customer(port: u16, when: &str, n: u32) {
+    let order = bench_order("New Customer", &format!("072255510{n}"));
+    let address = format!("197.232.61.{n}");
+    let headers = [("Content-Type", "application/json"), ("X-Forwarded-For", address.as_str())];
+    let placed = http(port, "POST", "/api/orders", &headers, order.to_string().as_bytes()).unwrap();
+    let body: Value = serde_json::from_slice(&placed.body).unwrap_or_default();
+    let reference = body["id"].as_str().unwrap_or_default();
+    let path = format!("/api/tracking?by=order&q={reference}");
+    let looked = http(port, "GET", &path, &[("X-Forwarded-For", address.as_str())], b"").unwrap();
+    println!(
+        "a new customer {when}: order {} ({}), look-up {} ({})",
+        placed.status,
+        if placed.status == 201 { "placed" } else { "REFUSED" },
+        looked.status,
+        if looked.status == 200 { "found" } else { "REFUSED" },
+    );
+}
+
+fn bench_order(name: &str, phone: &str) -> Value {
+    json!({
+        "customerName": name,
+        "phone": phone,
+        "email": "bench@example.com",
+        "location": "Kilimani, Nairobi",
+        "serviceType": "wash-fold",
+        "quantity": 4,
+        "paymentMethod": "pay-now",
+        "specialInstructions": "",
+    })
+}
+
+/// What one flood did.
+struct Flood {
+    addresses: usize,
+    seconds: f64,
+    expected: usize,
+    status: u16,
+    others: usize,
+}
+
+impl Flood {
+    fn summary(&self) -> String {
+        format!(
+            "{} × {} and {} other answers in {:.1} s ({:.0} req/s)",
+            self.expected,
+            self.status,
+            self.others,
+            self.seconds,
+            self.addresses as f64 / self.seconds.max(f64::MIN_POSITIVE)
+        )
+    }
+}
+
+/// Sends `method path` (with `headers` and `body`) once from each of `addresses` IPv6 /64s
+/// (`2001:db8:<thread>:<n>::1` in `X-Forwarded-For`), on [`FLOOD_CONNECTIONS`] kept-alive
+/// connections, and counts the answers that are `status`.
+fn flood(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    addresses: usize,
+    status: u16,
+) -> Flood {
+    let started = Instant::now();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept-Encoding: identity\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    let (head, body) = (Arc::new(head), Arc::new(body.to_vec()));
+    let share = addresses / FLOOD_CONNECTIONS;
+    let handles: Vec<_> = (0..FLOOD_CONNECTIONS)
+        .map(|connection| {
+            let (head, body) = (head.clone(), body.clone());
+            std::thread::spawn(move || {
+                let (mut expected, mut others) = (0, 0);
+                let mut stream: Option<BufReader<TcpStream>> = None;
+                for n in 0..share {
+                    let request = format!("{head}X-Forwarded-For: 2001:db8:{connection:x}:{n:x}::1\r\n\r\n");
+                    let answer = keep_alive(&mut stream, port, request.as_bytes(), &body);
+                    if answer == Some(status) { expected += 1 } else { others += 1 }
+                }
+                (expected, others)
+            })
+        })
+        .collect();
+    let (expected, others) =
+        handles.into_iter().map(|handle| handle.join().unwrap()).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    Flood { addresses: expected + others, seconds: started.elapsed().as_secs_f64(), expected, status, others }
+}
+
+/// Connections of a flood.
+const FLOOD_CONNECTIONS: usize = 16;
+
+/// One request on a kept-alive connection (opened again when it was closed); the answer's status.
+fn keep_alive(stream: &mut Option<BufReader<TcpStream>>, port: u16, head: &[u8], body: &[u8]) -> Option<u16> {
+    for _ in 0..2 {
+        if stream.is_none() {
+            *stream = TcpStream::connect(("127.0.0.1", port)).ok().map(BufReader::new);
+        }
+        let reader = stream.as_mut()?;
+        let sent = reader.get_mut().write_all(head).and_then(|()| reader.get_mut().write_all(body));
+        let answer = sent.ok().and_then(|()| read_answer(reader));
+        if answer.is_some() {
+            return answer;
+        }
+        *stream = None;
+    }
+    None
+}
+
+/// Reads one answer with a `Content-Length` body; its status.
+fn read_answer(reader: &mut BufReader<TcpStream>) -> Option<u16> {
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let status = line.split_whitespace().nth(1)?.parse().ok()?;
+    let mut length = 0;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let header = line.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().ok()?;
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some(status)
 }
 
 /// One sign-in: GET the form (its CSRF cookie and hidden field), then POST it.
@@ -467,16 +659,7 @@ fn start_node(root: &Path, pages: &Path, workers: usize) -> Option<(Server, u16)
 
 /// Places one order through the API and returns its reference.
 fn place_order(port: u16) -> String {
-    let order = json!({
-        "customerName": "Bench Customer",
-        "phone": "0712345678",
-        "email": "bench@example.com",
-        "location": "Kilimani, Nairobi",
-        "serviceType": "wash-fold",
-        "quantity": 4,
-        "paymentMethod": "pay-now",
-        "specialInstructions": "",
-    });
+    let order = bench_order("Bench Customer", "0712345678");
     let headers = [("Content-Type", "application/json"), ("Idempotency-Key", "load-bench-order")];
     let answer = http(port, "POST", "/api/orders", &headers, order.to_string().as_bytes()).unwrap();
     let body: Value = serde_json::from_slice(&answer.body).unwrap_or_default();
