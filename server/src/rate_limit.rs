@@ -248,4 +248,44 @@ mod tests {
         std::thread::sleep(Duration::from_millis(30));
         assert!(limiter.check(client).is_ok());
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// Whatever arrives: the map never holds more than its capacity, a client it does not
+            /// hold is always let in, and while nobody is forgotten (no more clients than the
+            /// capacity) nobody gets more than the limit.
+            #[test]
+            fn the_limiter_is_bounded_lets_strangers_in_and_holds_the_limit(
+                limit in 1u32..5,
+                capacity in 1usize..8,
+                events in proptest::collection::vec((0u8..12, any::<bool>()), 1..200),
+            ) {
+                let limiter = RateLimiter::new(limit, Duration::from_secs(3600), capacity);
+                let distinct = events.iter().map(|(client, _)| client).collect::<std::collections::HashSet<_>>().len();
+                let mut admitted = std::collections::HashMap::<u8, u32>::new();
+                for (client, reserve_and_keep) in events {
+                    let address: IpAddr = [10, 0, 0, client].into();
+                    let known = limiter.clients.lock().unwrap().contains(&address);
+                    let outcome = if reserve_and_keep {
+                        limiter.reserve(address).map(Reservation::keep)
+                    } else {
+                        limiter.check(address)
+                    };
+                    prop_assert!(limiter.clients() <= capacity);
+                    if !known {
+                        prop_assert!(outcome.is_ok(), "a client the map does not hold is let in");
+                    }
+                    if outcome.is_ok() {
+                        *admitted.entry(client).or_default() += 1;
+                    }
+                }
+                if distinct <= capacity {
+                    prop_assert!(admitted.values().all(|&n| n <= limit), "{admitted:?}");
+                }
+            }
+        }
+    }
 }

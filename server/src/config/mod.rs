@@ -363,6 +363,12 @@ mod tests {
         assert_eq!(settings(&[]).unwrap().tracking_per_10_minutes, 10);
         assert_eq!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "40")]).unwrap().tracking_per_10_minutes, 40);
         assert!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "0")]).is_err());
+        assert_eq!(settings(&[]).unwrap().limit_clients, 100_000);
+        assert_eq!(settings(&[("LAUNDRY_LIMIT_CLIENTS", "500")]).unwrap().limit_clients, 500);
+        for bad in ["0", "9", "lots", "20000000"] {
+            let error = settings(&[("LAUNDRY_LIMIT_CLIENTS", bad)]).unwrap_err().to_string();
+            assert!(error.contains("LAUNDRY_LIMIT_CLIENTS") && error.contains("from 10 to 10000000"), "{error}");
+        }
         assert_eq!(settings(&[]).unwrap().first_order_discount, None);
         assert_eq!(settings(&[]).unwrap().reclean_days, 7);
         assert_eq!(settings(&[("LAUNDRY_RECLEAN_DAYS", "14")]).unwrap().reclean_days, 14);
