@@ -54,9 +54,18 @@ fn main() {
         "load average before the bench (1, 5, 15 min): {}",
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
-    per_request_pages(&root, seconds);
-    login_flood(&root);
-    address_floods(&root);
+    // `BENCH_PARTS=3,4` runs only those parts (all by default).
+    let parts = std::env::var("BENCH_PARTS").unwrap_or_else(|_| "1,2,3,4".to_owned());
+    let runs_part = |part: &str| parts.split(',').any(|p| p.trim() == part);
+    if runs_part("1") || runs_part("2") {
+        per_request_pages(&root, seconds);
+    }
+    if runs_part("3") {
+        login_flood(&root);
+    }
+    if runs_part("4") {
+        address_floods(&root);
+    }
     println!("\n(load bench: {:.0} s in all)", started.elapsed().as_secs_f64());
 }
 
