@@ -48,6 +48,8 @@ export default defineConfig({
       LAUNDRY_SUBMISSIONS_PER_HOUR: "10000",
       // Till confirmations reach the server (tests/browser/mpesa-staff.spec.ts); prompts stay off.
       MPESA_CALLBACK_SECRET: "browser-test-payments-secret-0123456789",
+      // Texts to the shop's number reach the server (tests/browser/inbox.spec.ts); none are sent.
+      LAUNDRY_SMS_HOOK_SECRET: "browser-test-sms-secret-0123456789",
     },
   },
 });

@@ -496,8 +496,9 @@ fn dashboard_props() -> serde_json::Value {
             "now": "2026-11-22T09:30:00.000000Z",
         },
         "run": null,
+        "inbox": null,
         "stats": {
-            "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4,
+            "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4, "unreadTexts": 2,
             "takings": {
                 "day": "2026-11-22",
                 "mpesaPrompt": { "count": 14, "amount": 30_800 }, "mpesaTill": { "count": 5, "amount": 9_400 },

@@ -249,7 +249,9 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
-    use admin::{bookings, customers, dashboard, detail, messages, orders, outbox, payments, run, slots, staff, texts};
+    use admin::{
+        bookings, customers, dashboard, detail, inbox, messages, orders, outbox, payments, run, slots, staff, texts,
+    };
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
         at("/orders", Method::GET, orders::list_orders),
@@ -265,6 +267,9 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/payments/{receipt}/checked", Method::POST, payments::mark_payment_checked),
         at("/messages", Method::GET, messages::list_messages),
         at("/messages/{id}/status", Method::POST, messages::change_message_status),
+        at("/inbox", Method::GET, inbox::list_inbox),
+        at("/inbox/{id}/status", Method::POST, inbox::change_text_status),
+        at("/inbox/{id}/answer", Method::POST, inbox::answer_text),
         at("/outbox", Method::GET, outbox::show_outbox),
         at("/outbox/{id}/resend", Method::POST, outbox::resend_message),
         // The outbox's first addresses, from when it held e-mail only.

@@ -8,6 +8,7 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/admin/AdminAlert";
 import { AwaitingPanel } from "../components/admin/AwaitingPanel";
+import { InboxPanel } from "../components/admin/InboxPanel";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
 import { NewBooking } from "../components/admin/NewBooking";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
@@ -24,6 +25,7 @@ import { nairobiToday } from "../lib/admin/run";
 import { useAwaiting } from "../lib/admin/useAwaiting";
 import { useDashboardData } from "../lib/admin/useDashboardData";
 import { useDayRun } from "../lib/admin/useDayRun";
+import { useInbox } from "../lib/admin/useInbox";
 import { adminHref, type ListQuery, runHref } from "../lib/admin/urls";
 import type { DashboardProps } from "../lib/generated/DashboardProps";
 import type { SharedProps } from "../lib/types";
@@ -35,6 +37,7 @@ export type AdminProps = SharedProps & DashboardProps;
 const TABS: readonly { id: AdminTab; label: string }[] = [
   { id: "orders", label: "Orders" },
   { id: "messages", label: "Messages" },
+  { id: "inbox", label: "Texts" },
   { id: "run", label: "Day's run" },
 ];
 
@@ -80,9 +83,16 @@ export default function AdminPage(props: AdminProps) {
   } = useDashboardData(props, listLoaded);
   const awaiting = useAwaiting(props.unconfirmed);
   const dayRun = useDayRun(props.run, sessionEnded);
+  const inbox = useInbox(props.inbox, sessionEnded);
   // Today in Nairobi by the server's clock, so that the server and the browser render the same day.
   const today = nairobiToday(Date.parse(props.unconfirmed.now));
-  usePolling(() => Promise.all([refresh(shownTab.current), awaiting.refresh()]));
+  usePolling(() =>
+    Promise.all([
+      refresh(shownTab.current),
+      awaiting.refresh(),
+      shownTab.current === "inbox" ? inbox.refresh() : undefined,
+    ]),
+  );
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the second pass of a two-pass render (see `hydrated`)
@@ -96,6 +106,13 @@ export default function AdminPage(props: AdminProps) {
   }
 
   /** Loads the board of `date` and follows it in the address bar while its tab is shown. */
+  async function showTexts(query: ListQuery, moveFocus = false) {
+    const page = await inbox.load(query);
+    if (page) listLoaded("inbox", { status: page.filter.status, page: page.page }, moveFocus);
+    // The tab's unread count is in the stats.
+    void refresh("inbox");
+  }
+
   async function showDay(date: string) {
     const board = await dayRun.load(date);
     if (board && shownTab.current === "run") window.history.replaceState(null, "", runHref(board.date));
@@ -107,6 +124,10 @@ export default function AdminPage(props: AdminProps) {
     if (next === "run") {
       window.history.replaceState(null, "", runHref(dayRun.board?.date ?? null));
       if (!dayRun.board && !dayRun.loading) void showDay(today);
+    } else if (next === "inbox") {
+      const shown = { status: inbox.page?.filter.status ?? null, page: inbox.page?.page ?? 1 };
+      window.history.replaceState(null, "", adminHref("inbox", shown));
+      if (!inbox.loading) void showTexts(shown);
     } else {
       const list = next === "orders" ? orders : messages;
       window.history.replaceState(null, "", adminHref(next, { ...list.filter, page: list.page }));
@@ -140,9 +161,10 @@ export default function AdminPage(props: AdminProps) {
   const counts: Record<AdminTab, number | undefined> = {
     orders: stats.totalOrders,
     messages: stats.messages,
+    inbox: stats.unreadTexts,
     run: runStops,
   };
-  const tabLoading = tab === "run" ? dayRun.loading : loading[tab];
+  const tabLoading = tab === "run" ? dayRun.loading : tab === "inbox" ? inbox.loading : loading[tab];
   // The open order as the table last showed it: when it changes, the dialog loads it again.
   const openInList = orders.items.find((order) => order.id === openOrder);
   const openVersion = openInList ? `${openInList.updatedAt} ${openInList.paymentStatus}` : "";
@@ -208,7 +230,10 @@ export default function AdminPage(props: AdminProps) {
                 {counts[entry.id] !== undefined && (
                   <>
                     {" "}
-                    <span className="tabs__count">{counts[entry.id]}</span>
+                    <span className="tabs__count">
+                      {counts[entry.id]}
+                      {entry.id === "inbox" && <span className="visually-hidden"> unread</span>}
+                    </span>
                   </>
                 )}
               </a>
@@ -254,6 +279,24 @@ export default function AdminPage(props: AdminProps) {
                   onMove={dayRun.move}
                   onSave={() => void dayRun.save(props.csrf)}
                 />
+              ) : entry.id === "inbox" ? (
+                <>
+                  {inbox.failure && <AdminAlert failure={inbox.failure} />}
+                  <p className="visually-hidden" aria-live="polite">
+                    {inbox.announcement}
+                  </p>
+                  <InboxPanel
+                    page={inbox.page}
+                    csrf={props.csrf}
+                    onQuery={(query, moveFocus) => void showTexts(query, moveFocus)}
+                    onChanged={(changed, what) => {
+                      inbox.changed(changed, what);
+                      void refresh("inbox");
+                    }}
+                    onOpenOrder={setOpenOrder}
+                    onSessionEnded={sessionEnded}
+                  />
+                </>
               ) : entry.id === "orders" ? (
                 <>
                   <NewBooking

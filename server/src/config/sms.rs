@@ -2,7 +2,7 @@
 //! (`LAUNDRY_SMS_*`). Each is optional; one that is set is checked.
 
 use super::{ConfigError, invalid, is_web_address};
-use crate::sms::{LIVE_API, SmsSettings};
+use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsSettings};
 use secrecy::SecretString;
 
 pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<SmsSettings, ConfigError> {
@@ -51,6 +51,23 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
             "expected 24 to 200 letters, digits, '-' or '_' (for example: openssl rand -hex 20)",
         ));
     }
+    let whole = |name: &'static str, default: u32, range: std::ops::RangeInclusive<u32>, reason: &'static str| {
+        get(name).map_or(Ok(default), |value| {
+            value.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| invalid(name, &value, reason))
+        })
+    };
+    let reply_months = whole(
+        "LAUNDRY_SMS_REPLY_MONTHS",
+        REPLY_MONTHS,
+        1..=60,
+        "expected a whole number of months from 1 to 60: replies go only to numbers with an order in that time",
+    )?;
+    let replies_per_day = whole(
+        "LAUNDRY_SMS_REPLIES_PER_DAY",
+        REPLIES_PER_DAY,
+        0..=20,
+        "expected a whole number from 0 (no automatic replies) to 20: the automatic replies one number gets a day",
+    )?;
     Ok(SmsSettings {
         base_url: base_url.trim_end_matches('/').to_owned(),
         username,
@@ -59,6 +76,8 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
         shortcode,
         pickup_letter,
         hook_secret: hook_secret.map(SecretString::from),
+        reply_months,
+        replies_per_day,
     })
 }
 
@@ -79,7 +98,10 @@ mod tests {
         assert_eq!(settings.missing(), vec!["AT_USERNAME", "AT_API_KEY"]);
         assert_eq!(settings.base_url, LIVE_API);
         assert_eq!(settings.pickup_letter, 'P');
+        assert_eq!((settings.reply_months, settings.replies_per_day), (6, 3));
         assert!(!settings.takes_pickups_by_text());
+        let settings = sms(&[("LAUNDRY_SMS_REPLY_MONTHS", " 12 "), ("LAUNDRY_SMS_REPLIES_PER_DAY", "0")]).unwrap();
+        assert_eq!((settings.reply_months, settings.replies_per_day), (12, 0));
     }
 
     #[test]
@@ -92,6 +114,11 @@ mod tests {
             ("LAUNDRY_SMS_PICKUP_LETTER", "7"),
             ("LAUNDRY_SMS_HOOK_SECRET", "short"),
             ("AT_API_KEY", "has space"),
+            ("LAUNDRY_SMS_REPLY_MONTHS", "0"),
+            ("LAUNDRY_SMS_REPLY_MONTHS", "six"),
+            ("LAUNDRY_SMS_REPLY_MONTHS", "61"),
+            ("LAUNDRY_SMS_REPLIES_PER_DAY", "-1"),
+            ("LAUNDRY_SMS_REPLIES_PER_DAY", "21"),
         ] {
             let error = sms(&[(name, value)]).unwrap_err().to_string();
             assert!(error.starts_with(name), "{name}={value}: {error}");

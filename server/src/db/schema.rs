@@ -202,6 +202,22 @@ diesel::table! {
         received_at -> Timestamp,
         outcome -> Text,
         order_id -> Nullable<Text>,
+        reply -> Text,
+        status -> Text,
+        status_by -> Nullable<Text>,
+        status_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    sms_answers (id) {
+        id -> Text,
+        incoming_id -> Text,
+        to_phone -> Text,
+        text -> Text,
+        answered_by -> Text,
+        answered_at -> Timestamp,
+        outbox_id -> Text,
     }
 }
 
@@ -299,6 +315,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sms_opt_outs,
     message_switches,
     sms_incoming,
+    sms_answers,
     job_runs,
     mpesa_prompts,
     mpesa_receipts,

@@ -5,8 +5,9 @@
 use super::connection::MultiBackend;
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    Channel, Delivery, LineKind, MessageKind, MessageStatus, OrderSource, OrderStatus, OutboxStatus, PaidVia,
-    PaymentMethod, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource, StaffRole, StopKind, StopState, TextEnum,
+    AutoReply, Channel, Delivery, InboxStatus, IncomingOutcome, LineKind, MessageKind, MessageStatus, OrderSource,
+    OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource,
+    StaffRole, StopKind, StopState, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
@@ -58,5 +59,8 @@ text_columns!(
     StopState,
     PromptState,
     ReceiptSource,
-    ReceiptProblem
+    ReceiptProblem,
+    IncomingOutcome,
+    AutoReply,
+    InboxStatus
 );

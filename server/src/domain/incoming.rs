@@ -48,6 +48,20 @@ impl IncomingSms {
         Ok(IncomingSms { id: id.to_owned(), from, to: to.to_owned(), text })
     }
 
+    /// Whether the text asks for no more texts (STOP) or for texts again (START): the word alone,
+    /// in any case, with spaces and a full stop or exclamation mark around it. `STOP ALL`,
+    /// `STOPALL` and `UNSUBSCRIBE` are STOP too, as bulk SMS senders take them; `START` alone
+    /// turns texts on again. "Stop my order" is a question for staff, not a STOP.
+    pub fn keyword(&self) -> Option<Keyword> {
+        let words: Vec<String> =
+            self.text.trim().trim_end_matches(['.', '!']).split_whitespace().map(str::to_ascii_uppercase).collect();
+        match words.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+            ["STOP"] | ["STOP", "ALL"] | ["STOPALL"] | ["UNSUBSCRIBE"] => Some(Keyword::Stop),
+            ["START"] => Some(Keyword::Start),
+            _ => None,
+        }
+    }
+
     /// Whether the text is the pickup letter: that one letter in any case, with any spaces (and
     /// line breaks, which some phones add) around it.
     pub fn is_pickup_letter(&self, letter: char) -> bool {
@@ -66,8 +80,80 @@ text_enum! {
         Unknown = "unknown",
         /// The pickup letter, but no window was free: nothing booked.
         Full = "full",
-        /// Any other text: how to book by text.
+        /// Any other text: how to book by text (and staff read it in the inbox).
         Help = "help",
+        /// STOP: the number gets no more texts (the order page's switch).
+        Stop = "stop",
+        /// START: the number gets texts again.
+        Start = "start",
+    }
+}
+
+impl IncomingOutcome {
+    /// What staff read in the inbox.
+    pub fn label(self) -> &'static str {
+        match self {
+            IncomingOutcome::Booked => "Pickup letter: pickup booked",
+            IncomingOutcome::Unknown => "Pickup letter from a number without a recent order: nothing booked",
+            IncomingOutcome::Full => "Pickup letter: no window free, nothing booked",
+            IncomingOutcome::Help => "Question or other text",
+            IncomingOutcome::Stop => "STOP: texts to this number switched off",
+            IncomingOutcome::Start => "START: texts to this number switched on again",
+        }
+    }
+}
+
+/// A word that switches the number's texts off or on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keyword {
+    /// STOP, STOP ALL, STOPALL, UNSUBSCRIBE.
+    Stop,
+    /// START.
+    Start,
+}
+
+text_enum! {
+    /// What became of the automatic reply to an incoming text (stored with it). Replies cost
+    /// money and reach a person: only numbers with a recent order get them, a few a day.
+    pub enum AutoReply {
+        /// Written to the outbox.
+        Written = "written",
+        /// None: the number has no order in the last `LAUNDRY_SMS_REPLY_MONTHS` months.
+        Stranger = "stranger",
+        /// None: the number had its `LAUNDRY_SMS_REPLIES_PER_DAY` replies today (Nairobi).
+        DailyCap = "daily-cap",
+        /// None: the number opted out of texts.
+        OptedOut = "opted-out",
+        /// None: staff switched replies off.
+        SwitchedOff = "switched-off",
+        /// None: nothing to say (STOP).
+        None = "none",
+    }
+}
+
+impl AutoReply {
+    /// What staff read in the inbox.
+    pub fn label(self) -> &'static str {
+        match self {
+            AutoReply::Written => "Answered automatically",
+            AutoReply::Stranger => "No automatic reply: no order from this number in recent months",
+            AutoReply::DailyCap => "No automatic reply: this number had today's replies already",
+            AutoReply::OptedOut => "No automatic reply: this number opted out of texts",
+            AutoReply::SwitchedOff => "No automatic reply: replies are switched off",
+            AutoReply::None => "No reply (none is sent after STOP)",
+        }
+    }
+}
+
+text_enum! {
+    /// Where a text in the staff inbox stands.
+    pub enum InboxStatus {
+        /// Nobody opened it yet: counted as unread.
+        New = "new",
+        /// Opened by staff.
+        Read = "read",
+        /// Dealt with (answered, called back, or nothing to do).
+        Handled = "handled",
     }
 }
 
@@ -93,6 +179,19 @@ mod tests {
         }
         for words in ["", "PP", "P please", "Q", "pickup", "P."] {
             assert!(!text(words).is_pickup_letter('P'), "{words:?}");
+        }
+    }
+
+    #[test]
+    fn stop_and_start_in_any_case_are_keywords_and_sentences_are_not() {
+        for words in ["STOP", "stop", " Stop \n", "STOP.", "stop all", "STOPALL", "Unsubscribe", "STOP!"] {
+            assert_eq!(text(words).keyword(), Some(Keyword::Stop), "{words:?}");
+        }
+        for words in ["START", " start ", "Start."] {
+            assert_eq!(text(words).keyword(), Some(Keyword::Start), "{words:?}");
+        }
+        for words in ["", "P", "stop my order", "please stop", "STOPP", "cancel", "start again"] {
+            assert_eq!(text(words).keyword(), None, "{words:?}");
         }
     }
 

@@ -47,12 +47,14 @@ text_enum! {
         /// SMS: the answer to a text sent to the shop's number (a pickup booked, the order form's
         /// link, or help).
         SmsReply = "sms-reply",
+        /// SMS: staff's answer to a text to the shop's number, written in the inbox.
+        SmsAnswer = "sms-answer",
     }
 }
 
 impl MessageKind {
     /// The SMS kinds, in the order a customer receives them.
-    pub const SMS: [MessageKind; 10] = [
+    pub const SMS: [MessageKind; 11] = [
         MessageKind::SmsOrderReceived,
         MessageKind::SmsSlotConfirmed,
         MessageKind::SmsEta,
@@ -63,6 +65,7 @@ impl MessageKind {
         MessageKind::SmsDelivered,
         MessageKind::SmsPaymentReceived,
         MessageKind::SmsReply,
+        MessageKind::SmsAnswer,
     ];
 
     /// How it travels.
@@ -93,6 +96,7 @@ impl MessageKind {
             MessageKind::SmsDelivered => "Delivered, with the receipt",
             MessageKind::SmsPaymentReceived => "Payment received",
             MessageKind::SmsReply => "Reply to a text to the shop's number",
+            MessageKind::SmsAnswer => "Staff's answer to a text (from the inbox)",
         }
     }
 }

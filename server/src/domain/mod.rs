@@ -29,7 +29,7 @@ mod visit;
 pub use availability::WindowAvailability;
 pub use contact::{ContactInput, MessageStatus, ValidContact};
 pub use handover::{Collected, MAX_BAGS, Weighing};
-pub use incoming::{IncomingOutcome, IncomingSms, MAX_INCOMING_ID, MAX_INCOMING_TEXT};
+pub use incoming::{AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, MAX_INCOMING_ID, MAX_INCOMING_TEXT};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RECLEAN_ITEM, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
 pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};

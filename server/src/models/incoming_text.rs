@@ -1,6 +1,12 @@
 //! Texts customers send to the shop's number, and their answers. The pickup letter from a number
-//! with an earlier order books the next open pickup window at that order's address, as a new
-//! order; from an unknown number it gets the order form's link; any other text gets help.
+//! with a recent order books the next open pickup window at that order's address, as a new
+//! order; STOP and START switch the number's texts off and on (the order page's switch); any
+//! other text gets help. Every text is kept for staff (the inbox, `models::inbox`).
+//!
+//! Replies cost money and reach a person, so they are not for anyone who texts (SMS pumping): a
+//! reply is written only to a number with an order placed in the last [`ReplyRules::months`]
+//! months, and at most [`ReplyRules::per_day`] a Nairobi day; none after STOP. A text from any
+//! other number (the pickup letter too: nothing is booked) is stored, unanswered, for staff.
 //!
 //! One transaction stores the text (by the provider's id), the booking and the one reply, so the
 //! same callback delivered twice, or twice at once, books once and answers once.
@@ -10,11 +16,12 @@ use crate::db::{DbConnection, insert_or_ignore, write_transaction};
 use crate::domain::catalogue::{self, SERVICES};
 use crate::domain::schedule::{Slot, nairobi_day, nairobi_minute};
 use crate::domain::{
-    IncomingOutcome, IncomingSms, LineKind, MAX_QUANTITY_KG, MessageKind, OrderSource, OrderStatus, StopKind,
-    StopState, ValidOrder,
+    AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, LineKind, MAX_QUANTITY_KG, MessageKind, OrderSource,
+    OrderStatus, StopKind, StopState, ValidOrder,
 };
 use crate::models::order::{Order, PlaceError, PlacingTerms};
-use crate::models::outbox::OutboxMessage;
+use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
+use crate::models::stats::day_bounds;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -36,6 +43,22 @@ pub enum Answered {
     Before,
 }
 
+/// Who gets an automatic reply (`LAUNDRY_SMS_REPLY_MONTHS`, `LAUNDRY_SMS_REPLIES_PER_DAY`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyRules {
+    /// Only numbers with an order placed in the last this many calendar months.
+    pub months: u32,
+    /// At most this many replies to one number per Nairobi day.
+    pub per_day: u32,
+}
+
+impl ReplyRules {
+    /// From the SMS settings.
+    pub fn new(settings: &crate::sms::SmsSettings) -> Self {
+        Self { months: settings.reply_months, per_day: settings.replies_per_day }
+    }
+}
+
 /// The texts to the shop's number, stored in `sms_incoming`.
 #[derive(Debug)]
 pub struct IncomingText;
@@ -51,12 +74,13 @@ impl IncomingText {
         connection: &mut DbConnection,
         sms: &IncomingSms,
         terms: &PlacingTerms<'_>,
+        rules: ReplyRules,
         now: PrimitiveDateTime,
     ) -> Result<Answered, PlaceError> {
         debug_assert_eq!(terms.source, OrderSource::Sms);
         let mut tries = 1;
         loop {
-            match write_transaction(connection, |connection| Self::answer_once(connection, sms, terms, now)) {
+            match write_transaction(connection, |connection| Self::answer_once(connection, sms, terms, rules, now)) {
                 // Another booking took the window between the look and the booking, or two texts
                 // raced for one key: everything was rolled back; look again.
                 Err(
@@ -74,6 +98,7 @@ impl IncomingText {
         connection: &mut DbConnection,
         sms: &IncomingSms,
         terms: &PlacingTerms<'_>,
+        rules: ReplyRules,
         now: PrimitiveDateTime,
     ) -> Result<Answered, PlaceError> {
         let phone = sms.from.as_str();
@@ -86,38 +111,89 @@ impl IncomingText {
             sms_incoming::to_code.eq(&sms.to),
             sms_incoming::text.eq(&sms.text),
             sms_incoming::received_at.eq(now),
-            sms_incoming::outcome.eq(IncomingOutcome::Help.as_str()),
+            sms_incoming::outcome.eq(IncomingOutcome::Help),
+            sms_incoming::reply.eq(AutoReply::None),
+            sms_incoming::status.eq(InboxStatus::New),
         );
         if insert_or_ignore!(connection, sms_incoming::table, claim)? == 0 {
             return Ok(Answered::Before);
         }
         let texts = terms.texts;
-        let (outcome, order, booked, reply) = if !sms.is_pickup_letter(texts.letter) {
-            (IncomingOutcome::Help, None, false, texts.help())
-        } else if let Some(last) = Order::recent_for_phone(connection, phone, 1)?.pop() {
-            match open_pickup(connection, phone, now)? {
-                Some((order, pickup)) => {
-                    let reply = texts.pickup_booked(&order, pickup);
-                    (IncomingOutcome::Booked, Some(order), false, reply)
-                }
-                None => match book_like(connection, &last, sms, terms, now)? {
-                    Some((order, pickup)) => {
-                        let reply = texts.pickup_booked(&order, pickup);
-                        (IncomingOutcome::Booked, Some(order), true, reply)
-                    }
-                    None => (IncomingOutcome::Full, None, false, texts.no_window()),
-                },
+        // The number's last order, if it was placed in the last `rules.months` months: only such a
+        // number gets replies, and only its letter books.
+        let since = months_before(now, rules.months);
+        let recent = Order::recent_for_phone(connection, phone, 1)?.pop().filter(|last| last.created_at >= since);
+        let (outcome, order, booked, reply) = match sms.keyword() {
+            // No confirmation: the number asked for no more texts, and gets none.
+            Some(Keyword::Stop) => {
+                OptOut::opt_out(connection, phone, None, now)?;
+                (IncomingOutcome::Stop, None, false, None)
             }
-        } else {
-            (IncomingOutcome::Unknown, None, false, texts.unknown_number())
+            Some(Keyword::Start) => {
+                OptOut::opt_in(connection, phone)?;
+                (IncomingOutcome::Start, None, false, Some(texts.texts_on()))
+            }
+            None if !sms.is_pickup_letter(texts.letter) => (IncomingOutcome::Help, None, false, Some(texts.help())),
+            None => {
+                if let Some(last) = recent.clone() {
+                    match open_pickup(connection, phone, now)? {
+                        Some((order, pickup)) => {
+                            let reply = texts.pickup_booked(&order, pickup);
+                            (IncomingOutcome::Booked, Some(order), false, Some(reply))
+                        }
+                        None => match book_like(connection, &last, sms, terms, now)? {
+                            Some((order, pickup)) => {
+                                let reply = texts.pickup_booked(&order, pickup);
+                                (IncomingOutcome::Booked, Some(order), true, Some(reply))
+                            }
+                            None => (IncomingOutcome::Full, None, false, Some(texts.no_window())),
+                        },
+                    }
+                } else {
+                    // A stranger's letter: nothing booked, no reply; staff see it in the inbox and
+                    // may call back.
+                    (IncomingOutcome::Unknown, None, false, None)
+                }
+            }
         };
         let order_id = order.as_ref().map(|order| order.id.as_str());
+        let auto_reply = match reply {
+            None if outcome == IncomingOutcome::Unknown => AutoReply::Stranger,
+            None => AutoReply::None,
+            Some(_) if recent.is_none() => AutoReply::Stranger,
+            Some(_) if replies_today(connection, phone, now)? >= i64::from(rules.per_day) => AutoReply::DailyCap,
+            Some(reply) => {
+                let reply = OutboxMessage::sms(
+                    MessageKind::SmsReply,
+                    order_id,
+                    phone,
+                    &reply,
+                    Some(format!("reply {}", sms.id)),
+                    now,
+                );
+                match OutboxMessage::enqueue_sms(connection, &reply)? {
+                    Enqueued::Written | Enqueued::AlreadyThere => AutoReply::Written,
+                    Enqueued::OptedOut => AutoReply::OptedOut,
+                    Enqueued::SwitchedOff => AutoReply::SwitchedOff,
+                }
+            }
+        };
+        // A letter that booked (or named) a pickup needs nothing from staff: the order is on the
+        // orders tab. Every other text waits in the inbox as new.
+        let (status, status_at) = if outcome == IncomingOutcome::Booked {
+            (InboxStatus::Handled, Some(now))
+        } else {
+            (InboxStatus::New, None)
+        };
         diesel::update(sms_incoming::table.find(&sms.id))
-            .set((sms_incoming::outcome.eq(outcome.as_str()), sms_incoming::order_id.eq(order_id)))
+            .set((
+                sms_incoming::outcome.eq(outcome),
+                sms_incoming::order_id.eq(order_id),
+                sms_incoming::reply.eq(auto_reply),
+                sms_incoming::status.eq(status),
+                sms_incoming::status_at.eq(status_at),
+            ))
             .execute(connection)?;
-        let reply =
-            OutboxMessage::sms(MessageKind::SmsReply, order_id, phone, &reply, Some(format!("reply {}", sms.id)), now);
-        OutboxMessage::enqueue_sms(connection, &reply)?;
         Ok(Answered::Now { outcome, order: order.map(Box::new), booked })
     }
 
@@ -128,6 +204,27 @@ impl IncomingText {
             .select((sms_incoming::id, sms_incoming::outcome, sms_incoming::order_id))
             .load(connection)
     }
+}
+
+/// How many automatic replies `phone` was written today (Nairobi's day of `now`).
+fn replies_today(connection: &mut DbConnection, phone: &str, now: PrimitiveDateTime) -> QueryResult<i64> {
+    let (from, until) = day_bounds(nairobi_day(now.assume_utc()));
+    sms_incoming::table
+        .filter(sms_incoming::from_phone.eq(phone))
+        .filter(sms_incoming::reply.eq(AutoReply::Written))
+        .filter(sms_incoming::received_at.ge(from).and(sms_incoming::received_at.lt(until)))
+        .count()
+        .get_result(connection)
+}
+
+/// The same moment `months` calendar months earlier (the 31st becomes the month's last day).
+pub fn months_before(at: PrimitiveDateTime, months: u32) -> PrimitiveDateTime {
+    let index = at.year() * 12 + i32::from(u8::from(at.month())) - 1 - i32::try_from(months).unwrap_or(i32::MAX / 2);
+    let (year, month) = (index.div_euclid(12), index.rem_euclid(12) + 1);
+    let month =
+        u8::try_from(month).ok().and_then(|month| time::Month::try_from(month).ok()).unwrap_or(time::Month::January);
+    let day = at.day().min(month.length(year));
+    time::Date::from_calendar_date(year, month, day).map_or(PrimitiveDateTime::MIN, |date| date.with_time(at.time()))
 }
 
 /// Two texts from one number at once (two ids) are answered one after the other, so the second
@@ -221,4 +318,18 @@ fn like(connection: &mut DbConnection, last: &Order, sms: &IncomingSms, letter: 
         landmark: last.landmark.clone(),
         pin: last.pin(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn months_before_goes_back_calendar_months_and_keeps_to_the_month_s_last_day() {
+        assert_eq!(months_before(datetime!(2026-11-26 10:00), 6), datetime!(2026-05-26 10:00));
+        assert_eq!(months_before(datetime!(2026-08-31 23:59), 6), datetime!(2026-02-28 23:59));
+        assert_eq!(months_before(datetime!(2026-03-15 00:00), 3), datetime!(2025-12-15 00:00));
+        assert_eq!(months_before(datetime!(2026-01-01 00:00), 60), datetime!(2021-01-01 00:00));
+    }
 }

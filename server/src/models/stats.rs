@@ -3,8 +3,8 @@
 
 use crate::clock::NAIROBI;
 use crate::db::DbConnection;
-use crate::db::schema::{contact_messages, mpesa_receipts, orders};
-use crate::domain::{MessageStatus, OrderStatus, PaidVia, PaymentStatus, ReceiptSource};
+use crate::db::schema::{contact_messages, mpesa_receipts, orders, sms_incoming};
+use crate::domain::{InboxStatus, MessageStatus, OrderStatus, PaidVia, PaymentStatus, ReceiptSource};
 use crate::models::reclean::Reclean;
 use diesel::dsl::sum;
 use diesel::prelude::*;
@@ -33,6 +33,8 @@ pub struct Stats {
     pub messages: i64,
     /// Messages not yet handled.
     pub new_messages: i64,
+    /// Texts to the shop's number nobody opened yet (the inbox).
+    pub unread_texts: i64,
     /// The money of the day (Nairobi) the figures were counted on.
     pub takings: Takings,
     /// The re-cleans asked for in each of the last [`RECLEAN_MONTHS`] months (Nairobi), oldest
@@ -115,6 +117,10 @@ impl Stats {
             messages: contact_messages::table.count().get_result(connection)?,
             new_messages: contact_messages::table
                 .filter(contact_messages::status.eq(MessageStatus::New))
+                .count()
+                .get_result(connection)?,
+            unread_texts: sms_incoming::table
+                .filter(sms_incoming::status.eq(InboxStatus::New))
                 .count()
                 .get_result(connection)?,
             takings: Takings::of_day(connection, today)?,

@@ -41,7 +41,19 @@ pub struct SmsSettings {
     /// `LAUNDRY_SMS_HOOK_SECRET`: the secret in the path of the callback URLs
     /// (`/hooks/sms/incoming/{secret}`, `/hooks/sms/delivery/{secret}`). Unset: both are refused.
     pub hook_secret: Option<SecretString>,
+    /// `LAUNDRY_SMS_REPLY_MONTHS` (default 6): a text to the shop's number gets an automatic reply
+    /// only from a number with an order placed in the last this many months; the pickup letter
+    /// books only for such a number. Other texts are stored for staff (the inbox), unanswered.
+    pub reply_months: u32,
+    /// `LAUNDRY_SMS_REPLIES_PER_DAY` (default 3): at most this many automatic replies to one
+    /// number per Nairobi day; texts beyond it are stored for staff, unanswered. 0: none at all.
+    pub replies_per_day: u32,
 }
+
+/// The default of `LAUNDRY_SMS_REPLY_MONTHS`.
+pub const REPLY_MONTHS: u32 = 6;
+/// The default of `LAUNDRY_SMS_REPLIES_PER_DAY`.
+pub const REPLIES_PER_DAY: u32 = 3;
 
 impl fmt::Debug for SmsSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -53,6 +65,8 @@ impl fmt::Debug for SmsSettings {
             .field("shortcode", &self.shortcode)
             .field("pickup_letter", &self.pickup_letter)
             .field("hook_secret", &self.hook_secret.as_ref().map(|_| "***"))
+            .field("reply_months", &self.reply_months)
+            .field("replies_per_day", &self.replies_per_day)
             .finish()
     }
 }
@@ -68,6 +82,8 @@ impl Default for SmsSettings {
             shortcode: None,
             pickup_letter: 'P',
             hook_secret: None,
+            reply_months: REPLY_MONTHS,
+            replies_per_day: REPLIES_PER_DAY,
         }
     }
 }

@@ -188,12 +188,10 @@ impl Texts {
         format!("{}: sorry, no pickup window is free in the next days. Please call {}.", self.shop, self.phone)
     }
 
-    /// The answer to the pickup letter from a number without an earlier order.
-    pub fn unknown_number(&self) -> String {
-        format!(
-            "{}: we have no order from this number yet. Book your first pickup at {}/order - after that, text {} to book.",
-            self.shop, self.base_url, self.letter
-        )
+    /// The answer to START: texts are on again for this number (sent only under the same rules
+    /// as every reply: a number with a recent order, within its replies of the day).
+    pub fn texts_on(&self) -> String {
+        format!("{}: texts about your orders are on again. Text STOP to stop them.", self.shop)
     }
 
     /// The answer to any other text.
@@ -314,7 +312,7 @@ mod tests {
             ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"))),
             ("pickup booked", texts.pickup_booked(&order, slot)),
             ("no window", texts.no_window()),
-            ("unknown", texts.unknown_number()),
+            ("texts on", texts.texts_on()),
             ("help", texts.help()),
         ];
         for (name, text) in &all {

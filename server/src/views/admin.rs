@@ -30,6 +30,8 @@ pub enum AdminTab {
     Messages,
     /// The day board: a day's stops by window, and the valets' runs.
     Run,
+    /// Texts customers sent to the shop's number.
+    Inbox,
 }
 
 /// What the orders list is filtered by; a null status or payment means all.
@@ -300,6 +302,8 @@ pub struct DashboardProps {
     pub unconfirmed: AwaitingList,
     /// The day board, when its tab is the one open (otherwise it is fetched when opened).
     pub run: Option<DayRun>,
+    /// The inbox's page, when its tab is the one open (otherwise it is fetched when opened).
+    pub inbox: Option<super::inbox::InboxPage>,
     /// The M-PESA payments staff must look at (unmatched, or flagged).
     pub payments: PaymentsToCheck,
     /// Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.

@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod admin;
 pub mod awaiting;
 pub mod booking;
+pub mod inbox;
 pub mod order_links;
 pub mod order_page;
 pub mod orders;
@@ -63,6 +64,8 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     run::DayRun::export_all(&config)?;
     accounts::StaffAccounts::export_all(&config)?;
     texts::TextSwitches::export_all(&config)?;
+    inbox::InboxPage::export_all(&config)?;
+    inbox::InboxChanged::export_all(&config)?;
     booking::BookingForm::export_all(&config)?;
     booking::BookingPlaced::export_all(&config)?;
     booking::CustomerLookup::export_all(&config)?;

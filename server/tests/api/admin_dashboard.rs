@@ -73,7 +73,7 @@ on_both_backends! {
         assert!(recleans.as_array().unwrap().iter().all(|month| month["count"] == 0), "no re-cleans: {recleans}");
         assert_eq!(stats, json!({
             "totalRevenue": 1900, "paidRevenue": 0, "cancelledRevenue": 0, "totalOrders": 2, "pendingOrders": 2,
-            "messages": 1, "newMessages": 1
+            "messages": 1, "newMessages": 1, "unreadTexts": 0
         }));
         assert_eq!(takings["total"], json!({ "count": 0, "amount": 0 }));
 

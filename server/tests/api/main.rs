@@ -36,6 +36,7 @@ mod seo;
 mod shell;
 mod slots;
 mod sms;
+mod sms_inbox;
 mod sms_incoming;
 mod sms_mock;
 mod sms_steps;

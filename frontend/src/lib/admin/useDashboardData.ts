@@ -19,8 +19,9 @@ import type {
 } from "./types";
 import { listApiPath, type ListQuery } from "./urls";
 
-/** The tabs that are lists of the dashboard's data (the day board has its own, `useDayRun`). */
-type ListTab = Exclude<AdminTab, "run">;
+/** The tabs that are lists of the dashboard's data (the day board has its own, `useDayRun`, and
+ * the texts theirs, `useInbox`). */
+type ListTab = Exclude<AdminTab, "run" | "inbox">;
 
 /** What the server rendered the dashboard with. */
 export interface DashboardData {
@@ -109,8 +110,9 @@ export function useDashboardData(
 
   /** The poll: the shown tab's list as it is now (same filter, same page), the stats and the outbox report. */
   function refresh(tab: AdminTab): Promise<void> {
-    // The day board is not polled (it holds runs being arranged); the stats and the outbox are.
-    if (tab === "run")
+    // The day board is not polled (it holds runs being arranged), and the texts poll themselves
+    // (`useInbox`); the stats and the outbox are polled here.
+    if (tab === "run" || tab === "inbox")
       return Promise.all([adminGet<AdminStats>("/api/admin/stats"), adminGet<OutboxReport>("/api/admin/outbox")]).then(
         ([fresh, report]) => {
           setStats(fresh);

@@ -36,6 +36,10 @@ messages: number,
  */
 newMessages: number, 
 /**
+ * Texts to the shop's number nobody opened yet (the inbox).
+ */
+unreadTexts: number, 
+/**
  * The money of the day (Nairobi) the figures were counted on.
  */
 takings: Takings, 

@@ -3,6 +3,7 @@ import type { AdminStats } from "./AdminStats";
 import type { AdminTab } from "./AdminTab";
 import type { AwaitingList } from "./AwaitingList";
 import type { DayRun } from "./DayRun";
+import type { InboxPage } from "./InboxPage";
 import type { MessagesPage } from "./MessagesPage";
 import type { OrderStatus } from "./OrderStatus";
 import type { OrdersPage } from "./OrdersPage";
@@ -54,6 +55,10 @@ unconfirmed: AwaitingList,
  * The day board, when its tab is the one open (otherwise it is fetched when opened).
  */
 run: DayRun | null, 
+/**
+ * The inbox's page, when its tab is the one open (otherwise it is fetched when opened).
+ */
+inbox: InboxPage | null, 
 /**
  * The M-PESA payments staff must look at (unmatched, or flagged).
  */

@@ -44,6 +44,7 @@ pub async fn show_dashboard(
     let tab = match query.tab.as_deref() {
         Some("messages") => AdminTab::Messages,
         Some("run") => AdminTab::Run,
+        Some("inbox") => AdminTab::Inbox,
         _ => AdminTab::Orders,
     };
     let (orders, messages_status, messages_page) = match tab {
@@ -53,8 +54,14 @@ pub async fn show_dashboard(
             message_status(query.list.status.as_deref()).unwrap_or(None),
             page_number(query.list.page.as_deref()).unwrap_or(1),
         ),
-        AdminTab::Run => (OrdersQuery::unfiltered(), None, 1),
+        AdminTab::Run | AdminTab::Inbox => (OrdersQuery::unfiltered(), None, 1),
     };
+    let inbox_query = (tab == AdminTab::Inbox).then(|| {
+        (
+            super::inbox::inbox_status(query.list.status.as_deref()).unwrap_or(None),
+            page_number(query.list.page.as_deref()).unwrap_or(1),
+        )
+    });
     let run_day =
         (tab == AdminTab::Run).then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok()).flatten();
     let filter = orders.clone();
@@ -71,10 +78,12 @@ pub async fn show_dashboard(
             let unconfirmed = load_awaiting(connection, &schedule)?;
             let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
             let payments = load_to_check(connection, None)?;
-            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments))
+            let inbox =
+                inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;
+            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox))
         })
         .await;
-    let (stats, orders_page, messages, outbox, unconfirmed, board, payments) = match loaded {
+    let (stats, orders_page, messages, outbox, unconfirmed, board, payments, inbox) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the dashboard could not be loaded");
@@ -95,6 +104,7 @@ pub async fn show_dashboard(
         outbox,
         unconfirmed,
         run: board.map(|board| DayRun::new(&board, &state.settings().schedule)),
+        inbox,
         payments,
         sends_prompts: state.sends_prompts(),
     };

@@ -11,6 +11,7 @@
 //! - [`payments`]: M-PESA payments to check (match to an order, mark checked), and prompts sent
 //!   by staff;
 //! - [`messages`]: the contact messages list and their status;
+//! - [`inbox`]: texts customers sent to the shop's number, their state, and staff's answers;
 //! - [`outbox`]: the outbox of e-mails and texts as staff see it, and 'Send again';
 //! - [`slots`]: pickup slots awaiting confirmation, confirming and moving them;
 //! - [`run`]: the day board and saving the day's runs;
@@ -21,6 +22,7 @@ pub mod bookings;
 pub mod customers;
 pub mod dashboard;
 pub mod detail;
+pub mod inbox;
 pub mod messages;
 pub mod orders;
 pub mod outbox;

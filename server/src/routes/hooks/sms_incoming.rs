@@ -1,14 +1,16 @@
 //! `POST /hooks/sms/incoming/{secret}`: texts customers send to the shop's number, as Africa's
 //! Talking's incoming-message callback (form fields `from`, `to`, `text`, `date`, `id`,
-//! `linkId`). The pickup letter books a pickup; each text gets one reply (see
-//! `models::incoming_text`). The same callback again is answered 200 and changes nothing.
+//! `linkId`). Every text is stored for staff (the inbox); the pickup letter books a pickup for a
+//! number with a recent order; STOP and START switch the number's texts; a reply is written only
+//! to a number with a recent order, a few a day (see `models::incoming_text`). The same callback
+//! again is answered 200 and changes nothing.
 
 use super::{check_secret, field};
 use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{IncomingSms, OrderSource, PhoneNumber};
 use crate::error::ApiError;
-use crate::models::incoming_text::{Answered, IncomingText};
+use crate::models::incoming_text::{Answered, IncomingText, ReplyRules};
 use crate::models::order::{PlaceError, PlacingTerms};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -30,11 +32,13 @@ pub async fn sms_incoming(
         let (sms, texts) = (sms.clone(), state.texts().clone());
         let (first_order_discount, schedule) =
             (state.settings().first_order_discount, state.settings().schedule.clone());
+        let rules = ReplyRules::new(&state.settings().sms);
         state
             .db()
             .run(move |connection| {
                 let terms = PlacingTerms::new(first_order_discount, &schedule, &texts, OrderSource::Sms, false);
-                IncomingText::answer(connection, &sms, &terms, now_utc()).map_err(|error| match error {
+                // Now as orders are stamped: the months and the day of the rules compare with them.
+                IncomingText::answer(connection, &sms, &terms, rules, now_utc()).map_err(|error| match error {
                     PlaceError::Database(error) => DbError::Query(error),
                     // Not reachable for a text (its key is its own id, new orders are allowed,
                     // a window taken meanwhile is looked for again): kept as the cause.
