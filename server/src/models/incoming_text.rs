@@ -117,7 +117,7 @@ impl IncomingText {
             .execute(connection)?;
         let reply =
             OutboxMessage::sms(MessageKind::SmsReply, order_id, phone, &reply, Some(format!("reply {}", sms.id)), now);
-        OutboxMessage::enqueue_sms(connection, &reply)?;
+        OutboxMessage::enqueue_sms(connection, &reply, &texts.limits)?;
         Ok(Answered::Now { outcome, order: order.map(Box::new), booked })
     }
 
