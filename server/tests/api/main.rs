@@ -36,6 +36,7 @@ mod shell;
 mod slots;
 mod sms;
 mod sms_incoming;
+mod sms_limits;
 mod sms_mock;
 mod sms_steps;
 mod tracking;
