@@ -89,7 +89,7 @@ fn sms_limits(get: &impl Fn(&str) -> Option<String>) -> Result<SmsLimits, Config
         return Err(invalid(
             "LAUNDRY_SMS_PER_PHONE_PER_HOUR",
             &per_phone.to_string(),
-            "expected at most LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR (default 6), the cap of all texts to one phone in an hour",
+            "expected at most LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR (default 8), the cap of all texts to one phone in an hour",
         ));
     }
     let budget = count(
@@ -147,7 +147,7 @@ mod tests {
     fn the_limits_default_to_a_small_shops_and_the_replies_limit_stays_under_the_cap() {
         assert_eq!(
             sms(&[]).unwrap().limits,
-            SmsLimits { per_phone_per_hour: 3, service_per_phone_per_hour: 6, daily_budget: 500 }
+            SmsLimits { per_phone_per_hour: 3, service_per_phone_per_hour: 8, daily_budget: 500 }
         );
         let set = sms(&[
             ("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "2"),
@@ -156,7 +156,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(set.limits, SmsLimits { per_phone_per_hour: 2, service_per_phone_per_hour: 4, daily_budget: 1200 });
-        let error = sms(&[("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "8")]).unwrap_err().to_string();
+        let error = sms(&[("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "9")]).unwrap_err().to_string();
         assert!(error.starts_with("LAUNDRY_SMS_PER_PHONE_PER_HOUR") && error.contains("at most"), "{error}");
     }
 

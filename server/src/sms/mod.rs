@@ -38,8 +38,10 @@ pub struct SmsLimits {
 impl SmsLimits {
     /// The default replies per phone and hour.
     pub const PER_PHONE_PER_HOUR: u32 = 3;
-    /// The default cap of all texts per phone and hour.
-    pub const SERVICE_PER_PHONE_PER_HOUR: u32 = 6;
+    /// The default cap of all texts per phone and hour: room for the steps of an order that can
+    /// fall in one hour (received, confirmed, on the way, picked up, paid…) with a reply or two,
+    /// far below the thirty an attacker once sent one phone.
+    pub const SERVICE_PER_PHONE_PER_HOUR: u32 = 8;
     /// The default daily budget: a small shop's busiest day with room to spare.
     pub const DAILY_BUDGET: u32 = 500;
 

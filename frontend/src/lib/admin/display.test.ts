@@ -144,7 +144,7 @@ test("failed, blocked, retried and undelivered messages can be sent again; sent 
   assert.ok(!canSendAgain({ status: "pending", lastError: null, delivery: null }));
   assert.ok(!canSendAgain({ status: "sent", lastError: null, delivery: null }));
   assert.ok(!canSendAgain({ status: "sent", lastError: null, delivery: "delivered" }));
-  const held = "Not sent: over the limit of 6 texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)";
+  const held = "Not sent: over the limit of 8 texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)";
   assert.ok(canSendAgain({ status: "skipped", lastError: held, delivery: null }), "staff may send a held text");
   assert.ok(!canSendAgain({ status: "skipped", lastError: "the customer opted out of texts", delivery: null }));
 });
