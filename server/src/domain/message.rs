@@ -150,7 +150,8 @@ text_enum! {
         /// The API refused the account (401, 403, 412): retried slowly, shown to staff.
         Blocked = "blocked",
         /// Not sent on purpose: the customer opted out of texts, or staff switched its kind off,
-        /// after it was written.
+        /// after it was written; or its phone had as many texts in the last hour as the limits
+        /// allow (written so, with the limit in `last_error`).
         Skipped = "skipped",
     }
 }

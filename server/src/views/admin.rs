@@ -212,7 +212,8 @@ pub struct ChannelReport {
     pub blocked: i64,
     /// Sent.
     pub sent: i64,
-    /// Not sent on purpose: a text to a number that opted out, or of a kind switched off.
+    /// Not sent on purpose: a text to a number that opted out, of a kind switched off, or held
+    /// back by a limit per phone.
     pub skipped: i64,
     /// Texts sent but reported not delivered by the network.
     pub undelivered: i64,

@@ -86,7 +86,7 @@ test("the outbox block is one quiet line a channel while the outbox sends", () =
   assert.equal(channelSummaryText(QUIET_SMS, []), "SMS: 30 sent, 0 waiting.");
   assert.equal(
     channelSummaryText({ ...QUIET_SMS, skipped: 2 }, []),
-    "SMS: 30 sent, 0 waiting, 2 not sent (opted out or switched off).",
+    "SMS: 30 sent, 0 waiting, 2 not sent (opted out, switched off or over a limit).",
   );
 });
 

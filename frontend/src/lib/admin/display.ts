@@ -133,7 +133,7 @@ export function channelSummaryText(report: ChannelReport, problems: readonly Out
     return `${name} is not configured${missing}. ${what} wait in the outbox and are sent once it is.`;
   }
   if (channelTone(report, problems) === "ok") {
-    const skipped = report.skipped > 0 ? `, ${report.skipped} not sent (opted out or switched off)` : "";
+    const skipped = report.skipped > 0 ? `, ${report.skipped} not sent (opted out, switched off or over a limit)` : "";
     return `${name}: ${report.sent} sent, ${report.waiting} waiting${skipped}.`;
   }
   return `${name}: ${channelCounts(report)}.`;

@@ -20,7 +20,8 @@ pub struct OutboxSummary {
     pub blocked: i64,
     /// sent rows (those reported undelivered among them).
     pub sent: i64,
-    /// skipped rows: texts to a number that opted out, or of a kind switched off.
+    /// skipped rows: texts to a number that opted out, of a kind switched off, or held back by a
+    /// limit per phone.
     pub skipped: i64,
     /// SMS: sent rows the network reported not delivered.
     pub undelivered: i64,
