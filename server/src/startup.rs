@@ -107,7 +107,8 @@ impl Application {
         let mail =
             OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone());
         actix_web::rt::spawn(mail.run());
-        let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone());
+        let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone())
+            .with_daily_budget(state.settings().sms.limits.daily_budget, state.settings().clock.clone());
         actix_web::rt::spawn(sms.run());
         let prompts = PromptWorker::new(
             state.db().clone(),

@@ -15,7 +15,7 @@ ALTER TABLE sms_incoming ADD CONSTRAINT sms_incoming_outcome_check
     CHECK (outcome IN ('booked', 'unknown', 'help', 'full', 'stop', 'start'));
 -- The automatic reply: written to the outbox, or why not.
 ALTER TABLE sms_incoming ADD COLUMN reply TEXT NOT NULL DEFAULT 'written'
-    CHECK (reply IN ('written', 'stranger', 'daily-cap', 'opted-out', 'switched-off', 'none'));
+    CHECK (reply IN ('written', 'stranger', 'daily-cap', 'opted-out', 'switched-off', 'held', 'none'));
 -- Staff's side: new (not opened yet), read (opened), handled; by whom and when it last changed.
 -- The texts from before the inbox were all answered automatically: they are not new to staff.
 ALTER TABLE sms_incoming ADD COLUMN status TEXT NOT NULL DEFAULT 'handled'

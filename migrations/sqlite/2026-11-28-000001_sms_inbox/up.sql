@@ -68,7 +68,7 @@ CREATE TABLE sms_incoming_rebuilt (
     order_id TEXT REFERENCES orders (id) ON DELETE SET NULL,
     -- The automatic reply: written to the outbox, or why not.
     reply TEXT NOT NULL DEFAULT 'written'
-        CHECK (reply IN ('written', 'stranger', 'daily-cap', 'opted-out', 'switched-off', 'none')),
+        CHECK (reply IN ('written', 'stranger', 'daily-cap', 'opted-out', 'switched-off', 'held', 'none')),
     -- Staff's side: new (not opened yet), read (opened), handled; by whom and when it last changed.
     status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'read', 'handled')),
     status_by TEXT,

@@ -2,7 +2,7 @@
 //! (`LAUNDRY_SMS_*`). Each is optional; one that is set is checked.
 
 use super::{ConfigError, invalid, is_web_address};
-use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsSettings};
+use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsLimits, SmsSettings};
 use secrecy::SecretString;
 
 pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<SmsSettings, ConfigError> {
@@ -68,6 +68,7 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
         0..=20,
         "expected a whole number from 0 (no automatic replies) to 20: the automatic replies one number gets a day",
     )?;
+    let limits = sms_limits(&get)?;
     Ok(SmsSettings {
         base_url: base_url.trim_end_matches('/').to_owned(),
         username,
@@ -78,7 +79,44 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
         hook_secret: hook_secret.map(SecretString::from),
         reply_months,
         replies_per_day,
+        limits,
     })
+}
+
+/// `LAUNDRY_SMS_PER_PHONE_PER_HOUR`, `LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR` and
+/// `LAUNDRY_SMS_DAILY_BUDGET`: whole numbers from 1 to a million, the replies' limit not above the
+/// cap of all texts.
+fn sms_limits(get: &impl Fn(&str) -> Option<String>) -> Result<SmsLimits, ConfigError> {
+    let count = |name: &'static str, default: u32, reason: &'static str| -> Result<u32, ConfigError> {
+        let Some(value) = get(name) else { return Ok(default) };
+        match value.parse::<u32>() {
+            Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+            _ => Err(invalid(name, &value, reason)),
+        }
+    };
+    let per_phone = count(
+        "LAUNDRY_SMS_PER_PHONE_PER_HOUR",
+        SmsLimits::PER_PHONE_PER_HOUR,
+        "expected how many replies to texts one phone may get in an hour: a whole number from 1 to 1000000",
+    )?;
+    let service = count(
+        "LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR",
+        SmsLimits::SERVICE_PER_PHONE_PER_HOUR,
+        "expected how many texts of any kind, order texts included, one phone may get in an hour: a whole number from 1 to 1000000",
+    )?;
+    if per_phone > service {
+        return Err(invalid(
+            "LAUNDRY_SMS_PER_PHONE_PER_HOUR",
+            &per_phone.to_string(),
+            "expected at most LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR (default 8), the cap of all texts to one phone in an hour",
+        ));
+    }
+    let budget = count(
+        "LAUNDRY_SMS_DAILY_BUDGET",
+        SmsLimits::DAILY_BUDGET,
+        "expected how many texts the shop may send in a Nairobi day: a whole number from 1 to 1000000",
+    )?;
+    Ok(SmsLimits { per_phone_per_hour: per_phone, service_per_phone_per_hour: service, daily_budget: budget })
 }
 
 #[cfg(test)]
@@ -119,12 +157,34 @@ mod tests {
             ("LAUNDRY_SMS_REPLY_MONTHS", "61"),
             ("LAUNDRY_SMS_REPLIES_PER_DAY", "-1"),
             ("LAUNDRY_SMS_REPLIES_PER_DAY", "21"),
+            ("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "0"),
+            ("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "three"),
+            ("LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR", "-6"),
+            ("LAUNDRY_SMS_DAILY_BUDGET", "0"),
+            ("LAUNDRY_SMS_DAILY_BUDGET", "1.5"),
         ] {
             let error = sms(&[(name, value)]).unwrap_err().to_string();
             assert!(error.starts_with(name), "{name}={value}: {error}");
         }
         let error = sms(&[("AT_API_KEY", "secret key")]).unwrap_err().to_string();
         assert!(!error.contains("secret key"), "{error}");
+    }
+
+    #[test]
+    fn the_limits_default_to_a_small_shops_and_the_replies_limit_stays_under_the_cap() {
+        assert_eq!(
+            sms(&[]).unwrap().limits,
+            SmsLimits { per_phone_per_hour: 3, service_per_phone_per_hour: 8, daily_budget: 500 }
+        );
+        let set = sms(&[
+            ("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "2"),
+            ("LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR", " 4 "),
+            ("LAUNDRY_SMS_DAILY_BUDGET", "1200"),
+        ])
+        .unwrap();
+        assert_eq!(set.limits, SmsLimits { per_phone_per_hour: 2, service_per_phone_per_hour: 4, daily_budget: 1200 });
+        let error = sms(&[("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "9")]).unwrap_err().to_string();
+        assert!(error.starts_with("LAUNDRY_SMS_PER_PHONE_PER_HOUR") && error.contains("at most"), "{error}");
     }
 
     #[test]

@@ -126,6 +126,9 @@ text_enum! {
         OptedOut = "opted-out",
         /// None: staff switched replies off.
         SwitchedOff = "switched-off",
+        /// Written, but held in the outbox: the number had its texts of the hour
+        /// (`LAUNDRY_SMS_PER_PHONE_PER_HOUR`).
+        Held = "held",
         /// None: nothing to say (STOP).
         None = "none",
     }
@@ -140,6 +143,7 @@ impl AutoReply {
             AutoReply::DailyCap => "No automatic reply: this number had today's replies already",
             AutoReply::OptedOut => "No automatic reply: this number opted out of texts",
             AutoReply::SwitchedOff => "No automatic reply: replies are switched off",
+            AutoReply::Held => "No automatic reply: this number had its texts of the hour (held in the outbox)",
             AutoReply::None => "No reply (none is sent after STOP)",
         }
     }

@@ -73,6 +73,48 @@ impl MessageKind {
         if Self::SMS.contains(&self) { Channel::Sms } else { Channel::Email }
     }
 
+    /// Whether it is the automatic reply to a text to the shop's number rather than a text about
+    /// a customer's order: held to the tighter limit per phone (`LAUNDRY_SMS_PER_PHONE_PER_HOUR`)
+    /// and sent after the texts about orders ([`MessageKind::priority`]).
+    pub fn is_reply(self) -> bool {
+        matches!(self, MessageKind::SmsReply)
+    }
+
+    /// Its place in the outbox's queue: lower goes first, and rows of one priority go in the order
+    /// they are due. Texts about an order (received, confirmed, ETA, payment…) come before replies
+    /// to texts, automatic or staff's answers from the inbox: a flood of texts to the shop's number
+    /// never delays an order's text. (Staff's answers are not held to the replies' limit per phone,
+    /// only to the limit of every text: a person chose to send them.)
+    pub fn priority(self) -> i32 {
+        if self.is_reply() || self == MessageKind::SmsAnswer { 1 } else { 0 }
+    }
+
+    /// [`MessageKind::priority`] as an SQL expression over the `kind` column, for the worker's
+    /// `ORDER BY`: `CASE WHEN kind IN ('sms-reply') THEN 1 ELSE 0 END`. Built from the kinds' own
+    /// names (constants), never from input.
+    pub fn priority_sql() -> String {
+        let mut by_priority: Vec<(i32, Vec<String>)> = Vec::new();
+        for &kind in <Self as super::TextEnum>::ALL {
+            let priority = kind.priority();
+            if priority == 0 {
+                continue;
+            }
+            let name = format!("'{}'", super::TextEnum::as_str(kind));
+            match by_priority.iter_mut().find(|(p, _)| *p == priority) {
+                Some((_, names)) => names.push(name),
+                None => by_priority.push((priority, vec![name])),
+            }
+        }
+        if by_priority.is_empty() {
+            return "0".to_owned();
+        }
+        let whens: String = by_priority
+            .iter()
+            .map(|(priority, names)| format!(" WHEN kind IN ({}) THEN {priority}", names.join(", ")))
+            .collect();
+        format!("CASE{whens} ELSE 0 END")
+    }
+
     /// Whether it goes to `ADMIN_NOTIFY_EMAIL` (the address is taken when it is sent).
     pub fn to_staff(self) -> bool {
         matches!(self, MessageKind::OrderAdmin | MessageKind::Contact)
@@ -113,7 +155,8 @@ text_enum! {
         /// The API refused the account (401, 403, 412): retried slowly, shown to staff.
         Blocked = "blocked",
         /// Not sent on purpose: the customer opted out of texts, or staff switched its kind off,
-        /// after it was written.
+        /// after it was written; or its phone had as many texts in the last hour as the limits
+        /// allow (written so, with the limit in `last_error`).
         Skipped = "skipped",
     }
 }
@@ -171,6 +214,15 @@ mod tests {
         for kind in MessageKind::ALL {
             assert_eq!(kind.channel() == Channel::Sms, kind.as_str().starts_with("sms-"), "{kind:?}");
         }
+    }
+
+    #[test]
+    fn replies_wait_behind_every_text_about_an_order() {
+        for kind in MessageKind::SMS {
+            let expected = if kind == MessageKind::SmsReply { 1 } else { 0 };
+            assert_eq!(kind.priority(), expected, "{kind:?}");
+        }
+        assert_eq!(MessageKind::priority_sql(), "CASE WHEN kind IN ('sms-reply') THEN 1 ELSE 0 END");
     }
 
     #[test]

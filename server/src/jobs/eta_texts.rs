@@ -71,6 +71,8 @@ pub struct EtaCounts {
     pub switched_off: i32,
     /// Not written: the order had its text for the day already.
     pub already_there: i32,
+    /// Written as not sent: the phone had as many texts in the last hour as its limit allows.
+    pub over_limit: i32,
     /// Pickups in no valet's run yet, whose window is a guess (see [`pickup_eta`]).
     pub not_in_a_run: i32,
 }
@@ -150,11 +152,12 @@ fn write_texts(
         let left = time::Duration::minutes(i64::from(eta.end.saturating_sub(minute)));
         let sms = OutboxMessage::sms(MessageKind::SmsEta, Some(&order.id), &order.phone, &text, Some(key), stamp)
             .until(stamp + left);
-        match OutboxMessage::enqueue_sms(connection, &sms)? {
+        match OutboxMessage::enqueue_sms(connection, &sms, &texts.limits)? {
             Enqueued::Written => counts.written += 1,
             Enqueued::OptedOut => counts.opted_out += 1,
             Enqueued::SwitchedOff => counts.switched_off += 1,
             Enqueued::AlreadyThere => counts.already_there += 1,
+            Enqueued::OverLimit => counts.over_limit += 1,
         }
     }
     Ok(counts)
@@ -214,6 +217,7 @@ impl super::Job for EtaTexts {
                         opted_out = counts.opted_out,
                         switched_off = counts.switched_off,
                         already_there = counts.already_there,
+                        over_limit = counts.over_limit,
                         not_in_a_run = counts.not_in_a_run,
                         "the 5:30pm ETA texts are in the outbox"
                     );

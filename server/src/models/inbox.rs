@@ -8,6 +8,7 @@ use crate::db::{DbConnection, write_transaction};
 use crate::domain::{AutoReply, InboxStatus, IncomingOutcome, MessageKind, OutboxStatus};
 use crate::models::Page;
 use crate::models::order::Order;
+use crate::sms::SmsLimits;
 use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
@@ -83,6 +84,9 @@ pub enum AnswerError {
     OptedOut,
     /// Staff switched answers off (the kinds of text).
     SwitchedOff,
+    /// The number had as many texts in the last hour as one phone may get
+    /// (`LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR`); nothing was written.
+    OverLimit,
     /// The database failed.
     Database(diesel::result::Error),
 }
@@ -172,6 +176,7 @@ impl Inbox {
         id: &str,
         words: &str,
         by: &str,
+        limits: &SmsLimits,
         now: PrimitiveDateTime,
     ) -> Result<InboxEntry, AnswerError> {
         write_transaction(connection, |connection| {
@@ -187,10 +192,12 @@ impl Inbox {
                 Some(format!("answer {answer_id}")),
                 now,
             );
-            match OutboxMessage::enqueue_sms(connection, &sms)? {
+            match OutboxMessage::enqueue_sms(connection, &sms, limits)? {
                 Enqueued::Written => {}
                 Enqueued::OptedOut => return Err(AnswerError::OptedOut),
                 Enqueued::SwitchedOff => return Err(AnswerError::SwitchedOff),
+                // Refused rather than held: the staff member is told now and may call instead.
+                Enqueued::OverLimit => return Err(AnswerError::OverLimit),
                 // A new key each time: not reachable; nothing is recorded then.
                 Enqueued::AlreadyThere => {
                     return Err(AnswerError::Database(diesel::result::Error::RollbackTransaction));

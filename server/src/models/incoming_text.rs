@@ -171,10 +171,11 @@ impl IncomingText {
                     Some(format!("reply {}", sms.id)),
                     now,
                 );
-                match OutboxMessage::enqueue_sms(connection, &reply)? {
+                match OutboxMessage::enqueue_sms(connection, &reply, &texts.limits)? {
                     Enqueued::Written | Enqueued::AlreadyThere => AutoReply::Written,
                     Enqueued::OptedOut => AutoReply::OptedOut,
                     Enqueued::SwitchedOff => AutoReply::SwitchedOff,
+                    Enqueued::OverLimit => AutoReply::Held,
                 }
             }
         };

@@ -1,8 +1,9 @@
 //! The outbox worker: one task per channel and server instance that sends that channel's rows.
 
 use super::{Outcome, RetryPolicy, Sender, http_client};
+use crate::clock::Clock;
 use crate::db::{Database, DbConnection, DbError, database_clock};
-use crate::models::outbox::{Finish, OutboxMessage, OutboxSummary, Pace};
+use crate::models::outbox::{DayBudget, Finish, OutboxMessage, OutboxSummary, Pace};
 use diesel::QueryResult;
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,13 +22,21 @@ pub struct OutboxWorker<S: Sender> {
     owner: String,
     http: reqwest::Client,
     wake: Arc<Notify>,
+    /// The daily budget of the channel and the clock whose Nairobi day it counts, if it has one.
+    budget: Option<(u32, Clock)>,
 }
 
 impl<S: Sender> OutboxWorker<S> {
     /// A worker; `wake` is notified when this instance writes new rows.
     pub fn new(database: Database, sender: S, policy: RetryPolicy, wake: Arc<Notify>) -> Self {
         let owner = format!("{}-{}-{}", S::CHANNEL, std::process::id(), uuid::Uuid::new_v4().simple());
-        Self { database, sender, policy, owner, http: http_client(), wake }
+        Self { database, sender, policy, owner, http: http_client(), wake, budget: None }
+    }
+
+    /// The same worker, sending at most `budget` messages in a Nairobi day of `clock` (the day the
+    /// scheduled jobs go by); beyond it, messages wait for the next day.
+    pub fn with_daily_budget(self, budget: u32, clock: Clock) -> Self {
+        Self { budget: Some((budget, clock)), ..self }
     }
 
     /// Runs `work` with the database's clock: every time the worker stores or compares is the
@@ -94,8 +103,10 @@ impl<S: Sender> OutboxWorker<S> {
     pub async fn send_next(&self) -> Result<bool, DbError> {
         let owner = self.owner.clone();
         let lease = span(LEASE);
-        let claimed =
-            self.at_database_time(move |c, now| OutboxMessage::claim(c, S::CHANNEL, &owner, now, lease)).await?;
+        let budget = self.budget.as_ref().map(|(budget, clock)| DayBudget::of(*budget, clock.now()));
+        let claimed = self
+            .at_database_time(move |c, now| OutboxMessage::claim(c, S::CHANNEL, &owner, now, lease, budget))
+            .await?;
         let Some(message) = claimed else { return Ok(false) };
         let pace = span(S::PACE);
         // How long until this worker's slot, measured on the database's clock.
@@ -128,6 +139,9 @@ impl<S: Sender> OutboxWorker<S> {
         }
 
         let finish = self.attempt(&message).await;
+        // Recorded at once, before anything else (even the log): until the outcome is stored, a
+        // crash leaves the row leased, and once the lease runs out it is sent again.
+        let stored = self.store_outcome(&message, finish.clone()).await;
         match &finish {
             Finish::Sent(_) => tracing::info!(message_id = %message.id, kind = %message.kind, "message sent"),
             Finish::Retry { after, error, blocked } => {
@@ -137,7 +151,7 @@ impl<S: Sender> OutboxWorker<S> {
                 tracing::error!(message_id = %message.id, kind = %message.kind, %error, "message given up")
             }
         }
-        self.store_outcome(&message, finish).await
+        stored
     }
 
     /// Stores how the attempt ended. The database may fail for a moment right after a send; the

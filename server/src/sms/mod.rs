@@ -21,6 +21,51 @@ use std::time::Duration;
 /// `sandbox`).
 pub const LIVE_API: &str = "https://api.africastalking.com";
 
+/// What texts may cost and whom they may reach: per phone number and hour, and for the whole shop
+/// per Nairobi day (`LAUNDRY_SMS_PER_PHONE_PER_HOUR`, `LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR`,
+/// `LAUNDRY_SMS_DAILY_BUDGET`). docs/text-limits.md says how each is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SmsLimits {
+    /// Replies to texts (kinds not about an order) one phone may get in an hour.
+    pub per_phone_per_hour: u32,
+    /// Texts of any kind one phone may get in an hour: texts about an order are held only by this
+    /// cap, replies by both.
+    pub service_per_phone_per_hour: u32,
+    /// Texts the shop sends in one Nairobi day; beyond it texts wait in the outbox.
+    pub daily_budget: u32,
+}
+
+impl SmsLimits {
+    /// The default replies per phone and hour.
+    pub const PER_PHONE_PER_HOUR: u32 = 3;
+    /// The default cap of all texts per phone and hour: room for the steps of an order that can
+    /// fall in one hour (received, confirmed, on the way, picked up, paid…) with a reply or two,
+    /// far below the thirty an attacker once sent one phone.
+    pub const SERVICE_PER_PHONE_PER_HOUR: u32 = 8;
+    /// The default daily budget: a small shop's busiest day with room to spare.
+    pub const DAILY_BUDGET: u32 = 500;
+
+    /// The share of the budget at which the owner is warned, in percent.
+    pub const WARN_AT_PERCENT: u32 = 80;
+
+    /// How many texts `kind` may find already written to its phone in the last hour and still be
+    /// written: `(replies, all)` for a reply, `(None, all)` for a text about an order.
+    pub fn room_for(&self, kind: crate::domain::MessageKind) -> (Option<u32>, u32) {
+        let replies = kind.is_reply().then_some(self.per_phone_per_hour);
+        (replies, self.service_per_phone_per_hour)
+    }
+}
+
+impl Default for SmsLimits {
+    fn default() -> Self {
+        Self {
+            per_phone_per_hour: Self::PER_PHONE_PER_HOUR,
+            service_per_phone_per_hour: Self::SERVICE_PER_PHONE_PER_HOUR,
+            daily_budget: Self::DAILY_BUDGET,
+        }
+    }
+}
+
 /// The SMS configuration (`AT_*`, `LAUNDRY_SMS_*`).
 #[derive(Clone)]
 pub struct SmsSettings {
@@ -48,6 +93,8 @@ pub struct SmsSettings {
     /// `LAUNDRY_SMS_REPLIES_PER_DAY` (default 3): at most this many automatic replies to one
     /// number per Nairobi day; texts beyond it are stored for staff, unanswered. 0: none at all.
     pub replies_per_day: u32,
+    /// The limits per phone and the daily budget.
+    pub limits: SmsLimits,
 }
 
 /// The default of `LAUNDRY_SMS_REPLY_MONTHS`.
@@ -67,6 +114,7 @@ impl fmt::Debug for SmsSettings {
             .field("hook_secret", &self.hook_secret.as_ref().map(|_| "***"))
             .field("reply_months", &self.reply_months)
             .field("replies_per_day", &self.replies_per_day)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -84,6 +132,7 @@ impl Default for SmsSettings {
             hook_secret: None,
             reply_months: REPLY_MONTHS,
             replies_per_day: REPLIES_PER_DAY,
+            limits: SmsLimits::default(),
         }
     }
 }

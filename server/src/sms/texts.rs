@@ -5,6 +5,7 @@
 //! Each text starts with the shop's name, names the order ID (DESIGN.md: one order ID everywhere)
 //! and, where the customer may want to look, the order's own page (`/t/…`).
 
+use super::SmsLimits;
 use super::gsm::fit;
 use crate::config::Settings;
 use crate::domain::schedule::{Eta, Slot};
@@ -29,6 +30,8 @@ pub struct Texts {
     /// Whether a "Pay Now (M-PESA)" order's bill is asked for by a prompt to the phone (Daraja
     /// configured) rather than paid to the till by hand.
     pub prompts: bool,
+    /// How many texts one phone may get in an hour (the outbox holds back the rest).
+    pub limits: SmsLimits,
 }
 
 impl Texts {
@@ -42,6 +45,7 @@ impl Texts {
             letter: settings.sms.pickup_letter,
             shortcode: settings.sms.shortcode.clone(),
             prompts: settings.mpesa.sends_prompts(),
+            limits: settings.sms.limits,
         }
     }
 
@@ -249,6 +253,7 @@ mod tests {
             letter: 'P',
             shortcode: Some("22384".to_owned()),
             prompts: false,
+            limits: crate::sms::SmsLimits::default(),
         };
         let at = datetime!(2026-11-25 12:00:00);
         let order = Order {

@@ -214,7 +214,8 @@ pub struct ChannelReport {
     pub blocked: i64,
     /// Sent.
     pub sent: i64,
-    /// Not sent on purpose: a text to a number that opted out, or of a kind switched off.
+    /// Not sent on purpose: a text to a number that opted out, of a kind switched off, or held
+    /// back by a limit per phone.
     pub skipped: i64,
     /// Texts sent but reported not delivered by the network.
     pub undelivered: i64,
@@ -251,16 +252,62 @@ pub struct OutboxReport {
     pub email: ChannelReport,
     /// The texts.
     pub sms: ChannelReport,
-    /// Failed, blocked, retried after an error, or texts reported not delivered; newest first.
+    /// Failed, blocked, retried after an error, held back by a limit per phone, or texts reported
+    /// not delivered; newest first.
     pub problems: Vec<OutboxMessageView>,
+    /// The owner's warning about today's budget of texts: from 80% of it, and to the owner only.
+    pub text_budget: Option<TextBudgetView>,
+}
+
+/// The owner's warning about the shop's daily budget of texts (`LAUNDRY_SMS_DAILY_BUDGET`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TextBudgetView {
+    /// Texts sent today (Nairobi).
+    pub sent: i64,
+    /// The day's budget.
+    pub budget: u32,
+    /// Whether it is used up: new texts wait for tomorrow.
+    pub used_up: bool,
+    /// What the owner reads.
+    pub message: String,
+}
+
+impl TextBudgetView {
+    /// The warning for `sent` texts of `budget` today; none below 80% of it.
+    pub fn new(sent: i64, budget: u32) -> Option<Self> {
+        let percent = u32::try_from(sent.max(0)).unwrap_or(u32::MAX).saturating_mul(100);
+        if percent < budget.saturating_mul(crate::sms::SmsLimits::WARN_AT_PERCENT) {
+            return None;
+        }
+        let used_up = sent >= i64::from(budget);
+        let message = if used_up {
+            format!(
+                "Texts today: {sent} of {budget}. The daily budget is used up: new texts wait in the outbox and go out \
+                 tomorrow (Nairobi time), order texts first, or once LAUNDRY_SMS_DAILY_BUDGET is raised."
+            )
+        } else {
+            format!(
+                "Texts today: {sent} of {budget}. At {budget}, new texts wait in the outbox until tomorrow (Nairobi \
+                 time); raise LAUNDRY_SMS_DAILY_BUDGET to send more."
+            )
+        };
+        Some(TextBudgetView { sent, budget, used_up, message })
+    }
 }
 
 impl OutboxReport {
     /// The report of both channels and the `problems` (each with its order ID).
-    pub fn new(email: ChannelReport, sms: ChannelReport, problems: &[(OutboxMessage, Option<String>)]) -> Self {
+    pub fn new(
+        email: ChannelReport,
+        sms: ChannelReport,
+        problems: &[(OutboxMessage, Option<String>)],
+        text_budget: Option<TextBudgetView>,
+    ) -> Self {
         OutboxReport {
             email,
             sms,
+            text_budget,
             problems: problems
                 .iter()
                 .map(|(message, order_id)| OutboxMessageView::new(message, order_id.as_deref()))

@@ -181,8 +181,15 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let order = place(&quiet, None).await;
     let lease = time::Duration::seconds(12);
     let claimed = quiet.with_db(|c| {
-        OutboxMessage::claim(c, laundry::domain::Channel::Email, "crashed-worker", laundry::clock::now_utc(), lease)
-            .unwrap()
+        OutboxMessage::claim(
+            c,
+            laundry::domain::Channel::Email,
+            "crashed-worker",
+            laundry::clock::now_utc(),
+            lease,
+            None,
+        )
+        .unwrap()
     });
     assert!(claimed.is_some());
     let lease_ends = Instant::now() + Duration::from_secs(12);

@@ -38,6 +38,7 @@ mod slots;
 mod sms;
 mod sms_inbox;
 mod sms_incoming;
+mod sms_limits;
 mod sms_mock;
 mod sms_steps;
 mod tracking;

@@ -45,6 +45,7 @@ export function OutboxBlock({ outbox, csrf, onResent, onSessionEnded }: OutboxBl
       {/* A status, not an alert: it is there from the first paint, and only a change of it is news.
           The list stays outside it, so that a change in one message does not read out all of them. */}
       <div role="status">
+        {outbox.textBudget && <p className="outbox-budget">{outbox.textBudget.message}</p>}
         <ChannelLines report={outbox.email} problems={outbox.problems} />
         <ChannelLines report={outbox.sms} problems={outbox.problems} />
       </div>

@@ -86,7 +86,7 @@ test("the outbox block is one quiet line a channel while the outbox sends", () =
   assert.equal(channelSummaryText(QUIET_SMS, []), "SMS: 30 sent, 0 waiting.");
   assert.equal(
     channelSummaryText({ ...QUIET_SMS, skipped: 2 }, []),
-    "SMS: 30 sent, 0 waiting, 2 not sent (opted out or switched off).",
+    "SMS: 30 sent, 0 waiting, 2 not sent (opted out, switched off or over a limit).",
   );
 });
 
@@ -144,6 +144,15 @@ test("failed, blocked, retried and undelivered messages can be sent again; sent 
   assert.ok(!canSendAgain({ status: "pending", lastError: null, delivery: null }));
   assert.ok(!canSendAgain({ status: "sent", lastError: null, delivery: null }));
   assert.ok(!canSendAgain({ status: "sent", lastError: null, delivery: "delivered" }));
+  const held = "Not sent: over the limit of 8 texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)";
+  assert.ok(canSendAgain({ status: "skipped", lastError: held, delivery: null }), "staff may send a held text");
+  assert.ok(!canSendAgain({ status: "skipped", lastError: "the customer opted out of texts", delivery: null }));
+});
+
+test("the owner's budget warning colours the outbox block", () => {
+  const budget = { sent: 412, budget: 500, usedUp: false, message: "Texts today: 412 of 500." };
+  assert.equal(outboxTone({ ...QUIET_OUTBOX, textBudget: budget }), "warning");
+  assert.equal(outboxTone({ ...QUIET_OUTBOX, textBudget: { ...budget, sent: 500, usedUp: true } }), "problem");
 });
 
 test("an outbox message's badges say how it went, and to whom", () => {

@@ -111,6 +111,7 @@ export function channelTone(report: ChannelReport, problems: readonly OutboxMess
 /** The block's tone: the worse of its channels'. */
 export function outboxTone(outbox: OutboxReport): OutboxTone {
   const tones = [outbox.email, outbox.sms].map((report) => channelTone(report, outbox.problems));
+  if (outbox.textBudget) tones.push(outbox.textBudget.usedUp ? "problem" : "warning");
   if (tones.includes("problem")) return "problem";
   return tones.includes("warning") ? "warning" : "ok";
 }
@@ -132,16 +133,20 @@ export function channelSummaryText(report: ChannelReport, problems: readonly Out
     return `${name} is not configured${missing}. ${what} wait in the outbox and are sent once it is.`;
   }
   if (channelTone(report, problems) === "ok") {
-    const skipped = report.skipped > 0 ? `, ${report.skipped} not sent (opted out or switched off)` : "";
+    const skipped = report.skipped > 0 ? `, ${report.skipped} not sent (opted out, switched off or over a limit)` : "";
     return `${name}: ${report.sent} sent, ${report.waiting} waiting${skipped}.`;
   }
   return `${name}: ${channelCounts(report)}.`;
 }
 
-/** Whether staff may send a message again: given up, blocked, waiting after a failed attempt, or a text reported not delivered. */
+/** The start of the reason of a text held back by a limit per phone (the server's `OVER_LIMIT`). */
+export const OVER_LIMIT = "Not sent: over the limit";
+
+/** Whether staff may send a message again: given up, blocked, waiting after a failed attempt, held back by a limit per phone, or a text reported not delivered. */
 export function canSendAgain(message: Pick<OutboxMessage, "status" | "lastError" | "delivery">): boolean {
   return (
     message.status === "failed" ||
+    (message.status === "skipped" && (message.lastError ?? "").startsWith(OVER_LIMIT)) ||
     message.status === "blocked" ||
     (message.status === "pending" && message.lastError !== null) ||
     message.delivery === "failed"

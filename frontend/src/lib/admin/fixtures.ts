@@ -20,7 +20,7 @@ export const QUIET_MAIL: ChannelReport = {
 export const QUIET_SMS: ChannelReport = { ...QUIET_MAIL, channel: "sms", sent: 30, waiting: 0 };
 
 /** An outbox with nothing wrong. */
-export const QUIET_OUTBOX: OutboxReport = { email: QUIET_MAIL, sms: QUIET_SMS, problems: [] };
+export const QUIET_OUTBOX: OutboxReport = { email: QUIET_MAIL, sms: QUIET_SMS, problems: [], textBudget: null };
 
 /** An e-mail that was tried once and failed. */
 export const FAILED_EMAIL: OutboxMessage = {

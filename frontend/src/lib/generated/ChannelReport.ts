@@ -35,7 +35,8 @@ blocked: number,
  */
 sent: number, 
 /**
- * Not sent on purpose: a text to a number that opted out, or of a kind switched off.
+ * Not sent on purpose: a text to a number that opted out, of a kind switched off, or held
+ * back by a limit per phone.
  */
 skipped: number, 
 /**

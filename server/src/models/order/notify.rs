@@ -74,7 +74,7 @@ impl NotifyCustomer {
         if let Some(deadline) = send_before {
             sms = sms.until(deadline);
         }
-        OutboxMessage::enqueue_sms(connection, &sms).map(Some)
+        OutboxMessage::enqueue_sms(connection, &sms, &texts.limits).map(Some)
     }
 }
 

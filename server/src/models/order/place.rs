@@ -242,7 +242,7 @@ impl Order {
                 Pricing::Catalogue => terms.texts.order_received(&stored, Some(pickup), confirmed),
             };
             let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
-            OutboxMessage::enqueue_sms(connection, &sms)?;
+            OutboxMessage::enqueue_sms(connection, &sms, &terms.texts.limits)?;
         }
         if terms.mpesa_prompt && stored.payment_method == PaymentMethod::PayNow {
             // Refused only for a KSh 0 order, which has nothing to pay.

@@ -7,9 +7,9 @@ mod queue;
 mod report;
 mod sms;
 
-pub use queue::{Finish, Pace};
+pub use queue::{DayBudget, Finish, Pace};
 pub use report::OutboxSummary;
-pub use sms::{DeliveryReport, Enqueued, MessageSwitch, OptOut};
+pub use sms::{DeliveryReport, Enqueued, MessageSwitch, OVER_LIMIT, OptOut};
 
 use crate::db::DbConnection;
 use crate::db::schema::outbox;

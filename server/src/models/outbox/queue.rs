@@ -2,9 +2,10 @@
 //! recording how the attempt ended, and the shared pace of each provider's API.
 
 use super::OutboxMessage;
+use crate::clock::stored;
 use crate::db::schema::{outbox, outbox_pace};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{Channel, OutboxStatus};
+use crate::domain::{Channel, MessageKind, OutboxStatus};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -26,16 +27,43 @@ pub enum Finish {
     Failed(String),
 }
 
+/// The shop's budget of texts for one Nairobi day, as the SMS worker checks it when it claims a
+/// text: the texts sent in the day, and those being sent now, never exceed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DayBudget {
+    /// Texts the day may send (`LAUNDRY_SMS_DAILY_BUDGET`).
+    pub budget: u32,
+    /// The day's first moment, UTC.
+    pub start: PrimitiveDateTime,
+    /// The next day's first moment, UTC.
+    pub end: PrimitiveDateTime,
+}
+
+impl DayBudget {
+    /// The budget of the Nairobi day `at` falls in.
+    pub fn of(budget: u32, at: time::OffsetDateTime) -> Self {
+        let start = crate::domain::schedule::nairobi_day(at).midnight().assume_offset(crate::clock::NAIROBI);
+        DayBudget { budget, start: stored(start), end: stored(start + time::Duration::DAY) }
+    }
+}
+
 impl OutboxMessage {
     /// Takes the next due row of `channel` for `owner` until `now + lease`: pending or blocked, due, and not
-    /// held by a live lease. On PostgreSQL the row is locked `FOR UPDATE SKIP LOCKED`, so workers
-    /// of several instances never take the same row; on SQLite the write lock does the same.
+    /// held by a live lease; rows of a lower [`MessageKind::priority`] first (texts about an order
+    /// before replies), then the longest due. On PostgreSQL the row is locked `FOR UPDATE SKIP
+    /// LOCKED`, so workers of several instances never take the same row; on SQLite the write lock
+    /// does the same.
+    ///
+    /// With a `budget`, nothing is taken once the texts sent in its day and those leased now reach
+    /// it: they wait, in the same order, for the next day (or a larger budget). On PostgreSQL a
+    /// lock held to the end of the claim makes the workers of every instance count one at a time.
     pub fn claim(
         connection: &mut DbConnection,
         channel: Channel,
         owner: &str,
         now: PrimitiveDateTime,
         lease: time::Duration,
+        budget: Option<DayBudget>,
     ) -> QueryResult<Option<OutboxMessage>> {
         let due = outbox::channel.eq(channel).and(
             outbox::status
@@ -43,14 +71,33 @@ impl OutboxMessage {
                 .and(outbox::next_attempt_at.le(now))
                 .and(outbox::lease_until.is_null().or(outbox::lease_until.lt(now))),
         );
-        let next_due = outbox::table.filter(due).order(outbox::next_attempt_at.asc()).select(outbox::id);
+        let priority = diesel::dsl::sql::<diesel::sql_types::Integer>(&MessageKind::priority_sql());
+        let next_due =
+            outbox::table.filter(due).order((priority.asc(), outbox::next_attempt_at.asc())).select(outbox::id);
         write_transaction(connection, |connection| {
+            if let (Some(_), DbConnection::Postgres(pg)) = (budget, &mut *connection) {
+                diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                    .bind::<diesel::sql_types::Text, _>(format!("{channel} daily budget"))
+                    .execute(pg)?;
+            }
             let id: Option<String> = match connection {
                 DbConnection::Postgres(pg) => next_due.limit(1).for_update().skip_locked().load(pg)?.into_iter().next(),
                 // SQLite has one writer at a time, and this transaction holds the write lock.
                 DbConnection::Sqlite(sqlite) => next_due.first(sqlite).optional()?,
             };
             let Some(id) = id else { return Ok(None) };
+            if let Some(budget) = budget {
+                let sent = Self::sent_between(connection, channel, budget.start, budget.end)?;
+                let sending: i64 = outbox::table
+                    .filter(outbox::channel.eq(channel))
+                    .filter(outbox::status.eq_any([OutboxStatus::Pending, OutboxStatus::Blocked]))
+                    .filter(outbox::lease_until.ge(now))
+                    .count()
+                    .get_result(connection)?;
+                if sent + sending >= i64::from(budget.budget) {
+                    return Ok(None);
+                }
+            }
             diesel::update(outbox::table.find(&id))
                 .set((
                     outbox::lease_owner.eq(owner),
@@ -60,6 +107,21 @@ impl OutboxMessage {
                 .execute(connection)?;
             outbox::table.find(&id).select(OutboxMessage::as_select()).first(connection).optional()
         })
+    }
+
+    /// How many rows of `channel` were sent from `start` to `end` (UTC, the end excluded).
+    pub fn sent_between(
+        connection: &mut DbConnection,
+        channel: Channel,
+        start: PrimitiveDateTime,
+        end: PrimitiveDateTime,
+    ) -> QueryResult<i64> {
+        outbox::table
+            .filter(outbox::channel.eq(channel))
+            .filter(outbox::sent_at.ge(start))
+            .filter(outbox::sent_at.lt(end))
+            .count()
+            .get_result(connection)
     }
 
     /// Records how the attempt of `owner` ended. False when the lease was lost meanwhile (another

@@ -2,6 +2,7 @@
 //! network did not deliver among them), and sending one again.
 
 use super::OutboxMessage;
+use super::sms::OVER_LIMIT;
 use crate::db::DbConnection;
 use crate::db::schema::{orders, outbox};
 use crate::domain::{Channel, Delivery, OutboxStatus};
@@ -19,7 +20,8 @@ pub struct OutboxSummary {
     pub blocked: i64,
     /// sent rows (those reported undelivered among them).
     pub sent: i64,
-    /// skipped rows: texts to a number that opted out, or of a kind switched off.
+    /// skipped rows: texts to a number that opted out, of a kind switched off, or held back by a
+    /// limit per phone.
     pub skipped: i64,
     /// SMS: sent rows the network reported not delivered.
     pub undelivered: i64,
@@ -77,8 +79,8 @@ impl OutboxMessage {
         })
     }
 
-    /// Rows staff should look at: failed, blocked, pending after a failed attempt, or sent but
-    /// reported undelivered; newest first; each with the order ID of the order it is about.
+    /// Rows staff should look at: failed, blocked, pending after a failed attempt, held back by a
+    /// limit per phone, or sent but reported undelivered; newest first; each with the order ID of the order it is about.
     pub fn problems(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<(OutboxMessage, Option<String>)>> {
         outbox::table
             .left_join(orders::table.on(orders::id.nullable().eq(outbox::order_id)))
@@ -86,7 +88,10 @@ impl OutboxMessage {
                 outbox::status
                     .eq_any([OutboxStatus::Failed, OutboxStatus::Blocked])
                     .or(outbox::last_error.is_not_null().and(outbox::status.eq(OutboxStatus::Pending)))
-                    .or(outbox::delivery.eq(Delivery::Failed)),
+                    .or(outbox::delivery.eq(Delivery::Failed))
+                    .or(outbox::status
+                        .eq(OutboxStatus::Skipped)
+                        .and(outbox::last_error.like(format!("{OVER_LIMIT}%")))),
             )
             .order(outbox::created_at.desc())
             .limit(limit)

@@ -6,6 +6,7 @@ use super::OutboxMessage;
 use crate::db::schema::{message_switches, orders, outbox, sms_opt_outs};
 use crate::db::{DbConnection, insert_or_ignore};
 use crate::domain::{Channel, Delivery, MessageKind, OrderStatus, OutboxStatus};
+use crate::sms::SmsLimits;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -20,13 +21,32 @@ pub enum Enqueued {
     SwitchedOff,
     /// Not written: a row with its `dedupe_key` exists.
     AlreadyThere,
+    /// Written as not sent ("skipped", with why): its phone had as many texts in the last hour as
+    /// the limits allow. Staff see it among the messages that need a look and may send it again.
+    OverLimit,
 }
+
+/// The start of the reason a text over a limit per phone carries, as staff read it.
+pub const OVER_LIMIT: &str = "Not sent: over the limit";
+
+/// The statuses of the texts a phone's hourly limits count: written to go, or gone.
+const COUNTED: [OutboxStatus; 3] = [OutboxStatus::Pending, OutboxStatus::Sent, OutboxStatus::Blocked];
 
 impl OutboxMessage {
     /// Writes an SMS row made by [`OutboxMessage::sms`], inside the caller's transaction, unless
     /// its number opted out or staff switched its kind off. A row whose `dedupe_key` is taken is
     /// not written a second time, even by two instances at once (the key is unique).
-    pub fn enqueue_sms(connection: &mut DbConnection, sms: &OutboxMessage) -> QueryResult<Enqueued> {
+    ///
+    /// Counting the texts written to its phone in the hour before it (pending, sent or blocked),
+    /// a text beyond `limits` is written as skipped, with the limit it hit, and is not sent: a
+    /// reply to a text when the phone had `per_phone_per_hour` replies, any text when it had
+    /// `service_per_phone_per_hour` texts. On PostgreSQL a lock on the phone's texts, held to the
+    /// end of the transaction, makes two writers for one phone count one after the other.
+    pub fn enqueue_sms(
+        connection: &mut DbConnection,
+        sms: &OutboxMessage,
+        limits: &SmsLimits,
+    ) -> QueryResult<Enqueued> {
         let Some(phone) = sms.to_phone.as_deref() else { return Ok(Enqueued::OptedOut) };
         if OptOut::is_opted_out(connection, phone)? {
             return Ok(Enqueued::OptedOut);
@@ -34,8 +54,21 @@ impl OutboxMessage {
         if !MessageSwitch::is_on(connection, sms.kind)? {
             return Ok(Enqueued::SwitchedOff);
         }
-        let written = insert_or_ignore!(connection, outbox::table, sms)?;
-        Ok(if written == 1 { Enqueued::Written } else { Enqueued::AlreadyThere })
+        let row = match over_limit(connection, sms, phone, limits)? {
+            None => sms.clone(),
+            Some(why) => OutboxMessage {
+                status: OutboxStatus::Skipped,
+                last_error: Some(why),
+                last_attempt_at: Some(sms.created_at),
+                ..sms.clone()
+            },
+        };
+        let written = insert_or_ignore!(connection, outbox::table, &row)?;
+        Ok(match (written, row.status) {
+            (1, OutboxStatus::Skipped) => Enqueued::OverLimit,
+            (1, _) => Enqueued::Written,
+            _ => Enqueued::AlreadyThere,
+        })
     }
 
     /// Marks a claimed SMS not to be sent if, since it was written, its number opted out or its
@@ -74,6 +107,43 @@ impl OutboxMessage {
             .execute(connection)?;
         Ok(changed == 1)
     }
+}
+
+/// Why `sms` may not go to `phone` now, if a limit per phone holds it back.
+fn over_limit(
+    connection: &mut DbConnection,
+    sms: &OutboxMessage,
+    phone: &str,
+    limits: &SmsLimits,
+) -> QueryResult<Option<String>> {
+    if let DbConnection::Postgres(pg) = connection {
+        // Its own key, taken last in the transaction: never waited for while holding the
+        // window's or the phone's other lock in another order.
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(format!("texts to {phone}"))
+            .execute(pg)?;
+    }
+    let since = sms.created_at - time::Duration::HOUR;
+    let recent = || {
+        outbox::table
+            .filter(outbox::channel.eq(Channel::Sms))
+            .filter(outbox::to_phone.eq(phone))
+            .filter(outbox::created_at.gt(since))
+            .filter(outbox::status.eq_any(COUNTED))
+    };
+    let (replies_cap, all_cap) = limits.room_for(sms.kind);
+    let all: i64 = recent().count().get_result(connection)?;
+    if all >= i64::from(all_cap) {
+        return Ok(Some(format!(
+            "{OVER_LIMIT} of {all_cap} texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)"
+        )));
+    }
+    let Some(replies_cap) = replies_cap else { return Ok(None) };
+    let reply_kinds: Vec<MessageKind> = MessageKind::SMS.into_iter().filter(|kind| kind.is_reply()).collect();
+    let replies: i64 = recent().filter(outbox::kind.eq_any(reply_kinds)).count().get_result(connection)?;
+    Ok((replies >= i64::from(replies_cap)).then(|| {
+        format!("{OVER_LIMIT} of {replies_cap} replies an hour to one phone (LAUNDRY_SMS_PER_PHONE_PER_HOUR)")
+    }))
 }
 
 /// The phone numbers that asked for no more texts.
@@ -183,9 +253,9 @@ pub struct DeliveryReport {
 }
 
 impl DeliveryReport {
-    /// Records the report on its SMS row. A final report (delivered, failed) is not undone by a
-    /// late "waiting" one; the same report twice changes nothing more. False when no SMS has that
-    /// id (an old message, or another account's).
+    /// Records the report on its SMS row. The first final report (delivered, failed) stays: a
+    /// later report, "waiting" or final, changes nothing, and neither does the same report twice.
+    /// False when no SMS has that id (an old message, or another account's).
     pub fn record(&self, connection: &mut DbConnection, now: PrimitiveDateTime) -> QueryResult<bool> {
         let row =
             outbox::table.filter(outbox::channel.eq(Channel::Sms)).filter(outbox::provider_id.eq(&self.provider_id));
@@ -195,12 +265,9 @@ impl DeliveryReport {
         }
         let values =
             (outbox::delivery.eq(self.delivery), outbox::delivery_detail.eq(&self.detail), outbox::delivery_at.eq(now));
-        if self.delivery.is_final() {
-            diesel::update(row).set(values).execute(connection)?;
-        } else {
-            let not_final = outbox::delivery.is_null().or(outbox::delivery.eq(Delivery::Waiting));
-            diesel::update(row.filter(not_final)).set(values).execute(connection)?;
-        }
+        // One statement, so two reports at once cannot both find the row not final.
+        let not_final = outbox::delivery.is_null().or(outbox::delivery.eq(Delivery::Waiting));
+        diesel::update(row.filter(not_final)).set(values).execute(connection)?;
         Ok(true)
     }
 }

@@ -1,7 +1,7 @@
 //! The dashboard page, rendered on the server with its first page of data (the pickups awaiting
 //! confirmation, and the open tab's list or day board), and its stat cards.
 
-use super::outbox::{Unconfigured, load_report};
+use super::outbox::{Unconfigured, load_report, owners_budget};
 use super::payments::load_to_check;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
 use super::run::run_day;
@@ -66,6 +66,7 @@ pub async fn show_dashboard(
         (tab == AdminTab::Run).then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok()).flatten();
     let filter = orders.clone();
     let missing = Unconfigured::of(state.settings());
+    let budget = owners_budget(&state, &staff);
     let schedule = state.settings().schedule.clone();
     let day = today(&state);
     let loaded = state
@@ -74,7 +75,7 @@ pub async fn show_dashboard(
             let stats = Stats::load(connection, day)?;
             let orders = Order::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
-            let outbox = load_report(connection, &missing)?;
+            let outbox = load_report(connection, &missing, budget)?;
             let unconfirmed = load_awaiting(connection, &schedule)?;
             let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
             let payments = load_to_check(connection, None)?;

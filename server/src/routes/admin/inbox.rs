@@ -79,6 +79,7 @@ pub async fn change_text_status(
         ApiError::BadRequest(format!("Unknown text status '{}': use new, read or handled.", change.status.trim()))
     })?;
     let (id, by, now) = (id.into_inner(), staff.email.clone(), now_utc());
+    let limits = state.texts().limits;
     let changed = state
         .db()
         .run(move |connection| {
@@ -139,9 +140,10 @@ pub async fn answer_text(
     let input: AnswerInput = json_body(&body, r#"a JSON object like {"text": "We come at 7pm."}"#)?;
     let words = check_answer(input.text.as_deref())?;
     let (id, by, now) = (id.into_inner(), staff.email.clone(), now_utc());
+    let limits = state.texts().limits;
     let answered = state
         .db()
-        .run(move |connection| match Inbox::answer(connection, &id, &words, &by, now) {
+        .run(move |connection| match Inbox::answer(connection, &id, &words, &by, &limits, now) {
             Ok(entry) => {
                 let unread = Inbox::unread(connection)?;
                 Ok(Ok(InboxChanged { text: InboxText::from(&entry), unread }))
@@ -169,6 +171,9 @@ pub async fn answer_text(
         )),
         Err(AnswerError::SwitchedOff) => Err(refused(
             "Staff's answers are switched off under 'Texts to customers': nothing was sent. Switch them on to answer by text.",
+        )),
+        Err(AnswerError::OverLimit) => Err(refused(
+            "This number has had as many texts in the last hour as we send one phone: nothing was sent. Call the customer instead, or answer later.",
         )),
         Err(AnswerError::Database(_)) => Err(no_such_text()),
     }

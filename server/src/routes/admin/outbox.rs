@@ -7,11 +7,11 @@ use crate::auth::CurrentStaff;
 use crate::clock::now_utc;
 use crate::config::Settings;
 use crate::db::{DbConnection, DbError};
-use crate::domain::Channel;
+use crate::domain::{Channel, StaffRole};
 use crate::error::ApiError;
-use crate::models::outbox::OutboxMessage;
+use crate::models::outbox::{DayBudget, OutboxMessage};
 use crate::state::AppState;
-use crate::views::admin::{ChannelReport, MessageResent, OutboxMessageView, OutboxReport};
+use crate::views::admin::{ChannelReport, MessageResent, OutboxMessageView, OutboxReport, TextBudgetView};
 use actix_web::{HttpResponse, web};
 
 /// Messages listed as needing a look.
@@ -31,23 +31,44 @@ impl Unconfigured {
     }
 }
 
-/// The outbox report, read now; `missing` says which channels can send.
-pub fn load_report(connection: &mut DbConnection, missing: &Unconfigured) -> diesel::QueryResult<OutboxReport> {
+/// Today's budget of texts when `staff` is the owner (only the owner is warned about it).
+pub fn owners_budget(state: &AppState, staff: &CurrentStaff) -> Option<DayBudget> {
+    let settings = state.settings();
+    (staff.role == StaffRole::Owner).then(|| DayBudget::of(settings.sms.limits.daily_budget, settings.clock.now()))
+}
+
+/// The outbox report, read now; `missing` says which channels can send, `budget` (the owner's)
+/// whether to warn about the day's texts.
+pub fn load_report(
+    connection: &mut DbConnection,
+    missing: &Unconfigured,
+    budget: Option<DayBudget>,
+) -> diesel::QueryResult<OutboxReport> {
     let email = OutboxMessage::summary(connection, Channel::Email)?;
     let sms = OutboxMessage::summary(connection, Channel::Sms)?;
     let problems = OutboxMessage::problems(connection, PROBLEMS_SHOWN)?;
+    let text_budget = match budget {
+        Some(day) => {
+            let sent = OutboxMessage::sent_between(connection, Channel::Sms, day.start, day.end)?;
+            TextBudgetView::new(sent, day.budget)
+        }
+        None => None,
+    };
     Ok(OutboxReport::new(
         ChannelReport::new(Channel::Email, &missing.email, &email),
         ChannelReport::new(Channel::Sms, &missing.sms, &sms),
         &problems,
+        text_budget,
     ))
 }
 
 /// GET /api/admin/outbox (also /api/admin/mail): each channel's state and the messages that need
 /// a look.
-pub async fn show_outbox(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
+pub async fn show_outbox(state: web::Data<AppState>, staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
     let missing = Unconfigured::of(state.settings());
-    let report = state.db().run(move |c| load_report(c, &missing).map_err(DbError::from)).await.map_err(load_failed)?;
+    let budget = owners_budget(&state, &staff);
+    let report =
+        state.db().run(move |c| load_report(c, &missing, budget).map_err(DbError::from)).await.map_err(load_failed)?;
     Ok(private_json(&report))
 }
 
@@ -60,6 +81,7 @@ pub async fn resend_message(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let missing = Unconfigured::of(state.settings());
+    let budget = owners_budget(&state, &staff);
     let resent = state
         .db()
         .run(move |connection| {
@@ -67,7 +89,7 @@ pub async fn resend_message(
             let order_id = OutboxMessage::order_id_of(connection, &message)?;
             Ok::<_, DbError>(Some((
                 OutboxMessageView::new(&message, order_id.as_deref()),
-                load_report(connection, &missing),
+                load_report(connection, &missing, budget),
             )))
         })
         .await

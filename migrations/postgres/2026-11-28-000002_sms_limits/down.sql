@@ -1,0 +1,2 @@
+DROP INDEX outbox_sent;
+DROP INDEX outbox_to_phone;
