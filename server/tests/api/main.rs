@@ -28,6 +28,7 @@ mod orders;
 mod pages;
 mod phone_bookings;
 mod process;
+mod prompt_limits;
 mod reclean_life;
 mod recleans;
 mod recleans_staff;
