@@ -162,10 +162,7 @@ mod tests {
         assert_eq!(limits.next_allowed(&[at(70), at(50)], now), None);
         assert_eq!(limits.next_allowed(&[at(5), at(70), at(300)], now), Some(at(300) + time::Duration::days(1)));
         // Both: the later of the two.
-        assert_eq!(
-            limits.next_allowed(&[at(5), at(6), at(300)], now),
-            Some(at(300) + time::Duration::days(1))
-        );
+        assert_eq!(limits.next_allowed(&[at(5), at(6), at(300)], now), Some(at(300) + time::Duration::days(1)));
     }
 
     #[test]

@@ -261,7 +261,9 @@ async fn act(
                 StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, &notify, minutes_per_stop, now),
                 StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, &notify, now),
                 StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, &notify, now),
-                StopForm::Prompt => ask_at_the_door(connection, &stop_id, actor, now, (notify.prompt_limits, prompt_now)),
+                StopForm::Prompt => {
+                    ask_at_the_door(connection, &stop_id, actor, now, (notify.prompt_limits, prompt_now))
+                }
             })
         })
         .await;

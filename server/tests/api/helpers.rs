@@ -89,6 +89,14 @@ fn new_database(backend: Backend) -> Option<TestDatabase> {
     }
 }
 
+/// A new, empty PostgreSQL database (dropped with the value) and its URL; `None` when PostgreSQL
+/// is not configured for tests.
+pub fn empty_postgres() -> Option<(TestDatabase, String)> {
+    let database = new_database(Backend::Postgres)?;
+    let url = database.url();
+    Some((database, url))
+}
+
 impl TestApp {
     /// GET `path`, asking for no compression so bodies read as text.
     pub async fn get(&self, path: &str) -> reqwest::Response {

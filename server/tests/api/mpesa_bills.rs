@@ -157,12 +157,14 @@ async fn a_prompt_daraja_never_answered_holds_back_a_second_for_two_minutes(back
 
     app.clock.advance(time::Duration::seconds(90));
     let now = stored(app.clock.now());
-    let again = app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", PromptLimits::default(), now).unwrap());
+    let again =
+        app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", PromptLimits::default(), now).unwrap());
     assert_eq!(again.err(), Some(AskRefusal::TooSoon), "it may still be on the phone");
 
     app.clock.advance(time::Duration::seconds(31));
     let now = stored(app.clock.now());
-    let again = app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", PromptLimits::default(), now).unwrap());
+    let again =
+        app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", PromptLimits::default(), now).unwrap());
     assert!(again.is_ok(), "{again:?}");
 }
 

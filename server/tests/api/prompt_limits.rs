@@ -15,10 +15,8 @@ const VICTIM: &str = "+254722000111";
 
 /// A server whose M-PESA is the mock, with the default limits: 3 prompts per phone an hour, 6 a day.
 async fn limited_app(backend: Backend) -> Option<(TestApp, crate::mpesa_mock::MockDaraja)> {
-    let limits = [
-        ("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "3".to_owned()),
-        ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "6".to_owned()),
-    ];
+    let limits =
+        [("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "3".to_owned()), ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "6".to_owned())];
     paying_app_with(backend, &limits).await
 }
 
@@ -29,9 +27,7 @@ fn prompts_of(app: &TestApp, orders: &[Order]) -> (Vec<MpesaPrompt>, Vec<MpesaPr
     all.into_iter().partition(|prompt| prompt.held_until.is_none())
 }
 
-async fn orders_naming_one_phone_at_once_prompt_it_three_times_and_the_others_say_to_pay_at_the_till(
-    backend: Backend,
-) {
+async fn orders_naming_one_phone_at_once_prompt_it_three_times_and_the_others_say_to_pay_at_the_till(backend: Backend) {
     let Some((app, daraja)) = limited_app(backend).await else { return };
 
     // Eight orders at once, all naming the victim's phone (from one address, as in the attack).

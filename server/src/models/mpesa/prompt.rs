@@ -13,8 +13,7 @@ use time::{Duration, PrimitiveDateTime};
 /// likely has the first one still on the phone.
 pub const RESEND_AFTER: Duration = Duration::seconds(60);
 /// The words of a prompt held by the limits on prompts per phone (see [`PromptLimits`]).
-pub const HELD_WORDS: &str =
-    "No M-PESA prompt was sent: this phone number has had as many as we send in an hour or a day. Please pay to the till.";
+pub const HELD_WORDS: &str = "No M-PESA prompt was sent: this phone number has had as many as we send in an hour or a day. Please pay to the till.";
 /// How long after a prompt request Daraja did not answer a new one may be sent: past the time a
 /// prompt stays on a phone.
 pub const UNANSWERED_WAIT: Duration = Duration::seconds(120);

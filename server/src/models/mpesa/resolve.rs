@@ -122,7 +122,8 @@ impl MpesaPrompt {
             let receipt_late = prompt.state == PromptState::Paid && prompt.receipt.is_none() && money_now;
             // The same receipt again (a repeated callback, one flagged too) changes nothing more.
             let known = paid.is_some_and(|paid| prompt.receipt.as_deref() == Some(paid.receipt.as_str()));
-            if known || (!receipt_late && (prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now)))
+            if known
+                || (!receipt_late && (prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now)))
             {
                 return Ok(Resolved::AlreadyEnded);
             }

@@ -7,12 +7,12 @@ use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, SlotRefusal};
 use crate::domain::{
-    Line, MessageKind, OrderReference, PromptLimits, OrderSource, OrderStatus, PaymentMethod, ValidOrder, lines_total,
+    Line, MessageKind, OrderReference, OrderSource, OrderStatus, PaymentMethod, PromptLimits, ValidOrder, lines_total,
 };
-use crate::models::{implicit_keys, lock_phone};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
+use crate::models::{implicit_keys, lock_phone};
 use crate::sms::texts::Texts;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
