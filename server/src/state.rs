@@ -126,6 +126,7 @@ impl AppState {
     pub fn notify_customer(&self) -> NotifyCustomer {
         NotifyCustomer::customer(&self.texts, self.settings.mail.status_template.is_some())
             .with_prompts(self.sends_prompts())
+            .with_prompt_limits(self.settings.mpesa.prompt_limits)
     }
 
     /// The configuration the server started with.

@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import { formatKsh } from "../lib/format";
 import type { CustomerPayment } from "../lib/generated/CustomerPayment";
-import { POLL_MS, paidHow, promptWords, showsPrompt } from "../lib/payment";
+import { HELD_PROMPT, POLL_MS, paidHow, promptWords, showsPrompt } from "../lib/payment";
 
 interface PaymentCardProps {
   payment: CustomerPayment;
@@ -102,6 +102,7 @@ export function PaymentCard(props: PaymentCardProps) {
       <div className="payment-steps">
         <h2 className="step__title">Pay with M-PESA</h2>
         {refused}
+        {payment.payAtTill && <p>{HELD_PROMPT}</p>}
         <TillSteps amount={payment.due} till={props.till} phone={props.phone} />
       </div>
     );

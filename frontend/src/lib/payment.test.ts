@@ -20,6 +20,7 @@ const unpaid: CustomerPayment = {
   prompt: prompt({}),
   canAsk: true,
   poll: true,
+  payAtTill: false,
 };
 
 test("a prompt on the phone asks for the PIN and the amount", () => {
@@ -51,4 +52,5 @@ test("the prompt shows only for an unpaid Pay Now order on a site that sends pro
   assert.equal(showsPrompt(unpaid), true);
   assert.equal(showsPrompt({ ...unpaid, prompts: false }), false);
   assert.equal(showsPrompt({ ...unpaid, method: "pay-delivery" }), false);
+  assert.equal(showsPrompt({ ...unpaid, payAtTill: true }), false, "a prompt held by the limits per phone");
 });

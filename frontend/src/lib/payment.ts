@@ -63,7 +63,12 @@ export function paidHow(payment: CustomerPayment): string {
   return `${how}${code}${when}`;
 }
 
-/** Whether the pages show the prompt's state rather than the till instructions. */
+/** Whether the pages show the prompt's state rather than the till instructions (not when the
+ * prompt was held by the limits per phone: none is coming). */
 export function showsPrompt(payment: CustomerPayment): boolean {
-  return payment.prompts && payment.method === "pay-now" && !payment.paid;
+  return payment.prompts && payment.method === "pay-now" && !payment.paid && !payment.payAtTill;
 }
+
+/** Why the till's steps show where a prompt was expected. */
+export const HELD_PROMPT =
+  "No M-PESA prompt is coming: this phone number has had as many as we send for now. Please pay to the till instead:";

@@ -1,6 +1,7 @@
 //! The M-PESA variables (`MPESA_*`). Each is optional; one that is set is checked.
 
 use super::{ConfigError, invalid, is_web_address};
+use crate::domain::PromptLimits;
 use crate::domain::catalogue::MPESA_TILL;
 use crate::mpesa::{DEFAULT_TIMEOUT, LIVE_API, MpesaSettings};
 use secrecy::SecretString;
@@ -69,6 +70,15 @@ pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result
             _ => return Err(invalid("MPESA_TIMEOUT_SECONDS", &text, "expected whole seconds from 1 to 120")),
         },
     };
+    let per_hour = prompts_limit(get("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR"), "LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", 3)?;
+    let per_day = prompts_limit(get("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY"), "LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", 6)?;
+    if per_day < per_hour {
+        return Err(invalid(
+            "LAUNDRY_PROMPTS_PER_PHONE_PER_DAY",
+            &per_day.to_string(),
+            "expected at least LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR: a day holds the hour",
+        ));
+    }
     Ok(MpesaSettings {
         base_url: base_url.trim_end_matches('/').to_owned(),
         consumer_key,
@@ -80,7 +90,20 @@ pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result
         callback_secret: callback_secret.map(SecretString::from),
         c2b_version,
         request_timeout,
+        prompt_limits: PromptLimits { per_hour, per_day },
     })
+}
+
+/// A number of prompts per phone: a whole number from 1 to 100 (`default` when unset).
+fn prompts_limit(value: Option<String>, variable: &'static str, default: u32) -> Result<u32, ConfigError> {
+    match value {
+        None => Ok(default),
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=100).contains(n))
+            .ok_or_else(|| invalid(variable, &text, "expected a whole number of prompts from 1 to 100")),
+    }
 }
 
 /// Safaricom calls back https:// addresses only (plain http:// is let through for a test on this
@@ -133,6 +156,22 @@ mod tests {
         }
         let error = mpesa(&[("MPESA_PASSKEY", "bfb279f9 aa9bdbcf")]).unwrap_err().to_string();
         assert!(!error.contains("bfb279f9"), "{error}");
+    }
+
+    #[test]
+    fn the_prompts_per_phone_default_to_three_an_hour_and_six_a_day_and_are_checked() {
+        assert_eq!(mpesa(&[]).unwrap().prompt_limits, PromptLimits { per_hour: 3, per_day: 6 });
+        let set = mpesa(&[("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "2"), ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "4")]);
+        assert_eq!(set.unwrap().prompt_limits, PromptLimits { per_hour: 2, per_day: 4 });
+        for (name, value) in [
+            ("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "0"),
+            ("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "three"),
+            ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "101"),
+            ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "2"),
+        ] {
+            let error = mpesa(&[(name, value)]).unwrap_err().to_string();
+            assert!(error.starts_with(name), "{name}={value}: {error}");
+        }
     }
 
     #[test]

@@ -21,6 +21,10 @@ const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations
 
 pub use connection::DbConnection;
 
+/// The key of the PostgreSQL advisory lock held while migrating ("laundry migrations" as ASCII,
+/// folded into 63 bits): one instance migrates at a time.
+const MIGRATION_LOCK: i64 = 0x6c61_756e_6472_794d;
+
 /// A connection borrowed from the pool.
 pub type PooledDb = PooledConnection<Manager>;
 
@@ -203,11 +207,30 @@ impl Database {
         self.backend
     }
 
+    /// Runs the pending migrations. Two instances starting together on one PostgreSQL database
+    /// would both find the schema missing and both create it, and one would fail: a session lock
+    /// on a fixed key, on the connection that migrates, makes the second wait for the first and
+    /// then find nothing to do. (A SQLite file belongs to one instance; its migrations run in
+    /// write transactions.)
     fn migrate(&self) -> Result<(), String> {
         let mut connection = self.pool.get().map_err(|e| e.to_string())?;
         let result = match &mut *connection {
             DbConnection::Sqlite(sqlite) => sqlite.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
-            DbConnection::Postgres(pg) => pg.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+            DbConnection::Postgres(pg) => {
+                diesel::sql_query("SELECT pg_advisory_lock($1)")
+                    .bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK)
+                    .execute(pg)
+                    .map_err(|e| format!("cannot take the migration lock: {e}"))?;
+                let migrated = pg.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ());
+                // Released whatever the outcome: the connection goes back to the pool.
+                let released = diesel::sql_query("SELECT pg_advisory_unlock($1)")
+                    .bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK)
+                    .execute(pg);
+                if let Err(error) = released {
+                    tracing::warn!(%error, "releasing the migration lock failed");
+                }
+                migrated
+            }
         };
         result.map_err(|e| e.to_string())
     }

@@ -252,6 +252,7 @@ diesel::table! {
         queries -> Integer,
         next_query_at -> Nullable<Timestamp>,
         raw_callback -> Nullable<Text>,
+        held_until -> Nullable<Timestamp>,
     }
 }
 

@@ -34,8 +34,8 @@ pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RECLEAN_I
 pub use loose::Loose;
 pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};
 pub use mpesa::{
-    PromptState, ReceiptProblem, ReceiptSource, daraja_phone, daraja_timestamp, is_known_result, parse_daraja_time,
-    prompt_result, stk_password, till_phone,
+    PromptLimits, PromptState, ReceiptProblem, ReceiptSource, daraja_phone, daraja_timestamp, is_known_result,
+    parse_daraja_time, prompt_result, stk_password, till_phone,
 };
 pub use order::{MAX_QUANTITY_KG, OrderInput, ValidOrder};
 pub use payment::{MpesaCode, PaidVia, PaymentMethod, PaymentStatus};

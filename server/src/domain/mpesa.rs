@@ -56,6 +56,42 @@ text_enum! {
     }
 }
 
+/// How many prompts to pay one phone number may be sent, whoever asks (the order placed, the bill
+/// set at pickup, the customer's "send it again", staff, the valet): a site that sends a prompt to
+/// any number typed into its form must not become a way to flood a stranger's phone. Counted over
+/// the last hour and the last 24 hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PromptLimits {
+    /// `LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR`, default 3.
+    pub per_hour: u32,
+    /// `LAUNDRY_PROMPTS_PER_PHONE_PER_DAY`, default 6 (at least `per_hour`).
+    pub per_day: u32,
+}
+
+impl Default for PromptLimits {
+    fn default() -> Self {
+        PromptLimits { per_hour: 3, per_day: 6 }
+    }
+}
+
+impl PromptLimits {
+    /// When a phone that was sent the prompts written at `sent` (any order) may be sent another,
+    /// at `now`: `None` when it may now, else the moment the oldest prompt that counts leaves its
+    /// hour or its day.
+    pub fn next_allowed(&self, sent: &[PrimitiveDateTime], now: PrimitiveDateTime) -> Option<PrimitiveDateTime> {
+        let mut sorted: Vec<PrimitiveDateTime> = sent.to_vec();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let over = |limit: u32, span: time::Duration| {
+            let within: Vec<&PrimitiveDateTime> = sorted.iter().filter(|at| **at > now - span).collect();
+            // Newest first: the one whose leaving makes room is the limit-th newest.
+            (within.len() >= limit as usize).then(|| *within[limit as usize - 1] + span)
+        };
+        let hour = over(self.per_hour, time::Duration::hours(1));
+        let day = over(self.per_day, time::Duration::days(1));
+        hour.into_iter().chain(day).max()
+    }
+}
+
 /// What a Daraja `ResultCode` (of a callback or a status query) makes of a prompt, with the words
 /// the customer and staff read.
 pub fn prompt_result(code: i64) -> (PromptState, &'static str) {
@@ -114,6 +150,20 @@ pub fn till_phone(msisdn: &str) -> Option<String> {
 mod tests {
     use super::*;
     use time::macros::datetime;
+
+    #[test]
+    fn a_phone_may_be_prompted_again_when_the_oldest_prompt_that_counts_leaves_its_hour_or_day() {
+        let limits = PromptLimits { per_hour: 2, per_day: 3 };
+        let now = datetime!(2026-11-24 12:00:00);
+        let at = |minutes: i64| now - time::Duration::minutes(minutes);
+        assert_eq!(limits.next_allowed(&[], now), None);
+        assert_eq!(limits.next_allowed(&[at(10)], now), None);
+        assert_eq!(limits.next_allowed(&[at(10), at(50)], now), Some(at(50) + time::Duration::hours(1)));
+        assert_eq!(limits.next_allowed(&[at(70), at(50)], now), None);
+        assert_eq!(limits.next_allowed(&[at(5), at(70), at(300)], now), Some(at(300) + time::Duration::days(1)));
+        // Both: the later of the two.
+        assert_eq!(limits.next_allowed(&[at(5), at(6), at(300)], now), Some(at(300) + time::Duration::days(1)));
+    }
 
     #[test]
     fn the_timestamp_is_nairobi_time_and_the_password_joins_code_key_and_time() {

@@ -13,7 +13,7 @@
 use super::{JobContext, Looking};
 use crate::clock::stored;
 use crate::db::DbError;
-use crate::models::mpesa::MpesaPrompt;
+use crate::models::mpesa::{Money, MpesaPrompt};
 use crate::mpesa::client::QueryAnswer;
 use time::PrimitiveDateTime;
 
@@ -62,7 +62,7 @@ impl super::Job for PaymentQueries {
                         context
                             .database
                             .run(move |c| {
-                                MpesaPrompt::resolve(c, &checkout, code, &desc, None, &raw, &notify, now)
+                                MpesaPrompt::resolve(c, &checkout, code, &desc, &Money::NotSaid, &raw, &notify, now)
                                     .map_err(DbError::from)
                             })
                             .await?;

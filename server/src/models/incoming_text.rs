@@ -276,12 +276,14 @@ fn book_like(
     terms: &PlacingTerms<'_>,
     now: PrimitiveDateTime,
 ) -> Result<Option<(Order, Slot)>, PlaceError> {
-    let window = match Stop::next_open(connection, terms.schedule, now.assume_utc()) {
-        Ok(window) => window,
+    // Whether any window has room, to answer "full" with nothing written; the window itself is
+    // chosen when the order is placed, under the windows' locks.
+    match Stop::next_open(connection, terms.schedule, now.assume_utc()) {
+        Ok(_) => {}
         Err(BookError::Refused(_)) => return Ok(None),
         Err(BookError::Database(error)) => return Err(error.into()),
     };
-    let order = ValidOrder { pickup: Some(window), ..like(connection, last, sms, terms.texts.letter)? };
+    let order = ValidOrder { pickup: None, ..like(connection, last, sms, terms.texts.letter)? };
     // The text's id is the order's key: a text can never place two orders.
     let placed = Order::place_in_transaction(connection, &order, &format!("sms {}", sms.id), terms, now)?;
     let order = placed.order().clone();

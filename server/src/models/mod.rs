@@ -37,3 +37,18 @@ pub fn implicit_keys(fingerprint: &str, now: time::PrimitiveDateTime) -> [String
     let window = now.assume_utc().unix_timestamp().div_euclid(IMPLICIT_KEY_WINDOW_SECONDS);
     [format!("implicit {fingerprint} {window}"), format!("implicit {fingerprint} {}", window - 1)]
 }
+
+/// Makes writes about one phone number wait for each other (PostgreSQL; SQLite writes one
+/// transaction at a time): a first order's discount, two texts from one number, the prompts sent
+/// to it. A transaction-scoped advisory lock on the number; within one transaction it is taken
+/// again freely. Taken before any pickup window's lock, so that no two transactions wait for each
+/// other in a circle.
+pub(crate) fn lock_phone(connection: &mut crate::db::DbConnection, phone: &str) -> diesel::QueryResult<()> {
+    use diesel::RunQueryDsl;
+    if let crate::db::DbConnection::Postgres(pg) = connection {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(phone)
+            .execute(pg)?;
+    }
+    Ok(())
+}

@@ -167,6 +167,30 @@ impl Stop {
         Ok(pickup)
     }
 
+    /// Books the order's pickup in the first window from `now` on that has room, and its delivery
+    /// after it, inside the caller's transaction: what an order placed without choosing a window
+    /// gets. Each window is counted under its lock (see [`reserve`]); one that a booking at the same
+    /// moment filled, after the windows were looked at, is passed over for the next, so an order is
+    /// refused only when every window of the horizon is full. The locks are taken in time order,
+    /// so two bookings walking the windows never wait for each other in a circle.
+    pub fn book_first_open(
+        connection: &mut DbConnection,
+        order_id: &str,
+        schedule: &Schedule,
+        rush: bool,
+        now: OffsetDateTime,
+    ) -> Result<Slot, BookError> {
+        let windows = Stop::bookable_windows(connection, schedule, now)?;
+        for window in windows.iter().filter(|window| window.is_open()) {
+            let wanted = (window.slot.day, window.slot.window.start);
+            match Stop::book(connection, order_id, schedule, wanted, rush, now) {
+                Err(BookError::Refused(SlotRefusal::Full(_))) => continue,
+                other => return other,
+            }
+        }
+        Err(BookError::Refused(SlotRefusal::Full(format!("next {} days'", schedule.horizon_days))))
+    }
+
     /// The first window from `now` on with room: what an order placed without choosing one gets.
     pub fn next_open(
         connection: &mut DbConnection,

@@ -70,6 +70,10 @@ pub enum RunError {
     /// pickup): the message says why.
     #[error("{0}")]
     Refused(&'static str),
+    /// A prompt to pay was refused by the limits on prompts per phone: the message says when
+    /// another may be sent.
+    #[error("{0}")]
+    PromptsHeld(String),
     /// A field of the form does not fit the order: a message per field.
     #[error("the form does not fit the order")]
     Invalid(FieldErrors),
@@ -225,7 +229,7 @@ impl Stop {
             if already_done && notify.mpesa_prompts && billed.payment_method == PaymentMethod::PayNow {
                 // A corrected bill: the phone asks for the new amount (the first weighing's prompt
                 // goes with "picked up", in `set_status_within`).
-                MpesaPrompt::ask_for_bill(connection, &billed, "bill", now)?;
+                MpesaPrompt::ask_for_bill(connection, &billed, "bill", notify.prompt_limits, now)?;
             }
             Ok(Outcome::Changed)
         })

@@ -51,6 +51,8 @@ pub struct MpesaSettings {
     /// whose answer did not come in time is ended as not sent (it may still reach the phone: its
     /// callback then pays the order as a till payment would).
     pub request_timeout: Duration,
+    /// `LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR` and `_PER_DAY`: prompts one phone number may be sent.
+    pub prompt_limits: crate::domain::PromptLimits,
 }
 
 impl fmt::Debug for MpesaSettings {
@@ -67,6 +69,7 @@ impl fmt::Debug for MpesaSettings {
             .field("callback_secret", &hidden(&self.callback_secret))
             .field("c2b_version", &self.c2b_version)
             .field("request_timeout", &self.request_timeout)
+            .field("prompt_limits", &self.prompt_limits)
             .finish()
     }
 }
@@ -85,6 +88,7 @@ impl Default for MpesaSettings {
             callback_secret: None,
             c2b_version: "v1".to_owned(),
             request_timeout: DEFAULT_TIMEOUT,
+            prompt_limits: crate::domain::PromptLimits::default(),
         }
     }
 }

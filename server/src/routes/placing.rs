@@ -85,6 +85,7 @@ pub async fn place(
     let (first_order_discount, schedule) = (state.settings().first_order_discount, state.settings().schedule.clone());
     let texts = state.texts().clone();
     let mpesa_prompt = state.sends_prompts();
+    let prompt_limits = state.settings().mpesa.prompt_limits;
     let (source, staff) = match &placer {
         Placer::Customer(_) => (OrderSource::Web, None),
         Placer::Staff { by, source, confirm_slot } => (*source, Some((by.clone(), *confirm_slot))),
@@ -94,6 +95,7 @@ pub async fn place(
         .run(move |connection| {
             let mut terms = PlacingTerms::new(first_order_discount, &schedule, &texts, source, mpesa_prompt);
             terms.staff = staff.as_ref().map(|(by, confirm_slot)| StaffBooking { by, confirm_slot: *confirm_slot });
+            terms.prompt_limits = prompt_limits;
             let placed = Order::place(connection, &order, key.as_deref(), &terms, now_utc());
             Ok::<_, DbError>(placed.and_then(|placed| with_lines(connection, placed)))
         })

@@ -8,7 +8,7 @@ use crate::auth::CurrentStaff;
 use crate::clock::{now_utc, stored};
 use crate::db::DbError;
 use crate::domain::schedule::{day_label, nairobi_day, parse_day};
-use crate::domain::{Collected, FieldErrors, StaffRole, Weighing};
+use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
 use crate::models::order::Order;
 use crate::models::staff::Staff;
@@ -261,7 +261,9 @@ async fn act(
                 StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, &notify, minutes_per_stop, now),
                 StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, &notify, now),
                 StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, &notify, now),
-                StopForm::Prompt => ask_at_the_door(connection, &stop_id, actor, now, prompt_now),
+                StopForm::Prompt => {
+                    ask_at_the_door(connection, &stop_id, actor, now, (notify.prompt_limits, prompt_now))
+                }
             })
         })
         .await;
@@ -301,6 +303,7 @@ async fn act(
         Err(RunError::Refused(message)) => {
             (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message.to_owned())))
         }
+        Err(RunError::PromptsHeld(message)) => (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message))),
         Err(RunError::Invalid(errors)) => (StatusCode::UNPROCESSABLE_ENTITY, sent_back(errors, None)),
         Err(RunError::CodeUsedBy(reference)) => {
             let mut errors = FieldErrors::default();
@@ -325,11 +328,15 @@ fn ask_at_the_door(
     id: &str,
     actor: Actor<'_>,
     now: time::PrimitiveDateTime,
-    prompt_now: time::PrimitiveDateTime,
+    (limits, prompt_now): (PromptLimits, time::PrimitiveDateTime),
 ) -> Result<Outcome, RunError> {
     let order = Stop::order_to_prompt(connection, id, actor, now)?;
-    match MpesaPrompt::ask_again(connection, &order.id, actor.email, prompt_now)? {
+    match MpesaPrompt::ask_again(connection, &order.id, actor.email, limits, prompt_now)? {
         Ok(_) => Ok(Outcome::Changed),
+        Err(AskRefusal::PhoneLimit(again)) => Err(RunError::PromptsHeld(format!(
+            "This phone number was sent as many M-PESA prompts as we allow ({}): take cash, or ask the customer to pay to the till.",
+            AskRefusal::again_words(again)
+        ))),
         Err(refusal) => Err(RunError::Refused(prompt_refusal(&refusal))),
     }
 }

@@ -101,6 +101,10 @@ pub struct CustomerPayment {
     /// Whether the page should ask again in a few seconds: a prompt is being sent, on the phone,
     /// or being checked.
     pub poll: bool,
+    /// No prompt is coming: the newest was held because the phone number had as many as the
+    /// limits per phone allow. The pages give the till's steps (till, amount, reference) instead
+    /// of "check your phone".
+    pub pay_at_till: bool,
 }
 
 impl CustomerPayment {
@@ -119,6 +123,7 @@ impl CustomerPayment {
             receipt: prompt.receipt.clone(),
         });
         let open = paid.is_none() && order.status != OrderStatus::Cancelled && order.total_amount > 0;
+        let held = prompts && latest.is_some_and(|prompt| prompt.held_until.is_some());
         CustomerPayment {
             method: order.payment_method,
             prompts,
@@ -128,6 +133,7 @@ impl CustomerPayment {
                 && prompt.as_ref().is_some_and(|prompt| prompt.state.pending())
                 && latest.is_some_and(|prompt| now < prompt.created_at + POLL_FOR),
             can_ask: prompts && open && order.payment_method == PaymentMethod::PayNow,
+            pay_at_till: held && open && order.payment_method == PaymentMethod::PayNow,
             paid,
             prompt,
         }
@@ -168,6 +174,7 @@ mod tests {
             queries: 0,
             next_query_at: None,
             raw_callback: None,
+            held_until: None,
         }
     }
 

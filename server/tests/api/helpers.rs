@@ -89,6 +89,14 @@ fn new_database(backend: Backend) -> Option<TestDatabase> {
     }
 }
 
+/// A new, empty PostgreSQL database (dropped with the value) and its URL; `None` when PostgreSQL
+/// is not configured for tests.
+pub fn empty_postgres() -> Option<(TestDatabase, String)> {
+    let database = new_database(Backend::Postgres)?;
+    let url = database.url();
+    Some((database, url))
+}
+
 impl TestApp {
     /// GET `path`, asking for no compression so bodies read as text.
     pub async fn get(&self, path: &str) -> reqwest::Response {
@@ -289,8 +297,13 @@ async fn start_at(
         "LAUNDRY_RENDER_TIMEOUT_MS" => Some(timeout.clone()),
         "DATABASE_URL" => Some(database_url.clone()),
         other => env.iter().find(|(name, _)| *name == other).map(|(_, value)| value.clone()).or_else(|| {
-            // Every test's requests come from 127.0.0.1; only the limit's own test sets it low.
-            (other == "LAUNDRY_SUBMISSIONS_PER_HOUR").then(|| "1000000".to_owned())
+            // Every test's requests come from 127.0.0.1, and most tests' orders from a few phone
+            // numbers; only the limits' own tests set them low.
+            match other {
+                "LAUNDRY_SUBMISSIONS_PER_HOUR" => Some("1000000".to_owned()),
+                "LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR" | "LAUNDRY_PROMPTS_PER_PHONE_PER_DAY" => Some("100".to_owned()),
+                _ => None,
+            }
         }),
     })
     .unwrap();

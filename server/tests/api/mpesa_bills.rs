@@ -15,7 +15,7 @@ use crate::mpesa_mock::PushReply;
 use crate::mpesa_staff::{put_in_run, valet};
 use laundry::clock::stored;
 use laundry::db::write_transaction;
-use laundry::domain::{MessageKind, OrderStatus, PaymentStatus, PromptState, ReceiptProblem, StopKind};
+use laundry::domain::{MessageKind, OrderStatus, PaymentStatus, PromptLimits, PromptState, ReceiptProblem, StopKind};
 use laundry::models::mpesa::{AskRefusal, MpesaPrompt};
 use laundry::models::order::{NotifyCustomer, Order, Payment};
 use laundry::models::outbox::OutboxMessage;
@@ -125,7 +125,7 @@ async fn a_prompt_for_an_order_paid_since_it_was_written_is_not_sent(backend: Ba
     // Written, and the order paid in cash, in one transaction: the worker finds it queued.
     app.with_db(|c| {
         write_transaction(c, |c| {
-            let _ = MpesaPrompt::ask_within(c, &placed, "customer", now)?;
+            let _ = MpesaPrompt::ask_within(c, &placed, "customer", PromptLimits::default(), now)?;
             Order::record_payment_within(
                 c,
                 &placed.id,
@@ -157,12 +157,14 @@ async fn a_prompt_daraja_never_answered_holds_back_a_second_for_two_minutes(back
 
     app.clock.advance(time::Duration::seconds(90));
     let now = stored(app.clock.now());
-    let again = app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", now).unwrap());
+    let again =
+        app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", PromptLimits::default(), now).unwrap());
     assert_eq!(again.err(), Some(AskRefusal::TooSoon), "it may still be on the phone");
 
     app.clock.advance(time::Duration::seconds(31));
     let now = stored(app.clock.now());
-    let again = app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", now).unwrap());
+    let again =
+        app.with_db(|c| MpesaPrompt::ask_again(c, &placed.id, "customer", PromptLimits::default(), now).unwrap());
     assert!(again.is_ok(), "{again:?}");
 }
 

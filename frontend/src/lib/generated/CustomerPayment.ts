@@ -36,4 +36,10 @@ canAsk: boolean,
  * Whether the page should ask again in a few seconds: a prompt is being sent, on the phone,
  * or being checked.
  */
-poll: boolean, };
+poll: boolean, 
+/**
+ * No prompt is coming: the newest was held because the phone number had as many as the
+ * limits per phone allow. The pages give the till's steps (till, amount, reference) instead
+ * of "check your phone".
+ */
+payAtTill: boolean, };

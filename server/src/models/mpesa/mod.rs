@@ -5,6 +5,6 @@ mod prompt;
 mod receipt;
 mod resolve;
 
-pub use prompt::{AskRefusal, FIRST_QUERY_AFTER, MpesaPrompt};
+pub use prompt::{AskRefusal, FIRST_QUERY_AFTER, HELD_WORDS, MpesaPrompt};
 pub use receipt::{MatchRefusal, MpesaReceipt, ReceivedPayment, Recorded};
-pub use resolve::{PaidDetails, Resolved};
+pub use resolve::{CODE_ELSEWHERE_WORDS, Money, PaidDetails, Resolved, UNPROVEN_WORDS};

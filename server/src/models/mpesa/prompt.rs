@@ -2,7 +2,9 @@
 
 use crate::db::schema::{mpesa_prompts, orders};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{OrderStatus, PaymentStatus, PromptState};
+use crate::domain::schedule::{clock_time, day_label};
+use crate::domain::{OrderStatus, PaymentStatus, PromptLimits, PromptState};
+use crate::models::lock_phone;
 use crate::models::order::Order;
 use diesel::prelude::*;
 use time::{Duration, PrimitiveDateTime};
@@ -10,6 +12,8 @@ use time::{Duration, PrimitiveDateTime};
 /// The shortest time between two prompts for one order: a customer who asks again at once most
 /// likely has the first one still on the phone.
 pub const RESEND_AFTER: Duration = Duration::seconds(60);
+/// The words of a prompt held by the limits on prompts per phone (see [`PromptLimits`]).
+pub const HELD_WORDS: &str = "No M-PESA prompt was sent: this phone number has had as many as we send in an hour or a day. Please pay to the till.";
 /// How long after a prompt request Daraja did not answer a new one may be sent: past the time a
 /// prompt stays on a phone.
 pub const UNANSWERED_WAIT: Duration = Duration::seconds(120);
@@ -60,6 +64,8 @@ pub struct MpesaPrompt {
     pub next_query_at: Option<PrimitiveDateTime>,
     /// The callback as it came.
     pub raw_callback: Option<String>,
+    /// Held by the limits on prompts per phone, never sent: when the phone may be sent another.
+    pub held_until: Option<PrimitiveDateTime>,
 }
 
 /// Why a prompt was not written.
@@ -77,6 +83,9 @@ pub enum AskRefusal {
     TooSoon,
     /// [`PER_HOUR`] prompts in the last hour.
     TooMany,
+    /// The phone number was sent as many prompts as [`PromptLimits`] allow (for any of its
+    /// orders): another may be sent from this time.
+    PhoneLimit(PrimitiveDateTime),
 }
 
 impl AskRefusal {
@@ -102,22 +111,40 @@ impl AskRefusal {
             AskRefusal::NothingToPay => "There is nothing to pay for this order.",
             AskRefusal::TooSoon => "A prompt was sent less than a minute ago: check your phone for it.",
             AskRefusal::TooMany => "Five prompts were sent in the last hour; please pay to the till instead.",
+            AskRefusal::PhoneLimit(_) => {
+                "This phone number has had as many M-PESA prompts as we send for now; please pay to the till instead."
+            }
         }
+    }
+
+    /// When another prompt may be sent, for staff and the valet: `after 14:05 on Wed 25 Nov
+    /// (Nairobi time)`.
+    pub fn again_words(at: PrimitiveDateTime) -> String {
+        let local = at.assume_utc().to_offset(crate::clock::NAIROBI);
+        let minute = u16::from(local.hour()) * 60 + u16::from(local.minute());
+        format!("another may be sent after {} on {} (Nairobi time)", clock_time(minute), day_label(local.date()))
     }
 }
 
 impl MpesaPrompt {
     /// Writes a prompt for the order's bill to its phone, inside the caller's transaction (the
     /// order placed, the bill set); the caller wakes the prompt worker after committing. An order
-    /// paid, cancelled or at KSh 0 gets none.
+    /// paid, cancelled or at KSh 0 gets none. A phone that was sent as many prompts as `limits`
+    /// allow gets none either: the prompt is written held (failed at once, never sent), so that
+    /// the customer's pages give the till's steps instead of "check your phone".
     pub fn ask_within(
         connection: &mut DbConnection,
         order: &Order,
         asked_by: &str,
+        limits: PromptLimits,
         now: PrimitiveDateTime,
     ) -> QueryResult<Result<MpesaPrompt, AskRefusal>> {
         if let Some(refusal) = AskRefusal::of_order(order) {
             return Ok(Err(refusal));
+        }
+        let held_until = MpesaPrompt::phone_allowed_after(connection, &order.phone, limits, now)?;
+        if let Some(again) = held_until {
+            tracing::warn!(order = %order.reference, phone = %crate::domain::PhoneNumber::masked(&order.phone), %again, "an M-PESA prompt was held: the phone had as many as the limits allow");
         }
         let prompt = MpesaPrompt {
             id: uuid::Uuid::new_v4().to_string(),
@@ -138,9 +165,43 @@ impl MpesaPrompt {
             queries: 0,
             next_query_at: None,
             raw_callback: None,
+            held_until: None,
+        };
+        let prompt = match held_until {
+            None => prompt,
+            Some(again) => MpesaPrompt {
+                state: PromptState::Failed,
+                detail: Some(HELD_WORDS.to_owned()),
+                resolved_at: Some(now),
+                held_until: Some(again),
+                ..prompt
+            },
         };
         diesel::insert_into(mpesa_prompts::table).values(prompt.insertable()).execute(connection)?;
-        Ok(Ok(prompt))
+        Ok(match held_until {
+            None => Ok(prompt),
+            Some(again) => Err(AskRefusal::PhoneLimit(again)),
+        })
+    }
+
+    /// When `phone` may be sent another prompt under `limits`: `None` when it may now. Counted
+    /// under the phone's lock (held to the end of the caller's transaction on PostgreSQL; SQLite
+    /// writes one transaction at a time), so that orders naming one phone at the same moment
+    /// cannot pass the limits together. Held prompts do not count: they were never sent.
+    pub fn phone_allowed_after(
+        connection: &mut DbConnection,
+        phone: &str,
+        limits: PromptLimits,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<PrimitiveDateTime>> {
+        lock_phone(connection, phone)?;
+        let sent: Vec<PrimitiveDateTime> = mpesa_prompts::table
+            .filter(mpesa_prompts::phone.eq(phone))
+            .filter(mpesa_prompts::created_at.gt(now - Duration::days(1)))
+            .filter(mpesa_prompts::held_until.is_null())
+            .select(mpesa_prompts::created_at)
+            .load(connection)?;
+        Ok(limits.next_allowed(&sent, now))
     }
 
     /// A prompt for the order's bill as it now stands (set at pickup, or corrected), unless one
@@ -150,24 +211,26 @@ impl MpesaPrompt {
         connection: &mut DbConnection,
         order: &Order,
         asked_by: &str,
+        limits: PromptLimits,
         now: PrimitiveDateTime,
     ) -> QueryResult<()> {
         let pending = MpesaPrompt::latest(connection, &order.id)?.is_some_and(|prompt| {
             !prompt.state.is_final() && prompt.amount == order.total_amount && prompt.created_at > now - UNANSWERED_WAIT
         });
         if !pending {
-            let _ = MpesaPrompt::ask_within(connection, order, asked_by, now)?;
+            let _ = MpesaPrompt::ask_within(connection, order, asked_by, limits, now)?;
         }
         Ok(())
     }
 
     /// "Send the prompt again" (the customer on the order's page, staff, the valet at the door):
-    /// a new prompt for the order's bill, unless one went less than a minute ago or five in the
-    /// last hour.
+    /// a new prompt for the order's bill, unless one went less than a minute ago, five in the
+    /// last hour, or the phone had as many as `limits` allow (refused: nothing is written).
     pub fn ask_again(
         connection: &mut DbConnection,
         order_id: &str,
         asked_by: &str,
+        limits: PromptLimits,
         now: PrimitiveDateTime,
     ) -> QueryResult<Result<MpesaPrompt, AskRefusal>> {
         write_transaction(connection, |connection| {
@@ -180,6 +243,7 @@ impl MpesaPrompt {
             let recent: Vec<MpesaPrompt> = mpesa_prompts::table
                 .filter(mpesa_prompts::order_id.eq(order_id))
                 .filter(mpesa_prompts::created_at.gt(now - Duration::hours(1)))
+                .filter(mpesa_prompts::held_until.is_null())
                 .select(MpesaPrompt::as_select())
                 .load(connection)?;
             if recent.len() as i64 >= PER_HOUR {
@@ -198,7 +262,10 @@ impl MpesaPrompt {
             if recent.iter().any(on_the_phone) {
                 return Ok(Err(AskRefusal::TooSoon));
             }
-            MpesaPrompt::ask_within(connection, &order, asked_by, now)
+            if let Some(again) = MpesaPrompt::phone_allowed_after(connection, &order.phone, limits, now)? {
+                return Ok(Err(AskRefusal::PhoneLimit(again)));
+            }
+            MpesaPrompt::ask_within(connection, &order, asked_by, limits, now)
         })
     }
 
@@ -211,6 +278,9 @@ impl MpesaPrompt {
             state: self.state,
             asked_by: &self.asked_by,
             created_at: self.created_at,
+            detail: self.detail.as_deref(),
+            resolved_at: self.resolved_at,
+            held_until: self.held_until,
         }
     }
 
@@ -396,4 +466,7 @@ struct NewPrompt<'a> {
     state: PromptState,
     asked_by: &'a str,
     created_at: PrimitiveDateTime,
+    detail: Option<&'a str>,
+    resolved_at: Option<PrimitiveDateTime>,
+    held_until: Option<PrimitiveDateTime>,
 }

@@ -336,6 +336,32 @@ impl MpesaReceipt {
         .execute(connection)
     }
 
+    /// A prompt of the order `order_id` reported the payment `receipt`, which is matched to
+    /// another order: it is flagged for staff (unless flagged already), and that order's ID is
+    /// returned; `None` when it is this order's (or nobody's).
+    pub fn flag_if_elsewhere(
+        connection: &mut DbConnection,
+        receipt: &str,
+        order_id: &str,
+    ) -> QueryResult<Option<String>> {
+        let other: Option<(String, String)> = mpesa_receipts::table
+            .inner_join(orders::table)
+            .filter(mpesa_receipts::receipt.eq(receipt))
+            .filter(mpesa_receipts::order_id.ne(order_id))
+            .select((orders::id, orders::reference))
+            .first(connection)
+            .optional()?;
+        let Some((_, reference)) = other else { return Ok(None) };
+        diesel::update(mpesa_receipts::table.find(receipt).filter(mpesa_receipts::problem.is_null()))
+            .set((
+                mpesa_receipts::problem.eq(ReceiptProblem::Code),
+                mpesa_receipts::checked_by.eq(None::<String>),
+                mpesa_receipts::checked_at.eq(None::<PrimitiveDateTime>),
+            ))
+            .execute(connection)?;
+        Ok(Some(reference))
+    }
+
     /// Staff looked at a flagged payment (refunded it, or recorded the order's payment by hand).
     pub fn mark_checked(
         connection: &mut DbConnection,

@@ -233,7 +233,7 @@ impl Order {
         if status == OrderStatus::PickedUp && notify.mpesa_prompts && changed.payment_method == PaymentMethod::PayNow {
             // The bill is set at pickup: the customer's phone asks for it (the picked-up text says
             // so). Refused for a paid order or one at KSh 0, which the text then does not promise.
-            MpesaPrompt::ask_for_bill(connection, &changed, "bill", now)?;
+            MpesaPrompt::ask_for_bill(connection, &changed, "bill", notify.prompt_limits, now)?;
         }
         changed.text_status(connection, notify, now)?;
         Ok(Some(changed))

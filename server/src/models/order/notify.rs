@@ -21,6 +21,8 @@ pub struct NotifyCustomer {
     /// Whether a bill set for a "Pay Now (M-PESA)" order sends a prompt to pay to the customer's
     /// phone (M-PESA is configured).
     pub mpesa_prompts: bool,
+    /// How many prompts one phone number may be sent (a bill's prompt over them is held).
+    pub prompt_limits: crate::domain::PromptLimits,
 }
 
 impl NotifyCustomer {
@@ -31,12 +33,17 @@ impl NotifyCustomer {
 
     /// Tells the customer by text and, with `email` (the status template is configured), by e-mail.
     pub fn customer(texts: &Texts, email: bool) -> Self {
-        NotifyCustomer { email, texts: Some(texts.clone()), mpesa_prompts: false }
+        NotifyCustomer { email, texts: Some(texts.clone()), ..NotifyCustomer::default() }
     }
 
     /// The same, also sending M-PESA prompts for bills when `on`.
     pub fn with_prompts(self, on: bool) -> Self {
         NotifyCustomer { mpesa_prompts: on, ..self }
+    }
+
+    /// The same, with the limits on prompts per phone number.
+    pub fn with_prompt_limits(self, prompt_limits: crate::domain::PromptLimits) -> Self {
+        NotifyCustomer { prompt_limits, ..self }
     }
 
     /// Writes the customer's text of `kind` about `order`, in the words `words` picks, unless this

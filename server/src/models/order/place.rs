@@ -7,12 +7,12 @@ use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, SlotRefusal};
 use crate::domain::{
-    Line, MessageKind, OrderReference, OrderSource, OrderStatus, PaymentMethod, ValidOrder, lines_total,
+    Line, MessageKind, OrderReference, OrderSource, OrderStatus, PaymentMethod, PromptLimits, ValidOrder, lines_total,
 };
-use crate::models::implicit_keys;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
+use crate::models::{implicit_keys, lock_phone};
 use crate::sms::texts::Texts;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -160,6 +160,8 @@ impl Order {
         if let Some(existing) = stored_again(connection, earlier_keys, fingerprint)? {
             return Ok(Placed::Replayed(existing));
         }
+        // The number's lock before the windows' (the discount and the prompt limits count under it).
+        lock_phone(connection, order.phone.as_str())?;
         let id = Uuid::new_v4().to_string();
         let reference = unused_reference(connection)?;
         let mut lines = order.lines();
@@ -210,11 +212,13 @@ impl Order {
         };
         diesel::insert_into(orders::table).values(&row).execute(connection)?;
         let moment = now.assume_utc();
+        // Without a choice, the window is chosen under the windows' locks: one filled by another
+        // order at this moment is passed over for the next with room.
         let pickup = match order.pickup {
-            Some(pickup) => pickup,
-            None => Stop::next_open(connection, terms.schedule, moment).map_err(book_error)?,
-        };
-        let pickup = Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment).map_err(book_error)?;
+            Some(pickup) => Stop::book(connection, &id, terms.schedule, pickup, order.rush, moment),
+            None => Stop::book_first_open(connection, &id, terms.schedule, order.rush, moment),
+        }
+        .map_err(book_error)?;
         let taken_by = terms.staff.map(|staff| staff.by);
         if let Some(StaffBooking { by, confirm_slot: true }) = terms.staff {
             Stop::confirm(connection, &id, by, now)?;
@@ -245,8 +249,9 @@ impl Order {
             OutboxMessage::enqueue_sms(connection, &sms, &terms.texts.limits)?;
         }
         if terms.mpesa_prompt && stored.payment_method == PaymentMethod::PayNow {
-            // Refused only for a KSh 0 order, which has nothing to pay.
-            let _ = MpesaPrompt::ask_within(connection, &stored, "order", now)?;
+            // Refused for a KSh 0 order, which has nothing to pay; held (written, never sent) when
+            // the phone had as many prompts as the limits allow: the pages then give the till.
+            let _ = MpesaPrompt::ask_within(connection, &stored, "order", terms.prompt_limits, now)?;
         }
         Ok(Placed::Created(stored))
     }
@@ -271,6 +276,8 @@ pub struct PlacingTerms<'a> {
     pub pricing: Pricing<'a>,
     /// The staff member who took it on the phone or from WhatsApp; none: the customer placed it.
     pub staff: Option<StaffBooking<'a>>,
+    /// How many prompts one phone number may be sent (`mpesa_prompt`'s over them is held).
+    pub prompt_limits: PromptLimits,
 }
 
 impl<'a> PlacingTerms<'a> {
@@ -282,7 +289,16 @@ impl<'a> PlacingTerms<'a> {
         source: OrderSource,
         mpesa_prompt: bool,
     ) -> Self {
-        Self { first_order_discount, schedule, texts, source, mpesa_prompt, pricing: Pricing::Catalogue, staff: None }
+        Self {
+            first_order_discount,
+            schedule,
+            texts,
+            source,
+            mpesa_prompt,
+            pricing: Pricing::Catalogue,
+            staff: None,
+            prompt_limits: PromptLimits::default(),
+        }
     }
 }
 
@@ -361,11 +377,7 @@ pub const PIECES_ONLY: (&str, &str) = ("pieces", "Items by the piece");
 /// the phone number, held to the end of the transaction, makes the second wait for the first and
 /// then count it.
 fn is_first_order(connection: &mut DbConnection, phone: &str) -> QueryResult<bool> {
-    if let DbConnection::Postgres(pg) = connection {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(phone)
-            .execute(pg)?;
-    }
+    lock_phone(connection, phone)?;
     let earlier: i64 = orders::table
         .filter(orders::phone.eq(phone))
         .filter(orders::status.ne(OrderStatus::Cancelled))

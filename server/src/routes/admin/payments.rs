@@ -192,6 +192,7 @@ pub async fn send_prompt(
         ));
     }
     let (by, now, day) = (staff.email.clone(), clock_now(&state), today(&state));
+    let limits = state.settings().mpesa.prompt_limits;
     let answer = state
         .db()
         .run(move |connection| {
@@ -200,7 +201,7 @@ pub async fn send_prompt(
             let asked = if found.payment_status == PaymentStatus::Paid {
                 Err(AskRefusal::Paid)
             } else {
-                MpesaPrompt::ask_again(connection, &found.id, &by, now)?
+                MpesaPrompt::ask_again(connection, &found.id, &by, limits, now)?
             };
             let order = Order::find(connection, &found.id)?.unwrap_or(found);
             let lines = Order::lines(connection, &order.id)?;
@@ -222,6 +223,15 @@ pub async fn send_prompt(
         AskRefusal::TooMany => refused(
             "prompt",
             "Five prompts went to this order in the last hour: ask the customer to pay to the till instead.".to_owned(),
+        ),
+        AskRefusal::PhoneLimit(again) => refused(
+            "prompt",
+            format!(
+                "This phone number has had as many M-PESA prompts as we send (at most {} an hour and {} a day, for all its orders): {}. Ask the customer to pay to the till instead.",
+                limits.per_hour,
+                limits.per_day,
+                AskRefusal::again_words(again)
+            ),
         ),
         other => refused("prompt", other.message().to_owned()),
     })?;

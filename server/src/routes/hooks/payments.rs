@@ -17,7 +17,7 @@ use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::{ReceiptSource, parse_daraja_time};
 use crate::error::ApiError;
-use crate::models::mpesa::{MpesaPrompt, MpesaReceipt, PaidDetails, ReceivedPayment, Resolved};
+use crate::models::mpesa::{Money, MpesaPrompt, MpesaReceipt, PaidDetails, ReceivedPayment, Resolved};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
@@ -73,7 +73,7 @@ struct PromptCallback {
     checkout_request_id: String,
     code: i64,
     desc: String,
-    paid: Option<PaidDetails>,
+    money: Money,
 }
 
 fn prompt_callback(body: &Value) -> Result<PromptCallback, ApiError> {
@@ -97,21 +97,26 @@ fn prompt_callback(body: &Value) -> Result<PromptCallback, ApiError> {
                 .and_then(|i| i.get("Value"))
         })
     };
-    let paid = if code == 0 && item("MpesaReceiptNumber").is_some() {
+    // A success must say what was paid: without the receipt number or the amount it proves no
+    // payment, and is stored for staff to check rather than refused (Daraja would not send it again).
+    let present = |name: &str| item(name).is_some_and(|value| !value.is_null());
+    let money = if code != 0 {
+        Money::NotSaid
+    } else if present("MpesaReceiptNumber") && present("Amount") {
         let receipt = identifier(item("MpesaReceiptNumber"))
             .ok_or_else(|| bad("CallbackMetadata MpesaReceiptNumber must be letters and digits."))?;
         let amount = shillings(item("Amount"))
             .ok_or_else(|| bad("CallbackMetadata Amount must be whole shillings, at least 1."))?;
-        Some(PaidDetails {
+        Money::Paid(PaidDetails {
             receipt: receipt.to_ascii_uppercase(),
             amount,
             phone: text(item("PhoneNumber")).map(|phone| phone.chars().take(40).collect()),
             paid_at: text(item("TransactionDate")).as_deref().and_then(parse_daraja_time),
         })
     } else {
-        None
+        Money::Unproven
     };
-    Ok(PromptCallback { checkout_request_id, code, desc, paid })
+    Ok(PromptCallback { checkout_request_id, code, desc, money })
 }
 
 /// `POST /hooks/payments/prompt/{secret}`.
@@ -129,8 +134,8 @@ pub async fn prompt_result(
     let resolved = state
         .db()
         .run(move |c| {
-            let PromptCallback { checkout_request_id, code, desc, paid } = callback;
-            MpesaPrompt::resolve(c, &checkout_request_id, code, &desc, paid.as_ref(), &raw, &notify, now)
+            let PromptCallback { checkout_request_id, code, desc, money } = callback;
+            MpesaPrompt::resolve(c, &checkout_request_id, code, &desc, &money, &raw, &notify, now)
                 .map_err(DbError::from)
         })
         .await?;
@@ -215,14 +220,20 @@ mod tests {
                 {"Name": "PhoneNumber", "Value": 254708374149_u64}]}}}});
         let callback = prompt_callback(&body).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(callback.checkout_request_id, "ws_CO_191220191020363925");
-        let paid = callback.paid.unwrap_or_else(|| panic!("paid"));
+        let Money::Paid(paid) = callback.money else { panic!("paid") };
         assert_eq!(paid.receipt, "QKH94M1Z11");
         assert_eq!(paid.amount, 1);
         assert_eq!(paid.phone.as_deref(), Some("254708374149"));
         assert_eq!(paid.paid_at, Some(time::macros::datetime!(2019-12-19 07:21:15)));
         let cancelled = json!({"Body": {"stkCallback": {"CheckoutRequestID": "ws_CO_1", "ResultCode": 1032,
             "ResultDesc": "Request cancelled by user"}}});
-        assert!(prompt_callback(&cancelled).is_ok_and(|c| c.code == 1032 && c.paid.is_none()));
+        assert!(prompt_callback(&cancelled).is_ok_and(|c| c.code == 1032 && c.money == Money::NotSaid));
         assert!(prompt_callback(&json!({"Body": {}})).is_err());
+        let unproven = json!({"Body": {"stkCallback": {"CheckoutRequestID": "ws_CO_1", "ResultCode": 0,
+            "ResultDesc": "The service request is processed successfully."}}});
+        assert!(prompt_callback(&unproven).is_ok_and(|c| c.money == Money::Unproven));
+        let no_amount = json!({"Body": {"stkCallback": {"CheckoutRequestID": "ws_CO_1", "ResultCode": 0,
+            "CallbackMetadata": {"Item": [{"Name": "MpesaReceiptNumber", "Value": "QKH94M1Z11"}]}}}});
+        assert!(prompt_callback(&no_amount).is_ok_and(|c| c.money == Money::Unproven));
     }
 }

@@ -46,22 +46,31 @@ pub async fn ask_prompt_again(
     }
     let now = stored(state.settings().clock.now());
     let key = token.clone();
+    let limits = state.settings().mpesa.prompt_limits;
     let asked = state
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
-            let asked = MpesaPrompt::ask_again(c, &order.id, "customer", now)?;
-            Ok::<_, DbError>(Some((order.reference, asked)))
+            let asked = MpesaPrompt::ask_again(c, &order.id, "customer", limits, now)?;
+            Ok::<_, DbError>(Some((order.reference, order.total_amount, asked)))
         })
         .await;
     match asked {
-        Ok(Some((reference, Ok(prompt)))) => {
+        Ok(Some((reference, _, Ok(prompt)))) => {
             tracing::info!(order_id = %reference, amount_kes = prompt.amount, "M-PESA prompt asked again by the customer");
             state.wake_prompts();
             back_to_page(&token, "prompt")
         }
-        Ok(None | Some((_, Err(AskRefusal::NoSuchOrder)))) => not_found(&state, &request).await,
-        Ok(Some((_, Err(refusal)))) => {
+        Ok(None | Some((_, _, Err(AskRefusal::NoSuchOrder)))) => not_found(&state, &request).await,
+        Ok(Some((reference, amount, Err(AskRefusal::PhoneLimit(_))))) => {
+            tracing::info!(order_id = %reference, "an M-PESA prompt asked again by the customer was held by the limits per phone");
+            let message = format!(
+                "This phone number has had as many M-PESA prompts as we send for now, so no prompt is coming. Please pay to till {} instead: KSh {amount}, with your phone number as the reference.",
+                state.settings().business.mpesa_till
+            );
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Pay, message, 409)).await
+        }
+        Ok(Some((_, _, Err(refusal)))) => {
             order_page(&state, &request, &token, Outcome::problem(ChangeForm::Pay, refusal.message(), 409)).await
         }
         Err(error) => {
