@@ -79,7 +79,6 @@ pub async fn change_text_status(
         ApiError::BadRequest(format!("Unknown text status '{}': use new, read or handled.", change.status.trim()))
     })?;
     let (id, by, now) = (id.into_inner(), staff.email.clone(), now_utc());
-    let limits = state.texts().limits;
     let changed = state
         .db()
         .run(move |connection| {
