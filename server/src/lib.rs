@@ -16,6 +16,7 @@ pub mod error;
 pub mod frontend;
 pub mod jobs;
 pub mod mail;
+pub mod memory;
 pub mod models;
 pub mod mpesa;
 pub mod outbox;

@@ -78,9 +78,13 @@ struct Check {
     answer: oneshot::Sender<Option<Staff>>,
 }
 
+/// How long a password-check thread keeps argon2's memory without a sign-in to check.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The threads that check passwords: a fixed number (one per core), each with argon2's memory
-/// allocated once and reused, so memory stays flat however many sign-ins arrive; the others wait
-/// in the queue, which holds only their passwords.
+/// allocated at its first check and reused while sign-ins keep coming, so memory stays flat
+/// however many arrive; the others wait in the queue, which holds only their passwords. After
+/// [`IDLE`] without a sign-in a thread gives its memory back.
 #[derive(Debug)]
 pub struct PasswordChecks {
     queue: Mutex<mpsc::Sender<Check>>,
@@ -96,8 +100,20 @@ impl PasswordChecks {
             let spawned = std::thread::Builder::new().name(format!("password-check-{n}")).spawn(move || {
                 let mut memory = Vec::new();
                 loop {
-                    let next = receiver.lock().map(|queue| queue.recv());
-                    let Ok(Ok(Check { account, password, answer })) = next else { return };
+                    let next = receiver.lock().map(|queue| queue.recv_timeout(IDLE));
+                    let check = match next {
+                        Ok(Ok(check)) => check,
+                        // Quiet for a while: argon2's memory goes back to the system until the
+                        // next sign-in, so a flood of sign-ins leaves nothing behind.
+                        Ok(Err(mpsc::RecvTimeoutError::Timeout)) => {
+                            if !memory.is_empty() {
+                                memory = Vec::new();
+                            }
+                            continue;
+                        }
+                        Ok(Err(mpsc::RecvTimeoutError::Disconnected)) | Err(_) => return,
+                    };
+                    let Check { account, password, answer } = check;
                     let ok = check_login_in(account.as_ref(), &password, &mut memory);
                     let _ = answer.send(account.filter(|account| ok && account.disabled_at.is_none()));
                 }

@@ -77,6 +77,7 @@ pub struct Application {
 impl Application {
     /// Loads everything the server needs and binds `settings.addr` (port 0 picks a free port).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        crate::memory::return_freed_memory_in_the_background();
         let frontend = Frontend::load(&settings.frontend_dir)?;
         let config = RendererConfig {
             engines: settings.workers,
