@@ -219,10 +219,10 @@ mod tests {
     #[test]
     fn replies_wait_behind_every_text_about_an_order() {
         for kind in MessageKind::SMS {
-            let expected = if kind == MessageKind::SmsReply { 1 } else { 0 };
+            let expected = if matches!(kind, MessageKind::SmsReply | MessageKind::SmsAnswer) { 1 } else { 0 };
             assert_eq!(kind.priority(), expected, "{kind:?}");
         }
-        assert_eq!(MessageKind::priority_sql(), "CASE WHEN kind IN ('sms-reply') THEN 1 ELSE 0 END");
+        assert_eq!(MessageKind::priority_sql(), "CASE WHEN kind IN ('sms-reply', 'sms-answer') THEN 1 ELSE 0 END");
     }
 
     #[test]

@@ -4,4 +4,4 @@
  * What became of the automatic reply to an incoming text (stored with it). Replies cost
  * money and reach a person: only numbers with a recent order get them, a few a day.
  */
-export type AutoReply = "written" | "stranger" | "daily-cap" | "opted-out" | "switched-off" | "none";
+export type AutoReply = "written" | "stranger" | "daily-cap" | "opted-out" | "switched-off" | "held" | "none";
