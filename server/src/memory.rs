@@ -14,4 +14,3 @@ pub fn return_freed_memory_in_the_background() {
         tracing::warn!(%error, "jemalloc's background threads did not start: freed memory goes back to the system later");
     }
 }
-
