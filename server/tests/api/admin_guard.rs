@@ -349,24 +349,6 @@ async fn wrong_passwords_from_one_address_do_not_keep_the_staff_member_out_from_
     assert_eq!(staff_member.headers()["location"], "/admin");
 }
 
-/// Signs in with any role. The CSRF token is read from the session's row: a valet's home is the
-/// valet page, not the dashboard whose props carry it.
-async fn sign_in_as(app: &TestApp, email: &str, role: StaffRole) -> SignedIn {
-    app.create_staff_as(email, PASSWORD, role);
-    let response = app.post_login(email, PASSWORD, None).await;
-    assert_eq!(response.status(), 303, "{role} signs in");
-    let token = set_cookie(&response, SESSION_COOKIE).expect("a session cookie");
-    use diesel::prelude::*;
-    let csrf: String = app.with_db(|c| {
-        staff_sessions::table
-            .find(laundry::auth::token_hash(&token))
-            .select(staff_sessions::csrf_token)
-            .first(c)
-            .unwrap()
-    });
-    SignedIn { cookie: format!("{SESSION_COOKIE}={token}"), csrf }
-}
-
 /// Whether the guard let the request through to its handler: not refused (401, 403), not sent to
 /// the sign-in page, and not sent to `role`'s own page with the guard's empty answer. A handler may
 /// still answer 400, 404 or 422 to the walk's made-up ids and bodies.
@@ -417,7 +399,7 @@ async fn each_role_reaches_what_it_may_use_on_every_registered_route_and_nothing
 
     // The valet first: nothing it is refused may change the order the others then change.
     for role in [StaffRole::Valet, StaffRole::Staff, StaffRole::Owner] {
-        let session = sign_in_as(&app, &format!("{role}@example.com"), role).await;
+        let session = app.sign_in_as(&format!("{role}@example.com"), PASSWORD, role).await;
         // Signing out ends the session: it is walked last.
         let (sign_out, others): (Vec<_>, Vec<_>) = routes.iter().partition(|(.., area)| *area == Area::SignOut);
         for (method, path, api, area) in others.into_iter().chain(sign_out) {
@@ -450,9 +432,9 @@ async fn each_role_reaches_what_it_may_use_on_every_registered_route_and_nothing
 #[actix_web::test]
 async fn only_the_owner_lists_the_staff_accounts() {
     let app = spawn_app().await;
-    let owner = sign_in_as(&app, "owner@example.com", StaffRole::Owner).await;
-    let staff = sign_in_as(&app, "staff@example.com", StaffRole::Staff).await;
-    sign_in_as(&app, "valet@example.com", StaffRole::Valet).await;
+    let owner = app.sign_in_as("owner@example.com", PASSWORD, StaffRole::Owner).await;
+    let staff = app.sign_in_as("staff@example.com", PASSWORD, StaffRole::Staff).await;
+    app.sign_in_as("valet@example.com", PASSWORD, StaffRole::Valet).await;
     app.with_db(|c| {
         laundry::models::staff::Staff::set_disabled(c, "valet@example.com", true, laundry::clock::now_utc()).unwrap()
     });

@@ -448,6 +448,25 @@ impl TestApp {
         request.send().await.unwrap()
     }
 
+    /// Makes an account with `role` and signs it in. The CSRF token is read from the session's
+    /// row: a valet's home is the valet page, whose props carry none.
+    pub async fn sign_in_as(&self, email: &str, password: &str, role: laundry::domain::StaffRole) -> SignedIn {
+        use diesel::prelude::*;
+        use laundry::db::schema::staff_sessions;
+        self.create_staff_as(email, password, role);
+        let response = self.post_login(email, password, None).await;
+        assert_eq!(response.status(), 303, "{role} signs in");
+        let token = set_cookie(&response, laundry::auth::SESSION_COOKIE).expect("a session cookie");
+        let csrf: String = self.with_db(|c| {
+            staff_sessions::table
+                .find(laundry::auth::token_hash(&token))
+                .select(staff_sessions::csrf_token)
+                .first(c)
+                .unwrap()
+        });
+        SignedIn { cookie: format!("{}={token}", laundry::auth::SESSION_COOKIE), csrf }
+    }
+
     /// Signs in (the account must exist) and reads the CSRF token from the dashboard's props.
     pub async fn sign_in(&self, email: &str, password: &str) -> SignedIn {
         let response = self.post_login(email, password, None).await;

@@ -5,11 +5,8 @@
 //! (`GET /api/admin/customers?phone=`). On both backends.
 
 use crate::admin_slots::{day_after, slot_value};
-use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, set_cookie, sms_env, spawn_app_with_env};
+use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env, spawn_app_with_env};
 use crate::sms_mock::MockAt;
-use diesel::prelude::*;
-use laundry::auth::SESSION_COOKIE;
-use laundry::db::schema::staff_sessions;
 use laundry::domain::schedule::day_label;
 use laundry::domain::{LineKind, OrderReference, OrderSource, StaffRole, StopKind};
 use laundry::models::order::{Order, OrderLine};
@@ -196,26 +193,11 @@ async fn a_booking_with_mistakes_is_refused_per_field_and_only_staff_may_book(ba
 
     let without_csrf = app.staff_request(reqwest::Method::POST, "/api/admin/orders", &session, false).json(&good);
     assert_eq!(without_csrf.send().await.unwrap().status(), 403);
-    let valet = valet_session(&app).await;
+    let valet = app.sign_in_as("otieno@example.com", PASSWORD, StaffRole::Valet).await;
     let refused = post_booking(&app, &valet, &good, None).await;
     assert_eq!(refused.status(), 403);
     assert_eq!(refused.json::<Value>().await.unwrap()["error"], "Your account cannot use this part of the site.");
     assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 1);
-}
-
-/// A valet signed in (the valet's page has no CSRF token in dashboard props: read from the session).
-async fn valet_session(app: &TestApp) -> SignedIn {
-    app.create_staff_as("otieno@example.com", PASSWORD, StaffRole::Valet);
-    let response = app.post_login("otieno@example.com", PASSWORD, None).await;
-    let token = set_cookie(&response, SESSION_COOKIE).expect("a session cookie");
-    let csrf: String = app.with_db(|c| {
-        staff_sessions::table
-            .find(laundry::auth::token_hash(&token))
-            .select(staff_sessions::csrf_token)
-            .first(c)
-            .unwrap()
-    });
-    SignedIn { cookie: format!("{SESSION_COOKIE}={token}"), csrf }
 }
 
 async fn look_up(app: &TestApp, session: &SignedIn, phone: &str) -> (u16, Value) {

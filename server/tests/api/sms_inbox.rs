@@ -2,13 +2,12 @@
 //! recent order, a few a day; STOP and START; and the staff inbox where every text waits, with
 //! staff's answers by text.
 
-use crate::helpers::{Backend, SignedIn, TestApp, set_cookie};
+use crate::helpers::{Backend, SignedIn, TestApp};
 use crate::sms::{place, texting_app, texts};
 use crate::sms_incoming::{orders_of, place_delivered, replies, text_in};
 use crate::sms_mock::MockAt;
 use diesel::prelude::*;
-use laundry::auth::SESSION_COOKIE;
-use laundry::db::schema::{orders, staff_sessions};
+use laundry::db::schema::orders;
 use laundry::domain::{MessageKind, OutboxStatus, StaffRole};
 use laundry::models::outbox::OptOut;
 use reqwest::Method;
@@ -16,22 +15,6 @@ use serde_json::{Value, json};
 
 const PHONE: &str = "+254712345678";
 const PASSWORD: &str = "correct horse battery staple";
-
-/// Signs in with `role`; the CSRF token is read from the session's row (a valet has no dashboard).
-async fn sign_in_as(app: &TestApp, email: &str, role: StaffRole) -> SignedIn {
-    app.create_staff_as(email, PASSWORD, role);
-    let response = app.post_login(email, PASSWORD, None).await;
-    assert_eq!(response.status(), 303, "{role} signs in");
-    let token = set_cookie(&response, SESSION_COOKIE).expect("a session cookie");
-    let csrf: String = app.with_db(|c| {
-        staff_sessions::table
-            .find(laundry::auth::token_hash(&token))
-            .select(staff_sessions::csrf_token)
-            .first(c)
-            .unwrap()
-    });
-    SignedIn { cookie: format!("{SESSION_COOKIE}={token}"), csrf }
-}
 
 async fn inbox(app: &TestApp, session: &SignedIn, query: &str) -> Value {
     let response =
@@ -62,7 +45,7 @@ async fn thirty_texts_from_thirty_unknown_numbers_write_no_reply_and_all_wait_in
     assert!(replies(&app).is_empty(), "no paid reply to a stranger");
     assert!(texts(&app).is_empty(), "no text of any kind");
 
-    let owner = sign_in_as(&app, "owner@usafi.example", StaffRole::Owner).await;
+    let owner = app.sign_in_as("owner@usafi.example", PASSWORD, StaffRole::Owner).await;
     let page = inbox(&app, &owner, "").await;
     assert_eq!((page["total"].as_i64(), page["unread"].as_i64()), (Some(30), Some(30)), "{page:#}");
     let items = page["items"].as_array().unwrap();
@@ -90,7 +73,7 @@ async fn a_known_number_gets_at_most_the_daily_cap_of_replies(backend: Backend) 
     assert_eq!(replies.len(), 3, "LAUNDRY_SMS_REPLIES_PER_DAY's default: {replies:#?}");
     assert!(replies.iter().all(|reply| reply.to_phone.as_deref() == Some(PHONE)));
 
-    let owner = sign_in_as(&app, "owner@usafi.example", StaffRole::Owner).await;
+    let owner = app.sign_in_as("owner@usafi.example", PASSWORD, StaffRole::Owner).await;
     let page = inbox(&app, &owner, "").await;
     let capped = page["items"].as_array().unwrap().iter().filter(|item| item["reply"] == "daily-cap").count();
     assert_eq!((page["total"].as_i64(), capped), (Some(12), 9), "every text is kept; 9 went unanswered");
@@ -115,7 +98,7 @@ async fn a_number_whose_last_order_is_older_than_the_reply_months_gets_no_reply(
     assert!(replies(&app).is_empty(), "no reply");
     assert_eq!(orders_of(&app, PHONE).len(), 1, "the letter books nothing: the address may be old");
 
-    let owner = sign_in_as(&app, "owner@usafi.example", StaffRole::Owner).await;
+    let owner = app.sign_in_as("owner@usafi.example", PASSWORD, StaffRole::Owner).await;
     let page = inbox(&app, &owner, "").await;
     let items = page["items"].as_array().unwrap();
     assert_eq!(items.len(), 2);
@@ -153,7 +136,7 @@ async fn stop_opts_the_number_out_and_start_opts_it_back_in(backend: Backend) {
     assert_eq!(text_in(&app, "ATXid_stop_all", OTHER, "stop all").await.status(), 200);
     assert!(app.with_db(|c| OptOut::is_opted_out(c, OTHER).unwrap()));
 
-    let owner = sign_in_as(&app, "owner@usafi.example", StaffRole::Owner).await;
+    let owner = app.sign_in_as("owner@usafi.example", PASSWORD, StaffRole::Owner).await;
     let page = inbox(&app, &owner, "").await;
     let outcomes: Vec<_> = page["items"].as_array().unwrap().iter().map(|item| item["outcome"].clone()).collect();
     assert_eq!(outcomes, [json!("stop"), json!("start"), json!("help"), json!("stop")]);
@@ -166,14 +149,14 @@ async fn the_inbox_is_for_owners_and_staff_and_valets_get_403(backend: Backend) 
     let Some(app) = texting_app(backend, &mock).await else { return };
     assert_eq!(text_in(&app, "ATXid_q", "+254722000111", "Do you iron shirts?").await.status(), 200);
 
-    let valet = sign_in_as(&app, "valet@usafi.example", StaffRole::Valet).await;
+    let valet = app.sign_in_as("valet@usafi.example", PASSWORD, StaffRole::Valet).await;
     let refused = app.staff_request(Method::GET, "/api/admin/inbox", &valet, false).send().await.unwrap();
     assert_eq!(refused.status(), 403);
     let refused = post(&app, &valet, "/api/admin/inbox/ATXid_q/answer", &json!({"text": "Yes"})).await;
     assert_eq!(refused.status(), 403);
     assert_eq!(app.get("/api/admin/inbox").await.status(), 401, "nobody signed in");
 
-    let staff = sign_in_as(&app, "staff@usafi.example", StaffRole::Staff).await;
+    let staff = app.sign_in_as("staff@usafi.example", PASSWORD, StaffRole::Staff).await;
     let page = inbox(&app, &staff, "?status=new").await;
     assert_eq!(page["items"][0]["text"], "Do you iron shirts?");
     assert_eq!(page["answerLimit"]["gsmChars"], 459);
@@ -195,7 +178,7 @@ async fn an_answer_writes_one_text_to_the_number_and_bad_answers_are_refused(bac
     let Some(app) = texting_app(backend, &mock).await else { return };
     const ASKER: &str = "+254722000111";
     assert_eq!(text_in(&app, "ATXid_q", ASKER, "Do you iron shirts?").await.status(), 200);
-    let owner = sign_in_as(&app, "owner@usafi.example", StaffRole::Owner).await;
+    let owner = app.sign_in_as("owner@usafi.example", PASSWORD, StaffRole::Owner).await;
     let answers =
         |app: &TestApp| -> Vec<_> { texts(app).into_iter().filter(|row| row.kind == MessageKind::SmsAnswer).collect() };
 
