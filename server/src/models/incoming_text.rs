@@ -180,12 +180,10 @@ impl IncomingText {
             }
         };
         // A letter that booked (or named) a pickup needs nothing from staff: the order is on the
-        // orders tab. Every other text waits in the inbox as new.
-        let (status, status_at) = if outcome == IncomingOutcome::Booked {
-            (InboxStatus::Handled, Some(now))
-        } else {
-            (InboxStatus::New, None)
-        };
+        // orders tab; nor does STOP or START, whose switch is already thrown. Every other text
+        // waits in the inbox as new.
+        let done = matches!(outcome, IncomingOutcome::Booked | IncomingOutcome::Stop | IncomingOutcome::Start);
+        let (status, status_at) = if done { (InboxStatus::Handled, Some(now)) } else { (InboxStatus::New, None) };
         diesel::update(sms_incoming::table.find(&sms.id))
             .set((
                 sms_incoming::outcome.eq(outcome),

@@ -141,6 +141,12 @@ async fn stop_opts_the_number_out_and_start_opts_it_back_in(backend: Backend) {
     let outcomes: Vec<_> = page["items"].as_array().unwrap().iter().map(|item| item["outcome"].clone()).collect();
     assert_eq!(outcomes, [json!("stop"), json!("start"), json!("help"), json!("stop")]);
     assert_eq!(page["items"][0]["optedOut"], true);
+    let statuses: Vec<_> = page["items"].as_array().unwrap().iter().map(|item| item["status"].clone()).collect();
+    assert_eq!(
+        statuses,
+        [json!("handled"), json!("handled"), json!("new"), json!("handled")],
+        "STOP and START need no one"
+    );
     assert_eq!(page["items"][3]["reply"], "none");
 }
 
