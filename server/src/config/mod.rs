@@ -209,11 +209,9 @@ impl Settings {
         let submissions_per_hour = limit(var("LAUNDRY_SUBMISSIONS_PER_HOUR", "30"))?;
         let tracking_per_10_minutes = limit(var("LAUNDRY_TRACKING_PER_10_MINUTES", "10"))?;
         let (name, clients) = var("LAUNDRY_LIMIT_CLIENTS", "100000");
-        let limit_clients = clients
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (10..=10_000_000).contains(n))
-            .ok_or_else(|| invalid(name, &clients, "expected a whole number of clients from 10 to 10000000"))?;
+        let limit_clients =
+            whole_number(name, &clients, 10..=10_000_000, "expected a whole number of clients from 10 to 10000000")?
+                as usize;
         let (name, discount) = var("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "0");
         let first_order_discount = match discount.parse::<u32>() {
             Ok(0) => None,
@@ -259,11 +257,17 @@ impl Settings {
 
 /// A per-client limit: a whole number from 1 to 1,000,000.
 fn limit((variable, value): (&'static str, String)) -> Result<u32, ConfigError> {
-    value
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (1..=1_000_000).contains(n))
-        .ok_or_else(|| invalid(variable, &value, "expected a whole number from 1 to 1000000"))
+    whole_number(variable, &value, 1..=1_000_000, "expected a whole number from 1 to 1000000")
+}
+
+/// `value` of `variable` as a whole number within `range`, or the error saying `reason`.
+pub(super) fn whole_number(
+    variable: &'static str,
+    value: &str,
+    range: std::ops::RangeInclusive<u32>,
+    reason: &'static str,
+) -> Result<u32, ConfigError> {
+    value.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| invalid(variable, value, reason))
 }
 
 fn invalid(variable: &'static str, value: &str, reason: &'static str) -> ConfigError {

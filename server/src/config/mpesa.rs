@@ -1,6 +1,6 @@
 //! The M-PESA variables (`MPESA_*`). Each is optional; one that is set is checked.
 
-use super::{ConfigError, invalid, is_web_address};
+use super::{ConfigError, invalid, is_web_address, whole_number};
 use crate::domain::PromptLimits;
 use crate::domain::catalogue::MPESA_TILL;
 use crate::mpesa::{DEFAULT_TIMEOUT, LIVE_API, MpesaSettings};
@@ -96,14 +96,9 @@ pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result
 
 /// A number of prompts per phone: a whole number from 1 to 100 (`default` when unset).
 fn prompts_limit(value: Option<String>, variable: &'static str, default: u32) -> Result<u32, ConfigError> {
-    match value {
-        None => Ok(default),
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=100).contains(n))
-            .ok_or_else(|| invalid(variable, &text, "expected a whole number of prompts from 1 to 100")),
-    }
+    value.map_or(Ok(default), |text| {
+        whole_number(variable, &text, 1..=100, "expected a whole number of prompts from 1 to 100")
+    })
 }
 
 /// Safaricom calls back https:// addresses only (plain http:// is let through for a test on this

@@ -1,7 +1,7 @@
 //! The SMS variables: Africa's Talking's (`AT_*`) and the pickup letter's and callbacks'
 //! (`LAUNDRY_SMS_*`). Each is optional; one that is set is checked.
 
-use super::{ConfigError, invalid, is_web_address};
+use super::{ConfigError, invalid, is_web_address, whole_number};
 use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsLimits, SmsSettings};
 use secrecy::SecretString;
 
@@ -52,9 +52,7 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
         ));
     }
     let whole = |name: &'static str, default: u32, range: std::ops::RangeInclusive<u32>, reason: &'static str| {
-        get(name).map_or(Ok(default), |value| {
-            value.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| invalid(name, &value, reason))
-        })
+        get(name).map_or(Ok(default), |value| whole_number(name, &value, range, reason))
     };
     let reply_months = whole(
         "LAUNDRY_SMS_REPLY_MONTHS",
@@ -88,11 +86,7 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
 /// cap of all texts.
 fn sms_limits(get: &impl Fn(&str) -> Option<String>) -> Result<SmsLimits, ConfigError> {
     let count = |name: &'static str, default: u32, reason: &'static str| -> Result<u32, ConfigError> {
-        let Some(value) = get(name) else { return Ok(default) };
-        match value.parse::<u32>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
-            _ => Err(invalid(name, &value, reason)),
-        }
+        get(name).map_or(Ok(default), |value| whole_number(name, &value, 1..=1_000_000, reason))
     };
     let per_phone = count(
         "LAUNDRY_SMS_PER_PHONE_PER_HOUR",

@@ -278,6 +278,18 @@ pub fn database_clock(connection: &mut DbConnection) -> QueryResult<time::Primit
     }
 }
 
+/// Makes transactions that name the same `key` wait for each other, until the end of the caller's
+/// transaction (a PostgreSQL advisory lock on the key's hash; taken again freely within one
+/// transaction). Nothing on SQLite, whose write transactions run one at a time anyway.
+pub fn lock_until_commit(connection: &mut DbConnection, key: &str) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = connection {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(key)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 /// Runs `work` in a transaction that holds the write lock from its start. On SQLite a deferred
 /// transaction that reads and then writes can fail at once with SQLITE_BUSY when another writer got
 /// in between, without waiting for the busy timeout; `BEGIN IMMEDIATE` waits instead.

@@ -102,7 +102,9 @@ impl IncomingText {
         now: PrimitiveDateTime,
     ) -> Result<Answered, PlaceError> {
         let phone = sms.from.as_str();
-        lock_phone(connection, phone)?;
+        // Two texts from one number at once (two ids) are answered one after the other, so the
+        // second sees the pickup the first booked.
+        crate::models::lock_phone(connection, phone)?;
         // Claimed first: the same callback at the same moment waits here for this transaction,
         // then finds the row and stops.
         let claim = (
@@ -224,18 +226,6 @@ pub fn months_before(at: PrimitiveDateTime, months: u32) -> PrimitiveDateTime {
         u8::try_from(month).ok().and_then(|month| time::Month::try_from(month).ok()).unwrap_or(time::Month::January);
     let day = at.day().min(month.length(year));
     time::Date::from_calendar_date(year, month, day).map_or(PrimitiveDateTime::MIN, |date| date.with_time(at.time()))
-}
-
-/// Two texts from one number at once (two ids) are answered one after the other, so the second
-/// sees the pickup the first booked (PostgreSQL; SQLite writes one transaction at a time). The
-/// same lock as a first order's discount takes: within one transaction it is taken again freely.
-fn lock_phone(connection: &mut DbConnection, phone: &str) -> QueryResult<()> {
-    if let DbConnection::Postgres(pg) = connection {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(phone)
-            .execute(pg)?;
-    }
-    Ok(())
 }
 
 /// The pickup of `phone` still to come (its order pending, its stop planned, its window not over),

@@ -44,11 +44,5 @@ pub fn implicit_keys(fingerprint: &str, now: time::PrimitiveDateTime) -> [String
 /// again freely. Taken before any pickup window's lock, so that no two transactions wait for each
 /// other in a circle.
 pub(crate) fn lock_phone(connection: &mut crate::db::DbConnection, phone: &str) -> diesel::QueryResult<()> {
-    use diesel::RunQueryDsl;
-    if let crate::db::DbConnection::Postgres(pg) = connection {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(phone)
-            .execute(pg)?;
-    }
-    Ok(())
+    crate::db::lock_until_commit(connection, phone)
 }

@@ -3,8 +3,8 @@
 //! counts and inserts under a lock on that window, so that bookings arriving together never pass
 //! it, on either backend.
 
-use crate::db::DbConnection;
 use crate::db::schema::{orders, stops};
+use crate::db::{DbConnection, lock_until_commit};
 use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal, Window};
 use crate::domain::{OrderStatus, StopKind, StopState, WindowAvailability};
 use diesel::prelude::*;
@@ -354,11 +354,7 @@ fn reserve(
     moving: Option<&str>,
 ) -> Result<Slot, BookError> {
     let (slot, capacity) = schedule.check(day, start, now)?;
-    if let DbConnection::Postgres(pg) = connection {
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(format!("pickup window {day} {start}"))
-            .execute(pg)?;
-    }
+    lock_until_commit(connection, &format!("pickup window {day} {start}"))?;
     // Order keys are UUIDs: "" is no order's.
     let taken: i64 = stops::table
         .filter(stops::day.eq(day))

@@ -2,7 +2,6 @@
 //! recording how the attempt ended, and the shared pace of each provider's API.
 
 use super::OutboxMessage;
-use crate::clock::stored;
 use crate::db::schema::{outbox, outbox_pace};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{Channel, MessageKind, OutboxStatus};
@@ -42,8 +41,8 @@ pub struct DayBudget {
 impl DayBudget {
     /// The budget of the Nairobi day `at` falls in.
     pub fn of(budget: u32, at: time::OffsetDateTime) -> Self {
-        let start = crate::domain::schedule::nairobi_day(at).midnight().assume_offset(crate::clock::NAIROBI);
-        DayBudget { budget, start: stored(start), end: stored(start + time::Duration::DAY) }
+        let (start, end) = crate::models::stats::day_bounds(crate::domain::schedule::nairobi_day(at));
+        DayBudget { budget, start, end }
     }
 }
 
@@ -75,10 +74,8 @@ impl OutboxMessage {
         let next_due =
             outbox::table.filter(due).order((priority.asc(), outbox::next_attempt_at.asc())).select(outbox::id);
         write_transaction(connection, |connection| {
-            if let (Some(_), DbConnection::Postgres(pg)) = (budget, &mut *connection) {
-                diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-                    .bind::<diesel::sql_types::Text, _>(format!("{channel} daily budget"))
-                    .execute(pg)?;
+            if budget.is_some() {
+                crate::db::lock_until_commit(connection, &format!("{channel} daily budget"))?;
             }
             let id: Option<String> = match connection {
                 DbConnection::Postgres(pg) => next_due.limit(1).for_update().skip_locked().load(pg)?.into_iter().next(),

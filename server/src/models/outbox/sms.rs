@@ -116,13 +116,9 @@ fn over_limit(
     phone: &str,
     limits: &SmsLimits,
 ) -> QueryResult<Option<String>> {
-    if let DbConnection::Postgres(pg) = connection {
-        // Its own key, taken last in the transaction: never waited for while holding the
-        // window's or the phone's other lock in another order.
-        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
-            .bind::<diesel::sql_types::Text, _>(format!("texts to {phone}"))
-            .execute(pg)?;
-    }
+    // Its own key, taken last in the transaction: never waited for while holding the window's or
+    // the phone's other lock in another order.
+    crate::db::lock_until_commit(connection, &format!("texts to {phone}"))?;
     let since = sms.created_at - time::Duration::HOUR;
     let recent = || {
         outbox::table
