@@ -51,6 +51,10 @@ pub enum ApiError {
     /// Nothing matches.
     #[error("{0}")]
     NotFound(String),
+    /// The change does not fit what the thing is now (an order's life refuses it): the message
+    /// says why.
+    #[error("{0}")]
+    Conflict(String),
     /// The body is not of the type the endpoint reads (a JSON endpoint sent `text/plain`).
     #[error("{0}")]
     UnsupportedMediaType(String),
@@ -127,7 +131,7 @@ impl ResponseError for ApiError {
         match self {
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::KeyReused => StatusCode::CONFLICT,
+            ApiError::KeyReused | ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,

@@ -15,6 +15,7 @@ pub use domain::catalogue;
 pub mod error;
 pub mod frontend;
 pub mod jobs;
+pub mod lifecycle;
 pub mod mail;
 pub mod memory;
 pub mod models;

@@ -295,6 +295,7 @@ pub fn valet_routes() -> Vec<AdminRoute> {
         at("/stops/{id}/picked-up", Method::POST, valet::record_pickup),
         at("/stops/{id}/delivered", Method::POST, valet::record_delivery),
         at("/stops/{id}/prompt", Method::POST, valet::send_prompt),
+        at("/stops/{id}/not-home", Method::POST, valet::record_missed),
     ]
 }
 

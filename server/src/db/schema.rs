@@ -34,6 +34,8 @@ diesel::table! {
         link_token -> Nullable<Text>,
         estimate_amount -> Integer,
         source -> Text,
+        cancel_reason -> Nullable<Text>,
+        refund_due -> Integer,
     }
 }
 
@@ -53,6 +55,9 @@ diesel::table! {
         on_the_way_at -> Nullable<Timestamp>,
         done_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
+        missed_reason -> Nullable<Text>,
+        missed_at -> Nullable<Timestamp>,
+        missed_by -> Nullable<Text>,
     }
 }
 

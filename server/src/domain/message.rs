@@ -49,12 +49,20 @@ text_enum! {
         SmsReply = "sms-reply",
         /// SMS: staff's answer to a text to the shop's number, written in the inbox.
         SmsAnswer = "sms-answer",
+        /// SMS: the valet missed the customer (not home, not ready): pick a new window.
+        SmsMissed = "sms-missed",
+        /// SMS: staff cancelled the order.
+        SmsCancelled = "sms-cancelled",
+        /// SMS: staff moved the pickup or the delivery.
+        SmsMoved = "sms-moved",
+        /// SMS: staff took a cancellation back.
+        SmsReinstated = "sms-reinstated",
     }
 }
 
 impl MessageKind {
     /// The SMS kinds, in the order a customer receives them.
-    pub const SMS: [MessageKind; 11] = [
+    pub const SMS: [MessageKind; 15] = [
         MessageKind::SmsOrderReceived,
         MessageKind::SmsSlotConfirmed,
         MessageKind::SmsEta,
@@ -66,6 +74,10 @@ impl MessageKind {
         MessageKind::SmsPaymentReceived,
         MessageKind::SmsReply,
         MessageKind::SmsAnswer,
+        MessageKind::SmsMissed,
+        MessageKind::SmsCancelled,
+        MessageKind::SmsMoved,
+        MessageKind::SmsReinstated,
     ];
 
     /// How it travels.
@@ -139,6 +151,10 @@ impl MessageKind {
             MessageKind::SmsPaymentReceived => "Payment received",
             MessageKind::SmsReply => "Reply to a text to the shop's number",
             MessageKind::SmsAnswer => "Staff's answer to a text (from the inbox)",
+            MessageKind::SmsMissed => "Missed visit: choose a new window",
+            MessageKind::SmsCancelled => "Order cancelled by staff",
+            MessageKind::SmsMoved => "Pickup or delivery moved by staff",
+            MessageKind::SmsReinstated => "Cancellation taken back",
         }
     }
 }

@@ -21,6 +21,9 @@ text_enum! {
         OnTheWay = "on-the-way",
         /// Picked up or delivered.
         Done = "done",
+        /// The valet went and could not do it (nobody home, laundry not ready), or its window
+        /// passed: it waits for a new window.
+        Missed = "missed",
         /// The order was cancelled, or the stop moved away.
         Cancelled = "cancelled",
     }

@@ -266,6 +266,9 @@ mod tests {
             on_the_way_at: None,
             done_at: None,
             created_at: at,
+            missed_reason: None,
+            missed_at: None,
+            missed_by: None,
         }
     }
 

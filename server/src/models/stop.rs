@@ -43,6 +43,12 @@ pub struct Stop {
     pub done_at: Option<PrimitiveDateTime>,
     /// UTC.
     pub created_at: PrimitiveDateTime,
+    /// Missed: why, in the valet's (or staff's) words.
+    pub missed_reason: Option<String>,
+    /// When it was marked missed, UTC.
+    pub missed_at: Option<PrimitiveDateTime>,
+    /// Who marked it.
+    pub missed_by: Option<String>,
 }
 
 /// Why a booking did not happen.
@@ -236,6 +242,19 @@ impl Stop {
             .set((stops::confirmed_at.eq(confirmed_by.map(|_| stored)), stops::confirmed_by.eq(confirmed_by)))
             .execute(connection)?;
         Ok(pickup)
+    }
+
+    /// Checks `slot` against the schedule and, under the window's lock, that it has room for the
+    /// pickup of `order_id` (its own place, if it has one there, not counted): what moving a pickup
+    /// or booking it again takes.
+    pub fn reserve_pickup(
+        connection: &mut DbConnection,
+        schedule: &Schedule,
+        slot: Slot,
+        now: OffsetDateTime,
+        order_id: &str,
+    ) -> Result<Slot, BookError> {
+        reserve(connection, schedule, slot.day, slot.window.start, now, Some(order_id))
     }
 
     /// Cancels the order's stops that are not done (the order was cancelled): its pickup's place

@@ -12,8 +12,9 @@ use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
 use crate::models::order::Order;
 use crate::models::staff::Staff;
-use crate::models::stop::Stop;
-use crate::models::valet_run::{Actor, Outcome, RunError, RunStop};
+use crate::lifecycle::Context;
+use crate::lifecycle::valet::{self, Actor, MAX_MISSED_REASON, Outcome, RunError};
+use crate::models::valet_run::RunStop;
 use crate::state::AppState;
 use crate::views::pages::Page;
 use crate::views::valet::{RunChooser, StopFormError, ValetAction, ValetChoice, ValetProps, ValetStop};
@@ -81,12 +82,13 @@ enum Notice {
     PickedUp,
     Delivered,
     PromptSent,
+    Missed,
     Unchanged,
 }
 
 impl Notice {
     fn parse(text: &str) -> Option<Notice> {
-        [Notice::OnMyWay, Notice::PickedUp, Notice::Delivered, Notice::PromptSent, Notice::Unchanged]
+        [Notice::OnMyWay, Notice::PickedUp, Notice::Delivered, Notice::PromptSent, Notice::Missed, Notice::Unchanged]
             .into_iter()
             .find(|notice| notice.as_str() == text)
     }
@@ -97,6 +99,7 @@ impl Notice {
             Notice::PickedUp => "picked-up",
             Notice::Delivered => "delivered",
             Notice::PromptSent => "prompt-sent",
+            Notice::Missed => "missed",
             Notice::Unchanged => "unchanged",
         }
     }
@@ -118,6 +121,9 @@ impl Notice {
                 ),
                 None => "M-PESA prompt sent.".to_owned(),
             },
+            Notice::Missed => format!(
+                "Marked missed: {order}. The customer gets a text to choose a new window, and staff see it on the dashboard."
+            ),
             Notice::Unchanged => format!("Already recorded for {order}: nothing changed."),
         }
     }
@@ -187,12 +193,35 @@ pub async fn send_prompt(
     act(&state, &request, &staff, &id, ValetAction::Prompt, &body).await
 }
 
+/// POST /valet/stops/{id}/not-home: `reason` (not home, not ready, …): the stop is missed.
+pub async fn record_missed(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    act(&state, &request, &staff, &id, ValetAction::NotHome, &body).await
+}
+
 /// A stop's form, read.
 enum StopForm {
     OnMyWay,
     PickedUp(Weighing),
     Delivered(Collected),
     Prompt,
+    NotHome(String),
+}
+
+/// The reason of a "Not home / not ready" form: one line, at most [`MAX_MISSED_REASON`] characters.
+fn missed_reason(value: Option<&str>) -> Result<String, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    match crate::domain::optional_text(value, "reason", MAX_MISSED_REASON, false) {
+        Ok(Some(reason)) => return Ok(reason),
+        Ok(None) => errors.add("reason", "Say why: not home, not ready, or what happened.".to_owned()),
+        Err(message) => errors.add("reason", message),
+    }
+    Err(errors)
 }
 
 /// What a valet reads when the prompt is refused.
@@ -233,6 +262,7 @@ async fn act(
         ValetAction::PickedUp => Weighing::from_form(&fields).map(StopForm::PickedUp),
         ValetAction::Delivered => Collected::from_form(&fields).map(StopForm::Delivered),
         ValetAction::Prompt => Ok(StopForm::Prompt),
+        ValetAction::NotHome => missed_reason(field("reason")).map(StopForm::NotHome),
     };
     let form = match form {
         Ok(form) => form,
@@ -242,7 +272,7 @@ async fn act(
         }
     };
     let notify = state.notify_customer();
-    let minutes_per_stop = state.settings().schedule.minutes_per_stop;
+    let schedule = state.settings().schedule.clone();
     let (stop_id, email) = (id.to_owned(), staff.email.clone());
     let only_run_of = (staff.role == StaffRole::Valet).then(|| staff.id.clone());
     // Prompts go by the settings' clock, as their worker and callbacks do (their rate limits compare
@@ -257,10 +287,12 @@ async fn act(
         .run(move |connection| {
             let actor = Actor { email: &email, only_run_of: only_run_of.as_deref() };
             let now = now_utc();
+            let context = Context { by: &email, notify: &notify, schedule: &schedule, now };
             Ok::<_, DbError>(match &form {
-                StopForm::OnMyWay => Stop::set_off(connection, &stop_id, actor, &notify, minutes_per_stop, now),
-                StopForm::PickedUp(weighing) => Stop::pick_up(connection, &stop_id, actor, weighing, &notify, now),
-                StopForm::Delivered(collected) => Stop::deliver(connection, &stop_id, actor, collected, &notify, now),
+                StopForm::OnMyWay => valet::set_off(connection, &stop_id, actor, &context),
+                StopForm::PickedUp(weighing) => valet::pick_up(connection, &stop_id, actor, weighing, &context),
+                StopForm::Delivered(collected) => valet::deliver(connection, &stop_id, actor, collected, &context),
+                StopForm::NotHome(reason) => valet::miss(connection, &stop_id, actor, reason, &context),
                 StopForm::Prompt => {
                     ask_at_the_door(connection, &stop_id, actor, now, (notify.prompt_limits, prompt_now))
                 }
@@ -283,6 +315,7 @@ async fn act(
                 (Outcome::Changed, ValetAction::PickedUp) => Notice::PickedUp,
                 (Outcome::Changed, ValetAction::Delivered) => Notice::Delivered,
                 (Outcome::Changed, ValetAction::Prompt) => Notice::PromptSent,
+                (Outcome::Changed, ValetAction::NotHome) => Notice::Missed,
             };
             if outcome == Outcome::Changed {
                 tracing::info!(stop_id = %id, action = action.segment(), staff = %staff.email, "valet stop recorded");
@@ -303,7 +336,12 @@ async fn act(
         Err(RunError::Refused(message)) => {
             (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message.to_owned())))
         }
-        Err(RunError::PromptsHeld(message)) => (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message))),
+        Err(RunError::PromptsHeld(message) | RunError::Slot(message)) => {
+            (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(message)))
+        }
+        Err(RunError::Lifecycle(refusal)) => {
+            (StatusCode::CONFLICT, sent_back(FieldErrors::default(), Some(refusal.to_string())))
+        }
         Err(RunError::Invalid(errors)) => (StatusCode::UNPROCESSABLE_ENTITY, sent_back(errors, None)),
         Err(RunError::CodeUsedBy(reference)) => {
             let mut errors = FieldErrors::default();
@@ -322,7 +360,7 @@ async fn act(
 }
 
 /// Sends the prompt of the delivery stop `id`'s order, when `actor` may (see
-/// [`Stop::order_to_prompt`]) and its rate limits allow.
+/// [`valet::order_to_prompt`]) and its rate limits allow.
 fn ask_at_the_door(
     connection: &mut crate::db::DbConnection,
     id: &str,
@@ -330,7 +368,7 @@ fn ask_at_the_door(
     now: time::PrimitiveDateTime,
     (limits, prompt_now): (PromptLimits, time::PrimitiveDateTime),
 ) -> Result<Outcome, RunError> {
-    let order = Stop::order_to_prompt(connection, id, actor, now)?;
+    let order = valet::order_to_prompt(connection, id, actor, now)?;
     match MpesaPrompt::ask_again(connection, &order.id, actor.email, limits, prompt_now)? {
         Ok(_) => Ok(Outcome::Changed),
         Err(AskRefusal::PhoneLimit(again)) => Err(RunError::PromptsHeld(format!(

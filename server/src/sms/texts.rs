@@ -9,7 +9,7 @@ use super::SmsLimits;
 use super::gsm::fit;
 use crate::config::Settings;
 use crate::domain::schedule::{Eta, Slot};
-use crate::domain::{PaymentMethod, PaymentStatus};
+use crate::domain::{PaymentMethod, PaymentStatus, StopKind};
 use crate::models::order::Order;
 
 /// What every text needs from the configuration.
@@ -175,6 +175,58 @@ impl Texts {
         )
     }
 
+    /// The valet could not pick up or deliver (nobody home, laundry not ready): the order's page
+    /// offers the windows to choose from.
+    pub fn missed(&self, order: &Order, kind: StopKind) -> String {
+        let (what, visit) = match kind {
+            StopKind::Pickup => ("collect", "pickup"),
+            StopKind::Delivery => ("deliver", "delivery"),
+        };
+        format!(
+            "{}: sorry, our valet could not {what} order {} today. Choose a new {visit} time: {}",
+            self.shop,
+            order.reference,
+            self.link(order)
+        )
+    }
+
+    /// Staff cancelled the order; money received goes back.
+    pub fn cancelled(&self, order: &Order) -> String {
+        let refund = if order.refund_due > 0 {
+            format!(" We will send back your KSh {}.", shillings(order.refund_due))
+        } else {
+            String::new()
+        };
+        format!("{}: order {} has been cancelled.{refund} Questions? Call {}.", self.shop, order.reference, self.phone)
+    }
+
+    /// Staff took a cancellation back; `next` is the visit to come (its window, or none when the
+    /// customer must choose a new one).
+    pub fn reinstated(&self, order: &Order, next: Option<(StopKind, Option<Slot>)>) -> String {
+        let when = match next {
+            Some((StopKind::Pickup, Some(slot))) => format!(" Pickup {}.", slot.label()),
+            Some((StopKind::Delivery, Some(slot))) => format!(" Delivery {}.", slot.label()),
+            Some((_, None)) => " Please choose a new time on its page.".to_owned(),
+            None => String::new(),
+        };
+        format!("{}: order {} is back on.{when} Track it: {}", self.shop, order.reference, self.link(order))
+    }
+
+    /// Staff moved the pickup or the delivery to `slot`.
+    pub fn moved(&self, order: &Order, kind: StopKind, slot: Slot) -> String {
+        let visit = match kind {
+            StopKind::Pickup => "pickup",
+            StopKind::Delivery => "delivery",
+        };
+        format!(
+            "{}: the {visit} of order {} is now {}. Track it: {}",
+            self.shop,
+            order.reference,
+            slot.label(),
+            self.link(order)
+        )
+    }
+
     /// The answer to the pickup letter from a known number: the window booked, where.
     pub fn pickup_booked(&self, order: &Order, pickup: Slot) -> String {
         format!(
@@ -287,6 +339,8 @@ mod tests {
             link_token: Some("a".repeat(16)),
             estimate_amount: 450,
             source: OrderSource::Web,
+            cancel_reason: None,
+            refund_due: 0,
         };
         (texts, order)
     }

@@ -73,6 +73,8 @@ pub enum ValetAction {
     /// "Send M-PESA prompt": the customer's phone asks for the bill (an unpaid delivery, when
     /// prompts are configured).
     Prompt,
+    /// "Not home / not ready": the stop is missed, with a reason; the customer chooses a new window.
+    NotHome,
 }
 
 /// A stop's form sent back: what was entered, a message per wrong field, and one for the form.
@@ -109,6 +111,8 @@ pub struct ValetStop {
     pub eta: Option<String>,
     /// When it was done, `19:42` (Nairobi).
     pub done_at: Option<String>,
+    /// Why it was missed (not home, not ready), when it was.
+    pub missed_reason: Option<String>,
     /// Whose run it is in (everyone's stops, for staff); none when in no run or shown to its valet.
     pub valet: Option<String>,
     /// The order ID.
@@ -225,6 +229,7 @@ impl ValetStop {
                     && order.total_amount > 0,
                 ValetAction::Prompt,
             ),
+            (open && (stop.kind == StopKind::Pickup || order.status != OrderStatus::Pending), ValetAction::NotHome),
         ];
         ValetStop {
             id: stop.id.clone(),
@@ -234,6 +239,7 @@ impl ValetStop {
             position: stop.run_position,
             eta: position.map(|position| eta(position, minutes_per_stop).to_string()),
             done_at: stop.done_at.map(|at| nairobi_date_time(at).1),
+            missed_reason: stop.missed_reason.clone().filter(|_| stop.state == StopState::Missed),
             valet,
             order_id: order.reference.clone(),
             customer_name: order.customer_name.clone(),
@@ -271,6 +277,7 @@ impl ValetAction {
             ValetAction::PickedUp => "picked-up",
             ValetAction::Delivered => "delivered",
             ValetAction::Prompt => "prompt",
+            ValetAction::NotHome => "not-home",
         }
     }
 }

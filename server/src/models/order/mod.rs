@@ -1,6 +1,6 @@
-//! Orders and their status history: the row, finding one, and changing its status. Placing an
-//! order, its lines, its bills (weighed at pickup), the staff's list and payments have files of
-//! their own.
+//! Orders and their status history: the row and finding one. Its lines, its bills (weighed at
+//! pickup), the staff's list and payments have files of their own; changing its status is
+//! `lifecycle`'s.
 
 pub mod bill;
 pub mod detail;
@@ -16,16 +16,11 @@ pub use list::{ListedOrder, MpesaFacts, OrderFilter};
 pub use notify::{NotifyCustomer, once_per};
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
-pub use visit::{CANCELLED_BY_CUSTOMER, ChangeError, ChangeRefusal, VisitStop, change_refusal};
+pub use visit::VisitStop;
 
+use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders};
-use crate::db::{DbConnection, write_transaction};
-use crate::domain::{
-    MessageKind, OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState,
-};
-use crate::models::mpesa::MpesaPrompt;
-use crate::models::outbox::OutboxMessage;
-use crate::models::stop::Stop;
+use crate::domain::{OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -94,6 +89,10 @@ pub struct Order {
     pub estimate_amount: i32,
     /// How the order came in.
     pub source: OrderSource,
+    /// Why staff cancelled it, if they did.
+    pub cancel_reason: Option<String>,
+    /// KSh owed back: money received for an order that was then cancelled.
+    pub refund_due: i32,
 }
 
 /// One change of an order's status.
@@ -166,111 +165,5 @@ impl Order {
     /// The order with this id.
     pub fn find(connection: &mut DbConnection, id: &str) -> QueryResult<Option<Order>> {
         orders::table.find(id).select(Order::as_select()).first(connection).optional()
-    }
-
-    /// Sets the order's status (any to any, spec section 4) and records the change with its time
-    /// and who made it; the customer is told as `notify` says (the status e-mail, and the text of
-    /// the step: picked up with the bill, ready, delivered), in the same transaction. Setting the
-    /// status it already has changes nothing and tells nobody. `None`: no such order.
-    pub fn set_status(
-        connection: &mut DbConnection,
-        id: &str,
-        status: OrderStatus,
-        by: &str,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<Option<Order>> {
-        write_transaction(connection, |connection| Order::set_status_within(connection, id, status, by, notify, now))
-    }
-
-    /// [`Order::set_status`] inside the caller's transaction, for a change that writes more with it
-    /// (the customer's cancellation frees the pickup's place; the valet's pickup and delivery).
-    pub fn set_status_within(
-        connection: &mut DbConnection,
-        id: &str,
-        status: OrderStatus,
-        by: &str,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<Option<Order>> {
-        let Some(order) = Order::find(connection, id)? else {
-            return Ok(None);
-        };
-        if order.status == status {
-            return Ok(Some(order));
-        }
-        diesel::update(orders::table.find(id))
-            .set((orders::status.eq(status), orders::updated_at.eq(now)))
-            .execute(connection)?;
-        diesel::insert_into(order_status_history::table)
-            .values((
-                order_status_history::order_id.eq(id),
-                order_status_history::status.eq(status),
-                order_status_history::changed_at.eq(now),
-                order_status_history::changed_by.eq(by),
-            ))
-            .execute(connection)?;
-        // The stops follow the order, whoever moved it: a cancelled order frees its window's place
-        // and leaves the runs; one past pickup (or delivered) has no visit left to make.
-        match status {
-            OrderStatus::Cancelled => {
-                Stop::cancel_for_order(connection, id)?;
-            }
-            OrderStatus::PickedUp | OrderStatus::InProgress | OrderStatus::Ready => {
-                Stop::finish_for_order(connection, id, &[StopKind::Pickup], now)?;
-            }
-            OrderStatus::Delivered => {
-                Stop::finish_for_order(connection, id, &[StopKind::Pickup, StopKind::Delivery], now)?;
-            }
-            OrderStatus::Pending => {}
-        }
-        let Some(changed) = Order::find(connection, id)? else { return Ok(None) };
-        if notify.email
-            && let Some(email) = OutboxMessage::for_status(&changed, status, now)
-        {
-            OutboxMessage::enqueue(connection, &[email])?;
-        }
-        if status == OrderStatus::PickedUp && notify.mpesa_prompts && changed.payment_method == PaymentMethod::PayNow {
-            // The bill is set at pickup: the customer's phone asks for it (the picked-up text says
-            // so). Refused for a paid order or one at KSh 0, which the text then does not promise.
-            MpesaPrompt::ask_for_bill(connection, &changed, "bill", notify.prompt_limits, now)?;
-        }
-        changed.text_status(connection, notify, now)?;
-        Ok(Some(changed))
-    }
-
-    /// The customer's text about the status the order has just been set to, if its step has one:
-    /// each step is texted once per order, however often staff set it back and forth.
-    fn text_status(
-        &self,
-        connection: &mut DbConnection,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<()> {
-        let kind = match self.status {
-            OrderStatus::PickedUp => MessageKind::SmsPickedUp,
-            OrderStatus::Ready => MessageKind::SmsReady,
-            OrderStatus::Delivered => MessageKind::SmsDelivered,
-            OrderStatus::Pending | OrderStatus::InProgress | OrderStatus::Cancelled => return Ok(()),
-        };
-        let delivery = match kind {
-            MessageKind::SmsReady => Stop::of_order(connection, &self.id, StopKind::Delivery)?
-                .filter(|stop| stop.state != StopState::Cancelled)
-                .map(|stop| stop.slot()),
-            _ => None,
-        };
-        notify.text(
-            connection,
-            kind,
-            self,
-            Some(once_per(kind, &self.id)),
-            |texts| match kind {
-                MessageKind::SmsPickedUp => texts.picked_up(self),
-                MessageKind::SmsReady => texts.ready(self, delivery),
-                _ => texts.delivered(self),
-            },
-            now,
-        )?;
-        Ok(())
     }
 }

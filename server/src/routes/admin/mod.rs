@@ -81,4 +81,6 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &[u8], shape: &str) -> Result
 struct StatusChange {
     status: String,
     notify_customer: Option<bool>,
+    /// Why, when the status is `cancelled` (required then).
+    reason: Option<String>,
 }

@@ -8,6 +8,8 @@ use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
 use crate::error::ApiError;
+use crate::lifecycle::status::MAX_REASON;
+use crate::lifecycle::{self, Context, LifeError};
 use crate::models::order::{MpesaFacts, NotifyCustomer, Order, Payment, PaymentRecorded};
 use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
@@ -35,37 +37,64 @@ pub async fn list_orders(
 
 /// POST /api/admin/orders/{orderId}/status `{"status": "ready", "notifyCustomer": true}`: any status
 /// to any other, stored with its time and the staff member in the history; the customer is told by
-/// e-mail and text unless `notifyCustomer` is false.
+/// e-mail and text unless `notifyCustomer` is false. `cancelled` needs a `reason` (the dashboard
+/// asks for it after a confirmation); from `cancelled`, another status takes the cancellation back.
+/// The stops follow the status (`lifecycle::status`); a change its stops refuse is a 409.
 pub async fn change_order_status(
     state: web::Data<AppState>,
     staff: CurrentStaff,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let change: StatusChange =
-        json_body(&body, r#"a JSON object like {"status": "ready"} or {"status": "ready", "notifyCustomer": false}"#)?;
+    let change: StatusChange = json_body(
+        &body,
+        r#"a JSON object like {"status": "ready"}, {"status": "ready", "notifyCustomer": false} or {"status": "cancelled", "reason": "Customer asked"}"#,
+    )?;
     let status = OrderStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown status '{}': use one of {}.", change.status, OrderStatus::choices()))
     })?;
+    let reason = match crate::domain::optional_text(change.reason.as_deref(), "reason", MAX_REASON, false) {
+        Ok(reason) => reason,
+        Err(message) => {
+            let mut fields = FieldErrors::default();
+            fields.add("reason", message);
+            return Err(ApiError::invalid(fields));
+        }
+    };
+    if status == OrderStatus::Cancelled && reason.is_none() {
+        let mut fields = FieldErrors::default();
+        fields.add("reason", "Say why the order is cancelled (the customer asked, a duplicate, …).");
+        return Err(ApiError::invalid(fields));
+    }
     let (reference, by, day) = (order_id(&id)?, staff.email.clone(), today(&state));
-    let notify =
-        if change.notify_customer.unwrap_or(true) { state.notify_customer() } else { NotifyCustomer::nobody() };
+    let tell = change.notify_customer.unwrap_or(true);
+    let notify = if tell { state.notify_customer() } else { NotifyCustomer::nobody() };
+    let schedule = state.settings().schedule.clone();
     let updated = state
         .db()
         .run(move |connection| {
-            let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
-            let order = Order::set_status(connection, &found.id, status, &by, &notify, now_utc())?;
+            let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(Ok(None)) };
+            let context = Context { by: &by, notify: &notify, schedule: &schedule, now: now_utc() };
+            let changed = match lifecycle::status::set_by_staff(connection, &found.id, status, reason.as_deref(), tell, &context)
+            {
+                Ok(changed) => changed,
+                Err(LifeError::Database(error)) => return Err(DbError::from(error)),
+                Err(refused) => return Ok(Err(refused)),
+            };
+            let order = changed.after.order;
             let lines = Order::lines(connection, &found.id)?;
             let facts = Order::mpesa_facts_of(connection, &found.id)?;
             let original = Reclean::original_of(connection, &found.id)?;
             let stats = Stats::load(connection, day)?;
-            Ok::<_, DbError>(
-                order.map(|order| (AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats)),
-            )
+            Ok::<_, DbError>(Ok(Some((AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats))))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
-    let (order, stats) = updated.ok_or_else(no_such_order)?;
+    let (order, stats) = match updated {
+        Ok(found) => found.ok_or_else(no_such_order)?,
+        Err(LifeError::NotFound) => return Err(no_such_order()),
+        Err(refused) => return Err(ApiError::Conflict(refused.to_string())),
+    };
     tracing::info!(order_id = %order.order.id, status = %order.order.status, staff = %staff.email, "order status changed");
     state.wake_outbox();
     Ok(private_json(&OrderChanged { order, stats }))

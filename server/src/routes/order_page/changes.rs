@@ -4,7 +4,8 @@ use super::{Outcome, back_to_page, not_found, order_page, posted};
 use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::schedule::parse_slot_value;
-use crate::models::order::{ChangeError, ChangeRefusal, Order};
+use crate::lifecycle::visit::{self, ChangeError, ChangeRefusal};
+use crate::models::order::Order;
 use crate::models::outbox::OptOut;
 use crate::state::AppState;
 use crate::views::order_page::ChangeForm;
@@ -45,7 +46,7 @@ pub async fn reschedule_pickup(
     let key = token.clone();
     let moved = state
         .db()
-        .run(move |c| lift_database_error(Order::reschedule_by_customer(c, &key, &schedule, to, now_utc())))
+        .run(move |c| lift_database_error(visit::reschedule_by_customer(c, &key, &schedule, to, now_utc())))
         .await;
     match moved {
         Ok(Ok(slot)) => {
@@ -85,7 +86,7 @@ pub async fn cancel_order(
     let key = token.clone();
     let cancelled = state
         .db()
-        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
+        .run(move |c| lift_database_error(visit::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
         .await;
     match cancelled {
         Ok(Ok(order)) => {

@@ -1,0 +1,800 @@
+//! An order's life, written once: the order's status and the states of its two stops (pickup and
+//! delivery), every event that may change them (staff, the valet, the customer, a payment), and
+//! for each event the new state and what it causes — or a refusal that says why.
+//!
+//! Pure: [`apply`] takes the state and an event and returns a [`Transition`]; `lifecycle/` reads the
+//! state from the database, applies the transition in one transaction and writes its effects (texts,
+//! e-mails, prompts). [`consistent`] is the rule every state reachable from a placed order keeps,
+//! checked by a property test over random sequences of events.
+//!
+//! The table (status → what its stops may be):
+//!
+//! | status | pickup | delivery |
+//! |---|---|---|
+//! | pending | planned, on the way, missed | planned, or withdrawn (cancelled) while the pickup is missed |
+//! | picked up, in progress, ready | done | planned, on the way, missed |
+//! | delivered | done | done |
+//! | cancelled | done or cancelled | done or cancelled |
+//!
+//! A delivery is never under way or done before its pickup is done; a cancelled order with money
+//! received owes it back (`refund_due`).
+
+use super::schedule::Slot;
+use super::{OrderStatus, StopKind, StopState};
+use time::Date;
+
+/// One stop as the lifecycle sees it: how far it has got, and when it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StopLife {
+    /// How far it has got.
+    pub state: StopState,
+    /// Its day and window.
+    pub slot: Slot,
+}
+
+/// An order's state: its status, its stops (orders from before slots have none), the money
+/// received for it and the money it owes back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Life {
+    /// Where the order is.
+    pub status: OrderStatus,
+    /// Its pickup, if it has one.
+    pub pickup: Option<StopLife>,
+    /// Its delivery, if it has one.
+    pub delivery: Option<StopLife>,
+    /// KSh received for it.
+    pub paid: i32,
+    /// KSh owed back to the customer (a cancelled order that was paid).
+    pub refund_due: i32,
+}
+
+/// Now, as the lifecycle needs it: Nairobi's day and minute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Moment {
+    /// The day in Nairobi.
+    pub day: Date,
+    /// Minutes after Nairobi's midnight.
+    pub minute: u16,
+}
+
+impl Moment {
+    /// Whether `slot`'s window has not ended yet: a visit there can still happen.
+    pub fn before_end_of(self, slot: Slot) -> bool {
+        (self.day, self.minute) < (slot.day, slot.window.end)
+    }
+}
+
+/// Something that happens to an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// Staff set a status from the dashboard (not cancelled: that is [`Event::StaffCancel`]; not
+    /// from cancelled: that is [`Event::StaffUndoCancel`]).
+    StaffSet(OrderStatus),
+    /// Staff cancel the order (after confirming, with a reason); `tell`: the customer is texted.
+    StaffCancel {
+        /// Text the customer.
+        tell: bool,
+    },
+    /// Staff take back a cancellation, to `to` (the status before it, or another).
+    StaffUndoCancel {
+        /// The status the order goes back to.
+        to: OrderStatus,
+        /// Text the customer.
+        tell: bool,
+        /// Whether the pickup's window still has room for it (else it asks for a new window).
+        pickup_room: bool,
+    },
+    /// Staff move a stop to another window (capacity is checked by the caller); moving the pickup
+    /// moves the delivery to `delivery` too (the turnaround kept).
+    StaffMove {
+        /// Which stop.
+        kind: StopKind,
+        /// Where to.
+        to: Slot,
+        /// With a pickup: where its delivery goes.
+        delivery: Option<Slot>,
+        /// Text the customer.
+        tell: bool,
+    },
+    /// The customer moves their pickup (before its cut-off, or after it was missed), and the
+    /// delivery with it.
+    CustomerMovePickup {
+        /// Where to.
+        to: Slot,
+        /// Where its delivery goes.
+        delivery: Slot,
+    },
+    /// The customer picks a new window for a delivery that was missed.
+    CustomerMoveDelivery {
+        /// Where to.
+        to: Slot,
+    },
+    /// The customer cancels from the order's page (before the pickup's cut-off).
+    CustomerCancel,
+    /// The valet pressed "On my way".
+    SetOff(StopKind),
+    /// The valet collected the laundry.
+    PickedUp,
+    /// The valet handed it back.
+    Delivered,
+    /// The valet found nobody home, or the laundry not ready.
+    Missed(StopKind),
+    /// Money arrived for the order (a prompt, the till, a code typed, cash).
+    Paid(i32),
+}
+
+/// A text the customer gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notice {
+    /// Collected, with the bill.
+    PickedUp,
+    /// Ready, with the delivery window.
+    Ready,
+    /// Handed back.
+    Delivered,
+    /// The valet is on the way to this stop.
+    OnTheWay(StopKind),
+    /// The valet missed them at this stop: choose a new window.
+    Missed(StopKind),
+    /// Staff cancelled the order.
+    Cancelled,
+    /// Staff took the cancellation back.
+    Reinstated,
+    /// Staff moved this stop.
+    Moved(StopKind),
+}
+
+/// What a transition causes besides the new state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Text the customer.
+    Text(Notice),
+    /// The customer's status e-mail (when they gave an address and it is configured).
+    StatusEmail,
+    /// Ask the customer's phone for the bill (a "Pay Now" order just picked up).
+    BillPrompt,
+    /// Prompts to pay still waiting are withdrawn (the order was cancelled).
+    WithdrawPrompts,
+}
+
+/// The new state and what it causes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transition {
+    /// The state after the event.
+    pub after: Life,
+    /// What to write besides it, in order.
+    pub effects: Vec<Effect>,
+}
+
+/// Why an event cannot happen to the order as it is; nothing changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The order is cancelled.
+    #[error("This order was cancelled.")]
+    Cancelled,
+    /// The order is not cancelled (an undo of nothing).
+    #[error("This order is not cancelled.")]
+    NotCancelled,
+    /// Cancelling goes through its own confirmation.
+    #[error("Cancel the order with Cancel order, which asks for a reason.")]
+    CancelByStatus,
+    /// A delivered order is not cancelled: its money goes back as a refund.
+    #[error("This order was delivered, so it cannot be cancelled.")]
+    Delivered,
+    /// The order has no such stop (an order from before slots).
+    #[error("This order has no {0} booked.")]
+    NoStop(&'static str),
+    /// The delivery before the pickup.
+    #[error("This order has not been picked up yet.")]
+    NotPickedUp,
+    /// The pickup after it was done.
+    #[error("The laundry has been picked up already.")]
+    AlreadyPickedUp,
+    /// The delivery after it was done.
+    #[error("This order has been delivered already.")]
+    AlreadyDelivered,
+    /// The stop was marked missed: staff or the customer book it again first.
+    #[error("This stop was missed. Book a new window for it first.")]
+    StopMissed,
+    /// The delivery would come before the pickup.
+    #[error("The delivery must come after the pickup ({0}).")]
+    DeliveryBeforePickup(&'static str),
+    /// The stop is already in that window.
+    #[error("It is already booked in that window. Please choose another one.")]
+    SameWindow,
+    /// The pickup was missed: its delivery waits for a new pickup window.
+    #[error("The pickup was missed: book a new pickup window first.")]
+    PickupMissed,
+    /// The customer may move a delivery only after it was missed.
+    #[error("Your delivery is booked. Please call or WhatsApp us to change it.")]
+    DeliveryBooked,
+    /// A paid order is cancelled by staff, who send the money back.
+    #[error(
+        "This order is paid, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send your money back."
+    )]
+    Paid,
+}
+
+/// The label a refusal uses for a stop.
+fn stop_name(kind: StopKind) -> &'static str {
+    match kind {
+        StopKind::Pickup => "pickup",
+        StopKind::Delivery => "delivery",
+    }
+}
+
+impl Life {
+    fn stop(&self, kind: StopKind) -> Option<StopLife> {
+        match kind {
+            StopKind::Pickup => self.pickup,
+            StopKind::Delivery => self.delivery,
+        }
+    }
+
+    fn stop_mut(&mut self, kind: StopKind) -> &mut Option<StopLife> {
+        match kind {
+            StopKind::Pickup => &mut self.pickup,
+            StopKind::Delivery => &mut self.delivery,
+        }
+    }
+
+    fn set_state(&mut self, kind: StopKind, state: StopState) {
+        if let Some(stop) = self.stop_mut(kind) {
+            stop.state = state;
+        }
+    }
+
+    fn pickup_done(&self) -> bool {
+        self.pickup.is_none_or(|stop| stop.state == StopState::Done)
+    }
+
+    /// A stop that should happen again: planned while its window is still ahead, missed (staff or
+    /// the customer choose a new one) once it has passed.
+    fn reopen(&mut self, kind: StopKind, now: Moment) {
+        if let Some(stop) = self.stop_mut(kind) {
+            stop.state = if now.before_end_of(stop.slot) { StopState::Planned } else { StopState::Missed };
+        }
+    }
+
+    /// The delivery after the status or the pickup changed: withdrawn while the pickup is missed
+    /// (or the order cancelled); planned while the order is pending (nothing can have happened to
+    /// it yet); otherwise reopened if it had been withdrawn or done.
+    fn settle_delivery(&mut self, now: Moment) {
+        let Some(delivery) = self.delivery else { return };
+        let pickup_missed = self.pickup.is_some_and(|stop| stop.state == StopState::Missed);
+        match self.status {
+            OrderStatus::Delivered => {}
+            _ if delivery.state == StopState::Done && self.status == OrderStatus::Cancelled => {}
+            OrderStatus::Cancelled => self.set_state(StopKind::Delivery, StopState::Cancelled),
+            _ if pickup_missed => self.set_state(StopKind::Delivery, StopState::Cancelled),
+            OrderStatus::Pending => self.set_state(StopKind::Delivery, StopState::Planned),
+            _ => {
+                if matches!(delivery.state, StopState::Cancelled | StopState::Done) {
+                    self.reopen(StopKind::Delivery, now);
+                }
+            }
+        }
+    }
+}
+
+/// What `event` does to an order in state `life` at `now`.
+pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refusal> {
+    let mut after = *life;
+    let mut effects = Vec::new();
+    match event {
+        Event::StaffSet(to) => {
+            if to == OrderStatus::Cancelled {
+                return Err(Refusal::CancelByStatus);
+            }
+            if life.status == OrderStatus::Cancelled {
+                return Err(Refusal::Cancelled);
+            }
+            if to == life.status {
+                return Ok(Transition { after, effects });
+            }
+            after.status = to;
+            match to {
+                OrderStatus::Pending => {
+                    if life.pickup.is_some_and(|stop| stop.state == StopState::Done) {
+                        after.reopen(StopKind::Pickup, now);
+                    }
+                    after.settle_delivery(now);
+                }
+                OrderStatus::PickedUp | OrderStatus::InProgress | OrderStatus::Ready => {
+                    after.set_state(StopKind::Pickup, StopState::Done);
+                    if after.delivery.is_some_and(|stop| stop.state == StopState::Done) {
+                        after.reopen(StopKind::Delivery, now);
+                    }
+                    after.settle_delivery(now);
+                }
+                OrderStatus::Delivered => {
+                    after.set_state(StopKind::Pickup, StopState::Done);
+                    after.set_state(StopKind::Delivery, StopState::Done);
+                }
+                OrderStatus::Cancelled => unreachable!("refused above"),
+            }
+            effects.push(Effect::StatusEmail);
+            match to {
+                OrderStatus::PickedUp => effects.extend([Effect::Text(Notice::PickedUp), Effect::BillPrompt]),
+                OrderStatus::Ready => effects.push(Effect::Text(Notice::Ready)),
+                OrderStatus::Delivered => effects.push(Effect::Text(Notice::Delivered)),
+                _ => {}
+            }
+        }
+        Event::StaffCancel { tell } => {
+            match life.status {
+                OrderStatus::Cancelled => return Err(Refusal::Cancelled),
+                OrderStatus::Delivered => return Err(Refusal::Delivered),
+                _ => {}
+            }
+            cancel(&mut after);
+            effects.push(Effect::WithdrawPrompts);
+            if tell {
+                effects.extend([Effect::StatusEmail, Effect::Text(Notice::Cancelled)]);
+            }
+        }
+        Event::StaffUndoCancel { to, tell, pickup_room } => {
+            if life.status != OrderStatus::Cancelled {
+                return Err(Refusal::NotCancelled);
+            }
+            if to == OrderStatus::Cancelled {
+                return Err(Refusal::Cancelled);
+            }
+            after.status = to;
+            after.refund_due = 0;
+            // The stops the cancellation withdrew come back where the status needs them.
+            match to {
+                OrderStatus::Pending => {
+                    if after.pickup.is_some_and(|stop| matches!(stop.state, StopState::Cancelled | StopState::Done)) {
+                        after.reopen(StopKind::Pickup, now);
+                        if !pickup_room {
+                            after.set_state(StopKind::Pickup, StopState::Missed);
+                        }
+                    }
+                    after.settle_delivery(now);
+                }
+                OrderStatus::Delivered => {
+                    after.set_state(StopKind::Pickup, StopState::Done);
+                    after.set_state(StopKind::Delivery, StopState::Done);
+                }
+                _ => {
+                    after.set_state(StopKind::Pickup, StopState::Done);
+                    after.settle_delivery(now);
+                }
+            }
+            effects.push(Effect::StatusEmail);
+            if tell {
+                effects.push(Effect::Text(Notice::Reinstated));
+            }
+        }
+        Event::StaffMove { kind, to, delivery, tell } => {
+            refuse_if_closed(life)?;
+            let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
+            if stop.state == StopState::Done {
+                return Err(match kind {
+                    StopKind::Pickup => Refusal::AlreadyPickedUp,
+                    StopKind::Delivery => Refusal::AlreadyDelivered,
+                });
+            }
+            if stop.slot == to && stop.state != StopState::Missed {
+                return Err(Refusal::SameWindow);
+            }
+            match kind {
+                StopKind::Pickup => {
+                    move_stop(&mut after, StopKind::Pickup, to);
+                    if let Some(delivery) = delivery {
+                        move_stop(&mut after, StopKind::Delivery, delivery);
+                    }
+                    after.settle_delivery(now);
+                }
+                StopKind::Delivery => {
+                    if life.pickup.is_some_and(|stop| stop.state == StopState::Missed) {
+                        return Err(Refusal::PickupMissed);
+                    }
+                    if let Some(pickup) = life.pickup.filter(|stop| stop.state != StopState::Done)
+                        && to <= pickup.slot
+                    {
+                        return Err(Refusal::DeliveryBeforePickup("its window"));
+                    }
+                    move_stop(&mut after, StopKind::Delivery, to);
+                }
+            }
+            if tell {
+                effects.push(Effect::Text(Notice::Moved(kind)));
+            }
+        }
+        Event::CustomerMovePickup { to, delivery } => {
+            refuse_if_closed(life)?;
+            if life.status != OrderStatus::Pending {
+                return Err(Refusal::AlreadyPickedUp);
+            }
+            let pickup = life.pickup.ok_or(Refusal::NoStop("pickup"))?;
+            match pickup.state {
+                StopState::Done => return Err(Refusal::AlreadyPickedUp),
+                StopState::Cancelled => return Err(Refusal::NoStop("pickup")),
+                _ if pickup.slot == to => return Err(Refusal::SameWindow),
+                _ => {}
+            }
+            move_stop(&mut after, StopKind::Pickup, to);
+            if life.delivery.is_some() {
+                move_stop(&mut after, StopKind::Delivery, delivery);
+            }
+            after.settle_delivery(now);
+        }
+        Event::CustomerMoveDelivery { to } => {
+            refuse_if_closed(life)?;
+            let delivery = life.delivery.ok_or(Refusal::NoStop("delivery"))?;
+            match delivery.state {
+                StopState::Done => return Err(Refusal::AlreadyDelivered),
+                StopState::Missed if life.pickup_done() => move_stop(&mut after, StopKind::Delivery, to),
+                _ => return Err(Refusal::DeliveryBooked),
+            }
+        }
+        Event::CustomerCancel => {
+            refuse_if_closed(life)?;
+            if life.status != OrderStatus::Pending || life.pickup.is_some_and(|stop| stop.state == StopState::Done) {
+                return Err(Refusal::AlreadyPickedUp);
+            }
+            if life.paid > 0 {
+                return Err(Refusal::Paid);
+            }
+            cancel(&mut after);
+            effects.extend([Effect::WithdrawPrompts, Effect::StatusEmail]);
+        }
+        Event::SetOff(kind) => {
+            refuse_if_cancelled(life)?;
+            let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
+            if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
+                return Err(Refusal::NotPickedUp);
+            }
+            match stop.state {
+                StopState::Planned => {
+                    after.set_state(kind, StopState::OnTheWay);
+                    effects.push(Effect::Text(Notice::OnTheWay(kind)));
+                }
+                StopState::OnTheWay | StopState::Done => {}
+                StopState::Missed => return Err(Refusal::StopMissed),
+                StopState::Cancelled => return Err(Refusal::Cancelled),
+            }
+        }
+        Event::PickedUp => {
+            refuse_if_cancelled(life)?;
+            if let Some(pickup) = life.pickup
+                && pickup.state == StopState::Cancelled
+            {
+                return Err(Refusal::Cancelled);
+            }
+            match life.status {
+                OrderStatus::Pending => {
+                    after.status = OrderStatus::PickedUp;
+                    after.set_state(StopKind::Pickup, StopState::Done);
+                    after.settle_delivery(now);
+                    effects.extend([Effect::StatusEmail, Effect::Text(Notice::PickedUp), Effect::BillPrompt]);
+                }
+                _ => return Err(Refusal::AlreadyPickedUp),
+            }
+        }
+        Event::Delivered => {
+            refuse_if_cancelled(life)?;
+            if life.status == OrderStatus::Pending || !life.pickup_done() {
+                return Err(Refusal::NotPickedUp);
+            }
+            match life.delivery.map(|stop| stop.state) {
+                Some(StopState::Done) | None if life.status == OrderStatus::Delivered => {}
+                Some(StopState::Cancelled) => return Err(Refusal::Cancelled),
+                _ => {
+                    after.status = OrderStatus::Delivered;
+                    after.set_state(StopKind::Delivery, StopState::Done);
+                    effects.extend([Effect::StatusEmail, Effect::Text(Notice::Delivered)]);
+                }
+            }
+        }
+        Event::Missed(kind) => {
+            refuse_if_cancelled(life)?;
+            let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
+            if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
+                return Err(Refusal::NotPickedUp);
+            }
+            match stop.state {
+                StopState::Missed => {}
+                StopState::Done => {
+                    return Err(match kind {
+                        StopKind::Pickup => Refusal::AlreadyPickedUp,
+                        StopKind::Delivery => Refusal::AlreadyDelivered,
+                    });
+                }
+                StopState::Cancelled => return Err(Refusal::Cancelled),
+                StopState::Planned | StopState::OnTheWay => {
+                    after.set_state(kind, StopState::Missed);
+                    after.settle_delivery(now);
+                    effects.push(Effect::Text(Notice::Missed(kind)));
+                }
+            }
+        }
+        Event::Paid(amount) => {
+            after.paid = life.paid.saturating_add(amount.max(0));
+            if life.status == OrderStatus::Cancelled {
+                after.refund_due = after.paid;
+            }
+        }
+    }
+    Ok(Transition { after, effects })
+}
+
+/// Cancels: every stop not done is withdrawn, and money received is owed back.
+fn cancel(life: &mut Life) {
+    life.status = OrderStatus::Cancelled;
+    for kind in [StopKind::Pickup, StopKind::Delivery] {
+        if life.stop(kind).is_some_and(|stop| stop.state != StopState::Done) {
+            life.set_state(kind, StopState::Cancelled);
+        }
+    }
+    life.refund_due = life.paid;
+}
+
+/// A stop booked again in `to`: planned.
+fn move_stop(life: &mut Life, kind: StopKind, to: Slot) {
+    if let Some(stop) = life.stop_mut(kind) {
+        *stop = StopLife { state: StopState::Planned, slot: to };
+    }
+}
+
+fn refuse_if_cancelled(life: &Life) -> Result<(), Refusal> {
+    if life.status == OrderStatus::Cancelled { Err(Refusal::Cancelled) } else { Ok(()) }
+}
+
+/// Nothing is moved for an order that is cancelled or delivered.
+fn refuse_if_closed(life: &Life) -> Result<(), Refusal> {
+    match life.status {
+        OrderStatus::Cancelled => Err(Refusal::Cancelled),
+        OrderStatus::Delivered => Err(Refusal::AlreadyDelivered),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `life` keeps the lifecycle's rules (the table at the top of this file): `Err` names the
+/// first one it breaks.
+pub fn consistent(life: &Life) -> Result<(), &'static str> {
+    let pickup = life.pickup.map(|stop| stop.state);
+    let delivery = life.delivery.map(|stop| stop.state);
+    let is = |stop: Option<StopState>, states: &[StopState]| stop.is_none_or(|state| states.contains(&state));
+    use StopState::{Cancelled, Done, Missed, OnTheWay, Planned};
+    if !is(delivery, &[Planned, Missed, Cancelled]) && !is(pickup, &[Done]) {
+        return Err("a delivery under way or done before its pickup");
+    }
+    if pickup == Some(Missed) && !is(delivery, &[Cancelled]) {
+        return Err("a delivery booked after a missed pickup");
+    }
+    let rule = match life.status {
+        OrderStatus::Pending => {
+            is(pickup, &[Planned, OnTheWay, Missed]) && is(delivery, &[Planned, Cancelled])
+        }
+        OrderStatus::PickedUp | OrderStatus::InProgress | OrderStatus::Ready => {
+            is(pickup, &[Done]) && is(delivery, &[Planned, OnTheWay, Missed])
+        }
+        OrderStatus::Delivered => is(pickup, &[Done]) && is(delivery, &[Done]),
+        OrderStatus::Cancelled => is(pickup, &[Done, Cancelled]) && is(delivery, &[Done, Cancelled]),
+    };
+    if !rule {
+        return Err("a status its stops contradict");
+    }
+    if life.status == OrderStatus::Cancelled && life.refund_due != life.paid {
+        return Err("a cancelled order with money received and no refund due");
+    }
+    if life.status != OrderStatus::Cancelled && life.refund_due != 0 {
+        return Err("a refund due on an order that is not cancelled");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::schedule::Window;
+    use crate::domain::TextEnum;
+    use proptest::prelude::*;
+    use time::macros::date;
+
+    const NOW: Moment = Moment { day: date!(2026 - 11 - 26), minute: 12 * 60 };
+
+    fn slot(day: u8, start: u16) -> Slot {
+        let day = date!(2026 - 11 - 20).replace_day(day).unwrap();
+        Slot { day, window: Window { start, end: start + 60 } }
+    }
+
+    /// A placed order: pending, pickup tomorrow evening, delivery two days later.
+    fn placed() -> Life {
+        Life {
+            status: OrderStatus::Pending,
+            pickup: Some(StopLife { state: StopState::Planned, slot: slot(27, 1140) }),
+            delivery: Some(StopLife { state: StopState::Planned, slot: slot(29, 1140) }),
+            paid: 0,
+            refund_due: 0,
+        }
+    }
+
+    fn run(life: &Life, events: &[Event]) -> Result<Life, Refusal> {
+        events.iter().try_fold(*life, |life, event| apply(&life, *event, NOW).map(|t| t.after))
+    }
+
+    #[test]
+    fn a_missed_pickup_withdraws_the_delivery_and_texts_the_customer() {
+        let missed = apply(&placed(), Event::Missed(StopKind::Pickup), NOW).unwrap();
+        assert_eq!(missed.after.pickup.unwrap().state, StopState::Missed);
+        assert_eq!(missed.after.delivery.unwrap().state, StopState::Cancelled);
+        assert_eq!(missed.effects, vec![Effect::Text(Notice::Missed(StopKind::Pickup))]);
+        // Never a delivery for laundry the shop does not have.
+        for event in [Event::SetOff(StopKind::Delivery), Event::Delivered, Event::Missed(StopKind::Delivery)] {
+            assert_eq!(apply(&missed.after, event, NOW), Err(Refusal::NotPickedUp), "{event:?}");
+        }
+        // A new window books both again.
+        let moved = apply(&missed.after, Event::CustomerMovePickup { to: slot(28, 1140), delivery: slot(30, 1140) }, NOW)
+            .unwrap()
+            .after;
+        assert_eq!(moved.pickup, Some(StopLife { state: StopState::Planned, slot: slot(28, 1140) }));
+        assert_eq!(moved.delivery, Some(StopLife { state: StopState::Planned, slot: slot(30, 1140) }));
+    }
+
+    #[test]
+    fn the_valet_cannot_deliver_a_pending_order() {
+        assert_eq!(apply(&placed(), Event::SetOff(StopKind::Delivery), NOW), Err(Refusal::NotPickedUp));
+        assert_eq!(apply(&placed(), Event::Delivered, NOW), Err(Refusal::NotPickedUp));
+    }
+
+    #[test]
+    fn cancelling_a_paid_order_leaves_a_refund_due_and_undoing_it_restores_the_stops() {
+        let paid = run(&placed(), &[Event::PickedUp, Event::Paid(1200)]).unwrap();
+        let cancelled = apply(&paid, Event::StaffCancel { tell: true }, NOW).unwrap();
+        assert_eq!(cancelled.after.refund_due, 1200);
+        assert_eq!(cancelled.after.delivery.unwrap().state, StopState::Cancelled);
+        assert_eq!(cancelled.after.pickup.unwrap().state, StopState::Done);
+        assert!(cancelled.effects.contains(&Effect::Text(Notice::Cancelled)));
+        let quiet = apply(&paid, Event::StaffCancel { tell: false }, NOW).unwrap();
+        assert!(!quiet.effects.iter().any(|effect| matches!(effect, Effect::Text(_))));
+        let back =
+            apply(&cancelled.after, Event::StaffUndoCancel { to: OrderStatus::PickedUp, tell: false, pickup_room: true }, NOW).unwrap();
+        assert_eq!(back.after.status, OrderStatus::PickedUp);
+        assert_eq!(back.after.delivery.unwrap().state, StopState::Planned);
+        assert_eq!(back.after.refund_due, 0);
+    }
+
+    #[test]
+    fn undoing_a_cancellation_after_the_window_passed_asks_for_a_new_one() {
+        let cancelled = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
+        let later = Moment { day: date!(2026 - 11 - 28), minute: 9 * 60 };
+        let back = apply(&cancelled, Event::StaffUndoCancel { to: OrderStatus::Pending, tell: true, pickup_room: true }, later).unwrap();
+        assert_eq!(back.after.pickup.unwrap().state, StopState::Missed);
+        assert_eq!(back.after.delivery.unwrap().state, StopState::Cancelled);
+        assert_eq!(back.effects, vec![Effect::StatusEmail, Effect::Text(Notice::Reinstated)]);
+    }
+
+    #[test]
+    fn the_dropdown_cannot_cancel_and_a_cancelled_order_is_undone_not_set() {
+        assert_eq!(apply(&placed(), Event::StaffSet(OrderStatus::Cancelled), NOW), Err(Refusal::CancelByStatus));
+        let cancelled = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
+        assert_eq!(apply(&cancelled, Event::StaffSet(OrderStatus::Ready), NOW), Err(Refusal::Cancelled));
+        assert_eq!(apply(&cancelled, Event::StaffCancel { tell: true }, NOW), Err(Refusal::Cancelled));
+    }
+
+    #[test]
+    fn setting_an_order_back_to_pending_reopens_its_pickup() {
+        let picked = run(&placed(), &[Event::PickedUp]).unwrap();
+        let back = apply(&picked, Event::StaffSet(OrderStatus::Pending), NOW).unwrap().after;
+        assert_eq!(back.pickup.unwrap().state, StopState::Planned);
+        let late = Moment { day: date!(2026 - 11 - 28), minute: 0 };
+        let back = apply(&picked, Event::StaffSet(OrderStatus::Pending), late).unwrap().after;
+        assert_eq!(back.pickup.unwrap().state, StopState::Missed);
+        assert_eq!(back.delivery.unwrap().state, StopState::Cancelled);
+    }
+
+    #[test]
+    fn a_missed_delivery_is_moved_by_the_customer_and_not_before_it_is_missed() {
+        let ready = run(&placed(), &[Event::PickedUp, Event::StaffSet(OrderStatus::Ready)]).unwrap();
+        let to = Event::CustomerMoveDelivery { to: slot(30, 1140) };
+        assert_eq!(apply(&ready, to, NOW), Err(Refusal::DeliveryBooked));
+        let missed = apply(&ready, Event::Missed(StopKind::Delivery), NOW).unwrap().after;
+        assert_eq!(missed.status, OrderStatus::Ready);
+        let moved = apply(&missed, to, NOW).unwrap().after;
+        assert_eq!(moved.delivery, Some(StopLife { state: StopState::Planned, slot: slot(30, 1140) }));
+    }
+
+    #[test]
+    fn staff_move_a_delivery_only_after_the_pickup() {
+        let to_early = Event::StaffMove { kind: StopKind::Delivery, to: slot(26, 1140), delivery: None, tell: true };
+        assert_eq!(apply(&placed(), to_early, NOW), Err(Refusal::DeliveryBeforePickup("its window")));
+        let to_later = Event::StaffMove { kind: StopKind::Delivery, to: slot(30, 600), delivery: None, tell: true };
+        let moved = apply(&placed(), to_later, NOW).unwrap();
+        assert_eq!(moved.after.delivery.unwrap().slot, slot(30, 600));
+        assert_eq!(moved.effects, vec![Effect::Text(Notice::Moved(StopKind::Delivery))]);
+    }
+
+    #[test]
+    fn a_customer_cannot_cancel_a_paid_order() {
+        let paid = run(&placed(), &[Event::Paid(500)]).unwrap();
+        assert_eq!(apply(&paid, Event::CustomerCancel, NOW), Err(Refusal::Paid));
+    }
+
+    fn any_status() -> impl Strategy<Value = OrderStatus> {
+        prop::sample::select(OrderStatus::ALL.to_vec())
+    }
+
+    fn any_kind() -> impl Strategy<Value = StopKind> {
+        prop::sample::select(vec![StopKind::Pickup, StopKind::Delivery])
+    }
+
+    fn any_slot() -> impl Strategy<Value = Slot> {
+        (24u8..31, prop::sample::select(vec![420u16, 600, 1140, 1260])).prop_map(|(day, start)| slot(day, start))
+    }
+
+    fn any_event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            any_status().prop_map(Event::StaffSet),
+            any::<bool>().prop_map(|tell| Event::StaffCancel { tell }),
+            (any_status(), any::<bool>(), any::<bool>())
+                .prop_map(|(to, tell, pickup_room)| Event::StaffUndoCancel { to, tell, pickup_room }),
+            (any_kind(), any_slot(), any_slot(), any::<bool>()).prop_map(|(kind, to, delivery, tell)| {
+                Event::StaffMove { kind, to, delivery: (kind == StopKind::Pickup).then_some(delivery), tell }
+            }),
+            (any_slot(), any_slot()).prop_map(|(to, delivery)| Event::CustomerMovePickup { to, delivery }),
+            any_slot().prop_map(|to| Event::CustomerMoveDelivery { to }),
+            Just(Event::CustomerCancel),
+            any_kind().prop_map(Event::SetOff),
+            Just(Event::PickedUp),
+            Just(Event::Delivered),
+            any_kind().prop_map(Event::Missed),
+            (0i32..3000).prop_map(Event::Paid),
+        ]
+    }
+
+    fn any_moment() -> impl Strategy<Value = Moment> {
+        (24u8..31, 0u16..1440)
+            .prop_map(|(day, minute)| Moment { day: date!(2026 - 11 - 20).replace_day(day).unwrap(), minute })
+    }
+
+    proptest! {
+        /// No sequence of events leaves an order inconsistent (no delivery for laundry never picked
+        /// up, no paid cancellation without a refund due, no stop planned for a cancelled order, no
+        /// status its stops contradict), and a refused event changes nothing.
+        #[test]
+        fn no_sequence_of_events_leaves_an_order_inconsistent(
+            events in prop::collection::vec((any_event(), any_moment()), 0..40),
+            stops in any::<bool>(),
+        ) {
+            let mut life = placed();
+            if !stops {
+                life.pickup = None;
+                life.delivery = None;
+            }
+            for (event, now) in events {
+                match apply(&life, event, now) {
+                    Ok(transition) => {
+                        prop_assert_eq!(consistent(&transition.after), Ok(()), "{:?} + {:?}", life, event);
+                        if transition.after == life {
+                            prop_assert!(!transition.effects.iter().any(|e| matches!(e, Effect::Text(_))),
+                                "nothing changed but a text was written: {:?} + {:?}", life, event);
+                        }
+                        life = transition.after;
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+
+        /// Once cancelled, only an undo changes the status, and nothing is planned meanwhile.
+        #[test]
+        fn a_cancelled_order_has_nothing_planned(events in prop::collection::vec((any_event(), any_moment()), 0..30)) {
+            let mut life = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
+            for (event, now) in events {
+                if matches!(event, Event::StaffUndoCancel { .. }) {
+                    continue;
+                }
+                if let Ok(transition) = apply(&life, event, now) {
+                    life = transition.after;
+                }
+                prop_assert_eq!(life.status, OrderStatus::Cancelled);
+                prop_assert!(life.pickup.is_none_or(|s| !s.state.is_open()));
+                prop_assert!(life.delivery.is_none_or(|s| !s.state.is_open()));
+            }
+        }
+    }
+}

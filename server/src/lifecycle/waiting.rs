@@ -1,0 +1,104 @@
+//! The orders that wait for someone, oldest first, for the top of the dashboard: stops the valet
+//! missed (not home, not ready) that have no new window yet, pickups whose window has passed and
+//! that were neither done nor missed, and orders ready for longer than the shop allows without
+//! being delivered.
+
+use crate::db::DbConnection;
+use crate::db::schema::{order_status_history, orders, stops};
+use crate::domain::schedule::Slot;
+use crate::domain::{OrderStatus, StopKind, StopState};
+use crate::models::order::Order;
+use crate::models::stop::Stop;
+use diesel::prelude::*;
+use time::{Date, PrimitiveDateTime};
+
+/// The most of each kind the dashboard lists.
+pub const LIMIT: i64 = 50;
+
+/// Why an order is waiting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Waiting {
+    /// The valet marked this stop missed; it needs a new window.
+    Missed(Stop),
+    /// This pickup's window has passed and nobody recorded it.
+    PickupOverdue(Stop),
+    /// Ready since then, not delivered.
+    ReadyTooLong(PrimitiveDateTime),
+}
+
+/// An order that waits, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaitingOrder {
+    /// The order.
+    pub order: Order,
+    /// Why it waits.
+    pub why: Waiting,
+}
+
+impl WaitingOrder {
+    /// Since when it waits, for the oldest first.
+    pub fn since(&self) -> (Date, u16) {
+        let stop_end = |stop: &Stop| (stop.day, stop.slot().window.end);
+        match &self.why {
+            Waiting::Missed(stop) | Waiting::PickupOverdue(stop) => stop_end(stop),
+            Waiting::ReadyTooLong(at) => {
+                let local = at.assume_utc().to_offset(crate::clock::NAIROBI);
+                (local.date(), u16::from(local.hour()) * 60 + u16::from(local.minute()))
+            }
+        }
+    }
+
+    /// The stop's slot, for a missed or overdue stop.
+    pub fn slot(&self) -> Option<Slot> {
+        match &self.why {
+            Waiting::Missed(stop) | Waiting::PickupOverdue(stop) => Some(stop.slot()),
+            Waiting::ReadyTooLong(_) => None,
+        }
+    }
+}
+
+/// The orders waiting at `now` (Nairobi's `today` and `minute`), oldest first: missed stops, open
+/// pickups whose window ended, and orders ready since before `ready_before` (UTC).
+pub fn waiting(
+    connection: &mut DbConnection,
+    today: Date,
+    minute: u16,
+    ready_before: PrimitiveDateTime,
+) -> QueryResult<Vec<WaitingOrder>> {
+    let missed: Vec<(Stop, Order)> = stops::table
+        .inner_join(orders::table)
+        .filter(stops::state.eq(StopState::Missed))
+        .filter(orders::status.ne(OrderStatus::Cancelled))
+        .order((stops::day.asc(), stops::window_start.asc()))
+        .limit(LIMIT)
+        .select((Stop::as_select(), Order::as_select()))
+        .load(connection)?;
+    let overdue: Vec<(Stop, Order)> = stops::table
+        .inner_join(orders::table)
+        .filter(stops::kind.eq(StopKind::Pickup))
+        .filter(stops::state.eq_any([StopState::Planned, StopState::OnTheWay]))
+        .filter(stops::day.lt(today).or(stops::day.eq(today).and(stops::window_end.le(i32::from(minute)))))
+        .filter(orders::status.eq(OrderStatus::Pending))
+        .order((stops::day.asc(), stops::window_start.asc()))
+        .limit(LIMIT)
+        .select((Stop::as_select(), Order::as_select()))
+        .load(connection)?;
+    // Ready orders, with when they became ready (the newest "ready" of their history).
+    let ready: Vec<(Order, Option<PrimitiveDateTime>)> = orders::table
+        .inner_join(order_status_history::table)
+        .filter(orders::status.eq(OrderStatus::Ready))
+        .filter(order_status_history::status.eq(OrderStatus::Ready))
+        .group_by(orders::id)
+        .having(diesel::dsl::max(order_status_history::changed_at).lt(ready_before))
+        .select((Order::as_select(), diesel::dsl::max(order_status_history::changed_at)))
+        .limit(LIMIT)
+        .load(connection)?;
+    let mut found: Vec<WaitingOrder> = missed
+        .into_iter()
+        .map(|(stop, order)| WaitingOrder { order, why: Waiting::Missed(stop) })
+        .chain(overdue.into_iter().map(|(stop, order)| WaitingOrder { order, why: Waiting::PickupOverdue(stop) }))
+        .chain(ready.into_iter().filter_map(|(order, at)| Some(WaitingOrder { order, why: Waiting::ReadyTooLong(at?) })))
+        .collect();
+    found.sort_by_key(WaitingOrder::since);
+    Ok(found)
+}
