@@ -19,6 +19,7 @@ pub mod mail;
 pub mod memory;
 pub mod models;
 pub mod mpesa;
+pub mod notify;
 pub mod outbox;
 pub mod password;
 pub mod rate_limit;

@@ -5,6 +5,7 @@ use crate::db::{DbConnection, write_transaction};
 use crate::domain::{MessageStatus, ValidContact};
 use crate::models::outbox::OutboxMessage;
 use crate::models::{Page, implicit_keys};
+use crate::notify::email;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -91,7 +92,7 @@ impl ContactMessage {
                 dedupe_key: Some(key.clone()),
             };
             diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
-            OutboxMessage::enqueue(connection, &[OutboxMessage::for_contact(&row, now)])?;
+            OutboxMessage::enqueue(connection, &[email::contact(&row, now)])?;
             Ok(Stored::Created(row))
         })
     }

@@ -12,8 +12,9 @@ use crate::domain::{
 };
 use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use crate::models::order::bill::BillError;
-use crate::models::order::{NotifyCustomer, Order, OrderLine, Payment, PaymentRecorded, once_per};
+use crate::models::order::{Order, OrderLine, Payment, PaymentRecorded};
 use crate::models::stop::Stop;
+use crate::notify::{NotifyCustomer, once_per};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::{Date, PrimitiveDateTime};

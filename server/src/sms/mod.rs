@@ -1,14 +1,13 @@
 //! Texts to customers through Africa's Talking, from the outbox.
 //!
 //! Every change a customer hears about writes its SMS to the outbox in the same transaction as
-//! itself ([`texts`] words them; `models::outbox` honours opt-outs and the kinds staff switched
+//! itself (`notify::texts` words them; `models::outbox` honours opt-outs and the kinds staff switched
 //! off); the outbox worker of the SMS channel sends them through [`client`]. The provider's
 //! callbacks (delivery reports, texts to the shop's number) arrive at `/hooks/sms/…`, behind a
 //! secret in the path.
 
 pub mod client;
 pub mod gsm;
-pub mod texts;
 
 use crate::domain::Channel;
 use crate::models::outbox::OutboxMessage;

@@ -6,14 +6,12 @@ pub mod bill;
 pub mod detail;
 mod lines;
 mod list;
-mod notify;
 mod payment;
 mod place;
 mod visit;
 
 pub use lines::OrderLine;
 pub use list::{ListedOrder, MpesaFacts, OrderFilter};
-pub use notify::{NotifyCustomer, once_per};
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
 pub use visit::{CANCELLED_BY_CUSTOMER, ChangeError, ChangeRefusal, VisitStop, change_refusal};
@@ -26,6 +24,7 @@ use crate::domain::{
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::Stop;
+use crate::notify::{NotifyCustomer, email, once_per};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -226,7 +225,7 @@ impl Order {
         }
         let Some(changed) = Order::find(connection, id)? else { return Ok(None) };
         if notify.email
-            && let Some(email) = OutboxMessage::for_status(&changed, status, now)
+            && let Some(email) = email::status(&changed, status, now)
         {
             OutboxMessage::enqueue(connection, &[email])?;
         }

@@ -4,12 +4,13 @@
 //! the pickup's cut-off not passed ([`change_refusal`]); each runs in one transaction, with the
 //! order's row locked on PostgreSQL so that a change and a cancellation never interleave.
 
-use super::{NotifyCustomer, Order};
+use super::Order;
 use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal};
 use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
 use crate::models::stop::{BookError, Stop};
+use crate::notify::NotifyCustomer;
 use diesel::prelude::*;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 
