@@ -7,9 +7,8 @@
 
 use crate::config::Settings;
 use crate::domain::schedule::{Eta, Slot};
-use crate::domain::{PaymentMethod, PaymentStatus};
+use crate::domain::{PaymentMethod, PaymentStatus, SmsLimits};
 use crate::models::order::Order;
-use crate::sms::SmsLimits;
 use crate::sms::gsm::fit;
 
 /// What every text needs from the configuration.
@@ -253,7 +252,7 @@ mod tests {
             letter: 'P',
             shortcode: Some("22384".to_owned()),
             prompts: false,
-            limits: crate::sms::SmsLimits::default(),
+            limits: SmsLimits::default(),
         };
         let at = datetime!(2026-11-25 12:00:00);
         let order = Order {
