@@ -15,6 +15,8 @@ pub use domain::catalogue;
 pub mod error;
 pub mod frontend;
 pub mod jobs;
+#[cfg(test)]
+mod layers;
 pub mod mail;
 pub mod memory;
 pub mod models;
