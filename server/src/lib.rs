@@ -16,10 +16,13 @@ pub mod error;
 pub mod frontend;
 pub mod jobs;
 pub mod lifecycle;
+#[cfg(test)]
+mod layers;
 pub mod mail;
 pub mod memory;
 pub mod models;
 pub mod mpesa;
+pub mod notify;
 pub mod outbox;
 pub mod password;
 pub mod rate_limit;

@@ -5,9 +5,9 @@ use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::frontend::Frontend;
+use crate::jobs::outbox_worker::OutboxWorker;
+use crate::jobs::prompt_worker::PromptWorker;
 use crate::jobs::{JobContext, Scheduler};
-use crate::mpesa::worker::PromptWorker;
-use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
 use crate::routes::{
     admin, assets, catalogue, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet,

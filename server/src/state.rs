@@ -2,13 +2,13 @@
 
 use crate::config::Settings;
 use crate::db::Database;
-use crate::models::order::NotifyCustomer;
 use crate::mpesa::client::Daraja;
+use crate::notify::NotifyCustomer;
+use crate::notify::texts::Texts;
 use crate::outbox::http_client;
 use crate::password::PasswordChecks;
 use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
-use crate::sms::texts::Texts;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;

@@ -218,7 +218,7 @@ impl Settings {
             Ok(shillings) if shillings <= 100_000 => Some(shillings),
             _ => return Err(invalid(name, &discount, "expected whole shillings from 0 (off) to 100000")),
         };
-        let (name, days) = var("LAUNDRY_RECLEAN_DAYS", &crate::models::reclean::DEFAULT_RECLEAN_DAYS.to_string());
+        let (name, days) = var("LAUNDRY_RECLEAN_DAYS", &crate::domain::DEFAULT_RECLEAN_DAYS.to_string());
         let reclean_days = days
             .parse::<u32>()
             .ok()

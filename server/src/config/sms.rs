@@ -2,7 +2,8 @@
 //! (`LAUNDRY_SMS_*`). Each is optional; one that is set is checked.
 
 use super::{ConfigError, invalid, is_web_address, whole_number};
-use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsLimits, SmsSettings};
+use crate::domain::SmsLimits;
+use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsSettings};
 use secrecy::SecretString;
 
 pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<SmsSettings, ConfigError> {

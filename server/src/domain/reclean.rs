@@ -8,6 +8,10 @@ use super::visit;
 use std::collections::BTreeSet;
 use time::Date;
 
+/// How many days after delivery a re-clean may be asked for, unless configured
+/// (`LAUNDRY_RECLEAN_DAYS`).
+pub const DEFAULT_RECLEAN_DAYS: u32 = 7;
+
 /// The longest description of what is wrong.
 pub const MAX_PROBLEM: usize = 500;
 

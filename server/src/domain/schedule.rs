@@ -8,7 +8,7 @@
 use crate::clock::NAIROBI;
 use std::collections::BTreeSet;
 use std::fmt;
-use time::{Date, Duration, OffsetDateTime, Time};
+use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
 
 /// A window of the day, in whole minutes after midnight, Nairobi time (`19:00-20:00` is 1140-1200).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -109,6 +109,13 @@ fn at_minute(day: Date, minute: u16) -> OffsetDateTime {
 /// The day `at` falls on in Nairobi.
 pub fn nairobi_day(at: OffsetDateTime) -> Date {
     at.to_offset(NAIROBI).date()
+}
+
+/// Nairobi's `day` as UTC times, as stored: from its midnight to the next.
+pub fn day_bounds(day: Date) -> (PrimitiveDateTime, PrimitiveDateTime) {
+    let start = day.with_time(Time::MIDNIGHT).assume_offset(NAIROBI).to_offset(time::UtcOffset::UTC);
+    let start = PrimitiveDateTime::new(start.date(), start.time());
+    (start, start + Duration::days(1))
 }
 
 /// Minutes after Nairobi's midnight of `at`.
@@ -318,6 +325,11 @@ mod tests {
 
     fn nairobi(at: time::PrimitiveDateTime) -> OffsetDateTime {
         at.assume_offset(NAIROBI)
+    }
+
+    #[test]
+    fn a_nairobi_day_starts_at_nine_in_the_evening_utc() {
+        assert_eq!(day_bounds(date!(2026 - 11 - 25)), (datetime!(2026-11-24 21:00), datetime!(2026-11-25 21:00)));
     }
 
     #[test]

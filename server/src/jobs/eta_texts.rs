@@ -16,7 +16,7 @@ use crate::domain::schedule::{Eta, RunPosition, eta, nairobi_minute};
 use crate::models::job_run::{Claim, JobRun};
 use crate::models::outbox::{Enqueued, OutboxMessage};
 use crate::models::stop::Stop;
-use crate::sms::texts::Texts;
+use crate::notify::texts::Texts;
 use diesel::QueryResult;
 use std::sync::{Mutex, PoisonError};
 use time::{Date, OffsetDateTime, PrimitiveDateTime};

@@ -1,22 +1,27 @@
-//! Scheduled jobs: one [`Scheduler`] task per server instance wakes every `job_poll` (30 s) and
-//! lets each [`Job`] do what is due by the [`Clock`] of the settings. A job that must happen once
-//! for all instances claims its run in the database under a lease (`models::job_run`), so that
-//! several instances on one PostgreSQL, and restarts, never do it twice.
-//!
-//! The jobs: the 5:30pm texts ([`eta_texts`]) and the status queries of M-PESA prompts
+//! Work in the background. Scheduled jobs: one [`Scheduler`] task per server instance wakes every
+//! `job_poll` (30 s) and lets each [`Job`] do what is due by the [`Clock`] of the settings. A job
+//! that must happen once for all instances claims its run in the database under a lease
+//! (`models::job_run`), so that several instances on one PostgreSQL, and restarts, never do it
+//! twice. The jobs: the 5:30pm texts ([`eta_texts`]) and the status queries of M-PESA prompts
 //! ([`payment_queries`]).
+//!
+//! The workers, woken as soon as this instance writes work for them: the outbox's, one per channel
+//! ([`outbox_worker`]), and the M-PESA prompts' ([`prompt_worker`]). They live here rather than
+//! beside their providers' clients, so that `outbox`, `mail`, `sms` and `mpesa` know no model.
 //!
 //! Adding a job: a type implementing [`Job`] in a module of its own, listed in [`Scheduler::new`].
 
 pub mod eta_texts;
+pub mod outbox_worker;
 pub mod payment_queries;
+pub mod prompt_worker;
 
 use crate::clock::Clock;
 use crate::db::Database;
 use crate::domain::schedule::Schedule;
-use crate::models::order::NotifyCustomer;
 use crate::mpesa::client::Daraja;
-use crate::sms::texts::Texts;
+use crate::notify::NotifyCustomer;
+use crate::notify::texts::Texts;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;

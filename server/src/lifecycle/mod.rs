@@ -22,7 +22,8 @@ use crate::domain::lifecycle::{self as life, Effect, Event, Life, Moment, Notice
 use crate::domain::schedule::{Schedule, SlotRefusal, eta};
 use crate::domain::{MessageKind, OrderStatus, PaymentMethod, PaymentStatus, StopKind, StopState};
 use crate::models::mpesa::MpesaPrompt;
-use crate::models::order::{NotifyCustomer, Order, once_per};
+use crate::models::order::Order;
+use crate::notify::{NotifyCustomer, email, once_per};
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
@@ -294,7 +295,7 @@ fn write_effect(
     match effect {
         Effect::StatusEmail => {
             if notify.email
-                && let Some(email) = OutboxMessage::for_status(changed, changed.status, now)
+                && let Some(email) = email::status(changed, changed.status, now)
             {
                 OutboxMessage::enqueue(connection, &[email])?;
             }

@@ -1,15 +1,14 @@
 //! E-mail notifications through an EmailJS-compatible API, from the outbox.
 //!
 //! An order or message writes its e-mails to the outbox in the same transaction as itself
-//! (`models::outbox`), so nothing is lost and placing an order never waits for the mail API. The
+//! (`notify::email` builds them, `models::outbox` stores them), so nothing is lost and placing an order never waits for the mail API. The
 //! outbox worker of the e-mail channel sends them through [`client`], at the mail API's documented
 //! limit of one request per second for all instances together.
 
 pub mod client;
 
 use crate::domain::{Channel, MessageKind};
-use crate::models::outbox::OutboxMessage;
-use crate::outbox::{Outcome, Sender};
+use crate::outbox::{Body, Envelope, Outcome, Sender};
 use secrecy::SecretString;
 use serde_json::Value;
 use std::fmt;
@@ -101,16 +100,16 @@ impl Sender for MailSettings {
         &self.base_url
     }
 
-    async fn send(&self, http: &reqwest::Client, message: &OutboxMessage, timeout: Duration) -> Outcome {
+    async fn send(&self, http: &reqwest::Client, message: &Envelope, timeout: Duration) -> Outcome {
         let kind = message.kind;
         let Some(template) = self.template(kind) else {
             return Outcome::Unsendable("EMAILJS_STATUS_TEMPLATE_ID is not set".to_owned());
         };
-        let mut params: Value = match serde_json::from_str(&message.params) {
-            Ok(params) => params,
-            Err(error) => return Outcome::Unsendable(format!("unreadable template parameters: {error}")),
+        let Body::Template(params) = &message.body else {
+            return Outcome::Unsendable("an e-mail without template parameters".to_owned());
         };
-        let to = if kind.to_staff() { self.admin_email.clone() } else { message.to_email.clone() };
+        let mut params = params.clone();
+        let to = if kind.to_staff() { self.admin_email.clone() } else { message.to.clone() };
         params["to_email"] = Value::from(to.unwrap_or_default());
         client::send(http, self, template, &params, timeout).await
     }

@@ -48,19 +48,21 @@ pub enum Stored {
 }
 
 impl ContactMessage {
-    /// Stores `contact` from `client` with status 'new', and its e-mail to staff, in one
-    /// transaction. The same message from the same client within about ten minutes (a double
-    /// click, a form sent again) is the one already stored.
+    /// Stores `contact` from `client` with status 'new', and its e-mail to staff (`staff_email`
+    /// builds it from the stored row: `notify::email::contact`, which this model does not know),
+    /// in one transaction. The same message from the same client within about ten minutes (a
+    /// double click, a form sent again) is the one already stored.
     pub fn create(
         connection: &mut DbConnection,
         contact: &ValidContact,
         client: &str,
+        staff_email: impl Fn(&ContactMessage) -> OutboxMessage,
         now: PrimitiveDateTime,
     ) -> QueryResult<Stored> {
-        match Self::create_once(connection, contact, client, now) {
+        match Self::create_once(connection, contact, client, &staff_email, now) {
             // The same message twice at the same moment (PostgreSQL): the loser finds the winner's.
             Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                Self::create_once(connection, contact, client, now)
+                Self::create_once(connection, contact, client, &staff_email, now)
             }
             other => other,
         }
@@ -70,6 +72,7 @@ impl ContactMessage {
         connection: &mut DbConnection,
         contact: &ValidContact,
         client: &str,
+        staff_email: &impl Fn(&ContactMessage) -> OutboxMessage,
         now: PrimitiveDateTime,
     ) -> QueryResult<Stored> {
         let [key, _] = implicit_keys(&contact.fingerprint(client), now);
@@ -91,7 +94,7 @@ impl ContactMessage {
                 dedupe_key: Some(key.clone()),
             };
             diesel::insert_into(contact_messages::table).values(&row).execute(connection)?;
-            OutboxMessage::enqueue(connection, &[OutboxMessage::for_contact(&row, now)])?;
+            OutboxMessage::enqueue(connection, &[staff_email(&row)])?;
             Ok(Stored::Created(row))
         })
     }

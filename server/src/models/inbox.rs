@@ -5,11 +5,10 @@
 
 use crate::db::schema::{outbox, sms_answers, sms_incoming};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::{AutoReply, InboxStatus, IncomingOutcome, MessageKind, OutboxStatus};
+use crate::domain::{AutoReply, InboxStatus, IncomingOutcome, MessageKind, OutboxStatus, SmsLimits};
 use crate::models::Page;
 use crate::models::order::Order;
 use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
-use crate::sms::SmsLimits;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 use uuid::Uuid;

@@ -14,14 +14,13 @@
 use crate::db::schema::{orders, sms_incoming, stops};
 use crate::db::{DbConnection, insert_or_ignore, write_transaction};
 use crate::domain::catalogue::{self, SERVICES};
-use crate::domain::schedule::{Slot, nairobi_day, nairobi_minute};
+use crate::domain::schedule::{Slot, day_bounds, nairobi_day, nairobi_minute};
 use crate::domain::{
     AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, LineKind, MAX_QUANTITY_KG, MessageKind, OrderSource,
     OrderStatus, StopKind, StopState, ValidOrder,
 };
 use crate::models::order::{Order, PlaceError, PlacingTerms};
 use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
-use crate::models::stats::day_bounds;
 use crate::models::stop::{BookError, Stop};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -50,13 +49,6 @@ pub struct ReplyRules {
     pub months: u32,
     /// At most this many replies to one number per Nairobi day.
     pub per_day: u32,
-}
-
-impl ReplyRules {
-    /// From the SMS settings.
-    pub fn new(settings: &crate::sms::SmsSettings) -> Self {
-        Self { months: settings.reply_months, per_day: settings.replies_per_day }
-    }
 }
 
 /// The texts to the shop's number, stored in `sms_incoming`.

@@ -15,10 +15,6 @@ use diesel::result::Error as DieselError;
 use std::collections::{BTreeMap, HashMap};
 use time::{Date, Duration, PrimitiveDateTime};
 
-/// How many days after delivery a re-clean may be asked for, unless configured
-/// (`LAUNDRY_RECLEAN_DAYS`).
-pub const DEFAULT_RECLEAN_DAYS: u32 = 7;
-
 /// A stored link: this order re-cleans that one.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = recleans)]

@@ -6,9 +6,10 @@
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
 use crate::domain::{MessageKind, OrderReference, OrderStatus, StopKind, StopState};
-use crate::models::order::{NotifyCustomer, Order};
+use crate::models::order::Order;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
+use crate::notify::{NotifyCustomer, email};
 use diesel::prelude::*;
 use time::{Date, OffsetDateTime};
 
@@ -129,7 +130,7 @@ pub fn change_slot(
         if changed && notify.email {
             let delivery_slot =
                 delivery.as_ref().map_or_else(|| schedule.delivery_for(pickup.slot(), order.rush), Stop::slot);
-            if let Some(email) = OutboxMessage::for_slot(&order, pickup.slot(), delivery_slot, moved, stored) {
+            if let Some(email) = email::slot_confirmed(&order, pickup.slot(), delivery_slot, moved, stored) {
                 OutboxMessage::enqueue(connection, &[email])?;
             }
         }

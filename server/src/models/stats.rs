@@ -1,16 +1,16 @@
 //! The dashboard's figures: the stat cards, the day's takings by how they were paid, and the
 //! re-cleans asked for per month (the satisfaction guarantee's count).
 
-use crate::clock::NAIROBI;
 use crate::db::DbConnection;
 use crate::db::schema::{contact_messages, mpesa_receipts, orders, sms_incoming};
+use crate::domain::schedule::day_bounds;
 use crate::domain::{InboxStatus, MessageStatus, OrderStatus, PaidVia, PaymentStatus, ReceiptSource};
 use crate::models::reclean::Reclean;
 use diesel::dsl::sum;
 use diesel::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
-use time::{Date, Duration, PrimitiveDateTime, Time};
+use time::Date;
 use ts_rs::TS;
 
 /// The four stat cards, what is behind them, and today's takings.
@@ -183,23 +183,5 @@ impl Takings {
             }
         }
         Ok(takings)
-    }
-}
-
-/// Nairobi's `day` as UTC times, as stored: from its midnight to the next.
-pub fn day_bounds(day: Date) -> (PrimitiveDateTime, PrimitiveDateTime) {
-    let start = day.with_time(Time::MIDNIGHT).assume_offset(NAIROBI).to_offset(time::UtcOffset::UTC);
-    let start = PrimitiveDateTime::new(start.date(), start.time());
-    (start, start + Duration::days(1))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use time::macros::{date, datetime};
-
-    #[test]
-    fn a_nairobi_day_starts_at_nine_in_the_evening_utc() {
-        assert_eq!(day_bounds(date!(2026 - 11 - 25)), (datetime!(2026-11-24 21:00), datetime!(2026-11-25 21:00)));
     }
 }

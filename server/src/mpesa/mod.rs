@@ -2,9 +2,9 @@
 //!
 //! "Pay Now (M-PESA)" sends a prompt to the customer's phone (M-Pesa Express, an STK push): the
 //! order placed, the bill set at pickup, or "send it again" writes a `mpesa_prompts` row in its own
-//! transaction (`models::mpesa`), and this instance's [`worker`] sends it through [`client`]. The
-//! prompt's callback (`/hooks/payments/prompt/{secret}`) or, when that goes missing, a status query
-//! (`jobs::payment_queries`) ends it. Payments made by hand to the till arrive as confirmations
+//! transaction (`models::mpesa`), and this instance's prompt worker (`jobs::prompt_worker`) sends it
+//! through [`client`]. The prompt's callback (`/hooks/payments/prompt/{secret}`) or, when that goes
+//! missing, a status query (`jobs::payment_queries`) ends it. Payments made by hand to the till arrive as confirmations
 //! (`/hooks/payments/till/confirmation/{secret}`, registered by `laundry mpesa register-urls`) and
 //! are matched to an order or left for staff. Every payment is a `mpesa_receipts` row, once.
 //!
@@ -12,7 +12,6 @@
 
 pub mod cli;
 pub mod client;
-pub mod worker;
 
 use secrecy::SecretString;
 use std::fmt;

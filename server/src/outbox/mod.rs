@@ -1,18 +1,19 @@
-//! Sending the outbox: one [`worker`] per channel in each server instance claims due rows of its
-//! channel (on PostgreSQL with `FOR UPDATE SKIP LOCKED` and a lease, so several instances never
-//! send one row twice), paces itself across all instances, sends through the channel's [`Sender`]
-//! (`mail` for e-mail, `sms` for texts), and records the outcome: sent, retried later, failed,
+//! What the outbox's channels share: the [`Sender`] a provider implements (`mail` for e-mail,
+//! `sms` for texts), the [`Envelope`] it is given, what its answer means ([`Outcome`]), the HTTP
+//! client of the providers' APIs and the [`RetryPolicy`]. It knows no model: the rows are written
+//! by `models::outbox`, in the same transaction as the change they are about, and sent by the
+//! outbox worker (`jobs::outbox_worker`, one per channel in each server instance), which claims
+//! due rows of its channel (on PostgreSQL with `FOR UPDATE SKIP LOCKED` and a lease, so several
+//! instances never send one row twice), paces itself across all instances, hands each row to the
+//! channel's [`Sender`] as an [`Envelope`], and records the outcome: sent, retried later, failed,
 //! blocked (an account problem staff must see), or skipped (a text to a number that opted out).
-//!
-//! The rows are written by `models::outbox`, in the same transaction as the change they are about.
 
 mod retry;
-pub mod worker;
 
 pub use retry::RetryPolicy;
 
-use crate::domain::Channel;
-use crate::models::outbox::OutboxMessage;
+use crate::domain::{Channel, MessageKind};
+use serde_json::Value;
 use std::future::Future;
 use std::time::{Duration, SystemTime};
 
@@ -33,7 +34,29 @@ pub enum Outcome {
     Unsendable(String),
 }
 
-/// A provider the outbox sends one channel's rows through.
+/// One message as a provider sends it, read from its outbox row by the worker: what it is, to whom,
+/// and what it says; nothing of the row's queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope {
+    /// What it is: it picks an e-mail's template and says whether it goes to staff.
+    pub kind: MessageKind,
+    /// The customer's e-mail address, or the phone number (E.164) of a text; `None` for the staff
+    /// e-mails, which go to the address the mail settings name.
+    pub to: Option<String>,
+    /// What it says.
+    pub body: Body,
+}
+
+/// What a message says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// A text, exactly as it is sent.
+    Text(String),
+    /// An e-mail: its template's parameters, a JSON object.
+    Template(Value),
+}
+
+/// A provider the outbox sends one channel's messages through.
 pub trait Sender: Send + Sync + 'static {
     /// The rows it sends.
     const CHANNEL: Channel;
@@ -52,7 +75,7 @@ pub trait Sender: Send + Sync + 'static {
     fn send(
         &self,
         http: &reqwest::Client,
-        message: &OutboxMessage,
+        message: &Envelope,
         timeout: Duration,
     ) -> impl Future<Output = Outcome> + Send;
 }

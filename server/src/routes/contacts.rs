@@ -8,6 +8,7 @@ use crate::domain::ContactInput;
 use crate::domain::FieldErrors;
 use crate::error::ApiError;
 use crate::models::contact_message::{ContactMessage, Stored};
+use crate::notify::email;
 use crate::rate_limit::client_ip;
 use crate::rate_limit::submissions_limited;
 use crate::state::AppState;
@@ -49,7 +50,11 @@ async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) ->
         .map_err(|wait| submissions_limited(&state.settings().business, wait))?;
     let stored = state
         .db()
-        .run(move |connection| ContactMessage::create(connection, &contact, &sender, now_utc()).map_err(DbError::from))
+        .run(move |connection| {
+            let now = now_utc();
+            let staff_email = |message: &ContactMessage| email::contact(message, now);
+            ContactMessage::create(connection, &contact, &sender, staff_email, now).map_err(DbError::from)
+        })
         .await
         .map_err(|source| ApiError::Storage { message: SEND_FAILED, source })?;
     match stored {

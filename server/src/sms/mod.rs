@@ -1,18 +1,16 @@
 //! Texts to customers through Africa's Talking, from the outbox.
 //!
 //! Every change a customer hears about writes its SMS to the outbox in the same transaction as
-//! itself ([`texts`] words them; `models::outbox` honours opt-outs and the kinds staff switched
+//! itself (`notify::texts` words them; `models::outbox` honours opt-outs and the kinds staff switched
 //! off); the outbox worker of the SMS channel sends them through [`client`]. The provider's
 //! callbacks (delivery reports, texts to the shop's number) arrive at `/hooks/sms/…`, behind a
 //! secret in the path.
 
 pub mod client;
 pub mod gsm;
-pub mod texts;
 
-use crate::domain::Channel;
-use crate::models::outbox::OutboxMessage;
-use crate::outbox::{Outcome, Sender};
+use crate::domain::{Channel, SmsLimits};
+use crate::outbox::{Body, Envelope, Outcome, Sender};
 use secrecy::SecretString;
 use std::fmt;
 use std::time::Duration;
@@ -20,51 +18,6 @@ use std::time::Duration;
 /// The live API; the sandbox is `https://api.sandbox.africastalking.com` (with the username
 /// `sandbox`).
 pub const LIVE_API: &str = "https://api.africastalking.com";
-
-/// What texts may cost and whom they may reach: per phone number and hour, and for the whole shop
-/// per Nairobi day (`LAUNDRY_SMS_PER_PHONE_PER_HOUR`, `LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR`,
-/// `LAUNDRY_SMS_DAILY_BUDGET`). docs/text-limits.md says how each is counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SmsLimits {
-    /// Replies to texts (kinds not about an order) one phone may get in an hour.
-    pub per_phone_per_hour: u32,
-    /// Texts of any kind one phone may get in an hour: texts about an order are held only by this
-    /// cap, replies by both.
-    pub service_per_phone_per_hour: u32,
-    /// Texts the shop sends in one Nairobi day; beyond it texts wait in the outbox.
-    pub daily_budget: u32,
-}
-
-impl SmsLimits {
-    /// The default replies per phone and hour.
-    pub const PER_PHONE_PER_HOUR: u32 = 3;
-    /// The default cap of all texts per phone and hour: room for the steps of an order that can
-    /// fall in one hour (received, confirmed, on the way, picked up, paid…) with a reply or two,
-    /// far below the thirty an attacker once sent one phone.
-    pub const SERVICE_PER_PHONE_PER_HOUR: u32 = 8;
-    /// The default daily budget: a small shop's busiest day with room to spare.
-    pub const DAILY_BUDGET: u32 = 500;
-
-    /// The share of the budget at which the owner is warned, in percent.
-    pub const WARN_AT_PERCENT: u32 = 80;
-
-    /// How many texts `kind` may find already written to its phone in the last hour and still be
-    /// written: `(replies, all)` for a reply, `(None, all)` for a text about an order.
-    pub fn room_for(&self, kind: crate::domain::MessageKind) -> (Option<u32>, u32) {
-        let replies = kind.is_reply().then_some(self.per_phone_per_hour);
-        (replies, self.service_per_phone_per_hour)
-    }
-}
-
-impl Default for SmsLimits {
-    fn default() -> Self {
-        Self {
-            per_phone_per_hour: Self::PER_PHONE_PER_HOUR,
-            service_per_phone_per_hour: Self::SERVICE_PER_PHONE_PER_HOUR,
-            daily_budget: Self::DAILY_BUDGET,
-        }
-    }
-}
 
 /// The SMS configuration (`AT_*`, `LAUNDRY_SMS_*`).
 #[derive(Clone)]
@@ -173,10 +126,10 @@ impl Sender for SmsSettings {
         &self.base_url
     }
 
-    async fn send(&self, http: &reqwest::Client, message: &OutboxMessage, timeout: Duration) -> Outcome {
-        let (Some(to), Some(text)) = (message.to_phone.as_deref(), message.sms_text()) else {
-            return Outcome::Unsendable("an SMS row without a number or a text".to_owned());
+    async fn send(&self, http: &reqwest::Client, message: &Envelope, timeout: Duration) -> Outcome {
+        let (Some(to), Body::Text(text)) = (message.to.as_deref(), &message.body) else {
+            return Outcome::Unsendable("an SMS without a number or a text".to_owned());
         };
-        client::send(http, self, to, &text, timeout).await
+        client::send(http, self, to, text, timeout).await
     }
 }

@@ -277,7 +277,7 @@ impl TextBudgetView {
     /// The warning for `sent` texts of `budget` today; none below 80% of it.
     pub fn new(sent: i64, budget: u32) -> Option<Self> {
         let percent = u32::try_from(sent.max(0)).unwrap_or(u32::MAX).saturating_mul(100);
-        if percent < budget.saturating_mul(crate::sms::SmsLimits::WARN_AT_PERCENT) {
+        if percent < budget.saturating_mul(crate::domain::SmsLimits::WARN_AT_PERCENT) {
             return None;
         }
         let used_up = sent >= i64::from(budget);

@@ -437,7 +437,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     let settings =
         laundry::config::Settings::from_lookup(|name| env.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()))
             .unwrap();
-    let worker = laundry::outbox::worker::OutboxWorker::new(
+    let worker = laundry::jobs::outbox_worker::OutboxWorker::new(
         app.state.db().clone(),
         settings.mail,
         quick_retries(),

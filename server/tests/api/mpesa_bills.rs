@@ -17,8 +17,9 @@ use laundry::clock::stored;
 use laundry::db::write_transaction;
 use laundry::domain::{MessageKind, OrderStatus, PaymentStatus, PromptLimits, PromptState, ReceiptProblem, StopKind};
 use laundry::models::mpesa::{AskRefusal, MpesaPrompt};
-use laundry::models::order::{NotifyCustomer, Order, Payment};
+use laundry::models::order::{Order, Payment};
 use laundry::models::outbox::OutboxMessage;
+use laundry::notify::NotifyCustomer;
 use std::time::Duration;
 
 const PHONE: &str = "+254712345678";

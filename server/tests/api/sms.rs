@@ -126,8 +126,8 @@ async fn a_text_about_a_moment_that_has_passed_is_skipped_not_sent_late(backend:
         OutboxMessage::sms(MessageKind::SmsEta, None, "+254712000002", "comes tonight at 19:15-19:45", None, now)
             .until(now + time::Duration::hours(1));
     app.with_db(|c| {
-        OutboxMessage::enqueue_sms(c, &late, &laundry::sms::SmsLimits::default()).unwrap();
-        OutboxMessage::enqueue_sms(c, &in_time, &laundry::sms::SmsLimits::default()).unwrap();
+        OutboxMessage::enqueue_sms(c, &late, &laundry::domain::SmsLimits::default()).unwrap();
+        OutboxMessage::enqueue_sms(c, &in_time, &laundry::domain::SmsLimits::default()).unwrap();
     });
     app.state.wake_outbox();
     let rows = until_texts(&app, "sent or skipped", |row| row.status != OutboxStatus::Pending).await;

@@ -41,7 +41,7 @@ pub async fn place_delivered(app: &TestApp, phone: &str) -> String {
     let order_id = laundry::domain::OrderReference::parse(&reference).unwrap();
     app.with_db(|c| {
         let order = Order::find_by_reference(c, &order_id).unwrap().unwrap();
-        let nobody = laundry::models::order::NotifyCustomer::nobody();
+        let nobody = laundry::notify::NotifyCustomer::nobody();
         Order::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, now()).unwrap();
     });
     reference
@@ -126,7 +126,7 @@ async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothi
             &orders[0].id,
             OrderStatus::Cancelled,
             "staff",
-            &laundry::models::order::NotifyCustomer::nobody(),
+            &laundry::notify::NotifyCustomer::nobody(),
             now(),
         )
         .unwrap()

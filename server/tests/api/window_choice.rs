@@ -8,8 +8,9 @@ use crate::sms_mock::MockAt;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{OrderReference, OrderStatus};
 use laundry::models::incoming_text::IncomingText;
-use laundry::models::order::{NotifyCustomer, Order};
+use laundry::models::order::Order;
 use laundry::models::stop::Stop;
+use laundry::notify::NotifyCustomer;
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 

@@ -6,7 +6,8 @@ use crate::db::{DbConnection, insert_or_ignore, write_transaction};
 use crate::domain::{
     MpesaCode, OrderReference, OrderStatus, PaidVia, PaymentStatus, ReceiptProblem, ReceiptSource, till_phone,
 };
-use crate::models::order::{NotifyCustomer, Order, Payment, PaymentRecorded};
+use crate::models::order::{Order, Payment, PaymentRecorded};
+use crate::notify::NotifyCustomer;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 

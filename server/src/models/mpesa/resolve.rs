@@ -6,7 +6,8 @@ use super::receipt::{MpesaReceipt, ReceivedPayment, Recorded};
 use crate::db::schema::mpesa_prompts;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{PaymentStatus, PromptState, ReceiptProblem, ReceiptSource, is_known_result, prompt_result};
-use crate::models::order::{NotifyCustomer, Order, Payment};
+use crate::models::order::{Order, Payment};
+use crate::notify::NotifyCustomer;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 

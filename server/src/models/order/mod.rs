@@ -6,14 +6,12 @@ pub mod bill;
 pub mod detail;
 mod lines;
 mod list;
-mod notify;
 mod payment;
 mod place;
 mod visit;
 
 pub use lines::OrderLine;
 pub use list::{ListedOrder, MpesaFacts, OrderFilter};
-pub use notify::{NotifyCustomer, once_per};
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
 pub use visit::VisitStop;

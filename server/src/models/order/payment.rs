@@ -1,9 +1,10 @@
 //! Recording how an order was paid, apart from its work status.
 
-use super::{NotifyCustomer, Order, once_per};
+use super::Order;
 use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{MessageKind, MpesaCode, PaidVia, PaymentStatus};
+use crate::notify::{NotifyCustomer, once_per};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;

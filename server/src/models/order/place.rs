@@ -13,7 +13,8 @@ use crate::models::mpesa::MpesaPrompt;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use crate::models::{implicit_keys, lock_phone};
-use crate::sms::texts::Texts;
+use crate::notify::email;
+use crate::notify::texts::Texts;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -236,7 +237,7 @@ impl Order {
             .execute(connection)?;
         let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
         let base_url = &terms.texts.base_url;
-        OutboxMessage::enqueue(connection, &OutboxMessage::for_new_order(&stored, &lines, base_url, now))?;
+        OutboxMessage::enqueue(connection, &email::new_order(&stored, &lines, base_url, now))?;
         // An order booked by text is answered by the reply to that text, which names the
         // window and the link: a second text saying the same would be noise.
         if terms.source != OrderSource::Sms {

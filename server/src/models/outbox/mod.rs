@@ -1,8 +1,8 @@
 //! The outbox of every message, e-mail and SMS: rows written with the order or message they belong
-//! to, claimed per channel by the outbox workers under a lease ([`queue`]), what staff see of it
-//! ([`report`]), and the SMS side: opt-outs, kinds switched off, delivery reports ([`sms`]).
+//! to (`notify` words the texts and builds the e-mails), claimed per channel by the outbox workers
+//! under a lease ([`queue`]), what staff see of it ([`report`]), and the SMS side: opt-outs, kinds
+//! switched off, delivery reports ([`sms`]).
 
-mod params;
 mod queue;
 mod report;
 mod sms;
@@ -13,10 +13,7 @@ pub use sms::{DeliveryReport, Enqueued, MessageSwitch, OVER_LIMIT, OptOut};
 
 use crate::db::DbConnection;
 use crate::db::schema::outbox;
-use crate::domain::schedule::Slot;
-use crate::domain::{Channel, Delivery, Line, MessageKind, OrderStatus, OutboxStatus};
-use crate::models::contact_message::ContactMessage;
-use crate::models::order::Order;
+use crate::domain::{Channel, Delivery, MessageKind, OutboxStatus};
 use diesel::prelude::*;
 use serde_json::Value;
 use time::PrimitiveDateTime;
@@ -141,54 +138,6 @@ impl OutboxMessage {
     pub fn sms_text(&self) -> Option<String> {
         let params: Value = serde_json::from_str(&self.params).ok()?;
         params["message"].as_str().map(str::to_owned)
-    }
-
-    /// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
-    /// e-mail, with the link to the order's page on the site at `base_url`.
-    pub fn for_new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxMessage> {
-        let mut emails = vec![Self::new(
-            MessageKind::OrderAdmin,
-            Some(&order.id),
-            None,
-            None,
-            &params::order_admin(order, lines),
-            now,
-        )];
-        if let Some(customer) = params::order_customer(order, lines, base_url) {
-            emails.push(Self::new(
-                MessageKind::OrderCustomer,
-                Some(&order.id),
-                None,
-                order.email.as_deref(),
-                &customer,
-                now,
-            ));
-        }
-        emails
-    }
-
-    /// The e-mail to staff about a new contact message (spec section 7).
-    pub fn for_contact(message: &ContactMessage, now: PrimitiveDateTime) -> OutboxMessage {
-        Self::new(MessageKind::Contact, None, Some(&message.id), None, &params::contact(message), now)
-    }
-
-    /// The customer's e-mail about a status change, if they gave an e-mail.
-    pub fn for_status(order: &Order, status: OrderStatus, now: PrimitiveDateTime) -> Option<OutboxMessage> {
-        let body = params::order_status(order, status, now)?;
-        Some(Self::new(MessageKind::OrderStatus, Some(&order.id), None, order.email.as_deref(), &body, now))
-    }
-
-    /// The customer's e-mail that staff confirmed the pickup in `pickup` (after moving it there when
-    /// `moved`), with the delivery that follows; `None` when they gave no e-mail.
-    pub fn for_slot(
-        order: &Order,
-        pickup: Slot,
-        delivery: Slot,
-        moved: bool,
-        now: PrimitiveDateTime,
-    ) -> Option<OutboxMessage> {
-        let body = params::slot_confirmed(order, pickup, delivery, moved, now)?;
-        Some(Self::new(MessageKind::SlotConfirmed, Some(&order.id), None, order.email.as_deref(), &body, now))
     }
 
     /// Stores e-mail rows; call it inside the transaction that stores what they are about.

@@ -41,7 +41,7 @@ pub struct DayBudget {
 impl DayBudget {
     /// The budget of the Nairobi day `at` falls in.
     pub fn of(budget: u32, at: time::OffsetDateTime) -> Self {
-        let (start, end) = crate::models::stats::day_bounds(crate::domain::schedule::nairobi_day(at));
+        let (start, end) = crate::domain::schedule::day_bounds(crate::domain::schedule::nairobi_day(at));
         DayBudget { budget, start, end }
     }
 }

@@ -5,8 +5,7 @@
 use super::OutboxMessage;
 use crate::db::schema::{message_switches, orders, outbox, sms_opt_outs};
 use crate::db::{DbConnection, insert_or_ignore};
-use crate::domain::{Channel, Delivery, MessageKind, OrderStatus, OutboxStatus};
-use crate::sms::SmsLimits;
+use crate::domain::{Channel, Delivery, MessageKind, OrderStatus, OutboxStatus, SmsLimits};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 

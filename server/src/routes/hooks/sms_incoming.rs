@@ -32,7 +32,8 @@ pub async fn sms_incoming(
         let (sms, texts) = (sms.clone(), state.texts().clone());
         let (first_order_discount, schedule) =
             (state.settings().first_order_discount, state.settings().schedule.clone());
-        let rules = ReplyRules::new(&state.settings().sms);
+        let sms_settings = &state.settings().sms;
+        let rules = ReplyRules { months: sms_settings.reply_months, per_day: sms_settings.replies_per_day };
         state
             .db()
             .run(move |connection| {

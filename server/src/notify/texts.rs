@@ -1,16 +1,15 @@
 //! The words of every text, in English and short: one SMS segment where the parts allow it, never
 //! more than two (the tests below build each text from the longest parts the site accepts). What
-//! customers typed goes through [`gsm::fit`], so that a curly quote cannot turn a text into UCS-2.
+//! customers typed goes through [`fit`], so that a curly quote cannot turn a text into UCS-2.
 //!
 //! Each text starts with the shop's name, names the order ID (DESIGN.md: one order ID everywhere)
 //! and, where the customer may want to look, the order's own page (`/t/…`).
 
-use super::SmsLimits;
-use super::gsm::fit;
 use crate::config::Settings;
 use crate::domain::schedule::{Eta, Slot};
-use crate::domain::{PaymentMethod, PaymentStatus, StopKind};
+use crate::domain::{PaymentMethod, PaymentStatus, SmsLimits, StopKind};
 use crate::models::order::Order;
+use crate::sms::gsm::fit;
 
 /// What every text needs from the configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -305,7 +304,7 @@ mod tests {
             letter: 'P',
             shortcode: Some("22384".to_owned()),
             prompts: false,
-            limits: crate::sms::SmsLimits::default(),
+            limits: SmsLimits::default(),
         };
         let at = datetime!(2026-11-25 12:00:00);
         let order = Order {

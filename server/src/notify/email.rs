@@ -1,6 +1,11 @@
-//! The template parameters of each e-mail, exactly as spec section 7 names them. They are computed
-//! when the order or message is stored and kept in the outbox row; `to_email` of a staff e-mail is
-//! added when it is sent (from `ADMIN_NOTIFY_EMAIL`, which may be configured later).
+//! The e-mails built from orders and contact messages, as outbox rows: the order e-mails (to staff
+//! and to the customer), the contact e-mail to staff, and the customer's e-mails about a status
+//! change and a confirmed pickup. Call them inside the transaction that stores what they are about,
+//! and store the rows with [`OutboxMessage::enqueue`].
+//!
+//! The template parameters of each e-mail are exactly as spec section 7 names them. They are
+//! computed when the order or message is stored and kept in the outbox row; `to_email` of a staff
+//! e-mail is added when it is sent (from `ADMIN_NOTIFY_EMAIL`, which may be configured later).
 //!
 //! `order_id` is the order ID customers read and track by (DESIGN.md: one order ID everywhere);
 //! `service_type` and `quantity` are the main (kg) line's, `total_amount` the order's total, and
@@ -10,14 +15,57 @@ use crate::catalogue::MPESA_TILL;
 use crate::clock;
 use crate::domain::catalogue::Unit;
 use crate::domain::schedule::Slot;
-use crate::domain::{Line, LineKind, OrderStatus};
+use crate::domain::{Line, LineKind, MessageKind, OrderStatus};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::Order;
+use crate::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
 use time::PrimitiveDateTime;
 
+/// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
+/// e-mail, with the link to the order's page on the site at `base_url`.
+pub fn new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxMessage> {
+    let mut emails =
+        vec![OutboxMessage::new(MessageKind::OrderAdmin, Some(&order.id), None, None, &order_admin(order, lines), now)];
+    if let Some(customer) = order_customer(order, lines, base_url) {
+        emails.push(OutboxMessage::new(
+            MessageKind::OrderCustomer,
+            Some(&order.id),
+            None,
+            order.email.as_deref(),
+            &customer,
+            now,
+        ));
+    }
+    emails
+}
+
+/// The e-mail to staff about a new contact message (spec section 7).
+pub fn contact(message: &ContactMessage, now: PrimitiveDateTime) -> OutboxMessage {
+    OutboxMessage::new(MessageKind::Contact, None, Some(&message.id), None, &contact_params(message), now)
+}
+
+/// The customer's e-mail about a status change, if they gave an e-mail.
+pub fn status(order: &Order, status: OrderStatus, now: PrimitiveDateTime) -> Option<OutboxMessage> {
+    let body = order_status(order, status, now)?;
+    Some(OutboxMessage::new(MessageKind::OrderStatus, Some(&order.id), None, order.email.as_deref(), &body, now))
+}
+
+/// The customer's e-mail that staff confirmed the pickup in `pickup` (after moving it there when
+/// `moved`), with the delivery that follows; `None` when they gave no e-mail.
+pub fn slot_confirmed(
+    order: &Order,
+    pickup: Slot,
+    delivery: Slot,
+    moved: bool,
+    now: PrimitiveDateTime,
+) -> Option<OutboxMessage> {
+    let body = slot_params(order, pickup, delivery, moved, now)?;
+    Some(OutboxMessage::new(MessageKind::SlotConfirmed, Some(&order.id), None, order.email.as_deref(), &body, now))
+}
+
 /// The order e-mail to staff: the thirteen parameters but `to_email`, and `order_lines`.
-pub fn order_admin(order: &Order, lines: &[Line]) -> Value {
+fn order_admin(order: &Order, lines: &[Line]) -> Value {
     let (date, time) = clock::nairobi_date_time(order.created_at);
     json!({
         "order_id": order.reference,
@@ -38,7 +86,7 @@ pub fn order_admin(order: &Order, lines: &[Line]) -> Value {
 
 /// The customer's confirmation: `None` when they gave no e-mail (spec section 7: then skipped).
 /// Beyond the spec, `tracking_link`: the order's own page, `{base_url}/t/{token}`.
-pub fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<Value> {
+fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, _) = clock::nairobi_date_time(order.created_at);
     let tracking_link = order.link_token.as_deref().map(|token| format!("{base_url}/t/{token}")).unwrap_or_default();
@@ -73,7 +121,7 @@ fn lines_text(lines: &[Line]) -> String {
 }
 
 /// The contact e-mail to staff: the eight parameters but `to_email`.
-pub fn contact(message: &ContactMessage) -> Value {
+fn contact_params(message: &ContactMessage) -> Value {
     let (date, time) = clock::nairobi_date_time(message.created_at);
     json!({
         "customer_name": message.name,
@@ -87,7 +135,7 @@ pub fn contact(message: &ContactMessage) -> Value {
 }
 
 /// Beyond the spec: the customer's e-mail when staff change the status; `None` without an e-mail.
-pub fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -> Option<Value> {
+fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, time) = clock::nairobi_date_time(at);
     Some(json!({
@@ -106,13 +154,7 @@ pub fn order_status(order: &Order, status: OrderStatus, at: PrimitiveDateTime) -
 /// Beyond the spec: the customer's e-mail when staff confirm the pickup slot, or move it and
 /// confirm the new one; `None` without an e-mail. It is sent with the status template, so it
 /// carries that template's parameters (its `status_label` names the window) and the windows besides.
-pub fn slot_confirmed(
-    order: &Order,
-    pickup: Slot,
-    delivery: Slot,
-    moved: bool,
-    at: PrimitiveDateTime,
-) -> Option<Value> {
+fn slot_params(order: &Order, pickup: Slot, delivery: Slot, moved: bool, at: PrimitiveDateTime) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, time) = clock::nairobi_date_time(at);
     let status_label = if moved {

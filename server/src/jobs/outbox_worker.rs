@@ -1,9 +1,11 @@
-//! The outbox worker: one task per channel and server instance that sends that channel's rows.
+//! The outbox worker: one task per channel and server instance that sends that channel's rows,
+//! each handed to the channel's [`Sender`] as an [`Envelope`] (see `outbox` for the whole story).
 
-use super::{Outcome, RetryPolicy, Sender, http_client};
 use crate::clock::Clock;
 use crate::db::{Database, DbConnection, DbError, database_clock};
+use crate::domain::Channel;
 use crate::models::outbox::{DayBudget, Finish, OutboxMessage, OutboxSummary, Pace};
+use crate::outbox::{Body, Envelope, Outcome, RetryPolicy, Sender, http_client};
 use diesel::QueryResult;
 use std::sync::Arc;
 use std::time::Duration;
@@ -181,7 +183,11 @@ impl<S: Sender> OutboxWorker<S> {
 
     /// One request for `message`, and what it means for the row.
     async fn attempt(&self, message: &OutboxMessage) -> Finish {
-        match self.sender.send(&self.http, message, self.policy.request_timeout).await {
+        let envelope = match envelope(message) {
+            Ok(envelope) => envelope,
+            Err(error) => return Finish::Failed(error),
+        };
+        match self.sender.send(&self.http, &envelope, self.policy.request_timeout).await {
             Outcome::Sent(provider_id) => Finish::Sent(provider_id),
             Outcome::Unsendable(error) => Finish::Failed(error),
             Outcome::Rejected(error) => Finish::Failed(format!("refused by {}: {error}", S::API)),
@@ -213,6 +219,22 @@ impl<S: Sender> OutboxWorker<S> {
     }
 }
 
+/// What the sender is given of `row`: a text's number and words, an e-mail's recipient and
+/// template parameters. A row that cannot be read so fails as it is.
+fn envelope(row: &OutboxMessage) -> Result<Envelope, String> {
+    let (to, body) = match row.channel {
+        Channel::Sms => match (&row.to_phone, row.sms_text()) {
+            (Some(to), Some(text)) => (Some(to.clone()), Body::Text(text)),
+            _ => return Err("an SMS row without a number or a text".to_owned()),
+        },
+        Channel::Email => match serde_json::from_str(&row.params) {
+            Ok(params) => (row.to_email.clone(), Body::Template(params)),
+            Err(error) => return Err(format!("unreadable template parameters: {error}")),
+        },
+    };
+    Ok(Envelope { kind: row.kind, to, body })
+}
+
 /// Names as a sentence lists them: `A`, `A and B`, `A, B and C`.
 fn listed(names: &[&str]) -> String {
     match names {
@@ -230,6 +252,37 @@ fn span(wait: Duration) -> time::Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sender_gets_the_recipient_and_the_words_of_a_row_and_nothing_of_a_row_it_cannot_read() {
+        use crate::domain::MessageKind;
+        let now = time::macros::datetime!(2026-11-25 12:00);
+        let text = OutboxMessage::sms(MessageKind::SmsReady, None, "+254712345678", "Ready.", None, now);
+        assert_eq!(
+            envelope(&text),
+            Ok(Envelope {
+                kind: MessageKind::SmsReady,
+                to: Some("+254712345678".to_owned()),
+                body: Body::Text("Ready.".to_owned())
+            })
+        );
+        let params = serde_json::json!({ "order_id": "AB12CD34" });
+        let email = OutboxMessage::new(MessageKind::OrderStatus, None, None, Some("a@example.com"), &params, now);
+        assert_eq!(
+            envelope(&email),
+            Ok(Envelope {
+                kind: MessageKind::OrderStatus,
+                to: Some("a@example.com".to_owned()),
+                body: Body::Template(params)
+            })
+        );
+        let staff = OutboxMessage::new(MessageKind::Contact, None, None, None, &serde_json::json!({}), now);
+        assert_eq!(envelope(&staff).map(|envelope| envelope.to), Ok(None), "the sender knows the staff address");
+        let unreadable = OutboxMessage { params: "{".to_owned(), ..email };
+        assert!(envelope(&unreadable).unwrap_err().starts_with("unreadable template parameters"));
+        let numberless = OutboxMessage { to_phone: None, ..text };
+        assert_eq!(envelope(&numberless), Err("an SMS row without a number or a text".to_owned()));
+    }
 
     #[test]
     fn missing_variables_read_as_a_sentence() {

@@ -3,10 +3,10 @@
 //! forgotten ones every few seconds. Each prompt is claimed by one instance before it is sent
 //! ([`MpesaPrompt::claim_due`]), so several instances on one database never push it twice.
 
-use super::client::{Daraja, DarajaError, PromptRequest};
 use crate::clock::{Clock, stored};
 use crate::db::{Database, DbError};
 use crate::models::mpesa::MpesaPrompt;
+use crate::mpesa::client::{Daraja, DarajaError, PromptRequest};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -37,7 +37,7 @@ impl PromptWorker {
     /// (and what is missing when they are not); unconfigured, no prompt is written and it ends.
     pub async fn run(self) {
         let settings = self.daraja.settings();
-        super::log_configuration(settings);
+        crate::mpesa::log_configuration(settings);
         if !settings.sends_prompts() {
             return;
         }

@@ -1,14 +1,20 @@
-//! Whom a change of an order tells, and how: the customer's e-mail (when the status template is
-//! configured) and their text (in the words of [`Texts`]). Every change that tells the customer
-//! takes a [`NotifyCustomer`] and writes its messages in its own transaction, so that a refused change, or
-//! one that changes nothing, tells nobody.
+//! What the customer and staff are told when something happens, and in which words: the texts'
+//! wording ([`texts`]), the e-mails built from orders and contact messages ([`email`]), and how a
+//! change of an order tells its customer ([`NotifyCustomer`]). It sits above the models and the
+//! configuration; the senders (`mail`, `sms`) only deliver what is written here to the outbox.
+//!
+//! Every change that tells the customer takes a [`NotifyCustomer`] and writes its messages in its
+//! own transaction, so that a refused change, or one that changes nothing, tells nobody.
 
-use super::Order;
+pub mod email;
+pub mod texts;
+
 use crate::db::DbConnection;
 use crate::domain::MessageKind;
+use crate::models::order::Order;
 use crate::models::outbox::{Enqueued, OutboxMessage};
-use crate::sms::texts::Texts;
 use diesel::QueryResult;
+use texts::Texts;
 use time::PrimitiveDateTime;
 
 /// How a change tells the customer about itself.
