@@ -9,7 +9,6 @@ pub mod mpesa;
 pub mod order;
 pub mod outbox;
 pub mod reclean;
-pub mod slot_confirmation;
 pub mod staff;
 pub mod stats;
 pub mod stop;
