@@ -196,6 +196,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         // An order's own page, from its messages' link: its plain forms work without JavaScript.
         .route("/t/{token}", web::get().to(order_page::show_order_page))
         .route("/t/{token}/reschedule", web::post().to(order_page::reschedule_pickup))
+        .route("/t/{token}/delivery", web::post().to(order_page::reschedule_delivery))
         .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
         .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/t/{token}/pay", web::post().to(order_page::ask_prompt_again))

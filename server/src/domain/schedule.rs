@@ -150,6 +150,8 @@ pub struct Schedule {
     pub rush_surcharge: u32,
     /// Minutes a valet spends per stop, for the ETA.
     pub minutes_per_stop: u16,
+    /// Days an order may stay ready without being delivered before staff see it waiting.
+    pub ready_wait_days: u16,
 }
 
 impl Default for Schedule {
@@ -164,6 +166,7 @@ impl Default for Schedule {
             turnaround_days: 3,
             rush_surcharge: 300,
             minutes_per_stop: 15,
+            ready_wait_days: 3,
         }
     }
 }

@@ -16,7 +16,7 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
 /// GET /api/admin/unconfirmed: pending orders whose pickup nobody has confirmed, oldest booking
-/// first, with the windows they can be moved to.
+/// first, with the windows they can be moved to, and the orders that wait for staff.
 pub async fn list_unconfirmed(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
     let schedule = state.settings().schedule.clone();
     let list = state
@@ -34,8 +34,11 @@ pub(super) fn load_awaiting(
 ) -> diesel::QueryResult<AwaitingList> {
     let now = now_utc();
     let awaiting = slot_confirmation::awaiting(connection)?;
+    let moment = crate::lifecycle::moment(now);
+    let ready_before = now - time::Duration::days(i64::from(schedule.ready_wait_days));
+    let waiting = crate::lifecycle::waiting::waiting(connection, moment.day, moment.minute, ready_before)?;
     let slots = slot_confirmation::open_slots(connection, schedule, now.assume_utc())?;
-    Ok(AwaitingList::new(&awaiting, &slots, now))
+    Ok(AwaitingList::new(&awaiting, &waiting, &slots, now))
 }
 
 /// `{"action": "confirm"}`, `{"action": "move", "pickup": "2026-11-25T20:00"}` or

@@ -61,6 +61,47 @@ pub async fn reschedule_pickup(
     }
 }
 
+/// The missed delivery's form: `delivery=2026-11-27T19:00`.
+#[derive(Debug, Default, Deserialize)]
+pub struct DeliveryForm {
+    delivery: Option<String>,
+}
+
+/// POST /t/{token}/delivery: books a delivery the valet missed again, in another window.
+pub async fn reschedule_delivery(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (token, form) = match posted::<DeliveryForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
+    let Some(to) = form.delivery.as_deref().and_then(parse_slot_value) else {
+        let problem =
+            Outcome::problem(ChangeForm::Delivery, "Please choose a delivery day and window from the list.", 422);
+        return order_page(&state, &request, &token, problem).await;
+    };
+    let schedule = state.settings().schedule.clone();
+    let key = token.clone();
+    let moved = state
+        .db()
+        .run(move |c| lift_database_error(visit::reschedule_missed_delivery(c, &key, &schedule, to, now_utc())))
+        .await;
+    match moved {
+        Ok(Ok(slot)) => {
+            tracing::info!(day = %slot.day, window = %slot.window, "missed delivery booked again by the customer");
+            back_to_page(&token, "delivery-moved")
+        }
+        Ok(Err(error)) => refused(&state, &request, &token, ChangeForm::Delivery, error).await,
+        Err(error) => {
+            tracing::error!(%error, "booking a missed delivery again failed");
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Delivery, CHANGE_FAILED, 500)).await
+        }
+    }
+}
+
 /// The cancel form: `confirm=yes` (a checkbox).
 #[derive(Debug, Default, Deserialize)]
 pub struct CancelForm {

@@ -69,9 +69,14 @@ impl TrackedVisit {
         }
         let pickup = of_kind(StopKind::Pickup);
         let landmark = Some(order.landmark.trim()).filter(|landmark| with_landmark && !landmark.is_empty());
+        // A delivery withdrawn while its pickup waits for a new window is not shown: it is booked
+        // again with the pickup.
+        let withdrawn = |visit: &&VisitStop| {
+            visit.stop.state == StopState::Cancelled && order.status != crate::domain::OrderStatus::Cancelled
+        };
         Some(TrackedVisit {
             pickup: pickup.map(tracked),
-            delivery: of_kind(StopKind::Delivery).map(tracked),
+            delivery: of_kind(StopKind::Delivery).filter(|visit| !withdrawn(visit)).map(tracked),
             confirmed: pickup.is_some_and(|visit| visit.stop.confirmed_at.is_some()),
             rush: order.rush,
             landmark: landmark.map(str::to_owned),
