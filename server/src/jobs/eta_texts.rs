@@ -175,6 +175,7 @@ pub fn pickup_eta(stop: &Stop, position: Option<RunPosition>, unplanned_before: 
                 window,
                 run_start: window.start,
                 stops_before: u16::try_from(unplanned_before).unwrap_or(u16::MAX),
+                windows_before: Vec::new(),
                 last_progress: None,
             };
             eta(queued, minutes_per_stop).within(window)
@@ -286,10 +287,15 @@ mod tests {
     #[test]
     fn a_pickup_in_a_run_gets_the_run_eta_and_one_in_no_run_queues_inside_its_window() {
         let stop = pickup(19 * 60, 20 * 60);
-        let position =
-            RunPosition { window: stop.slot().window, run_start: 19 * 60, stops_before: 2, last_progress: None };
-        assert_eq!(pickup_eta(&stop, Some(position), 0, 15).to_string(), "19:30-20:00");
-        assert_eq!(pickup_eta(&stop, Some(position), 0, 15), eta(position, 15), "the order page's ETA");
+        let position = RunPosition {
+            window: stop.slot().window,
+            run_start: 19 * 60,
+            stops_before: 2,
+            windows_before: Vec::new(),
+            last_progress: None,
+        };
+        assert_eq!(pickup_eta(&stop, Some(position.clone()), 0, 15).to_string(), "19:30-20:00");
+        assert_eq!(pickup_eta(&stop, Some(position.clone()), 0, 15), eta(position, 15), "the order page's ETA");
         assert_eq!(pickup_eta(&stop, None, 0, 15).to_string(), "19:00-19:30");
         assert_eq!(pickup_eta(&stop, None, 1, 15).to_string(), "19:15-19:45");
         assert_eq!(pickup_eta(&stop, None, 7, 15).to_string(), "19:30-20:00", "never past the window");

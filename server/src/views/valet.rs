@@ -237,7 +237,7 @@ impl ValetStop {
             state: stop.state,
             window: stop.slot().window.to_string(),
             position: stop.run_position,
-            eta: position.map(|position| eta(position, minutes_per_stop).to_string()),
+            eta: position.clone().map(|position| eta(position, minutes_per_stop).to_string()),
             done_at: stop.done_at.map(|at| nairobi_date_time(at).1),
             missed_reason: stop.missed_reason.clone().filter(|_| stop.state == StopState::Missed),
             valet,

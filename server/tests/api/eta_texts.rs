@@ -103,7 +103,13 @@ async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_
     let token = cancelled.link_token.clone().unwrap();
     let before_cutoff = laundry::clock::stored(nairobi(DAY, 9, 0));
     app.with_db(|c| {
-        Order::cancel_by_customer(c, &token, &schedule, &laundry::notify::NotifyCustomer::nobody(), before_cutoff)
+        laundry::lifecycle::visit::cancel_by_customer(
+            c,
+            &token,
+            &schedule,
+            &laundry::notify::NotifyCustomer::nobody(),
+            before_cutoff,
+        )
     })
     .unwrap();
     app.with_db(|c| OptOut::opt_out(c, &opted_out.phone, Some(&opted_out.id), laundry::clock::now_utc())).unwrap();

@@ -509,3 +509,19 @@ pub async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &
         .await
         .unwrap()
 }
+
+/// Staff set `status` on the order with key `order_id`, as the dashboard's status change does
+/// (a cancellation with a reason; the customer told when `notify` texts), with the default schedule.
+pub fn set_status(
+    connection: &mut laundry::db::DbConnection,
+    order_id: &str,
+    status: laundry::domain::OrderStatus,
+    by: &str,
+    notify: &laundry::notify::NotifyCustomer,
+    now: time::PrimitiveDateTime,
+) -> Result<laundry::lifecycle::Changed, laundry::lifecycle::LifeError> {
+    let schedule = laundry::domain::schedule::Schedule::default();
+    let context = laundry::lifecycle::Context { by, notify, schedule: &schedule, now };
+    let reason = (status == laundry::domain::OrderStatus::Cancelled).then_some("Cancelled in a test");
+    laundry::lifecycle::status::set_by_staff(connection, order_id, status, reason, notify.texts.is_some(), &context)
+}

@@ -12,6 +12,7 @@ mod eta_texts;
 mod failures;
 mod helpers;
 mod http;
+mod lifecycle;
 mod limits;
 mod mail;
 mod mail_mock;

@@ -46,8 +46,10 @@ async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backe
 
     let now = stored(app.clock.now());
     let notify = app.state.notify_customer();
-    app.with_db(|c| Order::set_status(c, &placed.id, OrderStatus::PickedUp, "njeri@example.com", &notify, now))
-        .unwrap();
+    app.with_db(|c| {
+        crate::helpers::set_status(c, &placed.id, OrderStatus::PickedUp, "njeri@example.com", &notify, now)
+    })
+    .unwrap();
     app.state.wake_prompts();
 
     // (Found by who asked: the test's clock is stopped at midnight, the placement's is not.)
@@ -63,7 +65,14 @@ async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backe
     let quiet = order(&app, &quiet);
     sent_prompt(&app, &quiet.id).await;
     app.with_db(|c| {
-        Order::set_status(c, &quiet.id, OrderStatus::PickedUp, "njeri@example.com", &NotifyCustomer::nobody(), now)
+        crate::helpers::set_status(
+            c,
+            &quiet.id,
+            OrderStatus::PickedUp,
+            "njeri@example.com",
+            &NotifyCustomer::nobody(),
+            now,
+        )
     })
     .unwrap();
     assert_eq!(prompts_of(&app, &quiet.id).len(), 1, "no second prompt");

@@ -212,7 +212,7 @@ async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
     let (cancelled, _) = pay_on_delivery(&app, "0733444003", 3).await;
     let cash = json!({"paymentStatus": "paid", "paidVia": "cash"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{paid}/payment"), cash).await.status(), 200);
-    let cancel = json!({"status": "cancelled", "notifyCustomer": false});
+    let cancel = json!({"status": "cancelled", "notifyCustomer": false, "reason": "Duplicate"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{cancelled}/status"), cancel).await.status(), 200);
 
     let to_pay = get(&app, &session, "/api/admin/orders?payment=unpaid").await;

@@ -55,8 +55,11 @@ pub(crate) async fn owner(app: &TestApp) -> SignedIn {
 /// Staff set the order's status (as the dashboard does).
 pub(crate) async fn set_status(app: &TestApp, session: &SignedIn, reference: &str, status: &str) {
     let path = format!("/api/admin/orders/{reference}/status");
-    let response =
-        app.staff_request(reqwest::Method::POST, &path, session, true).json(&json!({"status": status})).send().await;
+    let response = app
+        .staff_request(reqwest::Method::POST, &path, session, true)
+        .json(&json!({"status": status, "reason": "Cancelled in a test"}))
+        .send()
+        .await;
     assert_eq!(response.unwrap().status(), 200);
 }
 

@@ -42,7 +42,7 @@ pub async fn place_delivered(app: &TestApp, phone: &str) -> String {
     app.with_db(|c| {
         let order = Order::find_by_reference(c, &order_id).unwrap().unwrap();
         let nobody = laundry::notify::NotifyCustomer::nobody();
-        Order::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, now()).unwrap();
+        crate::helpers::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, now()).unwrap();
     });
     reference
 }
@@ -121,7 +121,7 @@ async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothi
 
     // Once that pickup is cancelled, the letter books a new one.
     app.with_db(|c| {
-        Order::set_status(
+        crate::helpers::set_status(
             c,
             &orders[0].id,
             OrderStatus::Cancelled,

@@ -287,7 +287,7 @@ on_both_backends! {
         assert_eq!(order(&app, &placed).total_amount, 750);
         assert_eq!(bills(&app, &placed).iter().map(|bill| bill.0).collect::<Vec<_>>(), [450, 7500, 750]);
         app.with_db(|c| {
-            Order::set_status(c, &placed.key, OrderStatus::InProgress, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
+            crate::helpers::set_status(c, &placed.key, OrderStatus::InProgress, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
                 .unwrap()
         });
 
@@ -360,7 +360,7 @@ on_both_backends! {
         let placed = place(&app, "0712345678", 3).await;
         let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 1, 1140);
         app.with_db(|c| {
-            Order::set_status(c, &placed.key, OrderStatus::Ready, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
+            crate::helpers::set_status(c, &placed.key, OrderStatus::Ready, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
                 .unwrap()
         });
 

@@ -80,7 +80,8 @@ async fn texted_letters_racing_web_orders_are_all_answered_never_with_500(backen
         apps[0].with_db(|c| {
             let order = Order::find_by_reference(c, &reference).unwrap().unwrap();
             let now = laundry::clock::now_utc();
-            Order::set_status(c, &order.id, OrderStatus::Delivered, "staff", &NotifyCustomer::nobody(), now).unwrap();
+            crate::helpers::set_status(c, &order.id, OrderStatus::Delivered, "staff", &NotifyCustomer::nobody(), now)
+                .unwrap();
         });
     }
 

@@ -58,7 +58,7 @@ impl TrackedVisit {
         let tracked = |visit: &VisitStop| TrackedStop {
             window: visit.stop.slot().label(),
             state: visit.stop.state,
-            run: visit.run.filter(|_| visit.stop.state.is_open()).map(|position| RunProgress {
+            run: visit.run.clone().filter(|_| visit.stop.state.is_open()).map(|position| RunProgress {
                 stops_before: position.stops_before,
                 on_the_way: visit.stop.state == StopState::OnTheWay,
                 eta: eta(position, minutes_per_stop).to_string(),
