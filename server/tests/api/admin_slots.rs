@@ -226,7 +226,7 @@ async fn a_slot_change_names_what_is_wrong(backend: Backend) {
 
     let unknown = post_slot(&app, &session, &id, json!({ "action": "approve" })).await;
     assert_eq!(unknown.status(), 422);
-    assert_eq!(unknown.json::<Value>().await.unwrap()["fields"]["action"], "Choose confirm or move.");
+    assert_eq!(unknown.json::<Value>().await.unwrap()["fields"]["action"], "Choose confirm, move or move-delivery.");
     let no_slot = post_slot(&app, &session, &id, json!({ "action": "move", "pickup": "tomorrow evening" })).await;
     assert_eq!(no_slot.status(), 422);
     let closed =
