@@ -101,12 +101,19 @@ impl Application {
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         let workers = settings.workers;
-        let pages = Pages::new(renderer, frontend, settings.business.clone(), settings.base_url.clone());
+        let pages = Pages::new(
+            renderer,
+            frontend,
+            settings.business.clone(),
+            settings.base_url.clone(),
+            settings.clock.clone(),
+        );
         let state = web::Data::new(AppState::new(settings, pages, database));
         pages::warm_cache(&state).await;
         let retry = state.settings().outbox_retry;
         let mail =
-            OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone());
+            OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone())
+                .with_clock(state.settings().clock.clone());
         actix_web::rt::spawn(mail.run());
         let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone())
             .with_daily_budget(state.settings().sms.limits.daily_budget, state.settings().clock.clone());

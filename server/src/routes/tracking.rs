@@ -8,7 +8,6 @@
 //! (`/tracking?by=order&q=K7MX2QPD`, as the confirmation links it). A phone sent in a URL anyway (an
 //! old bookmark) is refused before it is looked up, counted or logged.
 
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderReference, PhoneNumber};
@@ -87,10 +86,10 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
     };
     // One trip to the database: the orders, all their lines at once, and each one's history and visit.
     let minutes_per_stop = state.settings().schedule.minutes_per_stop;
+    let today = nairobi_day(state.clock().now());
     let found = state
         .db()
         .run(move |c| {
-            let today = nairobi_day(now_utc().assume_utc());
             let orders: Vec<Order> = match &wanted {
                 Ok(reference) => Order::find_by_reference(c, reference)?.into_iter().collect(),
                 Err(phone) => Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?,

@@ -181,15 +181,8 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let order = place(&quiet, None).await;
     let lease = time::Duration::seconds(12);
     let claimed = quiet.with_db(|c| {
-        OutboxMessage::claim(
-            c,
-            laundry::domain::Channel::Email,
-            "crashed-worker",
-            laundry::clock::now_utc(),
-            lease,
-            None,
-        )
-        .unwrap()
+        OutboxMessage::claim(c, laundry::domain::Channel::Email, "crashed-worker", quiet.database_now(), lease, None)
+            .unwrap()
     });
     assert!(claimed.is_some());
     let lease_ends = Instant::now() + Duration::from_secs(12);
@@ -255,7 +248,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
         place(&app, None).await;
         let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
         assert!(rows[0].last_error.as_deref().unwrap().contains("blocked"), "{code}: {:?}", rows[0].last_error);
-        let wait = rows[0].next_attempt_at - laundry::clock::now_utc();
+        let wait = rows[0].next_attempt_at - app.database_now();
         assert!(wait > time::Duration::seconds(50), "{code}: retried slowly, not at once ({wait})");
     }
 
@@ -424,15 +417,13 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
 #[actix_web::test]
 async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send() {
     use diesel::prelude::*;
-    use laundry::clock::now_utc;
     use laundry::db::schema::outbox;
     use laundry::models::outbox::Pace;
     let mock = MockMail::start().await;
     let app = spawn_app_on(Backend::Sqlite).await.unwrap(); // without mail settings: its rows wait
     place(&app, None).await;
-    app.with_db(|c| {
-        Pace::hold_until(c, laundry::domain::Channel::Email, now_utc() + time::Duration::seconds(2)).unwrap()
-    });
+    let now = app.database_now();
+    app.with_db(|c| Pace::hold_until(c, laundry::domain::Channel::Email, now + time::Duration::seconds(2)).unwrap());
     let env = mail_env(&mock.url, false);
     let settings =
         laundry::config::Settings::from_lookup(|name| env.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()))
@@ -447,12 +438,10 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     let sending = actix_web::rt::spawn(async move { worker.send_next().await });
     tokio::time::sleep(Duration::from_millis(700)).await;
     // While it waits for the pace, its lease runs out (a paused process, say) and another takes it.
+    let now = app.database_now();
     app.with_db(|c| {
         diesel::update(outbox::table)
-            .set((
-                outbox::lease_owner.eq("another-worker"),
-                outbox::lease_until.eq(now_utc() + time::Duration::minutes(2)),
-            ))
+            .set((outbox::lease_owner.eq("another-worker"), outbox::lease_until.eq(now + time::Duration::minutes(2))))
             .execute(c)
             .unwrap()
     });

@@ -49,7 +49,7 @@ async fn the_footer_shows_the_tagline_business_details_and_this_year() {
 
     let html = app.get("/pricing").await.text().await.unwrap();
 
-    let year = laundry::clock::nairobi_year();
+    let year = app.clock.nairobi().year();
     assert!(html.contains("Express Laundry Services"));
     assert!(html.contains("Pickup &amp; delivery available"));
     assert!(html.contains("sales@example.com"));

@@ -4,7 +4,6 @@
 
 use super::{load_failed, private_json};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::config::Settings;
 use crate::db::{DbConnection, DbError};
 use crate::domain::{Channel, StaffRole};
@@ -82,10 +81,11 @@ pub async fn resend_message(
     let id = id.into_inner();
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
+    let now = state.now();
     let resent = state
         .db()
         .run(move |connection| {
-            let Some(message) = OutboxMessage::resend(connection, &id, now_utc())? else { return Ok(None) };
+            let Some(message) = OutboxMessage::resend(connection, &id, now)? else { return Ok(None) };
             let order_id = OutboxMessage::order_id_of(connection, &message)?;
             Ok::<_, DbError>(Some((
                 OutboxMessageView::new(&message, order_id.as_deref()),

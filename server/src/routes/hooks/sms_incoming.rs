@@ -6,7 +6,6 @@
 //! again is answered 200 and changes nothing.
 
 use super::{check_secret, field};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{IncomingSms, OrderSource, PhoneNumber};
 use crate::error::ApiError;
@@ -33,12 +32,13 @@ pub async fn sms_incoming(
         let (first_order_discount, schedule) =
             (state.settings().first_order_discount, state.settings().schedule.clone());
         let rules = ReplyRules::new(&state.settings().sms);
+        let now = state.now();
         state
             .db()
             .run(move |connection| {
                 let terms = PlacingTerms::new(first_order_discount, &schedule, &texts, OrderSource::Sms, false);
                 // Now as orders are stamped: the months and the day of the rules compare with them.
-                IncomingText::answer(connection, &sms, &terms, rules, now_utc()).map_err(|error| match error {
+                IncomingText::answer(connection, &sms, &terms, rules, now).map_err(|error| match error {
                     PlaceError::Database(error) => DbError::Query(error),
                     // Not reachable for a text (its key is its own id, new orders are allowed,
                     // a window taken meanwhile is looked for again): kept as the cause.

@@ -1,7 +1,6 @@
 //! The forms that change an order from its page: move the pickup, cancel, stop or start the texts.
 
 use super::{Outcome, back_to_page, not_found, order_page, posted};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::schedule::parse_slot_value;
 use crate::models::order::{ChangeError, ChangeRefusal, Order};
@@ -42,11 +41,9 @@ pub async fn reschedule_pickup(
             .await;
     };
     let schedule = state.settings().schedule.clone();
-    let key = token.clone();
-    let moved = state
-        .db()
-        .run(move |c| lift_database_error(Order::reschedule_by_customer(c, &key, &schedule, to, now_utc())))
-        .await;
+    let (key, now) = (token.clone(), state.now());
+    let moved =
+        state.db().run(move |c| lift_database_error(Order::reschedule_by_customer(c, &key, &schedule, to, now))).await;
     match moved {
         Ok(Ok(slot)) => {
             tracing::info!(day = %slot.day, window = %slot.window, "pickup moved by the customer");
@@ -82,11 +79,9 @@ pub async fn cancel_order(
     }
     let schedule = state.settings().schedule.clone();
     let notify = state.notify_customer();
-    let key = token.clone();
-    let cancelled = state
-        .db()
-        .run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
-        .await;
+    let (key, now) = (token.clone(), state.now());
+    let cancelled =
+        state.db().run(move |c| lift_database_error(Order::cancel_by_customer(c, &key, &schedule, &notify, now))).await;
     match cancelled {
         Ok(Ok(order)) => {
             tracing::info!(order_id = %order.reference, "order cancelled by the customer");
@@ -126,13 +121,13 @@ pub async fn choose_texts(
             return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Texts, CHOOSE_TEXTS, 422)).await;
         }
     };
-    let key = token.clone();
+    let (key, now) = (token.clone(), state.now());
     let chosen = state
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             if off {
-                OptOut::opt_out(c, &order.phone, Some(&order.id), now_utc())?;
+                OptOut::opt_out(c, &order.phone, Some(&order.id), now)?;
             } else {
                 OptOut::opt_in(c, &order.phone)?;
             }
