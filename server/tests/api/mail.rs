@@ -77,7 +77,23 @@ crate::on_each_backend!(
     an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own,
     a_crashed_workers_lease_expires_and_the_email_is_sent_once,
     a_status_change_emails_the_customer,
+    the_customers_email_names_the_configured_till,
 );
+
+/// The till of the order e-mail is the configured one (`MPESA_TILL`), as the pages' and texts' are.
+async fn the_customers_email_names_the_configured_till(backend: Backend) {
+    let mock = MockMail::start().await;
+    let mut env = mail_env(&mock.url, false);
+    env.push(("MPESA_TILL", "5123456".to_owned()));
+    let app = spawn_app_with_env(backend, &env, quick_retries()).await.unwrap();
+    place(&app, Some("amina@example.com")).await;
+
+    let received = mock.wait_for(2, WAIT).await;
+
+    let customer = received.iter().find(|r| r.body["template_params"]["to_email"] == "amina@example.com").unwrap();
+    assert_eq!(customer.body["template_params"]["mpesa_till"], "5123456");
+    assert!(!customer.body.to_string().contains("3552248"), "not the default till: {}", customer.body);
+}
 
 async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters(backend: Backend) {
     let mock = MockMail::start().await;

@@ -144,8 +144,14 @@ impl OutboxMessage {
     }
 
     /// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
-    /// e-mail, with the link to the order's page on the site at `base_url`.
-    pub fn for_new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxMessage> {
+    /// e-mail, with the link to the order's page on the site at `base_url` and the `till` to pay to.
+    pub fn for_new_order(
+        order: &Order,
+        lines: &[Line],
+        base_url: &str,
+        till: &str,
+        now: PrimitiveDateTime,
+    ) -> Vec<OutboxMessage> {
         let mut emails = vec![Self::new(
             MessageKind::OrderAdmin,
             Some(&order.id),
@@ -154,7 +160,7 @@ impl OutboxMessage {
             &params::order_admin(order, lines),
             now,
         )];
-        if let Some(customer) = params::order_customer(order, lines, base_url) {
+        if let Some(customer) = params::order_customer(order, lines, base_url, till) {
             emails.push(Self::new(
                 MessageKind::OrderCustomer,
                 Some(&order.id),

@@ -6,7 +6,6 @@
 //! `service_type` and `quantity` are the main (kg) line's, `total_amount` the order's total, and
 //! the order e-mails add `order_lines`, every line as text, for a template that shows pieces.
 
-use crate::catalogue::MPESA_TILL;
 use crate::clock;
 use crate::domain::catalogue::Unit;
 use crate::domain::schedule::Slot;
@@ -37,8 +36,9 @@ pub fn order_admin(order: &Order, lines: &[Line]) -> Value {
 }
 
 /// The customer's confirmation: `None` when they gave no e-mail (spec section 7: then skipped).
-/// Beyond the spec, `tracking_link`: the order's own page, `{base_url}/t/{token}`.
-pub fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<Value> {
+/// Beyond the spec, `tracking_link`: the order's own page, `{base_url}/t/{token}`. `mpesa_till` is
+/// the configured till (`MPESA_TILL`), as the pages and texts show it.
+pub fn order_customer(order: &Order, lines: &[Line], base_url: &str, till: &str) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, _) = clock::nairobi_date_time(order.created_at);
     let tracking_link = order.link_token.as_deref().map(|token| format!("{base_url}/t/{token}")).unwrap_or_default();
@@ -50,7 +50,7 @@ pub fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<V
         "quantity": order.quantity,
         "total_amount": order.total_amount,
         "location": order.location,
-        "mpesa_till": MPESA_TILL,
+        "mpesa_till": till,
         "phone_number": order.phone,
         "order_date": date,
         "order_lines": lines_text(lines),
