@@ -9,9 +9,7 @@ use crate::jobs::{JobContext, Scheduler};
 use crate::mpesa::worker::PromptWorker;
 use crate::outbox::worker::OutboxWorker;
 use crate::rendering::Pages;
-use crate::routes::{
-    admin, assets, catalogue, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet,
-};
+use crate::routes::{admin, assets, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet};
 use crate::state::AppState;
 use crate::telemetry::RedactedRootSpan;
 use actix_web::body::MessageBody;
@@ -211,7 +209,6 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/t/{token}/receipt", web::get().to(order_page::show_receipt))
         .route("/privacy", web::get().to(pages::show_privacy))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
-        .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
         .route("/api/orders", web::post().to(orders::create_order))
         .route("/api/slots", web::get().to(crate::routes::slots::list_slots))
         .route("/api/contacts", web::post().to(contacts::create_contact))

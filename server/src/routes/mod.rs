@@ -3,7 +3,6 @@
 
 pub mod admin;
 pub mod assets;
-pub mod catalogue;
 pub mod contacts;
 pub mod health;
 pub mod hooks;
