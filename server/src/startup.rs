@@ -278,9 +278,6 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/inbox/{id}/answer", Method::POST, inbox::answer_text),
         at("/outbox", Method::GET, outbox::show_outbox),
         at("/outbox/{id}/resend", Method::POST, outbox::resend_message),
-        // The outbox's first addresses, from when it held e-mail only.
-        at("/mail", Method::GET, outbox::show_outbox),
-        at("/mail/{id}/resend", Method::POST, outbox::resend_message),
         at("/unconfirmed", Method::GET, slots::list_unconfirmed),
         at("/orders/{id}/slot", Method::POST, slots::change_slot),
         at("/run", Method::GET, run::show_run),

@@ -304,7 +304,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
     let report: Value = app
-        .staff_request(reqwest::Method::GET, "/api/admin/mail", &session, false)
+        .staff_request(reqwest::Method::GET, "/api/admin/outbox", &session, false)
         .send()
         .await
         .unwrap()
@@ -321,7 +321,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     assert!(page.contains("Admin Dashboard") && !page.contains("private_test_secret"), "nor a page");
 
     let resend = app
-        .staff_request(reqwest::Method::POST, &format!("/api/admin/mail/{}/resend", rows[0].id), &session, true)
+        .staff_request(reqwest::Method::POST, &format!("/api/admin/outbox/{}/resend", rows[0].id), &session, true)
         .json(&json!({}))
         .send()
         .await
@@ -471,7 +471,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     // Nor can staff take it from its holder with Send again while it is being sent.
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
-    let path = format!("/api/admin/mail/{}/resend", rows[0].id);
+    let path = format!("/api/admin/outbox/{}/resend", rows[0].id);
     let resend = app.staff_request(reqwest::Method::POST, &path, &session, true).json(&json!({})).send().await.unwrap();
     assert_eq!(resend.status(), 404);
     assert_eq!(outbox(&app)[0].lease_owner.as_deref(), Some("another-worker"));

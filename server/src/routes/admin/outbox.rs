@@ -61,8 +61,7 @@ pub fn load_report(
     ))
 }
 
-/// GET /api/admin/outbox (also /api/admin/mail): each channel's state and the messages that need
-/// a look.
+/// GET /api/admin/outbox: each channel's state and the messages that need a look.
 pub async fn show_outbox(state: web::Data<AppState>, staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
@@ -71,8 +70,8 @@ pub async fn show_outbox(state: web::Data<AppState>, staff: CurrentStaff) -> Res
     Ok(private_json(&report))
 }
 
-/// POST /api/admin/outbox/{id}/resend (also /api/admin/mail/{id}/resend): a failed, blocked or
-/// retried message, or a text reported not delivered, goes back in the queue, due now.
+/// POST /api/admin/outbox/{id}/resend: a failed, blocked or retried message, or a text reported
+/// not delivered, goes back in the queue, due now.
 pub async fn resend_message(
     state: web::Data<AppState>,
     staff: CurrentStaff,
