@@ -9,7 +9,7 @@
 //! nothing is written before 17:30, and never for another day than the clock's.
 
 use super::{JobContext, LEASE, Looking};
-use crate::clock::NAIROBI;
+use crate::clock::{NAIROBI, stored};
 use crate::db::{DbConnection, database_clock, write_transaction};
 use crate::domain::MessageKind;
 use crate::domain::schedule::{Eta, RunPosition, eta, nairobi_minute};
@@ -103,7 +103,7 @@ pub fn run(
         if !JobRun::still_held(connection, JOB, day, owner, stamp)? {
             return Ok(None);
         }
-        let counts = write_texts(connection, day, minute, stamp, texts, minutes_per_stop)?;
+        let counts = write_texts(connection, day, minute, (stamp, stored(now)), texts, minutes_per_stop)?;
         JobRun::finish(connection, JOB, day, owner, counts.written, stamp)?;
         Ok(Some(counts))
     });
@@ -128,7 +128,7 @@ fn write_texts(
     connection: &mut DbConnection,
     day: Date,
     minute: u16,
-    stamp: PrimitiveDateTime,
+    (stamp, now): (PrimitiveDateTime, PrimitiveDateTime),
     texts: &Texts,
     minutes_per_stop: u16,
 ) -> QueryResult<EtaCounts> {
@@ -148,10 +148,10 @@ fn write_texts(
         let text = texts.eta(order, eta);
         let key = format!("eta:{}:{day}", order.id);
         // Not sent once the window it names has ended (an account out of credit until the morning):
-        // the minutes left until then, counted on the job's clock, from the rows' stamp.
+        // the minutes left until then, on the job's clock (the one the worker judges "too late" by).
         let left = time::Duration::minutes(i64::from(eta.end.saturating_sub(minute)));
         let sms = OutboxMessage::sms(MessageKind::SmsEta, Some(&order.id), &order.phone, &text, Some(key), stamp)
-            .until(stamp + left);
+            .until(now + left);
         match OutboxMessage::enqueue_sms(connection, &sms, &texts.limits)? {
             Enqueued::Written => counts.written += 1,
             Enqueued::OptedOut => counts.opted_out += 1,

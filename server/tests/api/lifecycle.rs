@@ -228,7 +228,7 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     let booked = app.post_form(&format!("{link}/delivery"), &[("delivery", &to)]).await;
     assert_eq!(booked.status(), 303);
     let delivery = stop_of(&app, &placed.id, StopKind::Delivery);
-    assert_eq!((delivery.state, delivery.slot().value(), delivery.valet_id), (StopState::Planned, to, None));
+    assert_eq!((delivery.state, delivery.slot().value(), delivery.valet_id.clone()), (StopState::Planned, to, None));
     // Booked, it is no longer the customer's to move.
     let again = app.post_form(&format!("{link}/delivery"), &[("delivery", &delivery.slot().value())]).await;
     assert_eq!(again.status(), 409);

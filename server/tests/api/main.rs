@@ -26,6 +26,7 @@ mod mpesa_pages;
 mod mpesa_proof;
 mod mpesa_staff;
 mod mpesa_till;
+mod one_clock;
 mod order_lines;
 mod order_page;
 mod orders;

@@ -52,7 +52,7 @@ async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backe
     .unwrap();
     app.state.wake_prompts();
 
-    // (Found by who asked: the test's clock is stopped at midnight, the placement's is not.)
+    // (Found by who asked: the test's clock is stopped, so both prompts carry one time.)
     let bills: Vec<MpesaPrompt> = prompts_of(&app, &placed.id).into_iter().filter(|p| p.id != first.id).collect();
     assert_eq!(bills.len(), 1, "{bills:#?}");
     assert_eq!((bills[0].asked_by.as_str(), bills[0].amount), ("bill", placed.total_amount));

@@ -9,7 +9,7 @@ use crate::helpers::{Backend, SignedIn, TestApp, set_cookie};
 use crate::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
 use diesel::prelude::*;
-use laundry::clock::{now_utc, stored};
+use laundry::clock::{Clock, stored};
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{PaidVia, PaymentStatus, ReceiptSource, StaffRole, StopKind};
@@ -21,7 +21,6 @@ use laundry::notify::NotifyCustomer;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
-use time::OffsetDateTime;
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -47,7 +46,7 @@ fn till_payment(code: &str, amount: i32, phone: &str, bill_ref: Option<&str>) ->
         phone: Some(phone.to_owned()),
         payer_name: Some("AMINA".to_owned()),
         bill_ref: bill_ref.map(str::to_owned),
-        paid_at: Some(now_utc()),
+        paid_at: Some(Clock::system().utc()),
         raw: "{}".to_owned(),
     }
 }
@@ -319,7 +318,7 @@ pub async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
 
 /// Puts the order's stop of `kind` into `valet`'s run today; its id.
 pub fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, position: i32) -> String {
-    let today = nairobi_day(OffsetDateTime::now_utc());
+    let today = app.today();
     app.with_db(|c| {
         diesel::update(stops::table.filter(stops::order_id.eq(&order.id)).filter(stops::kind.eq(kind)))
             .set((stops::day.eq(today), stops::valet_id.eq(valet), stops::run_position.eq(position)))

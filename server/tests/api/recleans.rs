@@ -197,7 +197,7 @@ async fn the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_no
     let weighing = laundry::domain::Weighing { bags: 2, kg: Some(5), pieces: Vec::new() };
     let weighed = app.with_db(|c| {
         let priced = reclean.price_weighing(c, &weighing).unwrap();
-        reclean.record_weighing(c, &priced, "otieno@example.com", laundry::clock::now_utc()).unwrap()
+        reclean.record_weighing(c, &priced, "otieno@example.com", app.now()).unwrap()
     });
 
     assert_eq!(weighed.total_amount, 0);

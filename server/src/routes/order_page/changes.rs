@@ -1,7 +1,6 @@
 //! The forms that change an order from its page: move the pickup, cancel, stop or start the texts.
 
 use super::{Outcome, back_to_page, not_found, order_page, posted};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::schedule::parse_slot_value;
 use crate::lifecycle::visit::{self, ChangeError, ChangeRefusal};
@@ -43,11 +42,9 @@ pub async fn reschedule_pickup(
             .await;
     };
     let schedule = state.settings().schedule.clone();
-    let key = token.clone();
-    let moved = state
-        .db()
-        .run(move |c| lift_database_error(visit::reschedule_by_customer(c, &key, &schedule, to, now_utc())))
-        .await;
+    let (key, now) = (token.clone(), state.now());
+    let moved =
+        state.db().run(move |c| lift_database_error(visit::reschedule_by_customer(c, &key, &schedule, to, now))).await;
     match moved {
         Ok(Ok(slot)) => {
             tracing::info!(day = %slot.day, window = %slot.window, "pickup moved by the customer");
@@ -84,10 +81,10 @@ pub async fn reschedule_delivery(
         return order_page(&state, &request, &token, problem).await;
     };
     let schedule = state.settings().schedule.clone();
-    let key = token.clone();
+    let (key, now) = (token.clone(), state.now());
     let moved = state
         .db()
-        .run(move |c| lift_database_error(visit::reschedule_missed_delivery(c, &key, &schedule, to, now_utc())))
+        .run(move |c| lift_database_error(visit::reschedule_missed_delivery(c, &key, &schedule, to, now)))
         .await;
     match moved {
         Ok(Ok(slot)) => {
@@ -124,11 +121,9 @@ pub async fn cancel_order(
     }
     let schedule = state.settings().schedule.clone();
     let notify = state.notify_customer();
-    let key = token.clone();
-    let cancelled = state
-        .db()
-        .run(move |c| lift_database_error(visit::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
-        .await;
+    let (key, now) = (token.clone(), state.now());
+    let cancelled =
+        state.db().run(move |c| lift_database_error(visit::cancel_by_customer(c, &key, &schedule, &notify, now))).await;
     match cancelled {
         Ok(Ok(order)) => {
             tracing::info!(order_id = %order.reference, "order cancelled by the customer");
@@ -168,13 +163,13 @@ pub async fn choose_texts(
             return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Texts, CHOOSE_TEXTS, 422)).await;
         }
     };
-    let key = token.clone();
+    let (key, now) = (token.clone(), state.now());
     let chosen = state
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             if off {
-                OptOut::opt_out(c, &order.phone, Some(&order.id), now_utc())?;
+                OptOut::opt_out(c, &order.phone, Some(&order.id), now)?;
             } else {
                 OptOut::opt_in(c, &order.phone)?;
             }

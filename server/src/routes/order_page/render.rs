@@ -1,7 +1,6 @@
 //! The order's page, rendered with what it shows besides the order (a notice, a refusal).
 
 use super::{LOAD_FAILED, Outcome, not_found, private, well_formed};
-use crate::clock::{now_utc, stored};
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
@@ -26,14 +25,14 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         return not_found(state, request).await;
     }
     let schedule = state.settings().schedule.clone();
-    let (prompts, clock) = (state.sends_prompts(), state.settings().clock.clone());
+    let (prompts, clock) = (state.sends_prompts(), state.clock().clone());
     let reclean_days = state.settings().reclean_days;
     let key = token.to_owned();
     let loaded = state
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
-            let now = now_utc();
+            let now = clock.utc();
             let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
             let stops = Order::visit(c, &order.id, nairobi_day(now.assume_utc()))?;
             let pickup = stops.iter().map(|visit| &visit.stop).find(|stop| stop.kind == StopKind::Pickup);
@@ -60,15 +59,13 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             };
             let visit = TrackedVisit::new(&order, &stops, schedule.minutes_per_stop, true);
             let texts_off = OptOut::is_opted_out(c, &order.phone)?;
-            // The prompts' times are written by the settings' clock (the worker's), so read by it.
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, stored(clock.now()));
+            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, now);
             let receipt = order.payment_status == PaymentStatus::Paid || order.status == OrderStatus::Delivered;
             let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
-            // The re-clean's window is judged by the settings' clock, as its form is (see
-            // `Reclean::ask`); its pickup windows are the order form's.
+            // The re-clean's pickup windows are the order form's.
             let mut reclean = RecleanSection::default();
-            if let Some(offer) = Reclean::offer(c, &order, reclean_days, stored(clock.now()))? {
+            if let Some(offer) = Reclean::offer(c, &order, reclean_days, now)? {
                 let moment = now.assume_utc();
                 let pickup = if offer.askable() {
                     let (from, to) = (nairobi_day(moment), horizon_end(&schedule, moment));
