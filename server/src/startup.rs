@@ -212,11 +212,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/api/orders", web::post().to(orders::create_order))
         .route("/api/slots", web::get().to(crate::routes::slots::list_slots))
         .route("/api/contacts", web::post().to(contacts::create_contact))
-        .service(
-            web::resource("/api/tracking")
-                .route(web::get().to(tracking::track_order))
-                .route(web::post().to(tracking::track_order_posted)),
-        )
+        .route("/api/tracking", web::post().to(tracking::track_order))
         // Staff: the login is open; everything else under /admin and /api/admin is behind the guard.
         .service(
             web::resource("/admin/login")

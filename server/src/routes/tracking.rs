@@ -123,22 +123,9 @@ fn answer(result: Result<TrackingResult, ApiError>) -> Result<HttpResponse, ApiE
     Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(result?))
 }
 
-/// GET /api/tracking?by=order&q=…: a look-up by order ID (a phone number is refused: POST it).
+/// POST /api/tracking with `{"by": "order" | "phone", "q": "…"}`: either look-up, as the tracking
+/// page sends it (never a GET, so that a phone number is never in a URL).
 pub async fn track_order(
-    state: web::Data<AppState>,
-    request: HttpRequest,
-    query: web::Query<TrackingQuery>,
-) -> Result<HttpResponse, ApiError> {
-    if let Err(refused) = query.refuse_phone_in_url() {
-        // Answered, not returned as an error: the request logger writes a warning for every error,
-        // with the URL, and this URL holds a phone number.
-        return Ok(refused.error_response());
-    }
-    answer(look_up(&state, &request, &query).await)
-}
-
-/// POST /api/tracking with `{"by": "order" | "phone", "q": "…"}`: either look-up.
-pub async fn track_order_posted(
     state: web::Data<AppState>,
     request: HttpRequest,
     body: web::Bytes,

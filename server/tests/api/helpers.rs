@@ -134,6 +134,11 @@ impl TestApp {
             .unwrap()
     }
 
+    /// Looks an order up by its order ID as the tracking page does (`POST /api/tracking`).
+    pub async fn track(&self, order_id: &str) -> reqwest::Response {
+        self.post_json("/api/tracking", &serde_json::json!({ "by": "order", "q": order_id }), &[]).await
+    }
+
     /// Runs a query on the app's database.
     pub fn with_db<T>(&self, query: impl FnOnce(&mut laundry::db::DbConnection) -> T) -> T {
         let mut connection = self.state.db().connection().unwrap();

@@ -486,7 +486,7 @@ async fn one_order_id_is_shown_tracked_emailed_and_listed(backend: Backend) {
     let order_id = order.reference.clone();
 
     let confirmation = app.get(&format!("/confirmation?ref={order_id}")).await.text().await.unwrap();
-    let tracked: Value = app.get(&format!("/api/tracking?by=order&q={order_id}")).await.json().await.unwrap();
+    let tracked: Value = app.track(&order_id).await.json().await.unwrap();
     let received = mock.wait_for(2, WAIT).await;
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;

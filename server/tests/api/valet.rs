@@ -260,7 +260,7 @@ on_both_backends! {
         assert_eq!(stop(&app, &id).state, StopState::Done);
         let history = app.with_db(|c| Order::history(c, &placed.key).unwrap());
         assert_eq!(history.last().unwrap().changed_by.as_deref(), Some("otieno@example.com"));
-        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={}", placed.reference)).await.json().await.unwrap();
+        let tracked: Value = app.track(&placed.reference).await.json().await.unwrap();
         assert_eq!(tracked["orders"][0]["total"], 750);
         assert_eq!(tracked["orders"][0]["status"], "picked-up");
         let html = page(&app, &session, response.headers()["location"].to_str().unwrap()).await;
