@@ -182,7 +182,7 @@ on_both_backends! {
         ]);
         assert!(history.windows(2).all(|pair| pair[0].changed_at <= pair[1].changed_at));
 
-        let tracked: Value = app.track(&id).await.json().await.unwrap();
+        let tracked: Value = app.track(id).await.json().await.unwrap();
         assert_eq!(tracked["orders"][0]["status"], "delivered");
 
         let unknown = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "lost" })).await;
