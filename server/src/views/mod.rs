@@ -1,7 +1,8 @@
 //! The JSON that crosses from Rust to TypeScript: page props and API answers, each a struct with
 //! `#[derive(Serialize, TS)]`. The TypeScript types in `frontend/src/lib/generated/` are made from
 //! these (`make generate`), and a test fails when they are stale, so the two sides cannot drift.
-//! Handlers build these views; nothing else writes the shape of an answer.
+//! Handlers build these views; nothing else writes the shape of an answer. Each page's own props
+//! implement [`pages::PageProps`], which ties them to their page on both sides.
 
 pub mod accounts;
 pub mod admin;
@@ -17,6 +18,7 @@ pub mod payments;
 pub mod receipt;
 pub mod reclean;
 pub mod run;
+pub mod samples;
 pub mod slots;
 pub mod texts;
 pub mod tracking;
@@ -32,6 +34,7 @@ pub const GENERATED_DIR: &str = "../frontend/src/lib/generated";
 pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     let config = Config::new().with_out_dir(dir).with_large_int("number");
     pages::Page::export_all(&config)?;
+    pages::PagePropsMap::export_all(&config)?;
     pages::SharedProps::<'static>::export_all(&config)?;
     pages::HomeProps::export_all(&config)?;
     pages::CatalogueProps::export_all(&config)?;
