@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { violations, watchConsole } from "./support";
+import { signIn, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ viewport: { width: 390, height: 844 }, bypassCSP: true });
@@ -118,12 +118,7 @@ async function placeOrder(page: Page): Promise<string> {
 async function deliver(browser: Browser, orderId: string) {
   const context = await browser.newContext();
   const staff = await context.newPage();
-  await staff.goto(`${base}/admin/login`);
-  await staff.getByLabel("Email").fill(STAFF.email);
-  await staff.getByLabel("Password").fill(STAFF.password);
-  await staff.getByRole("button", { name: "Sign in" }).click();
-  await expect(staff.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  const csrf = /"csrf":"([^"]+)"/.exec(await staff.content())?.[1] ?? "";
+  const csrf = await signIn(staff, { account: STAFF, from: `${base}/admin/login`, hydrate: false });
   const changed = await staff.request.post(`${base}/api/admin/orders/${orderId}/status`, {
     data: { status: "delivered" },
     headers: { "X-CSRF-Token": csrf },
