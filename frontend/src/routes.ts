@@ -1,7 +1,7 @@
 // The one route table, imported by both the server entry and the client entry. Each page is its own
 // lazily loaded module: the client loads only the current page's chunk, the server preloads them all.
 import type { ComponentType } from "react";
-import type { PageName, SharedProps } from "./lib/types";
+import type { PageName, PageProps, SharedProps } from "./lib/types";
 
 /** What a page tells the document shell. */
 export interface PageMeta {
@@ -11,16 +11,19 @@ export interface PageMeta {
   status?: number;
 }
 
-/** The shape of a page module: the component and its metadata. */
-export interface PageModule {
-  default: ComponentType<never>;
-  meta(props: never): PageMeta;
+/** The shape of a page module: the component and its metadata, both taking the props `P` (written
+ * as properties, not methods, so that `tsc` checks their parameters strictly). */
+export interface PageModule<P = never> {
+  default: ComponentType<P>;
+  meta: (props: P) => PageMeta;
   /** True for a page shown without the site's header and footer (the valet page: small, for a phone). */
   bare?: boolean;
 }
 
 /** Page name → loader. The server names a page by these keys. `build.mjs` reads this table with
- * TypeScript's parser to know which chunk is which page. */
+ * TypeScript's parser to know which chunk is which page. Each page's module must take that page's
+ * props (`PageProps`, generated from the Rust type the server renders it with): a component or
+ * `meta` that expects other props fails `tsc`. */
 export const routes = {
   home: () => import("./pages/HomePage"),
   pricing: () => import("./pages/PricingPage"),
@@ -35,7 +38,7 @@ export const routes = {
   error: () => import("./pages/ErrorPage"),
   orderstatus: () => import("./pages/OrderStatusPage"),
   receipt: () => import("./pages/ReceiptPage"),
-} satisfies Record<PageName, () => Promise<PageModule>>;
+} satisfies { [Name in PageName]: () => Promise<PageModule<PageProps<Name>>> };
 
 /** The name of a page: the server's `Page` enum, generated. The table above must name exactly these
  * (`satisfies` refuses a missing page and an extra one). */

@@ -23,6 +23,8 @@
 mod common;
 
 use common::{Server, ms, percentile, quick, scaled, server_binary};
+use laundry::domain::PaymentMethod;
+use laundry::views::requests::OrderBody;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -359,17 +361,25 @@ fn new_customer(port: u16, when: &str, n: u32) {
     );
 }
 
+/// An order as the order form sends it.
 fn bench_order(name: &str, phone: &str) -> Value {
-    json!({
-        "customerName": name,
-        "phone": phone,
-        "email": "bench@example.com",
-        "location": "Kilimani, Nairobi",
-        "serviceType": "wash-fold",
-        "quantity": 4,
-        "paymentMethod": "pay-now",
-        "specialInstructions": "",
-    })
+    let order = OrderBody {
+        customer_name: name.to_owned(),
+        phone: phone.to_owned(),
+        email: Some("bench@example.com".to_owned()),
+        location: "Kilimani, Nairobi".to_owned(),
+        landmark: None,
+        service_type: "wash-fold".to_owned(),
+        quantity: "4".to_owned(),
+        payment_method: PaymentMethod::PayNow,
+        special_instructions: String::new(),
+        pickup: None,
+        rush: false,
+        pin_lat: None,
+        pin_lng: None,
+        pieces: Default::default(),
+    };
+    serde_json::to_value(order).unwrap()
 }
 
 /// What one flood did.

@@ -12,6 +12,8 @@ use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
 use laundry::db::schema::orders;
+use laundry::domain::PaymentMethod;
+use laundry::views::requests::OrderBody;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -185,18 +187,26 @@ async fn submit_all(base: &str, count: usize) -> Outcome {
     outcome
 }
 
-fn order_body(n: usize) -> serde_json::Value {
+/// The `n`th order, as the order form sends it: the four services by the kg, 1 to 20 kg, both ways
+/// to pay, every other one with an e-mail.
+fn order_body(n: usize) -> OrderBody {
     let services = ["wash-fold", "dry-cleaning", "ironing", "bedding"];
-    serde_json::json!({
-        "customerName": format!("Bench Customer {n}"),
-        "phone": format!("07{:08}", n % 100_000_000),
-        "email": if n.is_multiple_of(2) { serde_json::Value::from(format!("bench{n}@example.com")) } else { serde_json::Value::Null },
-        "location": "Kilimani, Nairobi",
-        "serviceType": services[n % services.len()],
-        "quantity": 1 + n % 20,
-        "paymentMethod": if n.is_multiple_of(3) { "pay-now" } else { "pay-delivery" },
-        "specialInstructions": "",
-    })
+    OrderBody {
+        customer_name: format!("Bench Customer {n}"),
+        phone: format!("07{:08}", n % 100_000_000),
+        email: n.is_multiple_of(2).then(|| format!("bench{n}@example.com")),
+        location: "Kilimani, Nairobi".to_owned(),
+        landmark: None,
+        service_type: services[n % services.len()].to_owned(),
+        quantity: (1 + n % 20).to_string(),
+        payment_method: if n.is_multiple_of(3) { PaymentMethod::PayNow } else { PaymentMethod::PayDelivery },
+        special_instructions: String::new(),
+        pickup: None,
+        rush: false,
+        pin_lat: None,
+        pin_lng: None,
+        pieces: Default::default(),
+    }
 }
 
 async fn wait_until_up(base: &str) {

@@ -22,8 +22,10 @@ mod common;
 use common::{Server, ms, percentile, quick, scaled, server_binary};
 use laundry::config::Settings;
 use laundry::frontend::Frontend;
-use laundry::rendering::page_props;
-use laundry::routes::{STATIC_PAGES, own_props};
+use laundry::rendering::PageJson;
+use laundry::routes::PublicPage;
+use laundry::views::pages::ErrorProps;
+use laundry::views::samples;
 use ssr_runtime::{RenderError, Renderer, RendererConfig};
 use std::collections::HashMap;
 use std::path::Path;
@@ -46,15 +48,15 @@ fn main() {
     println!(
         "\n## Render time, embedded engine beside Node ({renders} renders after {WARMUP_RENDERS} warm-up renders each)"
     );
-    let mut pages: Vec<(&str, serde_json::Value)> = STATIC_PAGES
-        .iter()
-        .map(|(page, path)| {
-            (page.name(), page_props(&settings.business, &settings.clock, path, &own_props(&settings, *page)))
-        })
-        .collect();
-    pages.push(("error", page_props(&settings.business, &settings.clock, "", &serde_json::json!({ "status": 404 }))));
-    pages.push(("login", page_props(&settings.business, &settings.clock, "/admin/login", &login_props())));
-    pages.push(("admin", page_props(&settings.business, &settings.clock, "/admin", &dashboard_props())));
+    // The props the server renders: public pages as the cache has them, the others from the
+    // view structs filled with samples.
+    let now = settings.clock.now();
+    let mut pages: Vec<PageJson> = PublicPage::ALL.iter().map(|page| page.page(&settings, now)).collect();
+    pages.push(PageJson::new(&settings.business, &settings.clock, "", &ErrorProps { status: 404 }));
+    pages.push(PageJson::new(&settings.business, &settings.clock, "/admin/login", &samples::login()));
+    pages.push(PageJson::new(&settings.business, &settings.clock, "/admin", &samples::dashboard()));
+    let pages: Vec<(&str, serde_json::Value)> =
+        pages.iter().map(|page| (page.page().name(), page.props().clone())).collect();
     // Node first, while no engine is busy, so the two sides never share the CPU.
     let node = node_render_times(&root, &pages, renders);
     let renderer =
@@ -439,124 +441,6 @@ fn page_weights(port: u16) {
             kb(html_bytes + js_bytes)
         );
     }
-}
-
-fn login_props() -> serde_json::Value {
-    serde_json::json!({ "csrf": "0".repeat(64), "next": "/admin", "email": "", "error": null, "notice": null, "status": 200 })
-}
-
-/// The dashboard's first page as staff see it on a busy day: a full page of orders (20) and of
-/// messages.
-fn dashboard_props() -> serde_json::Value {
-    let size = laundry::routes::admin::PAGE_SIZE;
-    let orders: Vec<serde_json::Value> = (0..size)
-        .map(|n| {
-            let status = ["pending", "picked-up", "in-progress", "ready", "delivered"][n as usize % 5];
-            serde_json::json!({
-                "id": format!("K7MX{n:04}"),
-                "customerName": format!("Customer Number {n}"), "phone": "+254712345678", "email": "c@example.com",
-                "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "dry-cleaning", "serviceLabel": "Dry Cleaning",
-                "quantity": 3, "paymentMethod": "pay-now", "specialInstructions": "", "pricePerKg": 500,
-                "totalAmount": 2200, "status": status,
-                "lines": [
-                    { "kind": "kg", "item": "dry-cleaning", "label": "Dry Cleaning", "quantity": 3, "unit": "kg", "unitPrice": 500, "amount": 1500 },
-                    { "kind": "piece", "item": "graduation-gown", "label": "Graduation Gown", "quantity": 1, "unit": "piece", "unitPrice": 700, "amount": 700 },
-                ],
-                "createdAt": "2026-11-22T08:30:00.123456Z", "updatedAt": "2026-11-22T08:30:00.123456Z",
-                "paymentStatus": if n % 2 == 0 { "paid" } else { "unpaid" }, "paidVia": if n % 2 == 0 { serde_json::json!("mpesa") } else { serde_json::Value::Null },
-                "mpesaCode": if n % 2 == 0 { serde_json::json!("QJK3L5X9TZ") } else { serde_json::Value::Null }, "paidAt": null,
-                "prompt": if n % 2 == 0 { serde_json::Value::Null } else { serde_json::json!({
-                    "state": if n % 4 == 1 { "waiting" } else { "failed" },
-                    "detail": if n % 4 == 1 { serde_json::Value::Null } else { serde_json::json!("Not enough money in the M-PESA account.") },
-                    "amount": 2200, "phone": "+254712345678", "askedBy": "order",
-                    "createdAt": "2026-11-22T08:30:00.123456Z", "resolvedAt": null, "receipt": null,
-                }) },
-                "paymentsToCheck": if n == 3 { 1 } else { 0 },
-                "source": (["web", "web", "phone", "whatsapp", "sms"][n as usize % 5]),
-                "recleanOf": if n % 7 == 6 { serde_json::json!("K7MX0001") } else { serde_json::Value::Null },
-            })
-        })
-        .collect();
-    let messages: Vec<serde_json::Value> = (0..size)
-        .map(|n| {
-            serde_json::json!({
-                "id": format!("m-{n}"), "name": "Njeri Kamau", "email": "njeri@example.com", "phone": null,
-                "subject": "Duvet cleaning", "message": "Do you clean king-size duvets?\nThanks", "status": "new",
-                "createdAt": "2026-11-22T08:30:00.123456Z", "handledAt": null, "handledBy": null,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "staff": { "email": "wanjiku@example.com", "role": "staff" }, "csrf": "0".repeat(64), "tab": "orders",
-        "unconfirmed": {
-            "items": (0..3).map(|n| serde_json::json!({
-                "orderId": format!("K7MX{n:04}"), "name": "Amina Wanjiru", "phone": "+254712345678",
-                "pickup": "2026-11-22T19:00", "pickupLabel": "Sun 22 Nov, 19:00-20:00",
-                "bookedAt": "2026-11-22T08:30:00.123456Z", "minutesWaiting": 40 - n * 20, "overdue": n == 0,
-            })).collect::<Vec<_>>(),
-            "slots": [{ "value": "2026-11-22T20:00", "label": "Sun 22 Nov, 20:00-21:00", "remaining": 5 }],
-            "now": "2026-11-22T09:30:00.000000Z",
-        },
-        "run": null,
-        "inbox": null,
-        "stats": {
-            "totalRevenue": 1_250_000, "paidRevenue": 900_000, "cancelledRevenue": 12_000, "totalOrders": 812, "pendingOrders": 37, "messages": 120, "newMessages": 4, "unreadTexts": 2,
-            "takings": {
-                "day": "2026-11-22",
-                "mpesaPrompt": { "count": 14, "amount": 30_800 }, "mpesaTill": { "count": 5, "amount": 9_400 },
-                "cash": { "count": 3, "amount": 4_100 }, "total": { "count": 22, "amount": 44_300 },
-                "unmatched": { "count": 2, "amount": 1_800 }, "flagged": { "count": 1, "amount": 500 },
-            },
-            "recleansPerMonth": (["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]
-                .iter().enumerate().map(|(n, month)| serde_json::json!({ "month": month, "count": n % 3 })).collect::<Vec<_>>()),
-        },
-        "orders": { "items": orders, "total": 812, "page": 1, "pageSize": size, "filter": { "status": null, "payment": null, "q": "" }, "now": "2026-11-22T09:30:00.000000Z" },
-        "payments": {
-            "items": (0..3).map(|n| serde_json::json!({
-                "receipt": format!("QKH94M1Z{n:02}"), "source": "till", "amount": 900 + n * 100,
-                "phone": "2547 ***** 678", "payerName": "AMINA", "billRef": null,
-                "paidAt": "2026-11-22T08:10:00.000000Z", "receivedAt": "2026-11-22T08:10:02.000000Z",
-                "orderId": if n == 2 { serde_json::json!("K7MX0003") } else { serde_json::Value::Null },
-                "matchedBy": if n == 2 { serde_json::json!("phone-and-amount") } else { serde_json::Value::Null },
-                "problem": if n == 2 { serde_json::json!("amount") } else { serde_json::Value::Null },
-                "problemText": if n == 2 { serde_json::json!("The amount is not the order's bill: the order is not marked paid.") } else { serde_json::Value::Null },
-                "checkedBy": null, "checkedAt": null,
-            })).collect::<Vec<_>>(),
-            "q": "", "total": 3,
-        },
-        "sendsPrompts": true,
-        "messages": { "items": messages, "total": 120, "page": 1, "pageSize": size, "filter": { "status": null } },
-        "statuses": ["pending", "picked-up", "in-progress", "ready", "delivered", "cancelled"],
-        "outbox": {
-            "email": {
-                "channel": "email", "configured": true, "missing": [], "waiting": 2, "failed": 1, "blocked": 0,
-                "sent": 1_620, "skipped": 0, "undelivered": 0,
-                "lastError": "500 Internal Server Error", "lastErrorAt": "2026-11-22T08:31:00.000000Z",
-            },
-            "sms": {
-                "channel": "sms", "configured": true, "missing": [], "waiting": 3, "failed": 0, "blocked": 0,
-                "sent": 4_210, "skipped": 2, "undelivered": 1,
-                "lastError": "Not delivered: Failed (network 63902): DeliveryFailure",
-                "lastErrorAt": "2026-11-22T08:40:00.000000Z",
-            },
-            "problems": [{
-                "id": "e-1", "channel": "email", "kind": "order-customer", "label": "Order confirmation to the customer",
-                "to": "c@example.com", "orderId": "K7MX0001", "status": "failed",
-                "attempts": 12, "lastError": "gave up after 12 attempts; last: 500 Internal Server Error",
-                "lastAttemptAt": "2026-11-22T08:31:00.000000Z", "nextAttemptAt": "2026-11-22T08:31:00.000000Z",
-                "createdAt": "2026-11-22T02:00:00.000000Z", "sentAt": null,
-                "delivery": null, "deliveryDetail": null, "deliveryAt": null,
-            }, {
-                "id": "s-1", "channel": "sms", "kind": "sms-picked-up", "label": "Picked up, with the bill",
-                "to": "+254712345678", "orderId": "K7MX0002", "status": "sent",
-                "attempts": 1, "lastError": null,
-                "lastAttemptAt": "2026-11-22T08:39:00.000000Z", "nextAttemptAt": "2026-11-22T08:39:00.000000Z",
-                "createdAt": "2026-11-22T08:39:00.000000Z", "sentAt": "2026-11-22T08:39:00.000000Z",
-                "delivery": "failed", "deliveryDetail": "Failed (network 63902): DeliveryFailure",
-                "deliveryAt": "2026-11-22T08:40:00.000000Z",
-            }],
-        },
-    })
 }
 
 fn kb(bytes: usize) -> f64 {

@@ -10,14 +10,13 @@ use crate::clock::Clock;
 use crate::compressed::{self, Compressed};
 use crate::config::Business;
 use crate::frontend::Frontend;
-use crate::views::pages::{ErrorProps, Page, PageData, SharedProps};
+use crate::views::pages::{ErrorProps, Page, PageData, PageProps, SharedProps};
 use crate::{catalogue, seo};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CacheControl, CacheDirective};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 use askama::Template;
-use serde::Serialize;
 use serde_json::{Map, Value};
 use ssr_runtime::{RenderError, RenderedPage, Renderer};
 use std::collections::HashMap;
@@ -139,19 +138,19 @@ impl Pages {
         self.renderer.stats()
     }
 
-    /// Props for a page at `path`: the shared props plus the page's own fields.
-    pub fn props(&self, path: &str, own: &impl Serialize) -> Value {
-        page_props(&self.business, &self.clock, path, own)
+    /// A page at `path` with its own props `own`, ready to render: see [`PageJson::new`].
+    pub fn page<P: PageProps>(&self, path: &str, own: &P) -> PageJson {
+        PageJson::new(&self.business, &self.clock, path, own)
     }
 
     /// A page whose props do not depend on the request: rendered once per `key` and then served
     /// from memory. The key must change whenever the props do (it includes the year).
-    pub async fn cached(&self, key: &str, page: Page, props: Value) -> Arc<PageResponse> {
-        let key = format!("{key}@{}", props.get("year").and_then(Value::as_i64).unwrap_or_default());
+    pub async fn cached(&self, key: &str, page: PageJson) -> Arc<PageResponse> {
+        let key = format!("{key}@{}", page.props.get("year").and_then(Value::as_i64).unwrap_or_default());
         if let Some(hit) = self.cache.read().ok().and_then(|cache| cache.get(&key).cloned()) {
             return hit;
         }
-        let (response, reusable) = self.render(page, props).await;
+        let (response, reusable) = self.render_json(page).await;
         let response = Arc::new(response.kept().await);
         if reusable && let Ok(mut cache) = self.cache.write() {
             cache.insert(key, Arc::clone(&response));
@@ -161,16 +160,18 @@ impl Pages {
 
     /// A page whose props do not depend on the request but change now and then (the order form:
     /// its pickup windows fill up and close): rendered once per distinct props and served from
-    /// memory while they stay the same. Only the latest props of each `name` are kept, so memory
+    /// memory while they stay the same. Only the latest props of each page are kept, so memory
     /// stays bounded however often they change.
-    pub async fn current(&self, name: &str, page: Page, props: Value) -> Arc<PageResponse> {
+    pub async fn current(&self, page: PageJson) -> Arc<PageResponse> {
+        let name = page.page.name();
         let hit = self.current.read().ok().and_then(|current| {
-            current.get(name).filter(|(kept, _)| *kept == props).map(|(_, response)| Arc::clone(response))
+            current.get(name).filter(|(kept, _)| *kept == page.props).map(|(_, response)| Arc::clone(response))
         });
         if let Some(hit) = hit {
             return hit;
         }
-        let (response, reusable) = self.render(page, props.clone()).await;
+        let props = page.props.clone();
+        let (response, reusable) = self.render_json(page).await;
         let response = Arc::new(response.kept().await);
         if reusable && let Ok(mut current) = self.current.write() {
             current.insert(name.to_owned(), (props, Arc::clone(&response)));
@@ -180,13 +181,18 @@ impl Pages {
 
     /// The error page for an unknown route, from the cache.
     pub async fn not_found(&self) -> Arc<PageResponse> {
-        let props = self.props("", &ErrorProps { status: 404 });
-        self.cached("error-404", Page::Error, props).await
+        self.cached("error-404", self.page("", &ErrorProps { status: 404 })).await
     }
 
-    /// Renders `page` now. The flag says whether the result may be cached: false when it is a
-    /// fallback after a failure, so that the next request tries again.
-    pub async fn render(&self, page: Page, props: Value) -> (PageResponse, bool) {
+    /// Renders the page at `path` with its own props `own` now, for one request. The flag says
+    /// whether the result may be cached: false when it is a fallback after a failure.
+    pub async fn render<P: PageProps>(&self, path: &str, own: &P) -> (PageResponse, bool) {
+        self.render_json(self.page(path, own)).await
+    }
+
+    /// Renders `page` now; the flag as [`Pages::render`]'s.
+    async fn render_json(&self, page: PageJson) -> (PageResponse, bool) {
+        let PageJson { page, props } = page;
         let props_json = props.to_string();
         match self.renderer.render(page.name(), &props_json).await {
             Ok(rendered) => (self.document(page, &props, &rendered), true),
@@ -262,19 +268,40 @@ impl Pages {
     }
 }
 
-/// The props of a page at `path`: what every page gets ([`SharedProps`], the year by `clock` in
-/// Nairobi) plus the page's own fields in `own`.
-pub fn page_props(business: &Business, clock: &Clock, path: &str, own: &impl Serialize) -> Value {
-    let year = clock.nairobi().year();
-    let shared = SharedProps { path, year, business, price_list: &catalogue::PRICE_LIST };
-    let mut props = match serde_json::to_value(shared) {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    if let Ok(Value::Object(own)) = serde_json::to_value(own) {
-        props.extend(own);
+/// A page and its props as the engine receives them: what every page gets ([`SharedProps`]) and
+/// the page's own fields. Made only from a page's own props type ([`PageProps`]), so that a page
+/// is never given another page's props.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageJson {
+    page: Page,
+    props: Value,
+}
+
+impl PageJson {
+    /// The page of `own` at `path`, with the shared props of `business` and the year by `clock` in
+    /// Nairobi.
+    pub fn new<P: PageProps>(business: &Business, clock: &Clock, path: &str, own: &P) -> Self {
+        let year = clock.nairobi().year();
+        let shared = SharedProps { path, year, business, price_list: &catalogue::PRICE_LIST };
+        let mut props = match serde_json::to_value(shared) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        };
+        if let Ok(Value::Object(own)) = serde_json::to_value(own) {
+            props.extend(own);
+        }
+        PageJson { page: P::PAGE, props: Value::Object(props) }
     }
-    Value::Object(props)
+
+    /// Which page.
+    pub fn page(&self) -> Page {
+        self.page
+    }
+
+    /// Its props, shared and own, as one JSON object.
+    pub fn props(&self) -> &Value {
+        &self.props
+    }
 }
 
 impl std::fmt::Debug for Pages {

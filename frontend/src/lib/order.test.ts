@@ -7,6 +7,7 @@ import {
   formatQuantity,
   kgAmount,
   lineDetail,
+  orderBody,
   parseCount,
   parseQuantity,
   pricePhrase,
@@ -209,4 +210,47 @@ test("the pieces section opens when a count is entered", () => {
   assert.equal(anyPieceEntered({ serviceType: "wash-fold", "piece.shirt": "" }), false);
   assert.equal(anyPieceEntered({ "piece.shirt": "0" }), false);
   assert.equal(anyPieceEntered({ "piece.shirt": "2" }), true);
+});
+
+test("the form's values are sent as typed, its piece fields gathered into pieces", () => {
+  const body = orderBody({
+    customerName: "Amina Wanjiru",
+    phone: "0712 345 678",
+    email: "",
+    location: "Kilimani",
+    landmark: "Blue gate",
+    serviceType: "wash-fold",
+    quantity: " 3 ",
+    paymentMethod: "pay-delivery",
+    specialInstructions: "",
+    pickup: "2026-11-25T19:00",
+    rush: "on",
+    "piece.shirt": "2",
+    "piece.graduation-gown": "",
+    idempotencyKey: "k-1",
+  });
+  assert.deepEqual(body, {
+    customerName: "Amina Wanjiru",
+    phone: "0712 345 678",
+    email: "",
+    location: "Kilimani",
+    landmark: "Blue gate",
+    serviceType: "wash-fold",
+    quantity: " 3 ",
+    paymentMethod: "pay-delivery",
+    specialInstructions: "",
+    pickup: "2026-11-25T19:00",
+    rush: true,
+    pinLat: undefined,
+    pinLng: undefined,
+    pieces: { shirt: "2", "graduation-gown": "" },
+  });
+});
+
+test("an unchecked rush box and no payment chosen send no rush and pay now", () => {
+  const body = orderBody({ customerName: "Brian", serviceType: "", quantity: "" });
+  assert.equal(body.rush, false);
+  assert.equal(body.paymentMethod, "pay-now");
+  assert.deepEqual(body.pieces, {});
+  assert.equal(JSON.stringify(body).includes("pickup"), false, "a field the form does not hold is left out");
 });

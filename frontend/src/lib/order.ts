@@ -2,6 +2,7 @@
 // catalogue (server/src/catalogue.rs and the order model); this only mirrors it for the customer's
 // eyes, so that the summary says what the confirmation will say.
 import { formatKsh } from "./format";
+import type { OrderBody } from "./generated/OrderBody";
 import type { OrderLine } from "./generated/OrderLine";
 import type { Unit } from "./generated/Unit";
 import type { PriceItem, Service } from "./types";
@@ -17,9 +18,12 @@ export interface Catalogue {
   priceList: readonly PriceItem[];
 }
 
+/** The prefix of the form fields that hold pieces. */
+const PIECE_PREFIX = "piece.";
+
 /** The form field of a price-list item: `piece.shirt`. */
 export function pieceField(itemId: string): string {
-  return `piece.${itemId}`;
+  return `${PIECE_PREFIX}${itemId}`;
 }
 
 /** The most of an item one order may hold: pieces, or kilograms for an item sold by the kg. */
@@ -182,4 +186,33 @@ export function anyPieceEntered(values: FormValues): boolean {
   return Object.entries(values).some(
     ([name, value]) => name.startsWith("piece.") && (value ?? "").trim() !== "" && (value ?? "").trim() !== "0",
   );
+}
+
+/** What the hydrated order form sends to `POST /api/orders` (`OrderBody`, generated from the Rust
+ * struct): its values as typed, for the server to check, with the `piece.<id>` fields gathered into
+ * `pieces`; a field the form does not hold now (no window to choose, no pin) is left out. */
+export function orderBody(values: FormValues): OrderBody {
+  const text = (name: string) => values[name] ?? "";
+  const given = (name: string) => values[name] ?? undefined;
+  const pieces: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (name.startsWith(PIECE_PREFIX) && typeof value === "string") pieces[name.slice(PIECE_PREFIX.length)] = value;
+  }
+  return {
+    customerName: text("customerName"),
+    phone: text("phone"),
+    email: given("email"),
+    location: text("location"),
+    landmark: given("landmark"),
+    serviceType: text("serviceType"),
+    quantity: text("quantity"),
+    paymentMethod: values.paymentMethod === "pay-delivery" ? "pay-delivery" : "pay-now",
+    specialInstructions: text("specialInstructions"),
+    pickup: given("pickup"),
+    // A checked box is sent (as "on"); an unchecked one is not.
+    rush: typeof values.rush === "string",
+    pinLat: given("pinLat"),
+    pinLng: given("pinLng"),
+    pieces,
+  };
 }

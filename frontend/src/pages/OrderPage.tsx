@@ -7,7 +7,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { OrderFields } from "../components/OrderFields";
 import { OrderSummary } from "../components/OrderSummary";
 import { useAddToOrder } from "../lib/addToOrder";
-import { addition, anyPieceEntered, quote } from "../lib/order";
+import { addition, anyPieceEntered, orderBody, quote } from "../lib/order";
 import { dayOf, findOption, initialPickup, isRush, withRush, withSlots } from "../lib/pickup";
 import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
@@ -158,9 +158,9 @@ export default function OrderPage(props: OrderProps) {
     if (sending) return;
     setSending(true);
     setAlert(null);
-    // Flat fields, `piece.<id>` included: the server reads those as the order's pieces.
     const sent = formValues(event.currentTarget);
-    const result = await postJson<{ id: string }>("/api/orders", sent, { "Idempotency-Key": idempotencyKey });
+    const body = orderBody(sent);
+    const result = await postJson<{ id: string }>("/api/orders", body, { "Idempotency-Key": idempotencyKey });
     if (result.kind === "ok") {
       // Coming back to this page (the back button keeps it as it was) starts a new order.
       setIdempotencyKey(newIdempotencyKey());

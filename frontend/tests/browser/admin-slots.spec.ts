@@ -3,18 +3,7 @@
 // the day's stops by window, on a phone without sideways scrolling and without accessibility
 // violations.
 import { expect, type Page, test } from "@playwright/test";
-import { hydrated, violations, watchConsole } from "./support";
-
-const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
-
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("Email").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  await hydrated(page);
-}
+import { signIn, violations, watchConsole } from "./support";
 
 /** Nairobi's date `days` from today, YYYY-MM-DD. */
 function nairobiDay(days: number): string {

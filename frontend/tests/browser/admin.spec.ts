@@ -4,21 +4,7 @@
 // and late ones standing out, the outbox block of a server without e-mail or SMS settings, the phone
 // layout, the keyboard tabs, axe-core's scan, and the sign-out.
 import { expect, type Page, test } from "@playwright/test";
-import { hydrated, placeOrder, violations, watchConsole } from "./support";
-
-/** The one staff account of the browser tests' server. */
-const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
-
-/** Signs in through the form, from wherever `path` sends a visitor who is not signed in. */
-async function signIn(page: Page, path = "/admin") {
-  await page.goto(path);
-  await expect(page).toHaveURL(/\/admin\/login/);
-  await page.getByLabel("Email").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  await hydrated(page);
-}
+import { hydrated, placeOrder, signIn, STAFF, violations, watchConsole } from "./support";
 
 /** Places an order through the public form for `customer`; returns its reference. */
 function placeOrderFor(page: Page, customer: string): Promise<string> {

@@ -3,19 +3,9 @@
 // with an empty or too long answer, and answer it by text; at phone and desktop widths, with
 // axe-core's scan.
 import { expect, type Page, test } from "@playwright/test";
-import { hydrated, violations, watchConsole } from "./support";
+import { signIn, STAFF, violations, watchConsole } from "./support";
 
-const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
 const SECRET = "browser-test-sms-secret-0123456789";
-
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("Email").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  await hydrated(page);
-}
 
 /** Africa's Talking's callback for a text. */
 async function textIn(page: Page, id: string, from: string, text: string) {

@@ -5,7 +5,7 @@
 // cancellation back.
 import { expect, type Page, test } from "@playwright/test";
 import { startTextingServer, type TextingServer } from "./texting-server";
-import { violations, watchConsole } from "./support";
+import { signIn as signInAs, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ bypassCSP: true });
@@ -38,14 +38,9 @@ async function placeOrder(page: Page): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
-/** Signs staff in on `page`; the session's CSRF token. */
-async function signIn(page: Page): Promise<string> {
-  await page.goto(`${server.base}/admin/login`);
-  await page.getByLabel("Email").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  return /"csrf":"([^"]+)"/.exec(await page.content())?.[1] ?? "";
+/** Signs staff in on `page`, at this file's server; the session's CSRF token. */
+function signIn(page: Page): Promise<string> {
+  return signInAs(page, { account: STAFF, from: `${server.base}/admin` });
 }
 
 /** `YYYY-MM-DD` `days` after `day`. */

@@ -4,20 +4,10 @@
 // count it. The dashboard with the panel, at phone and desktop sizes, is screenshotted and scanned
 // by axe-core.
 import { expect, type Page, test } from "@playwright/test";
-import { hydrated, violations, watchConsole } from "./support";
+import { signIn, violations, watchConsole } from "./support";
 
-const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
 /** MPESA_CALLBACK_SECRET of the browser tests' server (playwright.config.ts). */
 const SECRET = "browser-test-payments-secret-0123456789";
-
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("Email").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  await hydrated(page);
-}
 
 /** A pay-on-delivery order placed through the API: its order ID and bill. */
 async function placeOrder(page: Page): Promise<{ id: string; total: number }> {

@@ -3,18 +3,7 @@
 // which is listed; staff choose a service, kg and window and place the booking, which is then in the
 // orders list with its source. The panel is usable on a phone too.
 import { expect, type Page, test } from "@playwright/test";
-import { hydrated, violations, watchConsole } from "./support";
-
-const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
-
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("Email").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  await hydrated(page);
-}
+import { signIn, violations, watchConsole } from "./support";
 
 /** A mobile number no other test uses: `07XX XXX XXX`. */
 function freshPhone(): string {

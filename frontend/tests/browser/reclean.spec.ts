@@ -4,97 +4,26 @@
 // delivered text, goes to the re-clean form, chooses a line, says what is wrong, picks a window and
 // lands on the re-clean's page (KSh 0, nothing to pay); the line is then shown taken. The same form
 // without JavaScript posts and redirects, and answers a mistake next to its field.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { violations, watchConsole } from "./support";
+import { signIn, violations, watchConsole } from "./support";
+import { startTextingServer, type TextingServer } from "./texting-server";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ viewport: { width: 390, height: 844 }, bypassCSP: true });
 
-const BINARY = path.resolve("../target/debug/laundry");
 const STAFF = { email: "reclean-staff@example.com", password: "Browser-Test-Pass-2026" };
 const PHONE = "+254733221100";
 
-/** The texts the mock Africa's Talking received: (to, message). */
-const texts: { to: string; message: string }[] = [];
-let mock: Server;
-let server: ChildProcess;
+let server: TextingServer;
 let base = "";
 
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Africa's Talking's messaging API as far as the server uses it: every text is "sent". */
-async function startMock(): Promise<string> {
-  let id = 0;
-  mock = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    request.on("end", () => {
-      const form = new URLSearchParams(body);
-      const to = form.get("to") ?? "";
-      texts.push({ to, message: form.get("message") ?? "" });
-      id += 1;
-      response.writeHead(201, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          SMSMessageData: {
-            Message: "Sent to 1/1 Total Cost: KES 0.8000",
-            Recipients: [
-              { statusCode: 101, number: to, status: "Success", cost: "KES 0.8000", messageId: `ATXid_${id}` },
-            ],
-          },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => mock.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
-}
-
 test.beforeAll(async () => {
-  const at = await startMock();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const database = path.join(mkdtempSync(path.join(tmpdir(), "laundry-reclean-")), "laundry.db");
-  const env = {
-    ...process.env,
-    LAUNDRY_ADDR: `127.0.0.1:${port}`,
-    LAUNDRY_BASE_URL: base,
-    LAUNDRY_FRONTEND_DIR: "dist",
-    DATABASE_URL: `sqlite://${database}`,
-    RUST_LOG: "warn",
-    LAUNDRY_SUBMISSIONS_PER_HOUR: "10000",
-    AT_BASE_URL: at,
-    AT_USERNAME: "laundry_test",
-    AT_API_KEY: "atsk_test_secret",
-    AT_SENDER_ID: "USAFI",
-  };
-  const created = spawnSync(BINARY, ["admin", "create", "--email", STAFF.email], {
-    env,
-    input: `${STAFF.password}\n`,
-  });
-  expect(created.status, created.stderr.toString()).toBe(0);
-  server = spawn(BINARY, ["serve"], { env, stdio: "ignore" });
-  await expect
-    .poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 30_000 })
-    .toBe(200);
+  server = await startTextingServer("reclean", STAFF);
+  base = server.base;
 });
 
 test.afterAll(async () => {
-  server?.kill();
-  await new Promise((resolve) => mock?.close(resolve));
+  await server?.stop();
 });
 
 /** Places 3 kg of wash & fold and 2 shirts through the API, as the form does; its order ID. */
@@ -118,12 +47,7 @@ async function placeOrder(page: Page): Promise<string> {
 async function deliver(browser: Browser, orderId: string) {
   const context = await browser.newContext();
   const staff = await context.newPage();
-  await staff.goto(`${base}/admin/login`);
-  await staff.getByLabel("Email").fill(STAFF.email);
-  await staff.getByLabel("Password").fill(STAFF.password);
-  await staff.getByRole("button", { name: "Sign in" }).click();
-  await expect(staff.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  const csrf = /"csrf":"([^"]+)"/.exec(await staff.content())?.[1] ?? "";
+  const csrf = await signIn(staff, { account: STAFF, from: `${base}/admin/login`, hydrate: false });
   const changed = await staff.request.post(`${base}/api/admin/orders/${orderId}/status`, {
     data: { status: "delivered" },
     headers: { "X-CSRF-Token": csrf },
@@ -132,14 +56,11 @@ async function deliver(browser: Browser, orderId: string) {
   await context.close();
 }
 
-/** The text the mock received that contains `words`. */
+/** The text the mock received that contains `words`, sent to the customer. */
 async function textWith(words: string): Promise<string> {
-  await expect
-    .poll(() => texts.find((text) => text.message.includes(words))?.message, { timeout: 20_000 })
-    .toBeTruthy();
-  const text = texts.find((sent) => sent.message.includes(words));
-  expect(text?.to).toBe(PHONE);
-  return text?.message ?? "";
+  const text = await server.textWith(words);
+  expect(text.to).toBe(PHONE);
+  return text.message;
 }
 
 test("a customer asks for a free re-clean from the link in their delivered text", async ({ page, browser }) => {

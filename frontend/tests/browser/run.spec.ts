@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type Page, expect, test } from "@playwright/test";
-import { hydrated, watchConsole } from "./support";
+import { hydrated, signIn, watchConsole } from "./support";
 
 const BINARY = path.resolve("../target/debug/laundry");
 const PORT = Number(process.env.BROWSER_TEST_PORT ?? 4173) + 7;
@@ -78,14 +78,6 @@ test.afterAll(() => {
   server?.kill("SIGTERM");
 });
 
-async function signIn(page: Page, email: string, landing: RegExp) {
-  await page.goto("/admin/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(landing);
-}
-
 async function phonePage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE, viewport: PHONE, isMobile: true, hasTouch: true });
   return context.newPage();
@@ -149,8 +141,8 @@ test("a slot booked on a phone is confirmed, run by the valet, and the customer 
 
   // Staff confirm both bookings, then put both stops in the valet's run, the other customer first.
   const desk = await (await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 } })).newPage();
-  await signIn(desk, STAFF, /\/admin$/);
-  await hydrated(desk);
+  await signIn(desk, { account: { email: STAFF, password: PASSWORD }, from: "/admin/login" });
+  await expect(desk).toHaveURL(/\/admin$/);
   for (const reference of [first, ours]) {
     const row = desk.locator("li.awaiting__item", { hasText: `#${reference}` });
     await row.getByRole("button", { name: "Confirm" }).click();
@@ -174,7 +166,7 @@ test("a slot booked on a phone is confirmed, run by the valet, and the customer 
 
   // The valet, on a phone, sees their run in order and works through the first stop.
   const valet = await phonePage(browser);
-  await signIn(valet, VALET, /\/valet$/);
+  await signIn(valet, { account: { email: VALET, password: PASSWORD }, from: "/admin/login", landing: /\/valet$/ });
   const cards = valet.locator("li.stop");
   await expect(cards.first()).toContainText(`#${first}`);
   await expect(cards.nth(1)).toContainText(`#${ours}`);

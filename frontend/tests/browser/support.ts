@@ -41,6 +41,42 @@ export async function violations(page: Page): Promise<string[]> {
   return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** The one staff account of the browser tests' server (playwright.config.ts creates it). */
+export const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
+
+/** How `signIn` signs in. */
+export interface SignInOptions {
+  /** The account; the browser tests' staff account by default. */
+  account?: { email: string; password: string };
+  /** Where to start: a page that sends a visitor who is not signed in to the sign-in form (the
+   * dashboard by default), or the form itself. A full address for a server of the test's own. */
+  from?: string;
+  /** The page the account lands on when it is not the dashboard (a valet's is `/valet`). */
+  landing?: RegExp;
+  /** False when only the staff API is used afterwards: the dashboard is not waited on to hydrate
+   * (it never does in a context without JavaScript). */
+  hydrate?: boolean;
+}
+
+/** Signs in through the sign-in form, as staff do: from `from`, which must show the form, then on
+ * the dashboard (its heading, hydrated unless `hydrate` is false) or on `landing`. Returns the session's CSRF token for the
+ * staff API, read from the dashboard's props (empty on another landing page). */
+export async function signIn(page: Page, options: SignInOptions = {}): Promise<string> {
+  const { account = STAFF, from = "/admin", landing, hydrate = true } = options;
+  await page.goto(from);
+  await expect(page).toHaveURL(/\/admin\/login/);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  if (landing) {
+    await expect(page).toHaveURL(landing);
+    return "";
+  }
+  await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
+  if (hydrate) await hydrated(page);
+  return /"csrf":"([^"]+)"/.exec(await page.content())?.[1] ?? "";
+}
+
 /** An order as a customer types it into the public form. */
 export interface OrderEntry {
   customer: string;

@@ -2,13 +2,12 @@
 // history gives, an order tracked by phone number keeps the number out of the address bar, with
 // JavaScript and without.
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
-import { hydrated, placeOrder, watchConsole } from "./support";
+import { hydrated, placeOrder, signIn, watchConsole } from "./support";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
 /** This file's customer: a number no other browser test orders with. */
 const PHONE = "0733 445 566";
-const STAFF = { email: "staff@example.com", password: "Browser-Test-Pass-2026" };
 /** 'Mon 23 Nov, 19:40' and 'Thu 26 Nov', as the timeline writes times and days. */
 const DAY_TIME = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2}, \d{2}:\d{2}$/;
 const DAY = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2}$/;
@@ -27,12 +26,7 @@ function placeOrderByPhone(page: Page): Promise<string> {
 async function moveOrder(browser: Browser, orderId: string, statuses: string[]) {
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   const staff = await context.newPage();
-  await staff.goto("/admin/login");
-  await staff.getByLabel("Email").fill(STAFF.email);
-  await staff.getByLabel("Password").fill(STAFF.password);
-  await staff.getByRole("button", { name: "Sign in" }).click();
-  await expect(staff.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
-  const csrf = /"csrf":"([^"]+)"/.exec(await staff.content())?.[1] ?? "";
+  const csrf = await signIn(staff, { from: "/admin/login", hydrate: false });
   const found = (await (await staff.request.get(`/api/admin/orders?q=${orderId}`)).json()) as {
     items: { id: string }[];
   };

@@ -1,6 +1,7 @@
 //! Contact messages: `POST /api/contacts` (JSON) and `POST /contact` (plain form), and the contact
 //! page's success view.
 
+use super::PublicPage;
 use super::same_site::{cross_site_form, from_another_site, json_from_this_site};
 use crate::db::DbError;
 use crate::domain::ContactInput;
@@ -12,7 +13,7 @@ use crate::rate_limit::client_ip;
 use crate::rate_limit::submissions_limited;
 use crate::state::AppState;
 use crate::views::orders::ContactCreated;
-use crate::views::pages::{ContactPageProps, FormState, Page};
+use crate::views::pages::{ContactPageProps, FormState};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -130,7 +131,7 @@ async fn contact_form_again(
     ];
     let pages = state.pages();
     let own = ContactPageProps { form: Some(FormState::new(values, errors, alert, status)), sent: false };
-    let (response, _) = pages.render(Page::Contact, pages.props("/contact", &own)).await;
+    let (response, _) = pages.render("/contact", &own).await;
     response.respond_private(request)
 }
 
@@ -148,8 +149,8 @@ pub async fn show_contact(
 ) -> HttpResponse {
     if query.sent.is_some() {
         let pages = state.pages();
-        let props = pages.props("/contact", &ContactPageProps { form: None, sent: true });
-        return pages.cached("contact-sent", Page::Contact, props).await.respond(&request);
+        let page = pages.page("/contact", &ContactPageProps { form: None, sent: true });
+        return pages.cached("contact-sent", page).await.respond(&request);
     }
-    super::public_page(&state, Page::Contact, "/contact").await.respond(&request)
+    super::public_page(&state, PublicPage::Contact).await.respond(&request)
 }

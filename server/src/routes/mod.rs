@@ -20,68 +20,111 @@ use crate::config::Settings;
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
 use crate::models::stop::Stop;
+use crate::rendering::PageJson;
 use crate::rendering::PageResponse;
 use crate::state::AppState;
-use crate::views::pages::{CatalogueProps, ContactPageProps, HomeProps, OrderPageProps, Page, PickupByText};
+use crate::views::pages::{
+    CatalogueProps, ConfirmationProps, ContactPageProps, HomeProps, OrderPageProps, PickupByText, PrivacyProps,
+};
 use crate::views::slots::{PickupChoices, horizon_end};
 use crate::views::tracking::TrackingProps;
-use serde_json::Value;
 use std::sync::Arc;
+use time::OffsetDateTime;
 
-/// The pages that are the same for every visitor: (page, path).
-pub const STATIC_PAGES: [(Page, &str); 7] = [
-    (Page::Home, "/"),
-    (Page::Pricing, "/pricing"),
-    (Page::Order, "/order"),
-    (Page::Tracking, "/tracking"),
-    (Page::Contact, "/contact"),
-    (Page::Privacy, "/privacy"),
-    (Page::Confirmation, "/confirmation"),
-];
+/// The pages that are the same for every visitor (at their address).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PublicPage {
+    /// `/`
+    Home,
+    /// `/pricing`
+    Pricing,
+    /// `/order`, the form without anything entered.
+    Order,
+    /// `/tracking` before a search.
+    Tracking,
+    /// `/contact`, the form without anything entered.
+    Contact,
+    /// `/privacy`
+    Privacy,
+    /// `/confirmation` without an order named.
+    Confirmation,
+}
 
-/// A page's own props as it is shown to everyone, besides the shared ones.
-pub fn own_props(settings: &Settings, page: Page) -> Value {
-    let own = match page {
-        Page::Home => serde_json::to_value(HomeProps {
-            intro_video_url: settings.intro_video_url.clone(),
-            first_order_discount: settings.first_order_discount,
-            sends_texts: settings.sms.missing().is_empty(),
-            pickup_by_text: PickupByText::new(&settings.sms),
-            reclean_days: settings.reclean_days,
-        }),
-        Page::Pricing => serde_json::to_value(CatalogueProps::new(settings.first_order_discount)),
-        // Every window with all its places: the page as it is before anything is booked.
-        Page::Order => serde_json::to_value(OrderPageProps {
-            catalogue: CatalogueProps::new(settings.first_order_discount),
-            pickup: PickupChoices::new(&settings.schedule, settings.clock.now(), &[]),
-            prompts: settings.mpesa.sends_prompts(),
-            form: None,
-        }),
-        Page::Tracking => serde_json::to_value(TrackingProps { query: None, result: None }),
-        Page::Contact => serde_json::to_value(ContactPageProps { form: None, sent: false }),
-        Page::Privacy | Page::Confirmation | Page::Login | Page::Admin | Page::Valet | Page::Error => {
-            Ok(Value::Object(Default::default()))
+impl PublicPage {
+    /// Every one of them.
+    pub const ALL: [PublicPage; 7] = [
+        PublicPage::Home,
+        PublicPage::Pricing,
+        PublicPage::Order,
+        PublicPage::Tracking,
+        PublicPage::Contact,
+        PublicPage::Privacy,
+        PublicPage::Confirmation,
+    ];
+
+    /// Its address.
+    pub fn path(self) -> &'static str {
+        match self {
+            PublicPage::Home => "/",
+            PublicPage::Pricing => "/pricing",
+            PublicPage::Order => "/order",
+            PublicPage::Tracking => "/tracking",
+            PublicPage::Contact => "/contact",
+            PublicPage::Privacy => "/privacy",
+            PublicPage::Confirmation => "/confirmation",
         }
-        Page::OrderStatus | Page::Receipt => Ok(Value::Object(Default::default())),
-    };
-    own.unwrap_or_default()
+    }
+
+    /// The page with its props as everyone sees it; the order form as it is before anything is
+    /// booked at `now` (every window with all its places): what the cache starts from and the
+    /// benches render.
+    pub fn page(self, settings: &Settings, now: OffsetDateTime) -> PageJson {
+        let (business, clock, path) = (&settings.business, &settings.clock, self.path());
+        let discount = settings.first_order_discount;
+        match self {
+            PublicPage::Home => PageJson::new(
+                business,
+                clock,
+                path,
+                &HomeProps {
+                    intro_video_url: settings.intro_video_url.clone(),
+                    first_order_discount: discount,
+                    sends_texts: settings.sms.missing().is_empty(),
+                    pickup_by_text: PickupByText::new(&settings.sms),
+                    reclean_days: settings.reclean_days,
+                },
+            ),
+            PublicPage::Pricing => PageJson::new(business, clock, path, &CatalogueProps::new(discount)),
+            PublicPage::Order => {
+                let pickup = PickupChoices::new(&settings.schedule, now, &[]);
+                PageJson::new(business, clock, path, &order_form(settings, pickup, settings.mpesa.sends_prompts()))
+            }
+            PublicPage::Tracking => PageJson::new(business, clock, path, &TrackingProps { query: None, result: None }),
+            PublicPage::Contact => PageJson::new(business, clock, path, &ContactPageProps { form: None, sent: false }),
+            PublicPage::Privacy => PageJson::new(business, clock, path, &PrivacyProps {}),
+            PublicPage::Confirmation => {
+                PageJson::new(business, clock, path, &ConfirmationProps { order: None, error: None })
+            }
+        }
+    }
+}
+
+/// The order form without anything entered, offering `pickup`; `prompts`: whether "Pay Now
+/// (M-PESA)" sends a prompt to the phone.
+fn order_form(settings: &Settings, pickup: PickupChoices, prompts: bool) -> OrderPageProps {
+    OrderPageProps { catalogue: CatalogueProps::new(settings.first_order_discount), pickup, prompts, form: None }
 }
 
 /// A page that is the same for every visitor, from the cache. The order form's pickup windows
 /// fill up and close: it is kept while they stay as they are.
-pub async fn public_page(state: &AppState, page: Page, path: &str) -> Arc<PageResponse> {
+pub async fn public_page(state: &AppState, page: PublicPage) -> Arc<PageResponse> {
     let pages = state.pages();
-    if page == Page::Order {
-        let catalogue = CatalogueProps::new(state.settings().first_order_discount);
-        let own = OrderPageProps {
-            catalogue,
-            pickup: pickup_choices(state).await,
-            prompts: state.sends_prompts(),
-            form: None,
-        };
-        return pages.current(page.name(), page, pages.props(path, &own)).await;
+    if page == PublicPage::Order {
+        let own = order_form(state.settings(), pickup_choices(state).await, state.sends_prompts());
+        return pages.current(pages.page(page.path(), &own)).await;
     }
-    pages.cached(page.name(), page, pages.props(path, &own_props(state.settings(), page))).await
+    let json = page.page(state.settings(), state.clock().now());
+    pages.cached(json.page().name(), json).await
 }
 
 /// The order form's pickup windows as they stand now, with the bookings of the days it offers

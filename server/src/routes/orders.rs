@@ -2,6 +2,7 @@
 //! `POST /api/orders` (JSON, for the hydrated form) and `POST /order` (a plain HTML form, for
 //! browsers without JavaScript), and the confirmation page that follows.
 
+use super::PublicPage;
 use super::placing::{self, Placer, SAVE_FAILED, idempotency_key};
 use super::same_site::{cross_site_form, from_another_site, json_from_this_site};
 use crate::auth::auth_cookie;
@@ -19,7 +20,7 @@ use crate::models::stop::Stop;
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use crate::views::orders::{OrderLineView, OrderView};
-use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps, Page};
+use crate::views::pages::{CatalogueProps, ConfirmationProps, ConfirmedOrder, FormState, OrderPageProps};
 use crate::views::payment::CustomerPayment;
 use actix_web::cookie::Cookie;
 use actix_web::http::header;
@@ -220,7 +221,7 @@ async fn order_form(state: &AppState, request: &HttpRequest, form: FormState) ->
         prompts: state.sends_prompts(),
         form: Some(form),
     };
-    let (response, _) = pages.render(Page::Order, pages.props("/order", &own)).await;
+    let (response, _) = pages.render("/order", &own).await;
     response.respond_private(request)
 }
 
@@ -239,7 +240,7 @@ pub async fn show_order_form(
     query: web::Query<OrderFormQuery>,
 ) -> HttpResponse {
     let Some(item) = query.add.as_deref().and_then(catalogue::price_item) else {
-        return super::public_page(&state, Page::Order, "/order").await.respond(&request);
+        return super::public_page(&state, PublicPage::Order).await.respond(&request);
     };
     let value = match item.service {
         Some(service) => ("serviceType".to_owned(), Some(service.to_owned())),
@@ -265,7 +266,7 @@ pub async fn show_confirmation(
     query: web::Query<ConfirmationQuery>,
 ) -> HttpResponse {
     let Some(reference) = query.reference.as_deref().and_then(OrderReference::parse) else {
-        return super::public_page(&state, Page::Confirmation, "/confirmation").await.respond(&request);
+        return super::public_page(&state, PublicPage::Confirmation).await.respond(&request);
     };
     let limited = state
         .confirmation_limit()
@@ -279,7 +280,7 @@ pub async fn show_confirmation(
         }
     };
     let pages = state.pages();
-    let (page, _) = pages.render(Page::Confirmation, pages.props("/confirmation", &own)).await;
+    let (page, _) = pages.render("/confirmation", &own).await;
     let mut response = page.respond_private(&request);
     if let Some(refusal) = limited {
         *response.status_mut() = actix_web::ResponseError::status_code(&refusal);

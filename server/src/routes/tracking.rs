@@ -8,6 +8,7 @@
 //! (`/tracking?by=order&q=K7MX2QPD`, as the confirmation links it). A phone sent in a URL anyway (an
 //! old bookmark) is refused before it is looked up, counted or logged.
 
+use super::PublicPage;
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderReference, PhoneNumber};
@@ -15,7 +16,6 @@ use crate::error::ApiError;
 use crate::models::order::Order;
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
-use crate::views::pages::Page;
 use crate::views::tracking::{
     TrackBy, TrackedOrder, TrackedVisit, TrackingOutcome, TrackingProps, TrackingQueryEcho, TrackingResult,
 };
@@ -144,7 +144,7 @@ pub async fn show_tracking(
     query: web::Query<TrackingQuery>,
 ) -> HttpResponse {
     if query.is_empty() {
-        return super::public_page(&state, Page::Tracking, "/tracking").await.respond(&request);
+        return super::public_page(&state, PublicPage::Tracking).await.respond(&request);
     }
     if let Err(refused) = query.refuse_phone_in_url() {
         // Nothing of the number is shown again, so that the address bar is the only place left.
@@ -178,8 +178,8 @@ async fn tracking_page(
         }
     };
     let pages = state.pages();
-    let props = pages.props("/tracking", &TrackingProps { query: Some(echo), result: Some(result) });
-    let (page, _) = pages.render(Page::Tracking, props).await;
+    let own = TrackingProps { query: Some(echo), result: Some(result) };
+    let (page, _) = pages.render("/tracking", &own).await;
     // A result holds an order's details: no cache may keep it.
     let mut response = page.respond_private(request);
     if let Some(error) = refused {

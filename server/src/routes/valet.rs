@@ -16,7 +16,6 @@ use crate::models::order::Order;
 use crate::models::staff::Staff;
 use crate::models::valet_run::RunStop;
 use crate::state::AppState;
-use crate::views::pages::Page;
 use crate::views::valet::{RunChooser, StopFormError, ValetAction, ValetChoice, ValetProps, ValetStop};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -458,6 +457,6 @@ async fn run_page(
         form_error: said.form_error,
         status: status.as_u16(),
     };
-    let (page, _) = state.pages().render(Page::Valet, state.pages().props("/valet", &props)).await;
+    let (page, _) = state.pages().render("/valet", &props).await;
     page.respond_private(request)
 }

@@ -1,7 +1,9 @@
-//! The JSON that crosses from Rust to TypeScript: page props and API answers, each a struct with
-//! `#[derive(Serialize, TS)]`. The TypeScript types in `frontend/src/lib/generated/` are made from
-//! these (`make generate`), and a test fails when they are stale, so the two sides cannot drift.
-//! Handlers build these views; nothing else writes the shape of an answer.
+//! The JSON that crosses between Rust and TypeScript: page props, API answers and the request
+//! bodies the frontend sends, each a struct with `#[derive(Serialize, TS)]`. The TypeScript types
+//! in `frontend/src/lib/generated/` are made from these (`make generate`), and a test fails when
+//! they are stale, so the two sides cannot drift. Handlers build these views; nothing else writes
+//! the shape of an answer. Each page's own props implement [`pages::PageProps`], which ties them
+//! to their page on both sides; the request bodies are in [`requests`].
 
 pub mod accounts;
 pub mod admin;
@@ -16,7 +18,9 @@ pub mod payment;
 pub mod payments;
 pub mod receipt;
 pub mod reclean;
+pub mod requests;
 pub mod run;
+pub mod samples;
 pub mod slots;
 pub mod texts;
 pub mod tracking;
@@ -32,6 +36,7 @@ pub const GENERATED_DIR: &str = "../frontend/src/lib/generated";
 pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     let config = Config::new().with_out_dir(dir).with_large_int("number");
     pages::Page::export_all(&config)?;
+    pages::PagePropsMap::export_all(&config)?;
     pages::SharedProps::<'static>::export_all(&config)?;
     pages::HomeProps::export_all(&config)?;
     pages::CatalogueProps::export_all(&config)?;
@@ -68,6 +73,9 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     booking::BookingForm::export_all(&config)?;
     booking::BookingPlaced::export_all(&config)?;
     booking::CustomerLookup::export_all(&config)?;
+    requests::OrderBody::export_all(&config)?;
+    requests::RunSave::export_all(&config)?;
+    requests::PaymentChange::export_all(&config)?;
     Ok(())
 }
 

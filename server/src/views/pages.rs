@@ -61,25 +61,62 @@ impl Page {
         Page::OrderStatus,
         Page::Receipt,
     ];
+}
 
-    /// The name the frontend's route table gives it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Page::Home => "home",
-            Page::Pricing => "pricing",
-            Page::Order => "order",
-            Page::Tracking => "tracking",
-            Page::Contact => "contact",
-            Page::Privacy => "privacy",
-            Page::Confirmation => "confirmation",
-            Page::Login => "login",
-            Page::Admin => "admin",
-            Page::Valet => "valet",
-            Page::Error => "error",
-            Page::OrderStatus => "orderstatus",
-            Page::Receipt => "receipt",
+/// A page's own props (besides the [`SharedProps`]): each page has exactly one such type, and
+/// rendering takes one ([`crate::rendering::PageJson::new`]), so a page is never rendered with
+/// another page's props. The frontend's route table is checked against the same pairs: the
+/// generated `PagePropsMap` names each page's props type, and `tsc` refuses a page component that
+/// expects anything else.
+pub trait PageProps: Serialize {
+    /// The page these are the props of.
+    const PAGE: Page;
+}
+
+/// Pairs each page with its name in the frontend's route table and its own props type: implements
+/// [`PageProps`] for each type, writes [`Page::name`], and declares [`PagePropsMap`] for the
+/// TypeScript side. The `match` in `name` is exhaustive, so a page without props fails to build,
+/// and a type given to two pages has two conflicting `impl`s.
+macro_rules! pages_with_props {
+    ($($page:ident $name:ident: $props:ty,)*) => {
+        $(impl PageProps for $props {
+            const PAGE: Page = Page::$page;
+        })*
+
+        impl Page {
+            /// The name the frontend's route table gives it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Page::$page => stringify!($name),)*
+                }
+            }
         }
-    }
+
+        /// Page name → the type of its own props: the TypeScript type `PagePropsMap`, which
+        /// `frontend/src/routes.ts` holds every page component to. Only its type is used; it is
+        /// never built.
+        #[derive(TS)]
+        #[allow(dead_code)]
+        pub struct PagePropsMap {
+            $($name: $props,)*
+        }
+    };
+}
+
+pages_with_props! {
+    Home home: HomeProps,
+    Pricing pricing: CatalogueProps,
+    Order order: OrderPageProps,
+    Tracking tracking: crate::views::tracking::TrackingProps,
+    Contact contact: ContactPageProps,
+    Privacy privacy: PrivacyProps,
+    Confirmation confirmation: ConfirmationProps,
+    Login login: LoginProps,
+    Admin admin: crate::views::admin::DashboardProps,
+    Valet valet: crate::views::valet::ValetProps,
+    Error error: ErrorProps,
+    OrderStatus orderstatus: crate::views::order_page::OrderStatusProps,
+    Receipt receipt: crate::views::receipt::ReceiptProps,
 }
 
 impl Page {
@@ -228,6 +265,10 @@ pub struct ContactPageProps {
     /// After a plain post that was stored.
     pub sent: bool,
 }
+
+/// The privacy page's own props: none (the business e-mail it names is in the shared props).
+#[derive(Debug, Clone, Default, Serialize, TS)]
+pub struct PrivacyProps {}
 
 /// The order just placed, as the confirmation shows it (no more personal data than needed).
 #[derive(Debug, Clone, Serialize, TS)]

@@ -5,6 +5,7 @@ use crate::helpers::{SignedIn, TestApp};
 use crate::on_both_backends;
 use laundry::domain::OrderReference;
 use laundry::models::order::Order;
+use laundry::views::requests::{PaidWith, PaymentChange};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -24,6 +25,11 @@ pub async fn order_with(app: &TestApp, details: Value) -> Value {
 /// Places an order; returns its JSON.
 async fn order(app: &TestApp, name: &str, phone: &str, service: &str, kg: u32) -> Value {
     order_with(app, json!({ "customerName": name, "phone": phone, "serviceType": service, "quantity": kg })).await
+}
+
+/// A payment change as the dashboard's payment panel sends it (the generated `PaymentChange`).
+fn payment(change: PaymentChange) -> Value {
+    serde_json::to_value(change).unwrap()
 }
 
 /// The order ID of a placed order, as the API answered it.
@@ -81,7 +87,7 @@ on_both_backends! {
         let changed = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "picked-up" })).await;
         assert_eq!(changed.status(), 200);
         let paid = post(&app, &session, &format!("/api/admin/orders/{id}/payment"),
-            json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "qjk3l5x9tz" })).await;
+            payment(PaymentChange::Paid(PaidWith::Mpesa { mpesa_code: "qjk3l5x9tz".to_owned() }))).await;
         assert_eq!(paid.status(), 200);
         let paid: Value = paid.json().await.unwrap();
         assert_eq!(paid["order"]["mpesaCode"], "QJK3L5X9TZ");
@@ -218,9 +224,9 @@ on_both_backends! {
         assert_eq!(by_internal_id.status(), 404, "the internal id names no order");
         assert_eq!(stored(&app, order_id(&placed)).payment_status.as_str(), "unpaid");
 
-        let cash = post(&app, &session, &path, json!({ "paymentStatus": "paid", "paidVia": "cash" })).await;
+        let cash = post(&app, &session, &path, payment(PaymentChange::Paid(PaidWith::Cash))).await;
         assert_eq!(cash.json::<Value>().await.unwrap()["order"]["paidVia"], "cash");
-        let undone = post(&app, &session, &path, json!({ "paymentStatus": "unpaid" })).await;
+        let undone = post(&app, &session, &path, payment(PaymentChange::Unpaid)).await;
         let undone: Value = undone.json().await.unwrap();
         assert_eq!((undone["order"]["paymentStatus"].as_str(), &undone["order"]["paidAt"]), (Some("unpaid"), &Value::Null));
     }

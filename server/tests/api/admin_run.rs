@@ -10,6 +10,7 @@ use laundry::domain::schedule::day_label;
 use laundry::domain::{StaffRole, StopKind, StopState};
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
+use laundry::views::requests::{RunItem, RunSave};
 use serde_json::{Value, json};
 
 /// The account id of a new valet.
@@ -119,11 +120,18 @@ async fn a_day_with_two_valets(app: &TestApp) -> (String, [String; 3], String, S
 async fn saving_a_run_gives_stops_to_valets_in_order(backend: Backend) {
     let Some((app, session)) = staff_app(backend).await else { return };
     let (date, [a, b, c], otieno, achieng) = a_day_with_two_valets(&app).await;
-    let run = json!({ "date": date, "stops": [
-        { "stopId": c, "valetId": otieno, "position": 1 },
-        { "stopId": a, "valetId": otieno, "position": 2 },
-        { "stopId": b, "valetId": achieng, "position": 1 },
-    ]});
+    // Sent as the day board sends it (the generated `RunSave`).
+    let item = |stop: &str, valet: Option<&str>, position| RunItem {
+        stop_id: stop.to_owned(),
+        valet_id: valet.map(str::to_owned),
+        position,
+    };
+    let save = |stops| serde_json::to_value(RunSave { date: date.clone(), stops }).unwrap();
+    let run = save(vec![
+        item(&c, Some(&otieno), Some(1)),
+        item(&a, Some(&otieno), Some(2)),
+        item(&b, Some(&achieng), Some(1)),
+    ]);
 
     let response = post_run(&app, &session, &run).await;
 
@@ -138,10 +146,7 @@ async fn saving_a_run_gives_stops_to_valets_in_order(backend: Backend) {
     assert_eq!(first["position"], 2, "the answer shows the run as saved");
 
     // Partly: the 21:00 stop leaves Otieno's run, the other moves up to 1.
-    let change = json!({ "date": date, "stops": [
-        { "stopId": c, "valetId": null, "position": null },
-        { "stopId": a, "valetId": otieno, "position": 1 },
-    ]});
+    let change = save(vec![item(&c, None, None), item(&a, Some(&otieno), Some(1))]);
     assert_eq!(post_run(&app, &session, &change).await.status(), 200);
     assert_eq!((saved(&c).valet_id, saved(&c).run_position), (None, None));
     assert_eq!(saved(&a).run_position, Some(1));

@@ -2,7 +2,9 @@
 
 use crate::helpers::TestApp;
 use crate::on_both_backends;
+use laundry::domain::PaymentMethod;
 use laundry::models::order::Order;
+use laundry::views::requests::OrderBody;
 use serde_json::{Value, json};
 
 fn valid_order() -> Value {
@@ -51,6 +53,42 @@ fn stored_orders(app: &TestApp) -> i64 {
 }
 
 on_both_backends! {
+    async fn an_order_sent_as_the_hydrated_form_sends_it_is_stored(app: TestApp) {
+        // Every field of the generated `OrderBody`, values as typed.
+        let order = OrderBody {
+            customer_name: "Amina Wanjiru".to_owned(),
+            phone: "0712 345 678".to_owned(),
+            email: Some(String::new()),
+            location: "Kilimani, Argwings Kodhek Rd".to_owned(),
+            landmark: Some("Opposite Yaya Centre, blue gate".to_owned()),
+            service_type: "wash-fold".to_owned(),
+            quantity: " 3 ".to_owned(),
+            payment_method: PaymentMethod::PayDelivery,
+            special_instructions: "Call at the gate".to_owned(),
+            pickup: Some(String::new()),
+            rush: true,
+            pin_lat: Some("-1.2921".to_owned()),
+            pin_lng: Some("36.7873".to_owned()),
+            pieces: [("shirt".to_owned(), "2".to_owned()), ("graduation-gown".to_owned(), String::new())].into(),
+        };
+
+        let response = app.post_json("/api/orders", &serde_json::to_value(&order).unwrap(), &[]).await;
+
+        assert_eq!(response.status(), 201);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!((body["phone"].as_str(), body["paymentMethod"].as_str()), (Some("+254712345678"), Some("pay-delivery")));
+        assert_eq!(body["email"], Value::Null, "an empty e-mail is none");
+        let lines: Vec<(&str, i64)> = body["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|line| (line["item"].as_str().unwrap(), line["quantity"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(&lines[..2], &[("wash-fold", 3), ("shirt", 2)], "the kg line, then the pieces given");
+        assert!(lines.contains(&(laundry::domain::RUSH_ITEM, 1)), "next-day rush: {lines:?}");
+        assert_eq!(stored_orders(&app), 1);
+    }
+
     async fn a_valid_order_is_stored_pending_with_its_order_id_line_and_history(app: TestApp) {
         let response = app.post_json("/api/orders", &valid_order(), &[]).await;
 

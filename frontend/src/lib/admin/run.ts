@@ -2,23 +2,16 @@
 // helpers: the runs as the server last saved them, giving a stop to a valet (it joins the run in
 // the order of the windows), moving a stop up or down a run, and what a save sends (the stops whose
 // valet or place changed).
+import type { RunItem } from "../generated/RunItem";
+import type { RunSave } from "../generated/RunSave";
 import type { DayRun, RunStop } from "./types";
+
+/** What `POST /api/admin/run` takes (generated from the Rust struct): the day and the stops whose
+ * valet or place changed, each a `RunItem`. */
+export type { RunItem, RunSave };
 
 /** Each valet's stops in run order, by valet id; a stop in no list is in no run. */
 export type Runs = Record<string, string[]>;
-
-/** One item of `POST /api/admin/run`. */
-export interface RunItem {
-  stopId: string;
-  valetId: string | null;
-  position: number | null;
-}
-
-/** What `POST /api/admin/run` takes: the day and the stops whose valet or place changed. */
-export interface RunSave {
-  date: string;
-  stops: RunItem[];
-}
 
 /** Every stop of the board in the order of the day, with its window's start ('19:00'). */
 export function boardStops(board: DayRun): { stop: RunStop; start: string }[] {

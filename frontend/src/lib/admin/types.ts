@@ -1,7 +1,5 @@
-// The staff dashboard's wire types: generated from the Rust views (server/src/views/admin.rs and
-// orders.rs, `make generate`), re-exported here under the names the dashboard uses.
-import type { PaidVia } from "../generated/PaidVia";
-
+// The staff dashboard's wire types: generated from the Rust views and request bodies (server/src/views,
+// `make generate`), re-exported here under the names the dashboard uses.
 export type { AdminMessage } from "../generated/AdminMessage";
 export type { AdminOrder } from "../generated/AdminOrder";
 export type { AdminStats } from "../generated/AdminStats";
@@ -24,6 +22,8 @@ export type { OrdersFilter } from "../generated/OrdersFilter";
 export type { OrdersPage } from "../generated/OrdersPage";
 export type { OutboxMessage } from "../generated/OutboxMessage";
 export type { OutboxReport } from "../generated/OutboxReport";
+/** What the payment panel sends to `POST /api/admin/orders/{id}/payment`. */
+export type { PaymentChange } from "../generated/PaymentChange";
 export type { PaymentChanged } from "../generated/PaymentChanged";
 export type { PaymentsToCheck } from "../generated/PaymentsToCheck";
 export type { RunStop } from "../generated/RunStop";
@@ -35,10 +35,3 @@ export type { WaitingItem } from "../generated/WaitingItem";
 export type { StatusChange } from "../generated/StatusChange";
 export type { Takings } from "../generated/Takings";
 export type { Tally } from "../generated/Tally";
-
-/** What the payment panel sends to `POST /api/admin/orders/{id}/payment` (the server reads it
- * leniently and answers a message per field, so the request is not a generated type). */
-export type PaymentChange =
-  | { paymentStatus: "paid"; paidVia: Extract<PaidVia, "mpesa">; mpesaCode: string }
-  | { paymentStatus: "paid"; paidVia: Extract<PaidVia, "cash"> }
-  | { paymentStatus: "unpaid" };

@@ -16,7 +16,6 @@ use crate::models::order::Order;
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::{AdminTab, DashboardProps, MessagesPage, OrdersPage, StaffView};
-use crate::views::pages::Page;
 use crate::views::run::DayRun;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -109,7 +108,7 @@ pub async fn show_dashboard(
         payments,
         sends_prompts: state.sends_prompts(),
     };
-    let (page, _) = state.pages().render(Page::Admin, state.pages().props("/admin", &props)).await;
+    let (page, _) = state.pages().render("/admin", &props).await;
     page.respond_private(&request)
 }
 

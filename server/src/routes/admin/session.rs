@@ -12,7 +12,7 @@ use crate::db::DbError;
 use crate::models::staff::{LoginFailures, Staff, StaffSession};
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
-use crate::views::pages::{LoginProps, Page};
+use crate::views::pages::LoginProps;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -238,18 +238,15 @@ async fn login_page(state: &AppState, request: &HttpRequest, next: &str, email: 
     };
     let token = auth::random_token();
     let status = refusal.as_ref().map_or(StatusCode::OK, |refusal| refusal.status);
-    let props = state.pages().props(
-        "/admin/login",
-        &LoginProps {
-            csrf: token.clone(),
-            next: next.to_owned(),
-            email: email.to_owned(),
-            error: refusal.as_ref().map(|refusal| refusal.message.clone()),
-            notice: notice.map(str::to_owned),
-            status: status.as_u16(),
-        },
-    );
-    let (page, _) = state.pages().render(Page::Login, props).await;
+    let props = LoginProps {
+        csrf: token.clone(),
+        next: next.to_owned(),
+        email: email.to_owned(),
+        error: refusal.as_ref().map(|refusal| refusal.message.clone()),
+        notice: notice.map(str::to_owned),
+        status: status.as_u16(),
+    };
+    let (page, _) = state.pages().render("/admin/login", &props).await;
     let mut response = page.respond_private(request);
     let cookie = auth::auth_cookie(state, request, LOGIN_CSRF_COOKIE, token, "/admin/login", time::Duration::hours(1));
     let _ = response.add_cookie(&cookie);

@@ -8,7 +8,7 @@ use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use crate::models::reclean::{Reclean, RecleanOffer};
 use crate::state::AppState;
-use crate::views::pages::{ErrorProps, Page};
+use crate::views::pages::ErrorProps;
 use crate::views::payment::CustomerPayment;
 use crate::views::receipt::{Paper, ReceiptProps};
 use crate::views::reclean::until_label;
@@ -56,11 +56,11 @@ pub async fn show_receipt(
     let pages = state.pages();
     let (page, _) = match loaded {
         // A path of no indexed page: the document says noindex, and the token stays out of it.
-        Ok(Some(props)) => pages.render(Page::Receipt, pages.props("/receipt", &props)).await,
+        Ok(Some(props)) => pages.render("/receipt", &props).await,
         Ok(None) => return not_found(&state, &request).await,
         Err(error) => {
             tracing::error!(%error, "{LOAD_FAILED}");
-            pages.render(Page::Error, pages.props("", &ErrorProps { status: 500 })).await
+            pages.render("", &ErrorProps { status: 500 }).await
         }
     };
     private(page.respond_private(&request))

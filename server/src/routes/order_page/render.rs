@@ -12,7 +12,7 @@ use crate::models::reclean::Reclean;
 use crate::models::stop::Stop;
 use crate::state::AppState;
 use crate::views::order_page::{MissedVisit, OrderStatusProps, PickupChoice};
-use crate::views::pages::{ErrorProps, Page};
+use crate::views::pages::ErrorProps;
 use crate::views::payment::CustomerPayment;
 use crate::views::reclean::{RecleanCard, RecleanOf, RecleanSection};
 use crate::views::slots::{PickupChoices, horizon_end};
@@ -85,7 +85,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         Err(error) => {
             tracing::error!(%error, "{LOAD_FAILED}");
             let pages = state.pages();
-            let (page, _) = pages.render(Page::Error, pages.props("", &ErrorProps { status: 500 })).await;
+            let (page, _) = pages.render("", &ErrorProps { status: 500 }).await;
             return private(page.respond_private(request));
         }
     };
@@ -111,6 +111,6 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
     };
     let pages = state.pages();
     // The path of the tracking page: the header marks "Track Order", and the token stays out of it.
-    let (page, _) = pages.render(Page::OrderStatus, pages.props("/tracking", &props)).await;
+    let (page, _) = pages.render("/tracking", &props).await;
     private(page.respond_private(request))
 }
