@@ -8,13 +8,11 @@ mod lines;
 mod list;
 mod payment;
 mod place;
-mod visit;
 
 pub use lines::OrderLine;
 pub use list::{ListedOrder, MpesaFacts, OrderFilter};
 pub use payment::{Payment, PaymentRecorded};
 pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
-pub use visit::VisitStop;
 
 use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders};
