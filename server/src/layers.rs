@@ -29,7 +29,6 @@ use std::path::{Path, PathBuf};
 const TOLERATED: &[(&str, &str)] = &[
     // Orders drive their stops, prompts and re-cleans, which read orders.
     ("models::order", "models::mpesa"),
-    ("models::order", "models::reclean"),
     ("models::order", "models::stop"),
     // Models that tell the customer (`NotifyCustomer`, the order and slot e-mails) while `notify`
     // reads orders.

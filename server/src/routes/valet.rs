@@ -10,7 +10,7 @@ use crate::db::DbError;
 use crate::domain::schedule::{day_label, nairobi_day, parse_day};
 use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
-use crate::models::order::Order;
+use crate::models::order_list::MpesaFacts;
 use crate::models::staff::Staff;
 use crate::lifecycle::Context;
 use crate::lifecycle::valet::{self, Actor, MAX_MISSED_REASON, Outcome, RunError};
@@ -403,7 +403,7 @@ async fn run_page(
             let valet = valet.filter(|id| !chooses || valets.iter().any(|account| &account.id == id));
             let run = RunStop::of_day(connection, day, valet.as_deref())?;
             let ids: Vec<&str> = run.iter().map(|stop| stop.order.id.as_str()).collect();
-            let mpesa = Order::mpesa_facts(connection, &ids)?;
+            let mpesa = MpesaFacts::of_orders(connection, &ids)?;
             Ok::<_, DbError>((valets, valet, run, mpesa))
         })
         .await;

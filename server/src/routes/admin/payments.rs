@@ -11,6 +11,7 @@ use crate::domain::{FieldErrors, OrderReference, PaymentStatus};
 use crate::error::ApiError;
 use crate::models::mpesa::{AskRefusal, MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use crate::models::order::Order;
+use crate::models::order_list::MpesaFacts;
 use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
 use crate::state::AppState;
@@ -205,7 +206,7 @@ pub async fn send_prompt(
             };
             let order = Order::find(connection, &found.id)?.unwrap_or(found);
             let lines = Order::lines(connection, &order.id)?;
-            let facts = Order::mpesa_facts_of(connection, &order.id)?;
+            let facts = MpesaFacts::of_order(connection, &order.id)?;
             let original = Reclean::original_of(connection, &order.id)?;
             let stats = Stats::load(connection, day)?;
             let shown = AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original);
