@@ -4,12 +4,16 @@
 //! e-mails, prompts) in the caller's transaction. Handlers call the functions of this module and
 //! of its files; models stay one table each with its queries.
 //!
+//! - [`by_text`]: a text to the shop's number answered, the pickup letter booking a pickup.
+//! - [`reclean`]: the customer asks for a free re-clean of a delivered order.
 //! - [`status`]: staff set a status, cancel with a reason, take a cancellation back.
 //! - [`valet`]: the valet's "on my way", "picked up", "delivered" and "not home / not ready".
 //! - [`visit`]: the customer's own changes from the order's page.
 //! - [`waiting`]: the orders that wait for someone (missed stops, pickups past their window,
 //!   ready orders not delivered).
 
+pub mod by_text;
+pub mod reclean;
 pub mod status;
 pub mod valet;
 pub mod visit;

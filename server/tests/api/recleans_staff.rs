@@ -11,7 +11,6 @@ use laundry::clock::{NAIROBI, now_utc};
 use laundry::db::schema::recleans;
 use laundry::domain::{OrderInput, OrderSource, RecleanRequest};
 use laundry::models::order::{Order, Placed, PlacingTerms, StaffBooking};
-use laundry::models::reclean::Reclean;
 use serde_json::{Value, json};
 use time::{Date, Duration, PrimitiveDateTime};
 
@@ -47,7 +46,7 @@ fn reclean(app: &TestApp, reference: &str, positions: &[i32], problem: &str) -> 
         RecleanRequest { positions: positions.iter().copied().collect(), problem: problem.to_owned(), pickup: None };
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-    let placed = app.with_db(|c| Reclean::ask(c, &original.id, &request, &terms, 7, now_utc(), now_utc())).unwrap();
+    let placed = app.with_db(|c| laundry::lifecycle::reclean::ask(c, &original.id, &request, &terms, 7, now_utc(), now_utc())).unwrap();
     let Placed::Created(order) = placed else { panic!("a new order") };
     order.reference
 }

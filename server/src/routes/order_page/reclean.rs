@@ -8,7 +8,8 @@ use crate::clock::{now_utc, stored};
 use crate::db::DbError;
 use crate::domain::{OrderSource, RecleanInput};
 use crate::models::order::{Order, Placed, PlacingTerms};
-use crate::models::reclean::{Reclean, RecleanError, RecleanRefusal};
+use crate::lifecycle::reclean::{self, RecleanError};
+use crate::models::reclean::RecleanRefusal;
 use crate::state::AppState;
 use crate::views::reclean::RecleanForm;
 use actix_web::http::header;
@@ -46,7 +47,7 @@ pub async fn ask_reclean(
     let settings = state.settings();
     let (schedule, texts, days) = (settings.schedule.clone(), state.texts().clone(), settings.reclean_days);
     // The window is judged by the settings' clock; the new order is placed at the system's time,
-    // as every order is (see `Reclean::ask`).
+    // as every order is (see `lifecycle::reclean::ask`).
     let now = stored(settings.clock.now());
     let key = token.clone();
     let booked = state
@@ -54,7 +55,7 @@ pub async fn ask_reclean(
         .run(move |c| {
             let Some(original) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-            match Reclean::ask(c, &original.id, &asked, &terms, days, now, now_utc()) {
+            match reclean::ask(c, &original.id, &asked, &terms, days, now, now_utc()) {
                 Ok(placed) => Ok(Some(Ok((original.reference, placed)))),
                 Err(RecleanError::Refused(refusal)) => Ok(Some(Err(refusal))),
                 Err(RecleanError::NoSuchOrder) => Ok(None),

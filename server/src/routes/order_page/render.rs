@@ -50,7 +50,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             let receipt = order.payment_status == PaymentStatus::Paid || order.status == OrderStatus::Delivered;
             let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
             // The re-clean's window is judged by the settings' clock, as its form is (see
-            // `Reclean::ask`); its pickup windows are the order form's.
+            // `lifecycle::reclean::ask`); its pickup windows are the order form's.
             let mut reclean = RecleanSection::default();
             if let Some(offer) = Reclean::offer(c, &order, reclean_days, stored(clock.now()))? {
                 let moment = now.assume_utc();
