@@ -34,7 +34,6 @@ const TOLERATED: &[(&str, &str)] = &[
     // reads orders.
     ("models::mpesa", "notify"),
     ("models::order", "notify"),
-    ("models::slot_confirmation", "notify"),
 ];
 
 /// The senders and what they share: they may import only these.

@@ -15,9 +15,9 @@ pub use domain::catalogue;
 pub mod error;
 pub mod frontend;
 pub mod jobs;
-pub mod lifecycle;
 #[cfg(test)]
 mod layers;
+pub mod lifecycle;
 pub mod mail;
 pub mod memory;
 pub mod models;

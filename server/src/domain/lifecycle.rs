@@ -566,9 +566,7 @@ pub fn consistent(life: &Life) -> Result<(), &'static str> {
         return Err("a delivery booked after a missed pickup");
     }
     let rule = match life.status {
-        OrderStatus::Pending => {
-            is(pickup, &[Planned, OnTheWay, Missed]) && is(delivery, &[Planned, Cancelled])
-        }
+        OrderStatus::Pending => is(pickup, &[Planned, OnTheWay, Missed]) && is(delivery, &[Planned, Cancelled]),
         OrderStatus::PickedUp | OrderStatus::InProgress | OrderStatus::Ready => {
             is(pickup, &[Done]) && is(delivery, &[Planned, OnTheWay, Missed])
         }
@@ -590,8 +588,8 @@ pub fn consistent(life: &Life) -> Result<(), &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::schedule::Window;
     use crate::domain::TextEnum;
+    use crate::domain::schedule::Window;
     use proptest::prelude::*;
     use time::macros::date;
 
@@ -628,9 +626,10 @@ mod tests {
             assert_eq!(apply(&missed.after, event, NOW), Err(Refusal::NotPickedUp), "{event:?}");
         }
         // A new window books both again.
-        let moved = apply(&missed.after, Event::CustomerMovePickup { to: slot(28, 1140), delivery: slot(30, 1140) }, NOW)
-            .unwrap()
-            .after;
+        let moved =
+            apply(&missed.after, Event::CustomerMovePickup { to: slot(28, 1140), delivery: slot(30, 1140) }, NOW)
+                .unwrap()
+                .after;
         assert_eq!(moved.pickup, Some(StopLife { state: StopState::Planned, slot: slot(28, 1140) }));
         assert_eq!(moved.delivery, Some(StopLife { state: StopState::Planned, slot: slot(30, 1140) }));
     }
@@ -651,8 +650,12 @@ mod tests {
         assert!(cancelled.effects.contains(&Effect::Text(Notice::Cancelled)));
         let quiet = apply(&paid, Event::StaffCancel { tell: false }, NOW).unwrap();
         assert!(!quiet.effects.iter().any(|effect| matches!(effect, Effect::Text(_))));
-        let back =
-            apply(&cancelled.after, Event::StaffUndoCancel { to: OrderStatus::PickedUp, tell: false, pickup_room: true }, NOW).unwrap();
+        let back = apply(
+            &cancelled.after,
+            Event::StaffUndoCancel { to: OrderStatus::PickedUp, tell: false, pickup_room: true },
+            NOW,
+        )
+        .unwrap();
         assert_eq!(back.after.status, OrderStatus::PickedUp);
         assert_eq!(back.after.delivery.unwrap().state, StopState::Planned);
         assert_eq!(back.after.refund_due, 0);
@@ -662,7 +665,12 @@ mod tests {
     fn undoing_a_cancellation_after_the_window_passed_asks_for_a_new_one() {
         let cancelled = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
         let later = Moment { day: date!(2026 - 11 - 28), minute: 9 * 60 };
-        let back = apply(&cancelled, Event::StaffUndoCancel { to: OrderStatus::Pending, tell: true, pickup_room: true }, later).unwrap();
+        let back = apply(
+            &cancelled,
+            Event::StaffUndoCancel { to: OrderStatus::Pending, tell: true, pickup_room: true },
+            later,
+        )
+        .unwrap();
         assert_eq!(back.after.pickup.unwrap().state, StopState::Missed);
         assert_eq!(back.after.delivery.unwrap().state, StopState::Cancelled);
         assert_eq!(back.effects, vec![Effect::StatusEmail, Effect::Text(Notice::Reinstated)]);
@@ -730,8 +738,11 @@ mod tests {
         prop_oneof![
             any_status().prop_map(Event::StaffSet),
             any::<bool>().prop_map(|tell| Event::StaffCancel { tell }),
-            (any_status(), any::<bool>(), any::<bool>())
-                .prop_map(|(to, tell, pickup_room)| Event::StaffUndoCancel { to, tell, pickup_room }),
+            (any_status(), any::<bool>(), any::<bool>()).prop_map(|(to, tell, pickup_room)| Event::StaffUndoCancel {
+                to,
+                tell,
+                pickup_room
+            }),
             (any_kind(), any_slot(), any_slot(), any::<bool>()).prop_map(|(kind, to, delivery, tell)| {
                 Event::StaffMove { kind, to, delivery: (kind == StopKind::Pickup).then_some(delivery), tell }
             }),

@@ -6,6 +6,7 @@
 //!
 //! - [`by_text`]: a text to the shop's number answered, the pickup letter booking a pickup.
 //! - [`reclean`]: the customer asks for a free re-clean of a delivered order.
+//! - [`slots`]: staff confirm a pickup's slot, move a pickup or a delivery (a missed one too).
 //! - [`status`]: staff set a status, cancel with a reason, take a cancellation back.
 //! - [`valet`]: the valet's "on my way", "picked up", "delivered" and "not home / not ready".
 //! - [`visit`]: the customer's own changes from the order's page.
@@ -14,6 +15,7 @@
 
 pub mod by_text;
 pub mod reclean;
+pub mod slots;
 pub mod status;
 pub mod valet;
 pub mod visit;
@@ -27,9 +29,9 @@ use crate::domain::schedule::{Schedule, SlotRefusal, eta};
 use crate::domain::{MessageKind, OrderStatus, PaymentMethod, PaymentStatus, StopKind, StopState};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
-use crate::notify::{NotifyCustomer, email, once_per};
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
+use crate::notify::{NotifyCustomer, email, once_per};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -258,9 +260,9 @@ fn write_stop(
         return Ok(());
     }
     match to.state {
-        StopState::Done => {
-            diesel::update(target).set((stop_rows::state.eq(to.state), stop_rows::done_at.eq(now))).execute(connection)?
-        }
+        StopState::Done => diesel::update(target)
+            .set((stop_rows::state.eq(to.state), stop_rows::done_at.eq(now)))
+            .execute(connection)?,
         StopState::OnTheWay => diesel::update(target)
             .set((stop_rows::state.eq(to.state), stop_rows::on_the_way_at.eq(now)))
             .execute(connection)?,
@@ -323,9 +325,8 @@ fn write_effect(
 fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, context: &Context<'_>) -> QueryResult<()> {
     let (notify, now) = (context.notify, context.now);
     let order = &now_order.order;
-    let per_visit = |kind: MessageKind, stop: Option<&Stop>| {
-        stop.map(|stop| once_per(kind, &format!("{}:{}", stop.id, stop.day)))
-    };
+    let per_visit =
+        |kind: MessageKind, stop: Option<&Stop>| stop.map(|stop| once_per(kind, &format!("{}:{}", stop.id, stop.day)));
     match notice {
         Notice::PickedUp | Notice::Ready | Notice::Delivered => {
             let kind = match notice {
@@ -371,9 +372,14 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
         }
         Notice::Missed(kind) => {
             let message = MessageKind::SmsMissed;
-            notify.text(connection, message, order, per_visit(message, now_order.stop(kind)), |texts| {
-                texts.missed(order, kind)
-            }, now)?;
+            notify.text(
+                connection,
+                message,
+                order,
+                per_visit(message, now_order.stop(kind)),
+                |texts| texts.missed(order, kind),
+                now,
+            )?;
         }
         Notice::Cancelled => {
             notify.text(connection, MessageKind::SmsCancelled, order, None, |texts| texts.cancelled(order), now)?;
@@ -384,7 +390,14 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
                 .flatten()
                 .find(|stop| stop.state.is_open() || stop.state == StopState::Missed)
                 .map(|stop| (stop.kind, stop.state.is_open().then(|| stop.slot())));
-            notify.text(connection, MessageKind::SmsReinstated, order, None, |texts| texts.reinstated(order, next), now)?;
+            notify.text(
+                connection,
+                MessageKind::SmsReinstated,
+                order,
+                None,
+                |texts| texts.reinstated(order, next),
+                now,
+            )?;
         }
         Notice::Moved(kind) => {
             let Some(slot) = now_order.stop(kind).map(Stop::slot) else { return Ok(()) };

@@ -32,7 +32,10 @@ pub fn set_by_staff(
             (_, to) => Event::StaffSet(to),
         };
         if current.status == to {
-            return Ok(Changed { after: super::OrderNow::load(connection, order_id)?.ok_or(LifeError::NotFound)?, changed: false });
+            return Ok(Changed {
+                after: super::OrderNow::load(connection, order_id)?.ok_or(LifeError::NotFound)?,
+                changed: false,
+            });
         }
         change(connection, order_id, event, reason, context)
     })

@@ -13,8 +13,8 @@ use crate::domain::{Collected, FieldErrors, OrderStatus, PaymentStatus, StopKind
 use crate::models::mpesa::MpesaReceipt;
 use crate::models::order::bill::BillError;
 use crate::models::order::{Order, Payment, PaymentRecorded};
-use crate::notify::NotifyCustomer;
 use crate::models::stop::Stop;
+use crate::notify::NotifyCustomer;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -103,7 +103,12 @@ impl From<BillError> for RunError {
 /// out for delivery, with the stop's ETA as its order page now shows it. Unchanged, and nobody
 /// texted, when they already had set off (or the stop is done). Refused for a delivery of laundry
 /// not picked up, and for a missed stop.
-pub fn set_off(connection: &mut DbConnection, id: &str, actor: Actor<'_>, context: &Context<'_>) -> Result<Outcome, RunError> {
+pub fn set_off(
+    connection: &mut DbConnection,
+    id: &str,
+    actor: Actor<'_>,
+    context: &Context<'_>,
+) -> Result<Outcome, RunError> {
     write_transaction(connection, |connection| {
         let (stop, _) = locked(connection, id, actor, context.now)?;
         let changed = change(connection, &stop.order_id, Event::SetOff(stop.kind), None, context)?;

@@ -11,8 +11,8 @@ use crate::domain::lifecycle::{Event, Refusal};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
 use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
 use crate::models::order::Order;
-use crate::notify::NotifyCustomer;
 use crate::models::stop::Stop;
+use crate::notify::NotifyCustomer;
 use diesel::prelude::*;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 
@@ -181,7 +181,8 @@ pub fn cancel_by_customer(
         if order.payment_status == PaymentStatus::Paid {
             return Err(ChangeRefusal::Paid.into());
         }
-        let changed = change(connection, &order.id, Event::CustomerCancel, None, &customer_context(notify, schedule, now))?;
+        let changed =
+            change(connection, &order.id, Event::CustomerCancel, None, &customer_context(notify, schedule, now))?;
         Ok(changed.after.order)
     })
 }

@@ -97,7 +97,9 @@ pub fn waiting(
         .into_iter()
         .map(|(stop, order)| WaitingOrder { order, why: Waiting::Missed(stop) })
         .chain(overdue.into_iter().map(|(stop, order)| WaitingOrder { order, why: Waiting::PickupOverdue(stop) }))
-        .chain(ready.into_iter().filter_map(|(order, at)| Some(WaitingOrder { order, why: Waiting::ReadyTooLong(at?) })))
+        .chain(
+            ready.into_iter().filter_map(|(order, at)| Some(WaitingOrder { order, why: Waiting::ReadyTooLong(at?) })),
+        )
         .collect();
     found.sort_by_key(WaitingOrder::since);
     Ok(found)

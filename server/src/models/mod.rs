@@ -11,7 +11,6 @@ pub mod order_detail;
 pub mod order_list;
 pub mod outbox;
 pub mod reclean;
-pub mod slot_confirmation;
 pub mod staff;
 pub mod stats;
 pub mod stop;

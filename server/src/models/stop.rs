@@ -210,40 +210,6 @@ impl Stop {
             .ok_or_else(|| BookError::Refused(SlotRefusal::Full(format!("next {} days'", schedule.horizon_days))))
     }
 
-    /// Moves the order's pickup to another window (and its delivery along with it, keeping the
-    /// turnaround), inside the caller's transaction; the confirmation is cleared unless `confirmed_by`
-    /// confirms the new slot at once (staff moving it).
-    pub fn move_pickup(
-        connection: &mut DbConnection,
-        order_id: &str,
-        schedule: &Schedule,
-        (day, start): (Date, u16),
-        rush: bool,
-        confirmed_by: Option<&str>,
-        now: OffsetDateTime,
-    ) -> Result<Slot, BookError> {
-        let pickup = reserve(connection, schedule, day, start, now, Some(order_id))?;
-        let delivery = schedule.delivery_for(pickup, rush);
-        let stored = crate::clock::stored(now);
-        for (kind, slot) in [(StopKind::Pickup, pickup), (StopKind::Delivery, delivery)] {
-            diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(kind)))
-                .set((
-                    stops::day.eq(slot.day),
-                    stops::window_start.eq(i32::from(slot.window.start)),
-                    stops::window_end.eq(i32::from(slot.window.end)),
-                    stops::state.eq(StopState::Planned),
-                    stops::valet_id.eq(None::<String>),
-                    stops::run_position.eq(None::<i32>),
-                    stops::on_the_way_at.eq(None::<PrimitiveDateTime>),
-                ))
-                .execute(connection)?;
-        }
-        diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(StopKind::Pickup)))
-            .set((stops::confirmed_at.eq(confirmed_by.map(|_| stored)), stops::confirmed_by.eq(confirmed_by)))
-            .execute(connection)?;
-        Ok(pickup)
-    }
-
     /// Checks `slot` against the schedule and, under the window's lock, that it has room for the
     /// pickup of `order_id` (its own place, if it has one there, not counted): what moving a pickup
     /// or booking it again takes.
@@ -263,24 +229,6 @@ impl Stop {
         diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::state.ne(StopState::Done)))
             .set(stops::state.eq(StopState::Cancelled))
             .execute(connection)
-    }
-
-    /// Marks the order's open stops of `kinds` done at `now` (staff moved the order on from the
-    /// dashboard: the valet has nothing left to do there).
-    pub fn finish_for_order(
-        connection: &mut DbConnection,
-        order_id: &str,
-        kinds: &[StopKind],
-        now: PrimitiveDateTime,
-    ) -> QueryResult<usize> {
-        diesel::update(
-            stops::table
-                .filter(stops::order_id.eq(order_id))
-                .filter(stops::kind.eq_any(kinds.to_vec()))
-                .filter(stops::state.eq_any([StopState::Planned, StopState::OnTheWay])),
-        )
-        .set((stops::state.eq(StopState::Done), stops::done_at.eq(now)))
-        .execute(connection)
     }
 
     /// Records that `by` confirmed the order's pickup slot. False when it has no pickup stop.

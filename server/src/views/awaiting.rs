@@ -3,8 +3,8 @@
 
 use super::time;
 use crate::domain::schedule::Slot;
+use crate::lifecycle::slots::CONFIRM_WITHIN_MINUTES;
 use crate::models::order::Order;
-use crate::models::slot_confirmation::CONFIRM_WITHIN_MINUTES;
 use crate::models::stop::Stop;
 use serde::Serialize;
 use ts_rs::TS;

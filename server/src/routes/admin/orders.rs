@@ -77,12 +77,13 @@ pub async fn change_order_status(
         .run(move |connection| {
             let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(Ok(None)) };
             let context = Context { by: &by, notify: &notify, schedule: &schedule, now: now_utc() };
-            let changed = match lifecycle::status::set_by_staff(connection, &found.id, status, reason.as_deref(), tell, &context)
-            {
-                Ok(changed) => changed,
-                Err(LifeError::Database(error)) => return Err(DbError::from(error)),
-                Err(refused) => return Ok(Err(refused)),
-            };
+            let changed =
+                match lifecycle::status::set_by_staff(connection, &found.id, status, reason.as_deref(), tell, &context)
+                {
+                    Ok(changed) => changed,
+                    Err(LifeError::Database(error)) => return Err(DbError::from(error)),
+                    Err(refused) => return Ok(Err(refused)),
+                };
             let order = changed.after.order;
             let lines = Order::lines(connection, &found.id)?;
             let facts = MpesaFacts::of_order(connection, &found.id)?;

@@ -9,7 +9,7 @@ use crate::db::DbError;
 use crate::domain::FieldErrors;
 use crate::domain::schedule::parse_slot_value;
 use crate::error::ApiError;
-use crate::models::slot_confirmation::{self, SlotAction, SlotChangeError};
+use crate::lifecycle::slots::{self as slot_confirmation, SlotAction, SlotChangeError};
 use crate::state::AppState;
 use crate::views::awaiting::{AwaitingList, SlotConfirmed};
 use actix_web::{HttpResponse, web};
@@ -38,11 +38,13 @@ pub(super) fn load_awaiting(
     Ok(AwaitingList::new(&awaiting, &slots, now))
 }
 
-/// `{"action": "confirm"}` or `{"action": "move", "pickup": "2026-11-25T20:00"}`.
+/// `{"action": "confirm"}`, `{"action": "move", "pickup": "2026-11-25T20:00"}` or
+/// `{"action": "move-delivery", "delivery": "2026-11-27T19:00"}`.
 #[derive(Debug, Deserialize)]
 struct SlotChange {
     action: String,
     pickup: Option<String>,
+    delivery: Option<String>,
 }
 
 impl SlotChange {
@@ -54,15 +56,20 @@ impl SlotChange {
                 Some(slot) => return Ok(SlotAction::Move(slot)),
                 None => fields.add("pickup", "Please choose a pickup day and window from the list."),
             },
-            _ => fields.add("action", "Choose confirm or move."),
+            "move-delivery" => match self.delivery.as_deref().and_then(parse_slot_value) {
+                Some(slot) => return Ok(SlotAction::MoveDelivery(slot)),
+                None => fields.add("delivery", "Please choose a delivery day and window from the list."),
+            },
+            _ => fields.add("action", "Choose confirm, move or move-delivery."),
         }
         Err(ApiError::invalid(fields))
     }
 }
 
 /// POST /api/admin/orders/{orderId}/slot: confirms the pickup slot, or moves it (checked against
-/// the schedule and the window's room) and confirms the new one. A refusal is a 422 with the
-/// reason, and nothing changes.
+/// the schedule and the window's room) and confirms the new one (a missed pickup is booked again
+/// so), or moves the delivery (a missed one too). A refusal is a 422 with the reason, and nothing
+/// changes.
 pub async fn change_slot(
     state: web::Data<AppState>,
     staff: CurrentStaff,
@@ -113,6 +120,7 @@ fn refusal(error: SlotChangeError) -> ApiError {
     let field = match &error {
         SlotChangeError::NoSuchOrder => return no_such_order(),
         SlotChangeError::Refused(_) => "pickup",
+        SlotChangeError::Life(_) => "action",
         _ => "action",
     };
     let message = error.to_string();

@@ -1,9 +1,12 @@
 //! Staff confirming pickup slots (the home page promises a slot confirmed within 30 minutes of
 //! booking): the pickups awaiting confirmation, the windows a pickup can be moved to, and
-//! confirming or moving one. A confirmation records who and when, and the customer's e-mail and
-//! text about it go into the outbox in the same transaction.
+//! confirming or moving one; and staff moving a delivery, or booking a missed pickup or delivery
+//! again. A confirmation records who and when, and the customer's e-mail and text about it go into
+//! the outbox in the same transaction. Moves go through the lifecycle ([`super::change`]).
 
+use super::{Context, LifeError, change};
 use crate::db::{DbConnection, write_transaction};
+use crate::domain::lifecycle::{Event, Refusal};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
 use crate::domain::{MessageKind, OrderReference, OrderStatus, StopKind, StopState};
 use crate::models::order::Order;
@@ -24,8 +27,12 @@ pub const AWAITING_LIMIT: i64 = 100;
 pub enum SlotAction {
     /// Confirm the slot the customer booked.
     Confirm,
-    /// Move the pickup to this day's window starting at this minute, confirmed at once.
+    /// Move the pickup to this day's window starting at this minute, confirmed at once (a missed
+    /// pickup is booked again this way).
     Move((Date, u16)),
+    /// Move the delivery to this day's window starting at this minute (a missed delivery is
+    /// booked again this way); the customer is texted the new window.
+    MoveDelivery((Date, u16)),
 }
 
 /// The order and its stops after the change.
@@ -60,9 +67,23 @@ pub enum SlotChangeError {
     /// The window cannot take it (the customer-facing reason).
     #[error(transparent)]
     Refused(#[from] SlotRefusal),
+    /// The order's life does not allow it (a delivery already done, before its pickup, …).
+    #[error(transparent)]
+    Life(Refusal),
     /// The database failed.
     #[error(transparent)]
     Database(#[from] diesel::result::Error),
+}
+
+impl From<LifeError> for SlotChangeError {
+    fn from(error: LifeError) -> Self {
+        match error {
+            LifeError::NotFound => SlotChangeError::NoSuchOrder,
+            LifeError::Refused(refusal) => SlotChangeError::Life(refusal),
+            LifeError::Slot(refusal) => SlotChangeError::Refused(refusal),
+            LifeError::Database(error) => SlotChangeError::Database(error),
+        }
+    }
 }
 
 impl From<BookError> for SlotChangeError {
@@ -76,9 +97,8 @@ impl From<BookError> for SlotChangeError {
 
 /// Confirms or moves the pickup of the order with this order ID, as `by` (a staff e-mail), in one
 /// transaction with the customer's e-mail (when `notify` says so and they gave an address) and
-/// text (as `notify` says). Moving checks
-/// the schedule and the window's room under the window's lock ([`Stop::move_pickup`]); refused,
-/// nothing changes.
+/// text (as `notify` says). Moving checks the schedule and the window's room under the window's
+/// lock; refused, nothing changes. Moving the delivery texts the customer its new window.
 pub fn change_slot(
     connection: &mut DbConnection,
     reference: &OrderReference,
@@ -98,31 +118,50 @@ pub fn change_slot(
         if order.status == OrderStatus::Cancelled {
             return Err(SlotChangeError::Cancelled(order.reference.clone()));
         }
-        if order.status != OrderStatus::Pending {
-            return Err(SlotChangeError::UnderWay(order.reference.clone()));
+        let context = Context { by, notify, schedule, now: stored };
+        if let SlotAction::MoveDelivery((day, start)) = action {
+            let (slot, _) = schedule.check(day, start, now)?;
+            let event = Event::StaffMove { kind: StopKind::Delivery, to: slot, delivery: None, tell: true };
+            let changed = change(connection, &order.id, event, None, &context)?;
+            let after = changed.after;
+            let pickup = after.pickup.ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
+            return Ok(SlotChanged { order: after.order, pickup, delivery: after.delivery, changed: changed.changed });
+        }
+        if order.status != OrderStatus::Pending {            return Err(SlotChangeError::UnderWay(order.reference.clone()));
         }
         let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
             .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
         if pickup.state == StopState::Cancelled {
             return Err(SlotChangeError::Cancelled(order.reference.clone()));
         }
-        // Moving a pickup to the window it is in is confirming it.
+        // Moving a pickup to the window it is in is confirming it (unless it was missed there).
         let action = match action {
-            SlotAction::Move((day, start)) if (day, i32::from(start)) == (pickup.day, pickup.window_start) => {
+            SlotAction::Move((day, start))
+                if (day, i32::from(start)) == (pickup.day, pickup.window_start) && pickup.state != StopState::Missed =>
+            {
                 SlotAction::Confirm
             }
             other => other,
         };
         let (changed, moved) = match action {
+            SlotAction::Confirm if pickup.state == StopState::Missed => {
+                return Err(SlotChangeError::Life(Refusal::StopMissed));
+            }
             SlotAction::Confirm if pickup.confirmed_at.is_some() => (false, false),
             SlotAction::Confirm => (Stop::confirm(connection, &order.id, by, stored)?, false),
-            SlotAction::Move(_) if pickup.state != StopState::Planned => {
+            SlotAction::Move(_) if !matches!(pickup.state, StopState::Planned | StopState::Missed) => {
                 return Err(SlotChangeError::UnderWay(order.reference.clone()));
             }
-            SlotAction::Move(slot) => {
-                Stop::move_pickup(connection, &order.id, schedule, slot, order.rush, Some(by), now)?;
+            SlotAction::Move((day, start)) => {
+                // The customer hears of it from the slot's own e-mail and text below.
+                let (slot, _) = schedule.check(day, start, now)?;
+                let delivery = Some(schedule.delivery_for(slot, order.rush));
+                let event = Event::StaffMove { kind: StopKind::Pickup, to: slot, delivery, tell: false };
+                change(connection, &order.id, event, None, &context)?;
                 (true, true)
             }
+            // Answered above.
+            SlotAction::MoveDelivery(_) => (false, false),
         };
         let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
             .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
