@@ -20,21 +20,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Issue 29: removed when the lifecycle layer lands. The models that still tell the customer
-/// themselves (through `notify`) and that place, re-clean and change orders (`models::order` and
-/// the tables it drives) form the last cycle; the lifecycle layer above them takes these calls
-/// over (`Order::place`, `Order::set_status_within`, `Reclean::ask`, the payments, the valet's
-/// run, the slot's confirmation). A new edge that closes a cycle is not tolerated, and an edge
-/// that is gone must leave this list.
-const TOLERATED: &[(&str, &str)] = &[
-    // Orders drive their stops, prompts and re-cleans, which read orders.
-    ("models::order", "models::mpesa"),
-    ("models::order", "models::stop"),
-    // Models that tell the customer (`NotifyCustomer`, the order and slot e-mails) while `notify`
-    // reads orders.
-    ("models::mpesa", "notify"),
-    ("models::order", "notify"),
-];
+/// Issue 29: removed when the lifecycle layer records the payments. Recording a payment
+/// (`Order::record_payment_within`, and M-PESA's receipts and prompts that pay an order) still
+/// tells the customer through `notify`, which reads orders. A new edge that closes a cycle is not
+/// tolerated, and an edge that is gone must leave this list.
+const TOLERATED: &[(&str, &str)] = &[("models::mpesa", "notify"), ("models::order", "notify")];
 
 /// The senders and what they share: they may import only these.
 const SENDERS: &[&str] = &["mail", "mpesa", "outbox", "sms"];

@@ -20,7 +20,8 @@ use crate::domain::{
     StopKind, ValidOrder,
 };
 use crate::models::incoming_text::IncomingText;
-use crate::models::order::{Order, PlaceError, PlacingTerms};
+use crate::lifecycle::place::{self, PlaceError, PlacingTerms};
+use crate::models::order::Order;
 use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
 use crate::models::stop::{BookError, Stop};
 use diesel::QueryResult;
@@ -186,7 +187,7 @@ fn book_like(
     };
     let order = ValidOrder { pickup: None, ..like(connection, last, sms, terms.texts.letter)? };
     // The text's id is the order's key: a text can never place two orders.
-    let placed = Order::place_in_transaction(connection, &order, &format!("sms {}", sms.id), terms, now)?;
+    let placed = place::place_in_transaction(connection, &order, &format!("sms {}", sms.id), terms, now)?;
     let order = placed.order().clone();
     let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?.map(|stop| stop.slot());
     Ok(pickup.map(|pickup| (order, pickup)))

@@ -1,7 +1,7 @@
 //! Asking for a free re-clean (issue 19): a customer not satisfied with a delivered order asks,
 //! within a number of days of its delivery, for some of its lines to be cleaned again. The
 //! re-clean is a new order placed by the same path as every order
-//! ([`crate::models::order::Order::place_in_transaction`]), priced at KSh 0
+//! ([`place::place_in_transaction`]), priced at KSh 0
 //! ([`Pricing::FreeReclean`]), with its own pickup, run and texts, and linked to the order it
 //! cleans again ([`Reclean::insert`]). What a delivered order offers and why an ask is refused are
 //! `models::reclean`'s.
@@ -10,7 +10,8 @@ use crate::db::schema::{orders, reclean_lines, recleans};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{LineKind, OrderStatus, PaymentMethod, PhoneNumber, RecleanRequest, ValidOrder, catalogue};
-use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms, Pricing};
+use crate::lifecycle::place::{self, PlaceError, Placed, PlacingTerms, Pricing};
+use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::{Reclean, RecleanRefusal};
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -110,7 +111,7 @@ pub fn ask(
             ..*terms
         };
         let placed =
-            Order::place_in_transaction(connection, &order, &key, &terms, placed_at).map_err(
+            place::place_in_transaction(connection, &order, &key, &terms, placed_at).map_err(
                 |error| match error {
                     PlaceError::Slot(refusal) => RecleanError::Refused(refusal.into()),
                     PlaceError::Database(error) => RecleanError::Database(error),

@@ -10,7 +10,8 @@ use diesel::prelude::*;
 use laundry::clock::{NAIROBI, now_utc};
 use laundry::db::schema::recleans;
 use laundry::domain::{OrderInput, OrderSource, RecleanRequest};
-use laundry::models::order::{Order, Placed, PlacingTerms, StaffBooking};
+use laundry::lifecycle::place::{Placed, PlacingTerms, StaffBooking};
+use laundry::models::order::Order;
 use serde_json::{Value, json};
 use time::{Date, Duration, PrimitiveDateTime};
 
@@ -73,7 +74,7 @@ fn taken_by_staff(app: &TestApp, by: &str, source: OrderSource, phone: &str) -> 
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let mut terms = PlacingTerms::new(None, &schedule, &texts, source, false);
     terms.staff = Some(StaffBooking { by, confirm_slot: true });
-    let placed = app.with_db(|c| Order::place(c, &order, None, &terms, now_utc())).unwrap();
+    let placed = app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now_utc())).unwrap();
     placed.order().reference.clone()
 }
 

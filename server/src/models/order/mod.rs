@@ -6,11 +6,9 @@
 pub mod bill;
 mod lines;
 mod payment;
-mod place;
 
 pub use lines::OrderLine;
 pub use payment::{Payment, PaymentRecorded};
-pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
 
 use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders};

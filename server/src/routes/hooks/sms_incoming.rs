@@ -11,7 +11,7 @@ use crate::db::DbError;
 use crate::domain::{IncomingSms, OrderSource, PhoneNumber};
 use crate::error::ApiError;
 use crate::lifecycle::by_text::{self, Answered, ReplyRules};
-use crate::models::order::{PlaceError, PlacingTerms};
+use crate::lifecycle::place::{PlaceError, PlacingTerms};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use std::collections::HashMap;
