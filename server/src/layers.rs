@@ -13,18 +13,10 @@
 //! - the senders (`mail`, `sms`, `mpesa`) and what they share (`outbox`) import nothing of the
 //!   crate but `domain`, `clock` and `outbox`: they know their provider, not our models;
 //! - `config` imports no model and nothing of `notify`.
-//!
-//! The edges of [`TOLERATED`] are left out of the cycle checks, and each must still exist.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// Issue 29: removed when the lifecycle layer records the payments. Recording a payment
-/// (`Order::record_payment_within`, and M-PESA's receipts and prompts that pay an order) still
-/// tells the customer through `notify`, which reads orders. A new edge that closes a cycle is not
-/// tolerated, and an edge that is gone must leave this list.
-const TOLERATED: &[(&str, &str)] = &[("models::mpesa", "notify"), ("models::order", "notify")];
 
 /// The senders and what they share: they may import only these.
 const SENDERS: &[&str] = &["mail", "mpesa", "outbox", "sms"];
@@ -42,12 +34,6 @@ fn dependencies_point_one_way() {
     let mut problems = Vec::new();
 
     let files = crate_.graph(Level::ModelFiles);
-    for &(from, to) in TOLERATED {
-        if !files.get(from).is_some_and(|targets| targets.contains_key(to)) {
-            problems.push(format!("{from} -> {to} is gone: take it out of TOLERATED"));
-        }
-    }
-    let files = without_tolerated(files);
     let top = collapse(&files);
     if let Some(cycle) = find_cycle(&top) {
         problems.push(format!("the top-level modules import each other in a circle: {}", describe(&top, &cycle)));
@@ -427,15 +413,6 @@ fn tree(chars: &[char], at: &mut usize, prefix: &[String], paths: &mut Vec<Vec<S
     } else {
         paths.push(path);
     }
-}
-
-fn without_tolerated(mut graph: Graph) -> Graph {
-    for &(from, to) in TOLERATED {
-        if let Some(targets) = graph.get_mut(from) {
-            targets.remove(to);
-        }
-    }
-    graph
 }
 
 /// The same graph between top-level modules (`models::order` is `models`).

@@ -5,6 +5,7 @@
 //! of its files; models stay one table each with its queries.
 //!
 //! - [`by_text`]: a text to the shop's number answered, the pickup letter booking a pickup.
+//! - [`payment`]: payments recorded on orders (by staff, by M-PESA), the customer told.
 //! - [`place`]: an order placed (on the site, by staff, by text, as a re-clean).
 //! - [`reclean`]: the customer asks for a free re-clean of a delivered order.
 //! - [`slots`]: staff confirm a pickup's slot, move a pickup or a delivery (a missed one too).
@@ -15,6 +16,7 @@
 //!   ready orders not delivered).
 
 pub mod by_text;
+pub mod payment;
 pub mod place;
 pub mod reclean;
 pub mod slots;

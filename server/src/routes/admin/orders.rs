@@ -157,7 +157,7 @@ pub async fn record_payment(
         .run(move |connection| {
             let (recorded, lines, facts, original) = match Order::find_by_reference(connection, &reference)? {
                 Some(found) => (
-                    Order::record_payment(connection, &found.id, &payment, &by, &notify, now_utc())?,
+                    lifecycle::payment::record_payment(connection, &found.id, &payment, &by, &notify, now_utc())?,
                     Order::lines(connection, &found.id)?,
                     MpesaFacts::of_order(connection, &found.id)?,
                     Reclean::original_of(connection, &found.id)?,

@@ -9,6 +9,7 @@ use crate::auth::CurrentStaff;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, OrderReference, PaymentStatus};
 use crate::error::ApiError;
+use crate::lifecycle;
 use crate::models::mpesa::{AskRefusal, MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use crate::models::order::Order;
 use crate::models::order_list::MpesaFacts;
@@ -110,7 +111,8 @@ pub async fn match_payment(
     let answer = state
         .db()
         .run(move |connection| {
-            let matched = MpesaReceipt::match_to_order(connection, &receipt, reference.as_str(), &by, &notify, now)?;
+            let matched =
+                lifecycle::payment::match_to_order(connection, &receipt, reference.as_str(), &by, &notify, now)?;
             let stored = MpesaReceipt::find(connection, &receipt)?;
             let ids: Vec<&str> = stored.iter().filter_map(|found| found.order_id.as_deref()).collect();
             let references = Order::references(connection, &ids)?;
