@@ -19,8 +19,8 @@ use crate::domain::{
     AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, LineKind, MAX_QUANTITY_KG, MessageKind, OrderSource,
     StopKind, ValidOrder,
 };
-use crate::models::incoming_text::IncomingText;
 use crate::lifecycle::place::{self, PlaceError, PlacingTerms};
+use crate::models::incoming_text::IncomingText;
 use crate::models::order::Order;
 use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
 use crate::models::stop::{BookError, Stop};
@@ -142,7 +142,9 @@ fn answer_once(
         None if outcome == IncomingOutcome::Unknown => AutoReply::Stranger,
         None => AutoReply::None,
         Some(_) if recent.is_none() => AutoReply::Stranger,
-        Some(_) if IncomingText::replies_today(connection, phone, now)? >= i64::from(rules.per_day) => AutoReply::DailyCap,
+        Some(_) if IncomingText::replies_today(connection, phone, now)? >= i64::from(rules.per_day) => {
+            AutoReply::DailyCap
+        }
         Some(reply) => {
             let reply = OutboxMessage::sms(
                 MessageKind::SmsReply,

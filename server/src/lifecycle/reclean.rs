@@ -68,9 +68,7 @@ pub fn ask(
             .ok_or_else(|| RecleanRefusal::NotDelivered(original.reference.clone()))?;
         if !offer.open {
             let delivered = crate::domain::schedule::day_label(nairobi_day(offer.delivered_at.assume_utc()));
-            return Err(
-                RecleanRefusal::WindowClosed { reference: original.reference.clone(), days, delivered }.into()
-            );
+            return Err(RecleanRefusal::WindowClosed { reference: original.reference.clone(), days, delivered }.into());
         }
         let chosen: Vec<&(OrderLine, Option<String>)> = request
             .positions
@@ -111,14 +109,12 @@ pub fn ask(
             ..*terms
         };
         let placed =
-            place::place_in_transaction(connection, &order, &key, &terms, placed_at).map_err(
-                |error| match error {
-                    PlaceError::Slot(refusal) => RecleanError::Refused(refusal.into()),
-                    PlaceError::Database(error) => RecleanError::Database(error),
-                    // Refused only for a key already taken, which the look-up above found.
-                    PlaceError::KeyReused => RecleanError::Refused(RecleanRefusal::NoSuchLine),
-                },
-            )?;
+            place::place_in_transaction(connection, &order, &key, &terms, placed_at).map_err(|error| match error {
+                PlaceError::Slot(refusal) => RecleanError::Refused(refusal.into()),
+                PlaceError::Database(error) => RecleanError::Database(error),
+                // Refused only for a key already taken, which the look-up above found.
+                PlaceError::KeyReused => RecleanError::Refused(RecleanRefusal::NoSuchLine),
+            })?;
         let Placed::Created(reclean) = &placed else { return Ok(placed) };
         diesel::insert_into(recleans::table)
             .values((

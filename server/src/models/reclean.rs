@@ -4,10 +4,10 @@
 //! (`recleans`); each line of an order is re-cleaned once (`reclean_lines`' key). This file holds
 //! the links, what a delivered order offers, and why an ask is refused.
 
-use crate::db::schema::{order_status_history, orders, reclean_lines, recleans};
 use crate::db::DbConnection;
-use crate::domain::{LineKind, OrderStatus};
+use crate::db::schema::{order_status_history, orders, reclean_lines, recleans};
 use crate::domain::schedule::{SlotRefusal, nairobi_day};
+use crate::domain::{LineKind, OrderStatus};
 use crate::models::order::{Order, OrderLine};
 use diesel::prelude::*;
 use std::collections::{BTreeMap, HashMap};

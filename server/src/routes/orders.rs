@@ -13,8 +13,8 @@ use crate::domain::{
     parse_rush,
 };
 use crate::error::ApiError;
-use crate::models::mpesa::MpesaPrompt;
 use crate::lifecycle::place::Placed;
+use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::stop::Stop;
 use crate::rate_limit::client_ip;

@@ -47,7 +47,9 @@ fn reclean(app: &TestApp, reference: &str, positions: &[i32], problem: &str) -> 
         RecleanRequest { positions: positions.iter().copied().collect(), problem: problem.to_owned(), pickup: None };
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-    let placed = app.with_db(|c| laundry::lifecycle::reclean::ask(c, &original.id, &request, &terms, 7, now_utc(), now_utc())).unwrap();
+    let placed = app
+        .with_db(|c| laundry::lifecycle::reclean::ask(c, &original.id, &request, &terms, 7, now_utc(), now_utc()))
+        .unwrap();
     let Placed::Created(order) = placed else { panic!("a new order") };
     order.reference
 }
