@@ -323,8 +323,10 @@ fn address_floods(root: &Path) {
     println!("the stored order sent again with its key from {} addresses: {}", replays.addresses, replays.summary());
     new_customer(port, "after the replay flood", 1);
 
-    let path = format!("/api/tracking?by=order&q={reference}");
-    let look_ups = flood(port, "GET", &path, &[], b"", addresses, 200);
+    // As the tracking page looks an order up: a POST of JSON.
+    let look_up = json!({ "by": "order", "q": reference }).to_string();
+    let json_headers = [("Content-Type", "application/json")];
+    let look_ups = flood(port, "POST", "/api/tracking", &json_headers, look_up.as_bytes(), addresses, 200);
     println!("order look-ups from {} new addresses: {}", look_ups.addresses, look_ups.summary());
     new_customer(port, "after the look-up flood", 2);
     let after = memory(pid).unwrap_or_default();
@@ -345,8 +347,9 @@ fn new_customer(port: u16, when: &str, n: u32) {
     let placed = http(port, "POST", "/api/orders", &headers, order.to_string().as_bytes()).unwrap();
     let body: Value = serde_json::from_slice(&placed.body).unwrap_or_default();
     let reference = body["id"].as_str().unwrap_or_default();
-    let path = format!("/api/tracking?by=order&q={reference}");
-    let looked = http(port, "GET", &path, &[("X-Forwarded-For", address.as_str())], b"").unwrap();
+    let look_up = json!({ "by": "order", "q": reference }).to_string();
+    let headers = [("Content-Type", "application/json"), ("X-Forwarded-For", address.as_str())];
+    let looked = http(port, "POST", "/api/tracking", &headers, look_up.as_bytes()).unwrap();
     println!(
         "a new customer {when}: order {} ({}), look-up {} ({})",
         placed.status,

@@ -48,11 +48,13 @@ fn main() {
     );
     let mut pages: Vec<(&str, serde_json::Value)> = STATIC_PAGES
         .iter()
-        .map(|(page, path)| (page.name(), page_props(&settings.business, path, &own_props(&settings, *page))))
+        .map(|(page, path)| {
+            (page.name(), page_props(&settings.business, &settings.clock, path, &own_props(&settings, *page)))
+        })
         .collect();
-    pages.push(("error", page_props(&settings.business, "", &serde_json::json!({ "status": 404 }))));
-    pages.push(("login", page_props(&settings.business, "/admin/login", &login_props())));
-    pages.push(("admin", page_props(&settings.business, "/admin", &dashboard_props())));
+    pages.push(("error", page_props(&settings.business, &settings.clock, "", &serde_json::json!({ "status": 404 }))));
+    pages.push(("login", page_props(&settings.business, &settings.clock, "/admin/login", &login_props())));
+    pages.push(("admin", page_props(&settings.business, &settings.clock, "/admin", &dashboard_props())));
     // Node first, while no engine is busy, so the two sides never share the CPU.
     let node = node_render_times(&root, &pages, renders);
     let renderer =

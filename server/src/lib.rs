@@ -6,29 +6,29 @@
 
 pub mod auth;
 pub mod clock;
-pub mod compressed;
+pub(crate) mod compressed;
 pub mod config;
 pub mod db;
 pub mod domain;
 /// The catalogue lives with the domain (it gives lines their units); every page reads it from here.
 pub use domain::catalogue;
-pub mod error;
+pub(crate) mod error;
 pub mod frontend;
 pub mod jobs;
 #[cfg(test)]
 mod layers;
 pub mod lifecycle;
 pub mod mail;
-pub mod memory;
+pub(crate) mod memory;
 pub mod models;
 pub mod mpesa;
 pub mod notify;
 pub mod outbox;
 pub mod password;
-pub mod rate_limit;
+pub(crate) mod rate_limit;
 pub mod rendering;
 pub mod routes;
-pub mod seo;
+pub(crate) mod seo;
 pub mod sms;
 pub mod staff_cli;
 pub mod startup;

@@ -86,7 +86,7 @@ fn admin(args: &[&str]) -> ExitCode {
     let mut lines = stdin.lock();
     let source =
         if std::io::stdin().is_terminal() { PasswordSource::Terminal } else { PasswordSource::Lines(&mut lines) };
-    match staff_cli::run(args, &database, source, &mut std::io::stdout()) {
+    match staff_cli::run(args, &database, &settings.clock, source, &mut std::io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("{message}");

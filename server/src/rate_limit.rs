@@ -18,9 +18,6 @@ use std::num::NonZeroUsize;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The most clients one limiter remembers by default (`LAUNDRY_LIMIT_CLIENTS`; about 8 MB).
-pub const MAX_CLIENTS: usize = 100_000;
-
 /// At most `limit` events per client per `window` (a fixed window that starts at the first event).
 #[derive(Debug)]
 pub struct RateLimiter {

@@ -6,11 +6,12 @@
 //! limit, memory, no engine free) answers with the document shell and an empty root, so that the
 //! browser renders the page from the same props with the client bundle.
 
+use crate::clock::Clock;
 use crate::compressed::{self, Compressed};
 use crate::config::Business;
 use crate::frontend::Frontend;
 use crate::views::pages::{ErrorProps, Page, PageData, SharedProps};
-use crate::{catalogue, clock, seo};
+use crate::{catalogue, seo};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CacheControl, CacheDirective};
 use actix_web::web::Bytes;
@@ -108,6 +109,8 @@ pub struct Pages {
     frontend: Frontend,
     business: Business,
     base_url: String,
+    /// Whose year the copyright line shows.
+    clock: Clock,
     cache: RwLock<HashMap<String, Arc<PageResponse>>>,
     /// Pages whose props change now and then: the latest props of each, and the page made of them.
     current: RwLock<HashMap<String, (Value, Arc<PageResponse>)>>,
@@ -115,9 +118,9 @@ pub struct Pages {
 
 impl Pages {
     /// Pages rendered by `renderer` into the shell with `frontend`'s files; canonical addresses
-    /// start with `base_url`.
-    pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String) -> Self {
-        Self { renderer, frontend, business, base_url, cache: RwLock::default(), current: RwLock::default() }
+    /// start with `base_url`; the year they show is `clock`'s.
+    pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String, clock: Clock) -> Self {
+        Self { renderer, frontend, business, base_url, clock, cache: RwLock::default(), current: RwLock::default() }
     }
 
     /// The built frontend.
@@ -138,7 +141,7 @@ impl Pages {
 
     /// Props for a page at `path`: the shared props plus the page's own fields.
     pub fn props(&self, path: &str, own: &impl Serialize) -> Value {
-        page_props(&self.business, path, own)
+        page_props(&self.business, &self.clock, path, own)
     }
 
     /// A page whose props do not depend on the request: rendered once per `key` and then served
@@ -259,10 +262,11 @@ impl Pages {
     }
 }
 
-/// The props of a page at `path`: what every page gets ([`SharedProps`]) plus the page's own
-/// fields in `own`.
-pub fn page_props(business: &Business, path: &str, own: &impl Serialize) -> Value {
-    let shared = SharedProps { path, year: clock::nairobi_year(), business, price_list: &catalogue::PRICE_LIST };
+/// The props of a page at `path`: what every page gets ([`SharedProps`], the year by `clock` in
+/// Nairobi) plus the page's own fields in `own`.
+pub fn page_props(business: &Business, clock: &Clock, path: &str, own: &impl Serialize) -> Value {
+    let year = clock.nairobi().year();
+    let shared = SharedProps { path, year, business, price_list: &catalogue::PRICE_LIST };
     let mut props = match serde_json::to_value(shared) {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),

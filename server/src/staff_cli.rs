@@ -9,7 +9,7 @@
 //! laundry admin enable --email EMAIL
 //! ```
 
-use crate::clock::now_utc;
+use crate::clock::Clock;
 use crate::db::{Database, DbConnection};
 use crate::domain::{StaffRole, parse_email};
 use crate::models::staff::{CreateStaffError, Staff};
@@ -43,6 +43,7 @@ pub enum PasswordSource<'a> {
 pub fn run(
     args: &[&str],
     database: &Database,
+    clock: &Clock,
     password: PasswordSource<'_>,
     out: &mut dyn Write,
 ) -> Result<(), String> {
@@ -59,7 +60,7 @@ pub fn run(
             let password = read_password(password)?;
             check_password_strength(&password, &email)?;
             let hash = hash_password(&password).map_err(|e| format!("hashing the password failed: {e}"))?;
-            match Staff::create(connection, &email, &hash, role, now_utc()) {
+            match Staff::create(connection, &email, &hash, role, clock.utc()) {
                 Ok(_) => {
                     writeln!(out, "Created the {role} account {email}. Sign in at /admin/login.").map_err(write_failed)
                 }
@@ -119,7 +120,7 @@ pub fn run(
         [action @ ("disable" | "enable"), "--email", email] => {
             let email = staff_email(email)?;
             let disable = *action == "disable";
-            match Staff::set_disabled(connection, &email, disable, now_utc()) {
+            match Staff::set_disabled(connection, &email, disable, clock.utc()) {
                 Ok(true) if disable => {
                     writeln!(out, "Disabled {email}; its sessions have ended.").map_err(write_failed)
                 }
@@ -179,7 +180,7 @@ mod tests {
     fn admin(database: &Database, args: &[&str], stdin: &str) -> Result<String, String> {
         let mut input = stdin.as_bytes();
         let mut out = Vec::new();
-        run(args, database, PasswordSource::Lines(&mut input), &mut out)?;
+        run(args, database, &Clock::system(), PasswordSource::Lines(&mut input), &mut out)?;
         Ok(String::from_utf8(out).unwrap())
     }
 

@@ -9,9 +9,7 @@ use crate::jobs::outbox_worker::OutboxWorker;
 use crate::jobs::prompt_worker::PromptWorker;
 use crate::jobs::{JobContext, Scheduler};
 use crate::rendering::Pages;
-use crate::routes::{
-    admin, assets, catalogue, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet,
-};
+use crate::routes::{admin, assets, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet};
 use crate::state::AppState;
 use crate::telemetry::RedactedRootSpan;
 use actix_web::body::MessageBody;
@@ -101,12 +99,19 @@ impl Application {
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         let workers = settings.workers;
-        let pages = Pages::new(renderer, frontend, settings.business.clone(), settings.base_url.clone());
+        let pages = Pages::new(
+            renderer,
+            frontend,
+            settings.business.clone(),
+            settings.base_url.clone(),
+            settings.clock.clone(),
+        );
         let state = web::Data::new(AppState::new(settings, pages, database));
         pages::warm_cache(&state).await;
         let retry = state.settings().outbox_retry;
         let mail =
-            OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone());
+            OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone())
+                .with_clock(state.settings().clock.clone());
         actix_web::rt::spawn(mail.run());
         let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone())
             .with_daily_budget(state.settings().sms.limits.daily_budget, state.settings().clock.clone());
@@ -196,6 +201,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         // An order's own page, from its messages' link: its plain forms work without JavaScript.
         .route("/t/{token}", web::get().to(order_page::show_order_page))
         .route("/t/{token}/reschedule", web::post().to(order_page::reschedule_pickup))
+        .route("/t/{token}/delivery", web::post().to(order_page::reschedule_delivery))
         .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
         .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/t/{token}/pay", web::post().to(order_page::ask_prompt_again))
@@ -204,15 +210,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/t/{token}/receipt", web::get().to(order_page::show_receipt))
         .route("/privacy", web::get().to(pages::show_privacy))
         .route("/assets/{name}", web::get().to(assets::serve_asset))
-        .route("/api/catalogue", web::get().to(catalogue::get_catalogue))
         .route("/api/orders", web::post().to(orders::create_order))
         .route("/api/slots", web::get().to(crate::routes::slots::list_slots))
         .route("/api/contacts", web::post().to(contacts::create_contact))
-        .service(
-            web::resource("/api/tracking")
-                .route(web::get().to(tracking::track_order))
-                .route(web::post().to(tracking::track_order_posted)),
-        )
+        .route("/api/tracking", web::post().to(tracking::track_order))
         // Staff: the login is open; everything else under /admin and /api/admin is behind the guard.
         .service(
             web::resource("/admin/login")
@@ -274,9 +275,6 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/inbox/{id}/answer", Method::POST, inbox::answer_text),
         at("/outbox", Method::GET, outbox::show_outbox),
         at("/outbox/{id}/resend", Method::POST, outbox::resend_message),
-        // The outbox's first addresses, from when it held e-mail only.
-        at("/mail", Method::GET, outbox::show_outbox),
-        at("/mail/{id}/resend", Method::POST, outbox::resend_message),
         at("/unconfirmed", Method::GET, slots::list_unconfirmed),
         at("/orders/{id}/slot", Method::POST, slots::change_slot),
         at("/run", Method::GET, run::show_run),

@@ -1,5 +1,6 @@
 //! The one state every handler shares.
 
+use crate::clock::Clock;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::mpesa::client::Daraja;
@@ -11,6 +12,7 @@ use crate::rate_limit::RateLimiter;
 use crate::rendering::Pages;
 use std::sync::Arc;
 use std::time::Duration;
+use time::PrimitiveDateTime;
 use tokio::sync::Notify;
 
 /// Shared by all workers behind `web::Data`.
@@ -127,6 +129,16 @@ impl AppState {
         NotifyCustomer::customer(&self.texts, self.settings.mail.status_template.is_some())
             .with_prompts(self.sends_prompts())
             .with_prompt_limits(self.settings.mpesa.prompt_limits)
+    }
+
+    /// The clock the server goes by (`settings.clock`): the system's, or the one a test set.
+    pub fn clock(&self) -> &Clock {
+        &self.settings.clock
+    }
+
+    /// Now by [`clock`](AppState::clock), as stored in `TIMESTAMP` columns (UTC).
+    pub fn now(&self) -> PrimitiveDateTime {
+        self.settings.clock.utc()
     }
 
     /// The configuration the server started with.

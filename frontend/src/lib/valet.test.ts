@@ -13,8 +13,16 @@ test("bill lines read as kg, pieces or their label", () => {
 });
 
 test("a done stop says what was done and when", () => {
-  assert.equal(stateText({ kind: "pickup", state: "done", doneAt: "19:42" }), "Picked up at 19:42");
-  assert.equal(stateText({ kind: "delivery", state: "on-the-way", doneAt: null }), "On the way");
+  assert.equal(stateText({ kind: "pickup", state: "done", doneAt: "19:42", missedReason: null }), "Picked up at 19:42");
+  assert.equal(stateText({ kind: "delivery", state: "on-the-way", doneAt: null, missedReason: null }), "On the way");
+});
+
+test("a missed stop says why", () => {
+  assert.equal(
+    stateText({ kind: "pickup", state: "missed", doneAt: null, missedReason: "Not home" }),
+    "Missed: Not home",
+  );
+  assert.equal(stateText({ kind: "delivery", state: "missed", doneAt: null, missedReason: null }), "Missed");
 });
 
 test("the payment says what to collect until it is paid", () => {

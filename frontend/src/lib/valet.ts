@@ -13,8 +13,10 @@ export function lineText(line: OrderLine): string {
 }
 
 /** Where the stop stands: 'Planned', 'On the way', 'Picked up at 19:42'. */
-export function stateText(stop: Pick<ValetStop, "kind" | "state" | "doneAt">): string {
+export function stateText(stop: Pick<ValetStop, "kind" | "state" | "doneAt" | "missedReason">): string {
   switch (stop.state) {
+    case "missed":
+      return stop.missedReason ? `Missed: ${stop.missedReason}` : "Missed";
     case "planned":
       return "Planned";
     case "on-the-way":

@@ -29,6 +29,7 @@ export function runText(run: RunProgress): string {
 export function stopText(stop: TrackedStop, kind: "pickup" | "delivery"): string {
   if (stop.state === "done") return `${stop.window} · ${kind === "pickup" ? "Picked up" : "Delivered"}`;
   if (stop.state === "cancelled") return `${stop.window} · Cancelled`;
+  if (stop.state === "missed") return `${stop.window} · Missed: please choose a new time`;
   return stop.window;
 }
 

@@ -19,6 +19,7 @@ import { RunPanel } from "../components/admin/RunPanel";
 import { StatCards } from "../components/admin/StatCards";
 import { TakingsCard } from "../components/admin/TakingsCard";
 import { TextSwitchesPanel } from "../components/admin/TextSwitchesPanel";
+import { WaitingPanel } from "../components/admin/WaitingPanel";
 import type { AdminTab } from "../lib/admin/types";
 import { usePolling } from "../lib/admin/polling";
 import { nairobiToday } from "../lib/admin/run";
@@ -191,6 +192,12 @@ export default function AdminPage(props: AdminProps) {
       <section className="section section--admin">
         <div className="container">
           {failure && <AdminAlert failure={failure} />}
+          <WaitingPanel
+            list={awaiting.list}
+            csrf={props.csrf}
+            onChanged={awaiting.changed}
+            onSessionEnded={sessionEnded}
+          />
           <AwaitingPanel
             list={awaiting.list}
             csrf={props.csrf}

@@ -40,9 +40,15 @@ function Problem({ props, form }: { props: OrderStatusProps; form: ChangeForm })
 
 /** Move the pickup: a select of the open windows of the next 14 days, grouped by day. */
 function RescheduleForm({ props, choices }: { props: OrderStatusProps; choices: readonly PickupChoice[] }) {
+  const missed = props.missed?.kind === "pickup" ? props.missed : null;
   return (
     <form className="card form" method="post" action={`/t/${props.token}/reschedule`}>
-      <h2>Change the Pickup Time</h2>
+      <h2>{missed ? "Choose a New Pickup Time" : "Change the Pickup Time"}</h2>
+      {missed && (
+        <div className="alert alert--warning" role="status">
+          {missed.message}
+        </div>
+      )}
       <Problem props={props} form="reschedule" />
       {choices.length === 0 ? (
         <p>No other pickup window has room in the next 14 days. Please call or WhatsApp us.</p>
@@ -70,6 +76,46 @@ function RescheduleForm({ props, choices }: { props: OrderStatusProps; choices: 
           </Field>
           <button type="submit" className="button button--primary button--block">
             Move My Pickup
+          </button>
+        </>
+      )}
+    </form>
+  );
+}
+
+/** A delivery the valet missed: a select of the windows it can come in instead. */
+function DeliveryForm({ props }: { props: OrderStatusProps }) {
+  const missed = props.missed;
+  if (missed?.kind !== "delivery") return null;
+  return (
+    <form className="card form order-change" method="post" action={`/t/${props.token}/delivery`}>
+      <h2>Choose a New Delivery Time</h2>
+      <div className="alert alert--warning" role="status">
+        {missed.message}
+      </div>
+      <Problem props={props} form="delivery" />
+      {missed.choices.length === 0 ? (
+        <p>No delivery window can be booked in the next days. Please call or WhatsApp us.</p>
+      ) : (
+        <>
+          <Field id="new-delivery" label="New delivery window">
+            <select id="new-delivery" name="delivery" required defaultValue="">
+              <option value="" disabled>
+                Choose a day and window
+              </option>
+              {choicesByDay(missed.choices).map((day) => (
+                <optgroup key={day.day} label={day.day}>
+                  {day.choices.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {`${day.day}, ${choice.window}`}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" className="button button--primary button--block">
+            Book My Delivery
           </button>
         </>
       )}
@@ -186,6 +232,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
             )}
           </div>
           <RecleanCard section={props.reclean} token={props.token} phone={props.business.phone} />
+          <DeliveryForm props={props} />
           <Changes props={props} />
           {(props.textsSent || props.textsOff) && <TextsForm props={props} />}
           <div className="card help-card">

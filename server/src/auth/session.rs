@@ -2,7 +2,6 @@
 //! signed-in staff member of a request.
 
 use super::{ABSOLUTE_TIMEOUT, IDLE_TIMEOUT, SESSION_COOKIE};
-use crate::clock::now_utc;
 use crate::domain::StaffRole;
 use crate::error::ApiError;
 use crate::models::staff::{Staff, StaffSession};
@@ -106,7 +105,7 @@ pub async fn live_session(state: &AppState, request: &HttpRequest) -> Result<Opt
         return Ok(None);
     };
     let id_hash = token_hash(cookie.value());
-    let now = now_utc();
+    let now = state.now();
     let found = state
         .db()
         .run(move |connection| {

@@ -71,6 +71,9 @@ pub fn schedule(lookup: &impl Fn(&str) -> Option<String>) -> Result<Schedule, Co
         "expected minutes from 1 to 120",
         u32::from(schedule.minutes_per_stop),
     )? as u16;
+    schedule.ready_wait_days =
+        number("LAUNDRY_READY_WAIT_DAYS", 1..=60, "expected days from 1 to 60", u32::from(schedule.ready_wait_days))?
+            as u16;
     Ok(schedule)
 }
 

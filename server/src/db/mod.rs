@@ -266,15 +266,17 @@ impl Database {
 }
 
 /// Now by the database's clock, in UTC with microseconds. Several instances on one PostgreSQL
-/// agree on it even when their own clocks drift apart, which the mail worker's shared pace and
-/// leases rely on. A SQLite database belongs to one machine, whose clock it is.
+/// agree on it even when their own clocks drift apart, which the outbox workers' shared pace,
+/// leases and retries rely on. A SQLite database belongs to one machine, whose system clock it is.
+/// It is not the settings' [`Clock`](crate::clock::Clock) a test sets: those waits are slept in
+/// real time, and a test cannot move PostgreSQL's clock either (see docs/time.md).
 pub fn database_clock(connection: &mut DbConnection) -> QueryResult<time::PrimitiveDateTime> {
     match connection {
         DbConnection::Postgres(pg) => {
             diesel::select(diesel::dsl::sql::<diesel::sql_types::Timestamp>("clock_timestamp() AT TIME ZONE 'UTC'"))
                 .get_result(pg)
         }
-        DbConnection::Sqlite(_) => Ok(crate::clock::now_utc()),
+        DbConnection::Sqlite(_) => Ok(crate::clock::Clock::system().utc()),
     }
 }
 

@@ -123,11 +123,6 @@ impl Line {
             amount: -amount,
         }
     }
-
-    /// Whether this is something cleaned (by the kg or by the piece) rather than money off or on.
-    pub fn is_cleaned(kind: LineKind) -> bool {
-        matches!(kind, LineKind::Kg | LineKind::Piece)
-    }
 }
 
 /// The sum of the lines' amounts.

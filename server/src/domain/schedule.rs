@@ -150,6 +150,8 @@ pub struct Schedule {
     pub rush_surcharge: u32,
     /// Minutes a valet spends per stop, for the ETA.
     pub minutes_per_stop: u16,
+    /// Days an order may stay ready without being delivered before staff see it waiting.
+    pub ready_wait_days: u16,
 }
 
 impl Default for Schedule {
@@ -164,6 +166,7 @@ impl Default for Schedule {
             turnaround_days: 3,
             rush_surcharge: 300,
             minutes_per_stop: 15,
+            ready_wait_days: 3,
         }
     }
 }
@@ -251,7 +254,7 @@ impl Schedule {
 }
 
 /// Where a stop is in its valet's run, for [`eta`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunPosition {
     /// The stop's window.
     pub window: Window,
@@ -260,6 +263,10 @@ pub struct RunPosition {
     pub run_start: u16,
     /// Stops of the same run still to be done before this one.
     pub stops_before: u16,
+    /// The window starts of those stops, in run order: the valet waits for a later window before
+    /// a stop in it, so a stop put after one of a later window comes after that window opens.
+    /// Empty: each stop before is taken to open at `run_start`.
+    pub windows_before: Vec<u16>,
     /// When the valet last moved on (pressed "On my way" or finished a stop) today, if they have.
     pub last_progress: Option<OffsetDateTime>,
 }
@@ -303,7 +310,8 @@ impl Eta {
 
 /// The ETA of a stop: `minutes_per_stop` for each stop before it, counted from when the run's first
 /// open stop's window opens, or, once the valet is on the road, from their last progress plus one
-/// stop's time; never before the stop's own window opens. Rounded down to five minutes and 30
+/// stop's time, and never before the window of a stop before it opens (the run as saved); never
+/// before the stop's own window opens. Rounded down to five minutes and 30
 /// minutes long.
 pub fn eta(position: RunPosition, minutes_per_stop: u16) -> Eta {
     let queue = position.stops_before.saturating_mul(minutes_per_stop);
@@ -312,7 +320,12 @@ pub fn eta(position: RunPosition, minutes_per_stop: u16) -> Eta {
         Some(at) => nairobi_minute(at).saturating_add(minutes_per_stop),
         None => position.run_start,
     };
-    let start = anchor.saturating_add(queue).max(position.window.start);
+    // The run as saved: a stop of a later window put before this one cannot be done before its
+    // window opens, and the stops after it follow it.
+    let walked =
+        position.windows_before.iter().fold(anchor, |at, &opens| at.max(opens).saturating_add(minutes_per_stop));
+    let queued = if position.windows_before.is_empty() { anchor.saturating_add(queue) } else { walked };
+    let start = queued.max(position.window.start);
     let start = (start / 5 * 5).min(24 * 60 - ETA_MINUTES);
     Eta { start, end: start + ETA_MINUTES }
 }
@@ -325,6 +338,24 @@ mod tests {
 
     fn nairobi(at: time::PrimitiveDateTime) -> OffsetDateTime {
         at.assume_offset(NAIROBI)
+    }
+
+    #[test]
+    fn a_stop_put_after_one_of_a_later_window_waits_for_that_window() {
+        let window = Window::parse("20:00-21:00").unwrap();
+        // In order: two 19:00 stops before a 20:00 one.
+        let in_order = RunPosition {
+            window,
+            run_start: 1140,
+            stops_before: 2,
+            windows_before: vec![1140, 1140],
+            last_progress: None,
+        };
+        assert_eq!(eta(in_order, 15).to_string(), "20:00-20:30");
+        // A 21:00 stop put first: this 20:00 stop comes after it, at 21:15 at the earliest.
+        let after_later =
+            RunPosition { window, run_start: 1260, stops_before: 1, windows_before: vec![1260], last_progress: None };
+        assert_eq!(eta(after_later, 15).to_string(), "21:15-21:45");
     }
 
     #[test]
@@ -417,7 +448,12 @@ mod tests {
     #[test]
     fn the_eta_is_the_window_start_plus_the_stops_before() {
         let window = Window::parse("19:00-20:00").unwrap();
-        let at = |stops_before| eta(RunPosition { window, run_start: 1140, stops_before, last_progress: None }, 15);
+        let at = |stops_before| {
+            eta(
+                RunPosition { window, run_start: 1140, stops_before, windows_before: Vec::new(), last_progress: None },
+                15,
+            )
+        };
         assert_eq!(at(0).to_string(), "19:00-19:30");
         assert_eq!(at(2).to_string(), "19:30-20:00");
     }
@@ -427,9 +463,15 @@ mod tests {
         let window = Window::parse("21:00-22:00").unwrap();
         // Six stops of the 19:00 and 20:00 windows before a 21:00 stop: 19:00 + 6 × 15 = 20:30,
         // so the valet is expected when the 21:00 window opens, not at 22:30.
-        let late = eta(RunPosition { window, run_start: 1140, stops_before: 6, last_progress: None }, 15);
+        let late = eta(
+            RunPosition { window, run_start: 1140, stops_before: 6, windows_before: Vec::new(), last_progress: None },
+            15,
+        );
         assert_eq!(late.to_string(), "21:00-21:30");
-        let later = eta(RunPosition { window, run_start: 1140, stops_before: 9, last_progress: None }, 15);
+        let later = eta(
+            RunPosition { window, run_start: 1140, stops_before: 9, windows_before: Vec::new(), last_progress: None },
+            15,
+        );
         assert_eq!(later.to_string(), "21:15-21:45");
     }
 
@@ -437,8 +479,17 @@ mod tests {
     fn once_the_valet_moves_the_eta_follows_them_but_never_before_the_window() {
         let window = Window::parse("20:00-21:00").unwrap();
         let moving = |at, stops_before| {
-            eta(RunPosition { window, run_start: window.start, stops_before, last_progress: Some(nairobi(at)) }, 15)
-                .to_string()
+            eta(
+                RunPosition {
+                    window,
+                    run_start: window.start,
+                    stops_before,
+                    windows_before: Vec::new(),
+                    last_progress: Some(nairobi(at)),
+                },
+                15,
+            )
+            .to_string()
         };
         // Running late: on the way at 20:20 with one stop before you.
         assert_eq!(moving(datetime!(2026-11-25 20:20), 1), "20:50-21:20");

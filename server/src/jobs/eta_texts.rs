@@ -9,7 +9,7 @@
 //! nothing is written before 17:30, and never for another day than the clock's.
 
 use super::{JobContext, LEASE, Looking};
-use crate::clock::NAIROBI;
+use crate::clock::{NAIROBI, stored};
 use crate::db::{DbConnection, database_clock, write_transaction};
 use crate::domain::MessageKind;
 use crate::domain::schedule::{Eta, RunPosition, eta, nairobi_minute};
@@ -103,7 +103,7 @@ pub fn run(
         if !JobRun::still_held(connection, JOB, day, owner, stamp)? {
             return Ok(None);
         }
-        let counts = write_texts(connection, day, minute, stamp, texts, minutes_per_stop)?;
+        let counts = write_texts(connection, day, minute, (stamp, stored(now)), texts, minutes_per_stop)?;
         JobRun::finish(connection, JOB, day, owner, counts.written, stamp)?;
         Ok(Some(counts))
     });
@@ -128,7 +128,7 @@ fn write_texts(
     connection: &mut DbConnection,
     day: Date,
     minute: u16,
-    stamp: PrimitiveDateTime,
+    (stamp, now): (PrimitiveDateTime, PrimitiveDateTime),
     texts: &Texts,
     minutes_per_stop: u16,
 ) -> QueryResult<EtaCounts> {
@@ -148,10 +148,10 @@ fn write_texts(
         let text = texts.eta(order, eta);
         let key = format!("eta:{}:{day}", order.id);
         // Not sent once the window it names has ended (an account out of credit until the morning):
-        // the minutes left until then, counted on the job's clock, from the rows' stamp.
+        // the minutes left until then, on the job's clock (the one the worker judges "too late" by).
         let left = time::Duration::minutes(i64::from(eta.end.saturating_sub(minute)));
         let sms = OutboxMessage::sms(MessageKind::SmsEta, Some(&order.id), &order.phone, &text, Some(key), stamp)
-            .until(stamp + left);
+            .until(now + left);
         match OutboxMessage::enqueue_sms(connection, &sms, &texts.limits)? {
             Enqueued::Written => counts.written += 1,
             Enqueued::OptedOut => counts.opted_out += 1,
@@ -175,6 +175,7 @@ pub fn pickup_eta(stop: &Stop, position: Option<RunPosition>, unplanned_before: 
                 window,
                 run_start: window.start,
                 stops_before: u16::try_from(unplanned_before).unwrap_or(u16::MAX),
+                windows_before: Vec::new(),
                 last_progress: None,
             };
             eta(queued, minutes_per_stop).within(window)
@@ -286,10 +287,15 @@ mod tests {
     #[test]
     fn a_pickup_in_a_run_gets_the_run_eta_and_one_in_no_run_queues_inside_its_window() {
         let stop = pickup(19 * 60, 20 * 60);
-        let position =
-            RunPosition { window: stop.slot().window, run_start: 19 * 60, stops_before: 2, last_progress: None };
-        assert_eq!(pickup_eta(&stop, Some(position), 0, 15).to_string(), "19:30-20:00");
-        assert_eq!(pickup_eta(&stop, Some(position), 0, 15), eta(position, 15), "the order page's ETA");
+        let position = RunPosition {
+            window: stop.slot().window,
+            run_start: 19 * 60,
+            stops_before: 2,
+            windows_before: Vec::new(),
+            last_progress: None,
+        };
+        assert_eq!(pickup_eta(&stop, Some(position.clone()), 0, 15).to_string(), "19:30-20:00");
+        assert_eq!(pickup_eta(&stop, Some(position.clone()), 0, 15), eta(position, 15), "the order page's ETA");
         assert_eq!(pickup_eta(&stop, None, 0, 15).to_string(), "19:00-19:30");
         assert_eq!(pickup_eta(&stop, None, 1, 15).to_string(), "19:15-19:45");
         assert_eq!(pickup_eta(&stop, None, 7, 15).to_string(), "19:30-20:00", "never past the window");

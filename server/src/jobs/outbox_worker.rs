@@ -24,21 +24,29 @@ pub struct OutboxWorker<S: Sender> {
     owner: String,
     http: reqwest::Client,
     wake: Arc<Notify>,
-    /// The daily budget of the channel and the clock whose Nairobi day it counts, if it has one.
-    budget: Option<(u32, Clock)>,
+    /// The daily budget of the channel, if it has one.
+    budget: Option<u32>,
+    /// The settings' clock: the Nairobi day the budget counts, and whether a text about a moment
+    /// is too late (its `send_before` is written by this clock too).
+    clock: Clock,
 }
 
 impl<S: Sender> OutboxWorker<S> {
     /// A worker; `wake` is notified when this instance writes new rows.
     pub fn new(database: Database, sender: S, policy: RetryPolicy, wake: Arc<Notify>) -> Self {
         let owner = format!("{}-{}-{}", S::CHANNEL, std::process::id(), uuid::Uuid::new_v4().simple());
-        Self { database, sender, policy, owner, http: http_client(), wake, budget: None }
+        Self { database, sender, policy, owner, http: http_client(), wake, budget: None, clock: Clock::system() }
     }
 
     /// The same worker, sending at most `budget` messages in a Nairobi day of `clock` (the day the
     /// scheduled jobs go by); beyond it, messages wait for the next day.
     pub fn with_daily_budget(self, budget: u32, clock: Clock) -> Self {
-        Self { budget: Some((budget, clock)), ..self }
+        Self { budget: Some(budget), clock, ..self }
+    }
+
+    /// The same worker on the settings' `clock` (the system's unless told).
+    pub fn with_clock(self, clock: Clock) -> Self {
+        Self { clock, ..self }
     }
 
     /// Runs `work` with the database's clock: every time the worker stores or compares is the
@@ -105,7 +113,7 @@ impl<S: Sender> OutboxWorker<S> {
     pub async fn send_next(&self) -> Result<bool, DbError> {
         let owner = self.owner.clone();
         let lease = span(LEASE);
-        let budget = self.budget.as_ref().map(|(budget, clock)| DayBudget::of(*budget, clock.now()));
+        let budget = self.budget.map(|budget| DayBudget::of(budget, self.clock.now()));
         let claimed = self
             .at_database_time(move |c, now| OutboxMessage::claim(c, S::CHANNEL, &owner, now, lease, budget))
             .await?;
@@ -134,8 +142,11 @@ impl<S: Sender> OutboxWorker<S> {
         }
         // Checked last, right before the request: a text whose number opted out, or whose kind staff
         // switched off, since it was written (also during the wait for the pace), or that is too late.
-        let (row, owner) = (message.clone(), self.owner.clone());
-        if self.at_database_time(move |c, now| OutboxMessage::skip_if_unwanted(c, &row, &owner, now)).await? {
+        // "Too late" is judged by the settings' clock, which wrote the row's `send_before`.
+        let (row, owner, now) = (message.clone(), self.owner.clone(), self.clock.utc());
+        let skipped =
+            self.database.run(move |c| OutboxMessage::skip_if_unwanted(c, &row, &owner, now).map_err(DbError::from));
+        if skipped.await? {
             tracing::info!(message_id = %message.id, kind = %message.kind, "not sent: no longer wanted");
             return Ok(true);
         }

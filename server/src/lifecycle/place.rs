@@ -236,7 +236,7 @@ fn place_within(
         .execute(connection)?;
     let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
     let base_url = &terms.texts.base_url;
-    OutboxMessage::enqueue(connection, &email::new_order(&stored, &lines, base_url, now))?;
+    OutboxMessage::enqueue(connection, &email::new_order(&stored, &lines, base_url, &terms.texts.till, now))?;
     // An order booked by text is answered by the reply to that text, which names the
     // window and the link: a second text saying the same would be noise.
     if terms.source != OrderSource::Sms {

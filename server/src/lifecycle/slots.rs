@@ -127,7 +127,8 @@ pub fn change_slot(
             let pickup = after.pickup.ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
             return Ok(SlotChanged { order: after.order, pickup, delivery: after.delivery, changed: changed.changed });
         }
-        if order.status != OrderStatus::Pending {            return Err(SlotChangeError::UnderWay(order.reference.clone()));
+        if order.status != OrderStatus::Pending {
+            return Err(SlotChangeError::UnderWay(order.reference.clone()));
         }
         let pickup = Stop::of_order(connection, &order.id, StopKind::Pickup)?
             .ok_or_else(|| SlotChangeError::NoPickup(order.reference.clone()))?;
@@ -137,7 +138,8 @@ pub fn change_slot(
         // Moving a pickup to the window it is in is confirming it (unless it was missed there).
         let action = match action {
             SlotAction::Move((day, start))
-                if (day, i32::from(start)) == (pickup.day, pickup.window_start) && pickup.state != StopState::Missed =>
+                if (day, i32::from(start)) == (pickup.day, pickup.window_start)
+                    && pickup.state != StopState::Missed =>
             {
                 SlotAction::Confirm
             }

@@ -69,11 +69,6 @@ impl MailSettings {
         missing
     }
 
-    /// Whether e-mails can be sent.
-    pub fn is_configured(&self) -> bool {
-        self.missing().is_empty()
-    }
-
     /// The template of an e-mail of this kind, if configured.
     pub fn template(&self, kind: MessageKind) -> Option<&str> {
         match kind {

@@ -137,13 +137,4 @@ impl JobRun {
     pub fn find(connection: &mut DbConnection, job: &str, day: Date) -> QueryResult<Option<JobRun>> {
         job_runs::table.find((job, day)).select(JobRun::as_select()).first(connection).optional()
     }
-
-    /// Every run of `job`, newest day first.
-    pub fn of_job(connection: &mut DbConnection, job: &str) -> QueryResult<Vec<JobRun>> {
-        job_runs::table
-            .filter(job_runs::job.eq(job))
-            .order(job_runs::day.desc())
-            .select(JobRun::as_select())
-            .load(connection)
-    }
 }

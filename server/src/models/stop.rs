@@ -294,15 +294,18 @@ impl Stop {
             .filter(stops::day.eq(self.day))
             .select(Stop::as_select())
             .load(connection)?;
-        let before: Vec<&Stop> =
+        let mut before: Vec<&Stop> =
             run.iter().filter(|stop| stop.state.is_open() && stop.run_position.is_some_and(|p| p < position)).collect();
-        let run_start = before.iter().map(|stop| stop.window_start).min().unwrap_or(self.window_start);
+        before.sort_by_key(|stop| stop.run_position);
+        let run_start = before.first().map_or(self.window_start, |stop| stop.window_start);
         let last_progress =
             run.iter().flat_map(|stop| [stop.on_the_way_at, stop.done_at]).flatten().max().map(|at| at.assume_utc());
+        let minute = |start: i32| u16::try_from(start).unwrap_or(self.slot().window.start);
         Ok(Some(RunPosition {
             window: self.slot().window,
-            run_start: u16::try_from(run_start.min(self.window_start)).unwrap_or(self.slot().window.start),
+            run_start: minute(run_start.min(self.window_start)),
             stops_before: u16::try_from(before.len()).unwrap_or(u16::MAX),
+            windows_before: before.iter().map(|stop| minute(stop.window_start)).collect(),
             last_progress,
         }))
     }

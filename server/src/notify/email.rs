@@ -11,7 +11,6 @@
 //! `service_type` and `quantity` are the main (kg) line's, `total_amount` the order's total, and
 //! the order e-mails add `order_lines`, every line as text, for a template that shows pieces.
 
-use crate::catalogue::MPESA_TILL;
 use crate::clock;
 use crate::domain::catalogue::Unit;
 use crate::domain::schedule::Slot;
@@ -24,10 +23,16 @@ use time::PrimitiveDateTime;
 
 /// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
 /// e-mail, with the link to the order's page on the site at `base_url`.
-pub fn new_order(order: &Order, lines: &[Line], base_url: &str, now: PrimitiveDateTime) -> Vec<OutboxMessage> {
+pub fn new_order(
+    order: &Order,
+    lines: &[Line],
+    base_url: &str,
+    till: &str,
+    now: PrimitiveDateTime,
+) -> Vec<OutboxMessage> {
     let mut emails =
         vec![OutboxMessage::new(MessageKind::OrderAdmin, Some(&order.id), None, None, &order_admin(order, lines), now)];
-    if let Some(customer) = order_customer(order, lines, base_url) {
+    if let Some(customer) = order_customer(order, lines, base_url, till) {
         emails.push(OutboxMessage::new(
             MessageKind::OrderCustomer,
             Some(&order.id),
@@ -85,8 +90,9 @@ fn order_admin(order: &Order, lines: &[Line]) -> Value {
 }
 
 /// The customer's confirmation: `None` when they gave no e-mail (spec section 7: then skipped).
-/// Beyond the spec, `tracking_link`: the order's own page, `{base_url}/t/{token}`.
-fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<Value> {
+/// Beyond the spec, `tracking_link`: the order's own page, `{base_url}/t/{token}`. `mpesa_till` is
+/// the configured till (`MPESA_TILL`), as the pages and texts show it.
+fn order_customer(order: &Order, lines: &[Line], base_url: &str, till: &str) -> Option<Value> {
     let email = order.email.as_deref()?;
     let (date, _) = clock::nairobi_date_time(order.created_at);
     let tracking_link = order.link_token.as_deref().map(|token| format!("{base_url}/t/{token}")).unwrap_or_default();
@@ -98,7 +104,7 @@ fn order_customer(order: &Order, lines: &[Line], base_url: &str) -> Option<Value
         "quantity": order.quantity,
         "total_amount": order.total_amount,
         "location": order.location,
-        "mpesa_till": MPESA_TILL,
+        "mpesa_till": till,
         "phone_number": order.phone,
         "order_date": date,
         "order_lines": lines_text(lines),

@@ -12,10 +12,12 @@ mod retry;
 
 pub use retry::RetryPolicy;
 
+use crate::clock::Clock;
 use crate::domain::{Channel, MessageKind};
 use serde_json::Value;
 use std::future::Future;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
+use time::OffsetDateTime;
 
 /// What a provider's answer means for the row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +139,7 @@ pub async fn exchange(
         .headers()
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
-        .and_then(|value| parse_retry_after(value, SystemTime::now()));
+        .and_then(|value| parse_retry_after(value, Clock::system().now()));
     let body = response.text().await.unwrap_or_default().chars().take(keep).collect();
     Ok(Answer { status, retry_after, body })
 }
@@ -158,12 +160,17 @@ pub fn with_causes(error: &reqwest::Error) -> String {
 const LONGEST_RETRY_AFTER: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// `Retry-After` as seconds or as an HTTP date (RFC 9110), the wait from `now`; a date in the past
-/// is no wait.
-pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+/// is no wait. The date is the API's clock, so `now` is the system's: the wait is slept, and
+/// measured on the database's clock (see [`crate::db::database_clock`]), not the settings' one a
+/// test may have moved.
+pub fn parse_retry_after(value: &str, now: OffsetDateTime) -> Option<Duration> {
     let value = value.trim();
     let wait = match value.parse::<u64>() {
         Ok(seconds) => Duration::from_secs(seconds),
-        Err(_) => httpdate::parse_http_date(value).ok()?.duration_since(now).unwrap_or_default(),
+        Err(_) => {
+            let until = OffsetDateTime::from(httpdate::parse_http_date(value).ok()?);
+            Duration::try_from(until - now).unwrap_or_default()
+        }
     };
     Some(wait.min(LONGEST_RETRY_AFTER))
 }
@@ -174,7 +181,7 @@ mod tests {
 
     #[test]
     fn retry_after_is_read_in_seconds_and_as_a_date() {
-        let now = httpdate::parse_http_date("Wed, 21 Oct 2026 07:28:00 GMT").unwrap();
+        let now = time::macros::datetime!(2026-10-21 07:28:00 UTC);
         assert_eq!(parse_retry_after(" 7 ", now), Some(Duration::from_secs(7)));
         assert_eq!(parse_retry_after("172800", now), Some(Duration::from_secs(172_800)), "two days stay two days");
         assert_eq!(parse_retry_after("Wed, 21 Oct 2026 07:30:30 GMT", now), Some(Duration::from_secs(150)));

@@ -2,7 +2,6 @@
 //! page's success view.
 
 use super::same_site::{cross_site_form, from_another_site, json_from_this_site};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::ContactInput;
 use crate::domain::FieldErrors;
@@ -31,11 +30,11 @@ async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) ->
     // before storing, so messages arriving at once cannot pass the limit together, and given back
     // unless it is stored.
     let earlier = {
-        let (contact, sender) = (contact.clone(), sender.clone());
+        let (contact, sender, now) = (contact.clone(), sender.clone(), state.now());
         state
             .db()
             .run(move |connection| {
-                ContactMessage::find_again(connection, &contact, &sender, now_utc()).map_err(DbError::from)
+                ContactMessage::find_again(connection, &contact, &sender, now).map_err(DbError::from)
             })
             .await
             .map_err(|source| ApiError::Storage { message: SEND_FAILED, source })?
@@ -48,10 +47,11 @@ async fn store(state: &AppState, request: &HttpRequest, input: &ContactInput) ->
         .submission_limit()
         .reserve(client)
         .map_err(|wait| submissions_limited(&state.settings().business, wait))?;
+    let clock = state.clock().clone();
     let stored = state
         .db()
         .run(move |connection| {
-            let now = now_utc();
+            let now = clock.utc();
             let staff_email = |message: &ContactMessage| email::contact(message, now);
             ContactMessage::create(connection, &contact, &sender, staff_email, now).map_err(DbError::from)
         })

@@ -3,7 +3,6 @@
 
 pub mod admin;
 pub mod assets;
-pub mod catalogue;
 pub mod contacts;
 pub mod health;
 pub mod hooks;
@@ -28,7 +27,6 @@ use crate::views::slots::{PickupChoices, horizon_end};
 use crate::views::tracking::TrackingProps;
 use serde_json::Value;
 use std::sync::Arc;
-use time::OffsetDateTime;
 
 /// The pages that are the same for every visitor: (page, path).
 pub const STATIC_PAGES: [(Page, &str); 7] = [
@@ -55,7 +53,7 @@ pub fn own_props(settings: &Settings, page: Page) -> Value {
         // Every window with all its places: the page as it is before anything is booked.
         Page::Order => serde_json::to_value(OrderPageProps {
             catalogue: CatalogueProps::new(settings.first_order_discount),
-            pickup: PickupChoices::new(&settings.schedule, OffsetDateTime::now_utc(), &[]),
+            pickup: PickupChoices::new(&settings.schedule, settings.clock.now(), &[]),
             prompts: settings.mpesa.sends_prompts(),
             form: None,
         }),
@@ -91,7 +89,7 @@ pub async fn public_page(state: &AppState, page: Page, path: &str) -> Arc<PageRe
 /// booking itself is still checked, and the form still works.
 pub async fn pickup_choices(state: &AppState) -> PickupChoices {
     let schedule = &state.settings().schedule;
-    let now = OffsetDateTime::now_utc();
+    let now = state.clock().now();
     let (from, to) = (nairobi_day(now), horizon_end(schedule, now));
     let booked = state
         .db()

@@ -4,7 +4,6 @@
 //! windows and write the same texts and e-mails ([`lifecycle::place::place`]); what differs is who may place
 //! how many ([`Placer`]) and what is recorded of how it came in.
 
-use crate::clock::now_utc;
 use crate::db::{DbConnection, DbError};
 use crate::domain::{FieldErrors, OrderInput, OrderSource, ValidOrder};
 use crate::error::ApiError;
@@ -88,6 +87,7 @@ pub async fn place(
     let texts = state.texts().clone();
     let mpesa_prompt = state.sends_prompts();
     let prompt_limits = state.settings().mpesa.prompt_limits;
+    let clock = state.clock().clone();
     let (source, staff) = match &placer {
         Placer::Customer(_) => (OrderSource::Web, None),
         Placer::Staff { by, source, confirm_slot } => (*source, Some((by.clone(), *confirm_slot))),
@@ -98,7 +98,7 @@ pub async fn place(
             let mut terms = PlacingTerms::new(first_order_discount, &schedule, &texts, source, mpesa_prompt);
             terms.staff = staff.as_ref().map(|(by, confirm_slot)| StaffBooking { by, confirm_slot: *confirm_slot });
             terms.prompt_limits = prompt_limits;
-            let placed = lifecycle::place::place(connection, &order, key.as_deref(), &terms, now_utc());
+            let placed = lifecycle::place::place(connection, &order, key.as_deref(), &terms, clock.utc());
             Ok::<_, DbError>(placed.and_then(|placed| with_lines(connection, placed)))
         })
         .await
@@ -121,11 +121,11 @@ async fn find_again(
     order: &ValidOrder,
     key: Option<String>,
 ) -> Result<Option<(Placed, Vec<OrderLine>)>, ApiError> {
-    let order = order.clone();
+    let (order, now) = (order.clone(), state.now());
     let found = state
         .db()
         .run(move |connection| {
-            let found = lifecycle::place::find_again(connection, &order, key.as_deref(), now_utc())
+            let found = lifecycle::place::find_again(connection, &order, key.as_deref(), now)
                 .and_then(|found| found.map(|order| with_lines(connection, Placed::Replayed(order))).transpose());
             Ok::<_, DbError>(found)
         })

@@ -10,7 +10,6 @@ use crate::views::slots::SlotsAnswer;
 use actix_web::http::header::{CacheControl, CacheDirective};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use time::OffsetDateTime;
 
 /// How the day is asked for.
 const EXAMPLE: &str = "?date=YYYY-MM-DD, for example ?date=2026-11-25";
@@ -34,7 +33,7 @@ pub async fn list_slots(state: web::Data<AppState>, request: HttpRequest) -> Res
         .db()
         .run(move |connection| Stop::pickups_booked_between(connection, day, day).map_err(DbError::from))
         .await?;
-    let now = OffsetDateTime::now_utc();
+    let now = state.clock().now();
     let count = |start: u16| {
         booked
             .iter()

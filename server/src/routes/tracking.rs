@@ -8,7 +8,6 @@
 //! (`/tracking?by=order&q=K7MX2QPD`, as the confirmation links it). A phone sent in a URL anyway (an
 //! old bookmark) is refused before it is looked up, counted or logged.
 
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderReference, PhoneNumber};
@@ -88,10 +87,10 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
     };
     // One trip to the database: the orders, all their lines at once, and each one's history and visit.
     let minutes_per_stop = state.settings().schedule.minutes_per_stop;
+    let today = nairobi_day(state.clock().now());
     let found = state
         .db()
         .run(move |c| {
-            let today = nairobi_day(now_utc().assume_utc());
             let orders: Vec<Order> = match &wanted {
                 Ok(reference) => Order::find_by_reference(c, reference)?.into_iter().collect(),
                 Err(phone) => Order::recent_for_phone(c, phone.as_str(), ORDERS_PER_PHONE)?,
@@ -126,22 +125,9 @@ fn answer(result: Result<TrackingResult, ApiError>) -> Result<HttpResponse, ApiE
     Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).json(result?))
 }
 
-/// GET /api/tracking?by=order&q=…: a look-up by order ID (a phone number is refused: POST it).
+/// POST /api/tracking with `{"by": "order" | "phone", "q": "…"}`: either look-up, as the tracking
+/// page sends it (never a GET, so that a phone number is never in a URL).
 pub async fn track_order(
-    state: web::Data<AppState>,
-    request: HttpRequest,
-    query: web::Query<TrackingQuery>,
-) -> Result<HttpResponse, ApiError> {
-    if let Err(refused) = query.refuse_phone_in_url() {
-        // Answered, not returned as an error: the request logger writes a warning for every error,
-        // with the URL, and this URL holds a phone number.
-        return Ok(refused.error_response());
-    }
-    answer(look_up(&state, &request, &query).await)
-}
-
-/// POST /api/tracking with `{"by": "order" | "phone", "q": "…"}`: either look-up.
-pub async fn track_order_posted(
     state: web::Data<AppState>,
     request: HttpRequest,
     body: web::Bytes,

@@ -5,7 +5,7 @@
 //! page again with the message beside that stop's form.
 
 use crate::auth::CurrentStaff;
-use crate::clock::{now_utc, stored};
+use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::schedule::{day_label, nairobi_day, parse_day};
 use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
@@ -22,7 +22,7 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use time::{Date, OffsetDateTime};
+use time::Date;
 
 /// What a valet reads when a change could not be stored.
 const SAVE_FAILED: &str = "That could not be saved. Please try again.";
@@ -46,10 +46,9 @@ struct RunView {
 }
 
 impl RunView {
-    /// A valet's own run today; for staff, the day and run asked for (today and everyone's when
-    /// not given, or not readable).
-    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>) -> RunView {
-        let today = nairobi_day(OffsetDateTime::now_utc());
+    /// A valet's own run `today` (in Nairobi); for staff, the day and run asked for (today and
+    /// everyone's when not given, or not readable).
+    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>, today: Date) -> RunView {
         if staff.role == StaffRole::Valet {
             return RunView { day: today, valet: Some(staff.id.clone()) };
         }
@@ -144,7 +143,7 @@ pub async fn show_run(
     staff: CurrentStaff,
     query: web::Query<RunQuery>,
 ) -> HttpResponse {
-    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref());
+    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), nairobi_day(state.clock().now()));
     let notice = query.notice.as_deref().and_then(Notice::parse).map(|notice| (notice, query.stop.clone()));
     run_page(&state, &request, &staff, view, Said::default(), notice, StatusCode::OK).await
 }
@@ -246,7 +245,7 @@ async fn act(
 ) -> HttpResponse {
     let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(body).unwrap_or_default();
     let field = |name: &str| fields.iter().find(|(field, _)| field == name).map(|(_, value)| value.as_str());
-    let view = RunView::of(staff, field("date"), field("valet"));
+    let view = RunView::of(staff, field("date"), field("valet"), nairobi_day(state.clock().now()));
     let sent_back = |errors: FieldErrors, message: Option<String>| Said {
         form_error: Some(StopFormError {
             stop_id: id.to_owned(),
@@ -278,6 +277,7 @@ async fn act(
     // Prompts go by the settings' clock, as their worker and callbacks do (their rate limits compare
     // times all of them write).
     let prompt_now = stored(state.settings().clock.now());
+    let now = state.now();
     if action == ValetAction::Prompt && !state.sends_prompts() {
         let said = sent_back(FieldErrors::default(), Some("M-PESA prompts are not configured here.".to_owned()));
         return run_page(state, request, staff, view, said, None, StatusCode::CONFLICT).await;
@@ -286,7 +286,6 @@ async fn act(
         .db()
         .run(move |connection| {
             let actor = Actor { email: &email, only_run_of: only_run_of.as_deref() };
-            let now = now_utc();
             let context = Context { by: &email, notify: &notify, schedule: &schedule, now };
             Ok::<_, DbError>(match &form {
                 StopForm::OnMyWay => valet::set_off(connection, &stop_id, actor, &context),
@@ -439,7 +438,7 @@ async fn run_page(
     if let Some((notice, stop)) = notice {
         said.notice = Some(notice.text(stop.and_then(|id| stops.iter().find(|shown| shown.id == id))));
     }
-    let today = nairobi_day(OffsetDateTime::now_utc());
+    let today = nairobi_day(state.clock().now());
     let props = ValetProps {
         signed_in: staff.email.clone(),
         csrf: staff.csrf_token.clone(),

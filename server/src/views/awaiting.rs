@@ -2,8 +2,10 @@
 //! shows them, the windows a pickup can be moved to, and the answer to a confirmation or a move.
 
 use super::time;
+use crate::domain::StopKind;
 use crate::domain::schedule::Slot;
 use crate::lifecycle::slots::CONFIRM_WITHIN_MINUTES;
+use crate::lifecycle::waiting::{Waiting, WaitingOrder};
 use crate::models::order::Order;
 use crate::models::stop::Stop;
 use serde::Serialize;
@@ -67,12 +69,83 @@ impl SlotOption {
     }
 }
 
-/// `GET /api/admin/unconfirmed`: the pickups awaiting confirmation, oldest booking first, and the
-/// windows they can be moved to.
+/// Why an order waits for staff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum WaitingKind {
+    /// The valet missed the pickup (not home, not ready): book it again.
+    MissedPickup,
+    /// The valet missed the delivery: book it again.
+    MissedDelivery,
+    /// The pickup's window has passed and nobody recorded it.
+    PickupOverdue,
+    /// Ready for longer than the shop allows, not delivered.
+    ReadyTooLong,
+}
+
+/// An order that waits for staff, at the top of the dashboard.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingItem {
+    /// The order ID.
+    pub order_id: String,
+    /// The customer's name.
+    pub name: String,
+    /// `+2547XXXXXXXX`.
+    pub phone: String,
+    /// Why it waits.
+    pub kind: WaitingKind,
+    /// What staff read: "Pickup missed, Wed 25 Nov, 19:00-20:00: Not home".
+    pub what: String,
+    /// The stop's slot as a form sends it (for "Book again"), for a stop that waits.
+    pub slot: Option<String>,
+}
+
+impl WaitingItem {
+    /// `waiting` as staff see it.
+    pub fn new(waiting: &WaitingOrder) -> Self {
+        let order = &waiting.order;
+        let (kind, what) = match &waiting.why {
+            Waiting::Missed(stop) => {
+                let reason = stop.missed_reason.as_deref().map(|reason| format!(": {reason}")).unwrap_or_default();
+                match stop.kind {
+                    StopKind::Pickup => {
+                        (WaitingKind::MissedPickup, format!("Pickup missed, {}{reason}", stop.slot().label()))
+                    }
+                    StopKind::Delivery => {
+                        (WaitingKind::MissedDelivery, format!("Delivery missed, {}{reason}", stop.slot().label()))
+                    }
+                }
+            }
+            Waiting::PickupOverdue(stop) => (
+                WaitingKind::PickupOverdue,
+                format!("Pickup window passed, {}: not recorded as picked up or missed", stop.slot().label()),
+            ),
+            Waiting::ReadyTooLong(at) => {
+                let (day, clock) = crate::clock::nairobi_date_time(*at);
+                (WaitingKind::ReadyTooLong, format!("Ready since {day} {clock}, not delivered"))
+            }
+        };
+        WaitingItem {
+            order_id: order.reference.clone(),
+            name: order.customer_name.clone(),
+            phone: order.phone.clone(),
+            kind,
+            what,
+            slot: waiting.slot().map(|slot| slot.value()),
+        }
+    }
+}
+
+/// `GET /api/admin/unconfirmed`: the pickups awaiting confirmation, oldest booking first, the
+/// windows they can be moved to, and the orders that wait for staff (missed stops, pickups past
+/// their window, ready orders not delivered), oldest first.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct AwaitingList {
     /// Oldest booking first.
     pub items: Vec<AwaitingPickup>,
+    /// The orders that wait, oldest first.
+    pub waiting: Vec<WaitingItem>,
     /// The bookable windows from now on, full ones with 0 remaining.
     pub slots: Vec<SlotOption>,
     /// The server's time when it answered, RFC 3339.
@@ -80,10 +153,16 @@ pub struct AwaitingList {
 }
 
 impl AwaitingList {
-    /// The list of `awaiting` pickups and `slots`, at `now`.
-    pub fn new(awaiting: &[(Stop, Order)], slots: &[(Slot, u32)], now: time::PrimitiveDateTime) -> Self {
+    /// The list of `awaiting` pickups, the `waiting` orders and `slots`, at `now`.
+    pub fn new(
+        awaiting: &[(Stop, Order)],
+        waiting: &[WaitingOrder],
+        slots: &[(Slot, u32)],
+        now: time::PrimitiveDateTime,
+    ) -> Self {
         AwaitingList {
             items: awaiting.iter().map(|(stop, order)| AwaitingPickup::new(stop, order, now)).collect(),
+            waiting: waiting.iter().map(WaitingItem::new).collect(),
             slots: slots.iter().map(|(slot, remaining)| SlotOption::new(*slot, *remaining)).collect(),
             now: time(now),
         }

@@ -52,7 +52,6 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     payments::PaymentChanged::export_all(&config)?;
     orders::OrderView::export_all(&config)?;
     orders::ContactCreated::export_all(&config)?;
-    pages::CatalogueAnswer::export_all(&config)?;
     crate::error::ErrorBody::export_all(&config)?;
     slots::SlotsAnswer::export_all(&config)?;
     slots::PickupChoices::export_all(&config)?;

@@ -2,6 +2,7 @@
 //! its messages without typing anything, with the forms that move or cancel its pickup, and the one
 //! that stops (or starts again) the text messages to its phone number.
 
+use crate::domain::StopKind;
 use crate::domain::schedule::Slot;
 use crate::views::payment::CustomerPayment;
 use crate::views::reclean::RecleanSection;
@@ -20,6 +21,38 @@ pub struct PickupChoice {
     pub window: String,
     /// Places left in it.
     pub remaining: u32,
+}
+
+/// A pickup or a delivery the valet missed (nobody home, laundry not ready).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MissedVisit {
+    /// Which.
+    pub kind: StopKind,
+    /// What the page says: "Our valet could not collect your laundry on Wed 25 Nov (not home).
+    /// Please choose a new pickup time."
+    pub message: String,
+    /// A missed delivery: the windows it can be delivered in (empty for a pickup).
+    pub choices: Vec<PickupChoice>,
+}
+
+impl MissedVisit {
+    /// The missed `stop`; `choices` for a delivery.
+    pub fn new(stop: &crate::models::stop::Stop, choices: Vec<PickupChoice>) -> Self {
+        let (what, visit) = match stop.kind {
+            StopKind::Pickup => ("collect your laundry", "pickup"),
+            StopKind::Delivery => ("deliver your laundry", "delivery"),
+        };
+        let why = stop.missed_reason.as_deref().map(|reason| format!(" ({reason})")).unwrap_or_default();
+        MissedVisit {
+            kind: stop.kind,
+            message: format!(
+                "Our valet could not {what} on {}{why}. Please choose a new {visit} time.",
+                crate::domain::schedule::day_label(stop.day)
+            ),
+            choices,
+        }
+    }
 }
 
 impl PickupChoice {
@@ -46,6 +79,8 @@ pub enum ChangeForm {
     Texts,
     /// Sending the M-PESA prompt again.
     Pay,
+    /// Choosing a new window for a missed delivery.
+    Delivery,
 }
 
 /// Why a change was refused, shown next to its form.
@@ -81,6 +116,9 @@ pub struct OrderStatusProps {
     pub receipt_path: Option<String>,
     /// Windows the pickup can move to; empty unless `changeable`.
     pub choices: Vec<PickupChoice>,
+    /// The valet could not pick up or deliver: why, and (a delivery) the windows to choose from;
+    /// a missed pickup is moved with the reschedule form (`changeable`, `choices`).
+    pub missed: Option<MissedVisit>,
     /// What was refused, after a form was sent.
     pub problem: Option<ChangeProblem>,
     /// What just happened, after a change went through.

@@ -1,6 +1,6 @@
 //! Page names and the props of every page: what all pages share, and each page's own.
 
-use crate::catalogue::{PRICE_LIST, PriceItem, SERVICES, Service};
+use crate::catalogue::{PriceItem, SERVICES, Service};
 use crate::config::Business;
 use crate::domain::FieldErrors;
 use crate::views::orders::OrderLineView;
@@ -297,29 +297,4 @@ pub struct LoginProps {
     pub notice: Option<String>,
     /// The HTTP status the page answers with.
     pub status: u16,
-}
-
-/// `GET /api/catalogue`: the services and the price list, as the pages see them.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct CatalogueAnswer {
-    /// The services ordered by the kg.
-    #[ts(as = "Vec<Service>")]
-    pub services: &'static [Service],
-    /// The 34-entry price list.
-    #[ts(as = "Vec<PriceItem>")]
-    pub price_list: &'static [PriceItem],
-}
-
-impl CatalogueAnswer {
-    /// The whole catalogue.
-    pub fn new() -> Self {
-        CatalogueAnswer { services: &SERVICES, price_list: &PRICE_LIST }
-    }
-}
-
-impl Default for CatalogueAnswer {
-    fn default() -> Self {
-        Self::new()
-    }
 }

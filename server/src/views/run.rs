@@ -22,6 +22,9 @@ pub struct DayRun {
     pub windows: Vec<RunWindow>,
     /// The enabled valets, by e-mail.
     pub valets: Vec<RunValet>,
+    /// Runs as saved that put a stop after one of a later window (the valet would wait for the
+    /// later window first): one line each, which the board shows above the windows.
+    pub warnings: Vec<String>,
 }
 
 /// One window of the day and its stops.
@@ -140,8 +143,43 @@ impl DayRun {
                 })
                 .collect(),
             valets: board.valets.iter().map(RunValet::from).collect(),
+            warnings: out_of_order(board),
         }
     }
+}
+
+/// The stops still to be done that a run puts after a stop of a later window: "Order K7MX2QPD
+/// (19:00-20:00) comes after order AB12CD34 (21:00-22:00) in otieno@example.com's run, so its ETA
+/// is after 21:00."
+fn out_of_order(board: &DayBoard) -> Vec<String> {
+    let mut runs: BTreeMap<&str, Vec<&BoardStop>> = BTreeMap::new();
+    for entry in board.stops.iter().filter(|entry| entry.stop.state.is_open()) {
+        if let (Some(valet), Some(_)) = (entry.stop.valet_id.as_deref(), entry.stop.run_position) {
+            runs.entry(valet).or_default().push(entry);
+        }
+    }
+    let mut warnings = Vec::new();
+    for (valet, mut run) in runs {
+        run.sort_by_key(|entry| entry.stop.run_position);
+        let who = board.accounts.get(valet).map_or(valet, |account| account.email.as_str());
+        let mut latest: Option<&BoardStop> = None;
+        for entry in run {
+            let window = entry.stop.slot().window;
+            match latest {
+                Some(before) if before.stop.slot().window.start > window.start => {
+                    let later = before.stop.slot().window;
+                    warnings.push(format!(
+                        "Order {} ({window}) comes after order {} ({later}) in {who}'s run, so its ETA is after {}.",
+                        entry.order.reference,
+                        before.order.reference,
+                        clock_time(later.start)
+                    ));
+                }
+                _ => latest = Some(entry),
+            }
+        }
+    }
+    warnings
 }
 
 impl From<&Staff> for RunValet {

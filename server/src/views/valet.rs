@@ -5,13 +5,12 @@
 use super::orders::OrderLineView;
 use super::payments::PromptView;
 use crate::clock::nairobi_date_time;
-use crate::domain::schedule::{day_label, eta};
+use crate::domain::schedule::eta;
 use crate::domain::{FieldErrors, LineKind, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::valet_run::RunStop;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use time::Date;
 use ts_rs::TS;
 
 /// The valet page's own props.
@@ -237,7 +236,7 @@ impl ValetStop {
             state: stop.state,
             window: stop.slot().window.to_string(),
             position: stop.run_position,
-            eta: position.map(|position| eta(position, minutes_per_stop).to_string()),
+            eta: position.clone().map(|position| eta(position, minutes_per_stop).to_string()),
             done_at: stop.done_at.map(|at| nairobi_date_time(at).1),
             missed_reason: stop.missed_reason.clone().filter(|_| stop.state == StopState::Missed),
             valet,
@@ -302,11 +301,6 @@ fn map_search(location: &str, landmark: &str) -> String {
     let query = place.join(", ");
     let encoded = serde_urlencoded::to_string([("api", "1"), ("query", query.as_str())]).unwrap_or_default();
     format!("https://www.google.com/maps/search/?{encoded}")
-}
-
-/// `day` as the page names it: `2026-11-25` and `Wed 25 Nov`.
-pub fn day_names(day: Date) -> (String, String) {
-    (day.to_string(), day_label(day))
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ on_both_backends! {
         let cancelled = order(&app, "Brian Otieno", "0722000111", "ironing", 6).await; // 1200
 
         let path = format!("/api/admin/orders/{}/status", order_id(&cancelled));
-        let changed: Value = post(&app, &session, &path, json!({ "status": "cancelled" })).await.json().await.unwrap();
+        let changed: Value = post(&app, &session, &path, json!({ "status": "cancelled", "reason": "The customer asked" })).await.json().await.unwrap();
 
         assert_eq!(changed["stats"]["totalRevenue"], 2700, "spec section 2: the sum of all order totals");
         assert_eq!(changed["stats"]["cancelledRevenue"], 1200);
@@ -167,8 +167,10 @@ on_both_backends! {
         let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
         let id = order_id(&placed);
 
+        // A cancellation says why (the lifecycle tests cover its refusal without a reason).
         for status in ["ready", "pending", "cancelled", "delivered"] {
-            let response = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": status })).await;
+            let body = json!({ "status": status, "reason": "The customer asked" });
+            let response = post(&app, &session, &format!("/api/admin/orders/{id}/status"), body).await;
             assert_eq!(response.status(), 200, "any status to any other: {status}");
         }
         let internal = stored(&app, id).id;
@@ -180,7 +182,7 @@ on_both_backends! {
         ]);
         assert!(history.windows(2).all(|pair| pair[0].changed_at <= pair[1].changed_at));
 
-        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={id}")).await.json().await.unwrap();
+        let tracked: Value = app.track(id).await.json().await.unwrap();
         assert_eq!(tracked["orders"][0]["status"], "delivered");
 
         let unknown = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "lost" })).await;

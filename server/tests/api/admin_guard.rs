@@ -178,14 +178,14 @@ async fn a_logged_out_idle_or_expired_session_is_refused() {
     use diesel::prelude::*;
     let idle = app.sign_in(EMAIL, PASSWORD).await;
     app.with_db(|c| {
-        let long_ago = laundry::clock::now_utc() - time::Duration::hours(3);
+        let long_ago = app.now() - time::Duration::hours(3);
         diesel::update(staff_sessions::table).set(staff_sessions::last_seen_at.eq(long_ago)).execute(c).unwrap()
     });
     assert_refused(&app, Some(&idle.cookie), &id, "idle for 3 hours").await;
 
     let expired = app.sign_in(EMAIL, PASSWORD).await;
     app.with_db(|c| {
-        let past = laundry::clock::now_utc() - time::Duration::minutes(1);
+        let past = app.now() - time::Duration::minutes(1);
         diesel::update(staff_sessions::table).set(staff_sessions::expires_at.eq(past)).execute(c).unwrap()
     });
     assert_refused(&app, Some(&expired.cookie), &id, "past the absolute end").await;
@@ -260,7 +260,7 @@ async fn wrong_passwords_unknown_accounts_and_disabled_accounts_are_refused_alik
     }
 
     let session = app.sign_in(EMAIL, PASSWORD).await;
-    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, EMAIL, true, laundry::clock::now_utc()).unwrap());
+    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, EMAIL, true, app.now()).unwrap());
     assert_eq!(app.get_with("/api/admin/stats", &[("cookie", &session.cookie)]).await.status(), 401);
     assert_eq!(app.post_login(EMAIL, PASSWORD, None).await.status(), 401);
 }
@@ -435,9 +435,7 @@ async fn only_the_owner_lists_the_staff_accounts() {
     let owner = app.sign_in_as("owner@example.com", PASSWORD, StaffRole::Owner).await;
     let staff = app.sign_in_as("staff@example.com", PASSWORD, StaffRole::Staff).await;
     app.sign_in_as("valet@example.com", PASSWORD, StaffRole::Valet).await;
-    app.with_db(|c| {
-        laundry::models::staff::Staff::set_disabled(c, "valet@example.com", true, laundry::clock::now_utc()).unwrap()
-    });
+    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, "valet@example.com", true, app.now()).unwrap());
 
     let refused = app.staff_request(Method::GET, "/api/admin/staff", &staff, false).send().await.unwrap();
     let listed = app.staff_request(Method::GET, "/api/admin/staff", &owner, false).send().await.unwrap();

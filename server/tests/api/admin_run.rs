@@ -161,7 +161,7 @@ async fn a_bad_run_payload_changes_nothing(backend: Backend) {
     let staff_id = app.with_db(|conn| Staff::find_by_email(conn, crate::admin_slots::STAFF).unwrap().unwrap().id);
     app.create_staff_as("gone@example.com", PASSWORD, StaffRole::Valet);
     let gone = app.with_db(|conn| {
-        Staff::set_disabled(conn, "gone@example.com", true, laundry::clock::now_utc()).unwrap();
+        Staff::set_disabled(conn, "gone@example.com", true, app.now()).unwrap();
         Staff::find_by_email(conn, "gone@example.com").unwrap().unwrap().id
     });
     let before = all_stops(&app);

@@ -118,7 +118,7 @@ async fn pickups_awaiting_are_listed_oldest_first_and_flagged_past_30_minutes(ba
     let newer = place(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
     let (order, _) = stored(&app, &older);
     app.with_db(|c| {
-        let long_ago = laundry::clock::now_utc() - time::Duration::minutes(45);
+        let long_ago = app.now() - time::Duration::minutes(45);
         diesel::update(orders::table.find(&order.id)).set(orders::created_at.eq(long_ago)).execute(c).unwrap();
         diesel::update(stops::table.filter(stops::order_id.eq(&order.id)))
             .set(stops::created_at.eq(long_ago))
@@ -151,7 +151,7 @@ async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(b
     let id = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
     let (order, _) = stored(&app, &id);
     assert!(slot_emails(&app, &order.id).is_empty());
-    let before = laundry::clock::now_utc();
+    let before = app.now();
 
     let response = post_slot(&app, &session, &id, json!({ "action": "confirm" })).await;
 
@@ -163,7 +163,7 @@ async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(b
     let (_, pickup) = stored(&app, &id);
     assert_eq!(pickup.confirmed_by.as_deref(), Some(STAFF));
     let at = pickup.confirmed_at.expect("the time it was confirmed");
-    assert!(at >= before && at <= laundry::clock::now_utc());
+    assert!(at >= before && at <= app.now());
     let emails = slot_emails(&app, &order.id);
     assert_eq!(emails.len(), 1, "one e-mail to the customer");
     assert_eq!(emails[0].to_email.as_deref(), Some("amina@example.com"));
@@ -226,7 +226,7 @@ async fn a_slot_change_names_what_is_wrong(backend: Backend) {
 
     let unknown = post_slot(&app, &session, &id, json!({ "action": "approve" })).await;
     assert_eq!(unknown.status(), 422);
-    assert_eq!(unknown.json::<Value>().await.unwrap()["fields"]["action"], "Choose confirm or move.");
+    assert_eq!(unknown.json::<Value>().await.unwrap()["fields"]["action"], "Choose confirm, move or move-delivery.");
     let no_slot = post_slot(&app, &session, &id, json!({ "action": "move", "pickup": "tomorrow evening" })).await;
     assert_eq!(no_slot.status(), 422);
     let closed =

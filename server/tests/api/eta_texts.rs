@@ -47,7 +47,7 @@ fn place(app: &TestApp, phone: &str, day: Date, hour: u16) -> Order {
 
 /// A valet, for runs.
 fn valet(app: &TestApp, email: &str) -> String {
-    app.with_db(|c| Staff::create(c, email, "not-a-hash", StaffRole::Valet, laundry::clock::now_utc())).unwrap().id
+    app.with_db(|c| Staff::create(c, email, "not-a-hash", StaffRole::Valet, app.now())).unwrap().id
 }
 
 /// Puts `order`'s pickup in `valet`'s run at `position`, as staff do on the dashboard.
@@ -104,10 +104,16 @@ async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_
     let token = cancelled.link_token.clone().unwrap();
     let before_cutoff = laundry::clock::stored(nairobi(DAY, 9, 0));
     app.with_db(|c| {
-        Order::cancel_by_customer(c, &token, &schedule, &laundry::notify::NotifyCustomer::nobody(), before_cutoff)
+        laundry::lifecycle::visit::cancel_by_customer(
+            c,
+            &token,
+            &schedule,
+            &laundry::notify::NotifyCustomer::nobody(),
+            before_cutoff,
+        )
     })
     .unwrap();
-    app.with_db(|c| OptOut::opt_out(c, &opted_out.phone, Some(&opted_out.id), laundry::clock::now_utc())).unwrap();
+    app.with_db(|c| OptOut::opt_out(c, &opted_out.phone, Some(&opted_out.id), app.now())).unwrap();
     // The run: the second booking first, then the first (so the order comes from the run, not
     // from the bookings); the 20:00 pickup in no run yet.
     let valet = valet(&app, "valet@example.com");

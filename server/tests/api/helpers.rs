@@ -12,8 +12,9 @@ pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub state: web::Data<AppState>,
-    /// The clock its scheduled jobs go by (shared with its siblings): stopped at the start of
-    /// today in Nairobi unless the test gave one, so that no 5:30pm text is written unasked.
+    /// The clock the server goes by (shared with its siblings): unless the test gave one, running
+    /// from the start of today in Nairobi, so that no 5:30pm text is written unasked. The test
+    /// moves it with `clock.set(…)`; `now()` and `today()` read it.
     pub clock: Clock,
     _database: TestDatabase,
 }
@@ -133,6 +134,11 @@ impl TestApp {
             .unwrap()
     }
 
+    /// Looks an order up by its order ID as the tracking page does (`POST /api/tracking`).
+    pub async fn track(&self, order_id: &str) -> reqwest::Response {
+        self.post_json("/api/tracking", &serde_json::json!({ "by": "order", "q": order_id }), &[]).await
+    }
+
     /// Runs a query on the app's database.
     pub fn with_db<T>(&self, query: impl FnOnce(&mut laundry::db::DbConnection) -> T) -> T {
         let mut connection = self.state.db().connection().unwrap();
@@ -142,6 +148,22 @@ impl TestApp {
     /// Renders completed by the server's engines so far.
     pub fn renders(&self) -> u64 {
         self.state.pages().render_stats().rendered
+    }
+
+    /// Now by the app's clock, as the server stamps rows (UTC).
+    pub fn now(&self) -> time::PrimitiveDateTime {
+        self.clock.utc()
+    }
+
+    /// Now by the database's clock, which the outbox workers go by (their leases, pace and
+    /// retries): not the app's clock, which tests move.
+    pub fn database_now(&self) -> time::PrimitiveDateTime {
+        self.with_db(|c| laundry::db::database_clock(c).unwrap())
+    }
+
+    /// Today in Nairobi by the app's clock.
+    pub fn today(&self) -> time::Date {
+        laundry::domain::schedule::nairobi_day(self.clock.now())
     }
 }
 
@@ -257,10 +279,17 @@ pub async fn spawn_sibling(
     start_at(&built_frontend(), 1000, database, env, Some(retries), app.clock.clone()).await
 }
 
-/// The tests' default clock: stopped at the start of today in Nairobi, before any 5:30pm.
+/// The tests' default clock: from the start of today in Nairobi, running as time passes (so that
+/// orders placed one after the other are stamped one after the other), far from any 5:30pm.
 fn quiet_clock() -> Clock {
-    let today = time::OffsetDateTime::now_utc().to_offset(NAIROBI).date();
-    Clock::stopped_at(today.midnight().assume_offset(NAIROBI))
+    let today = Clock::system().nairobi().date();
+    Clock::running_from(today.midnight().assume_offset(NAIROBI))
+}
+
+/// A clock stopped at the start of today in Nairobi, for tests that compare times to the second:
+/// everything the server stamps carries that moment until the test moves it.
+pub fn stopped_clock() -> Clock {
+    Clock::stopped_at(Clock::system().nairobi().date().midnight().assume_offset(NAIROBI))
 }
 
 /// Starts the real server with another frontend folder and render time limit.
@@ -406,9 +435,7 @@ impl TestApp {
     /// Creates an account with `role` directly in the database.
     pub fn create_staff_as(&self, email: &str, password: &str, role: laundry::domain::StaffRole) {
         let hash = laundry::password::hash_password(password).unwrap();
-        self.with_db(|c| {
-            laundry::models::staff::Staff::create(c, email, &hash, role, laundry::clock::now_utc()).unwrap()
-        });
+        self.with_db(|c| laundry::models::staff::Staff::create(c, email, &hash, role, self.now()).unwrap());
     }
 
     /// Posts the login form as a browser does: first GET the form for its token cookie.
@@ -508,4 +535,20 @@ pub async fn valet_post(app: &TestApp, session: &SignedIn, path: &str, fields: &
         .send()
         .await
         .unwrap()
+}
+
+/// Staff set `status` on the order with key `order_id`, as the dashboard's status change does
+/// (a cancellation with a reason; the customer told when `notify` texts), with the default schedule.
+pub fn set_status(
+    connection: &mut laundry::db::DbConnection,
+    order_id: &str,
+    status: laundry::domain::OrderStatus,
+    by: &str,
+    notify: &laundry::notify::NotifyCustomer,
+    now: time::PrimitiveDateTime,
+) -> Result<laundry::lifecycle::Changed, laundry::lifecycle::LifeError> {
+    let schedule = laundry::domain::schedule::Schedule::default();
+    let context = laundry::lifecycle::Context { by, notify, schedule: &schedule, now };
+    let reason = (status == laundry::domain::OrderStatus::Cancelled).then_some("Cancelled in a test");
+    laundry::lifecycle::status::set_by_staff(connection, order_id, status, reason, notify.texts.is_some(), &context)
 }

@@ -77,7 +77,23 @@ crate::on_each_backend!(
     an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own,
     a_crashed_workers_lease_expires_and_the_email_is_sent_once,
     a_status_change_emails_the_customer,
+    the_customers_email_names_the_configured_till,
 );
+
+/// The till of the order e-mail is the configured one (`MPESA_TILL`), as the pages' and texts' are.
+async fn the_customers_email_names_the_configured_till(backend: Backend) {
+    let mock = MockMail::start().await;
+    let mut env = mail_env(&mock.url, false);
+    env.push(("MPESA_TILL", "5123456".to_owned()));
+    let app = spawn_app_with_env(backend, &env, quick_retries()).await.unwrap();
+    place(&app, Some("amina@example.com")).await;
+
+    let received = mock.wait_for(2, WAIT).await;
+
+    let customer = received.iter().find(|r| r.body["template_params"]["to_email"] == "amina@example.com").unwrap();
+    assert_eq!(customer.body["template_params"]["mpesa_till"], "5123456");
+    assert!(!customer.body.to_string().contains("3552248"), "not the default till: {}", customer.body);
+}
 
 async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters(backend: Backend) {
     let mock = MockMail::start().await;
@@ -181,15 +197,8 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let order = place(&quiet, None).await;
     let lease = time::Duration::seconds(12);
     let claimed = quiet.with_db(|c| {
-        OutboxMessage::claim(
-            c,
-            laundry::domain::Channel::Email,
-            "crashed-worker",
-            laundry::clock::now_utc(),
-            lease,
-            None,
-        )
-        .unwrap()
+        OutboxMessage::claim(c, laundry::domain::Channel::Email, "crashed-worker", quiet.database_now(), lease, None)
+            .unwrap()
     });
     assert!(claimed.is_some());
     let lease_ends = Instant::now() + Duration::from_secs(12);
@@ -255,7 +264,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
         place(&app, None).await;
         let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
         assert!(rows[0].last_error.as_deref().unwrap().contains("blocked"), "{code}: {:?}", rows[0].last_error);
-        let wait = rows[0].next_attempt_at - laundry::clock::now_utc();
+        let wait = rows[0].next_attempt_at - app.database_now();
         assert!(wait > time::Duration::seconds(50), "{code}: retried slowly, not at once ({wait})");
     }
 
@@ -295,7 +304,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
     let report: Value = app
-        .staff_request(reqwest::Method::GET, "/api/admin/mail", &session, false)
+        .staff_request(reqwest::Method::GET, "/api/admin/outbox", &session, false)
         .send()
         .await
         .unwrap()
@@ -312,7 +321,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     assert!(page.contains("Admin Dashboard") && !page.contains("private_test_secret"), "nor a page");
 
     let resend = app
-        .staff_request(reqwest::Method::POST, &format!("/api/admin/mail/{}/resend", rows[0].id), &session, true)
+        .staff_request(reqwest::Method::POST, &format!("/api/admin/outbox/{}/resend", rows[0].id), &session, true)
         .json(&json!({}))
         .send()
         .await
@@ -424,15 +433,13 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
 #[actix_web::test]
 async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send() {
     use diesel::prelude::*;
-    use laundry::clock::now_utc;
     use laundry::db::schema::outbox;
     use laundry::models::outbox::Pace;
     let mock = MockMail::start().await;
     let app = spawn_app_on(Backend::Sqlite).await.unwrap(); // without mail settings: its rows wait
     place(&app, None).await;
-    app.with_db(|c| {
-        Pace::hold_until(c, laundry::domain::Channel::Email, now_utc() + time::Duration::seconds(2)).unwrap()
-    });
+    let now = app.database_now();
+    app.with_db(|c| Pace::hold_until(c, laundry::domain::Channel::Email, now + time::Duration::seconds(2)).unwrap());
     let env = mail_env(&mock.url, false);
     let settings =
         laundry::config::Settings::from_lookup(|name| env.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()))
@@ -447,12 +454,10 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     let sending = actix_web::rt::spawn(async move { worker.send_next().await });
     tokio::time::sleep(Duration::from_millis(700)).await;
     // While it waits for the pace, its lease runs out (a paused process, say) and another takes it.
+    let now = app.database_now();
     app.with_db(|c| {
         diesel::update(outbox::table)
-            .set((
-                outbox::lease_owner.eq("another-worker"),
-                outbox::lease_until.eq(now_utc() + time::Duration::minutes(2)),
-            ))
+            .set((outbox::lease_owner.eq("another-worker"), outbox::lease_until.eq(now + time::Duration::minutes(2))))
             .execute(c)
             .unwrap()
     });
@@ -466,7 +471,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     // Nor can staff take it from its holder with Send again while it is being sent.
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
-    let path = format!("/api/admin/mail/{}/resend", rows[0].id);
+    let path = format!("/api/admin/outbox/{}/resend", rows[0].id);
     let resend = app.staff_request(reqwest::Method::POST, &path, &session, true).json(&json!({})).send().await.unwrap();
     assert_eq!(resend.status(), 404);
     assert_eq!(outbox(&app)[0].lease_owner.as_deref(), Some("another-worker"));
@@ -481,7 +486,7 @@ async fn one_order_id_is_shown_tracked_emailed_and_listed(backend: Backend) {
     let order_id = order.reference.clone();
 
     let confirmation = app.get(&format!("/confirmation?ref={order_id}")).await.text().await.unwrap();
-    let tracked: Value = app.get(&format!("/api/tracking?by=order&q={order_id}")).await.json().await.unwrap();
+    let tracked: Value = app.track(&order_id).await.json().await.unwrap();
     let received = mock.wait_for(2, WAIT).await;
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;

@@ -4,7 +4,8 @@
 //! M-PESA. The helpers here serve the other `mpesa_*` modules too.
 
 use crate::helpers::{
-    Backend, MPESA_HOOK_SECRET, TestApp, mpesa_env, quick_retries, spawn_app_on, spawn_app_with_env, spawn_sibling,
+    Backend, MPESA_HOOK_SECRET, TestApp, mpesa_env, quick_retries, spawn_app_at, spawn_app_on, spawn_sibling,
+    stopped_clock,
 };
 use crate::mpesa_mock::{MockDaraja, PushReply};
 use base64::Engine as _;
@@ -18,12 +19,14 @@ use std::time::Duration;
 pub const PHONE: &str = "+254712345678";
 pub const WAIT: Duration = Duration::from_secs(10);
 
-/// A server whose M-PESA is the mock (`extra` added to its environment).
+/// A server whose M-PESA is the mock (`extra` added to its environment), on a clock stopped at the
+/// start of today in Nairobi: the prompts' times (due, queried, asked again) are compared to the
+/// second, and move only when the test moves the clock.
 pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)]) -> Option<(TestApp, MockDaraja)> {
     let daraja = MockDaraja::start().await;
     let mut env = mpesa_env(&daraja.url);
     env.extend_from_slice(extra);
-    let app = spawn_app_with_env(backend, &env, quick_retries()).await?;
+    let app = spawn_app_at(backend, &env, quick_retries(), stopped_clock()).await?;
     Some((app, daraja))
 }
 

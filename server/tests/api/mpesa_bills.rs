@@ -46,11 +46,13 @@ async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backe
 
     let now = stored(app.clock.now());
     let notify = app.state.notify_customer();
-    app.with_db(|c| Order::set_status(c, &placed.id, OrderStatus::PickedUp, "njeri@example.com", &notify, now))
-        .unwrap();
+    app.with_db(|c| {
+        crate::helpers::set_status(c, &placed.id, OrderStatus::PickedUp, "njeri@example.com", &notify, now)
+    })
+    .unwrap();
     app.state.wake_prompts();
 
-    // (Found by who asked: the test's clock is stopped at midnight, the placement's is not.)
+    // (Found by who asked: the test's clock is stopped, so both prompts carry one time.)
     let bills: Vec<MpesaPrompt> = prompts_of(&app, &placed.id).into_iter().filter(|p| p.id != first.id).collect();
     assert_eq!(bills.len(), 1, "{bills:#?}");
     assert_eq!((bills[0].asked_by.as_str(), bills[0].amount), ("bill", placed.total_amount));
@@ -63,7 +65,14 @@ async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backe
     let quiet = order(&app, &quiet);
     sent_prompt(&app, &quiet.id).await;
     app.with_db(|c| {
-        Order::set_status(c, &quiet.id, OrderStatus::PickedUp, "njeri@example.com", &NotifyCustomer::nobody(), now)
+        crate::helpers::set_status(
+            c,
+            &quiet.id,
+            OrderStatus::PickedUp,
+            "njeri@example.com",
+            &NotifyCustomer::nobody(),
+            now,
+        )
     })
     .unwrap();
     assert_eq!(prompts_of(&app, &quiet.id).len(), 1, "no second prompt");

@@ -15,9 +15,9 @@ use std::time::Duration;
 const PHONE: &str = "+254712345678";
 const WAIT: Duration = Duration::from_secs(10);
 
-/// A server whose M-PESA is the mock, on a clock stopped at the real time: orders are placed by
-/// the real time and prompts written by this clock, so that the newest prompt is the last one
-/// asked for once the test has moved the clock on.
+/// A server whose M-PESA is the mock, on a clock stopped at the real time: orders are placed and
+/// prompts written by this clock, so that the newest prompt is the last one asked for once the
+/// test has moved the clock on.
 async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
     let daraja = MockDaraja::start().await;
     let clock = Clock::stopped_at(time::OffsetDateTime::now_utc());

@@ -9,7 +9,7 @@ use crate::helpers::{Backend, SignedIn, TestApp, set_cookie};
 use crate::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
 use diesel::prelude::*;
-use laundry::clock::{now_utc, stored};
+use laundry::clock::{Clock, stored};
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{PaidVia, PaymentStatus, ReceiptSource, StaffRole, StopKind};
@@ -21,7 +21,6 @@ use laundry::notify::NotifyCustomer;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
-use time::OffsetDateTime;
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -47,7 +46,7 @@ fn till_payment(code: &str, amount: i32, phone: &str, bill_ref: Option<&str>) ->
         phone: Some(phone.to_owned()),
         payer_name: Some("AMINA".to_owned()),
         bill_ref: bill_ref.map(str::to_owned),
-        paid_at: Some(now_utc()),
+        paid_at: Some(Clock::system().utc()),
         raw: "{}".to_owned(),
     }
 }
@@ -212,7 +211,7 @@ async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
     let (cancelled, _) = pay_on_delivery(&app, "0733444003", 3).await;
     let cash = json!({"paymentStatus": "paid", "paidVia": "cash"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{paid}/payment"), cash).await.status(), 200);
-    let cancel = json!({"status": "cancelled", "notifyCustomer": false});
+    let cancel = json!({"status": "cancelled", "notifyCustomer": false, "reason": "Duplicate"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{cancelled}/status"), cancel).await.status(), 200);
 
     let to_pay = get(&app, &session, "/api/admin/orders?payment=unpaid").await;
@@ -328,7 +327,7 @@ pub async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
 
 /// Puts the order's stop of `kind` into `valet`'s run today; its id.
 pub fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, position: i32) -> String {
-    let today = nairobi_day(OffsetDateTime::now_utc());
+    let today = app.today();
     app.with_db(|c| {
         diesel::update(stops::table.filter(stops::order_id.eq(&order.id)).filter(stops::kind.eq(kind)))
             .set((stops::day.eq(today), stops::valet_id.eq(valet), stops::run_position.eq(position)))

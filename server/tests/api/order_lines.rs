@@ -47,7 +47,7 @@ on_both_backends! {
         // The spec's fields describe the main (kg) line; the total is the order's.
         assert_eq!((order.service_type.as_str(), order.quantity, order.price_per_kg), ("wash-fold", 3, 150));
         assert_eq!(order.total_amount, 1550);
-        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={}", order.reference)).await.json().await.unwrap();
+        let tracked: Value = app.track(&order.reference).await.json().await.unwrap();
         let tracked_lines: Vec<&str> =
             tracked["orders"][0]["lines"].as_array().unwrap().iter().map(|l| l["item"].as_str().unwrap()).collect();
         assert_eq!(tracked_lines, ["wash-fold", "shirt", "graduation-gown"], "tracking shows what the total is made of");

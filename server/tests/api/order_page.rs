@@ -135,7 +135,7 @@ on_both_backends! {
         let waiting = page(&app, &token).await;
         app.with_db(|c| {
             let order = Order::find_by_link_token(c, &token).unwrap().unwrap();
-            Stop::confirm(c, &order.id, "staff@example.com", laundry::clock::now_utc()).unwrap()
+            Stop::confirm(c, &order.id, "staff@example.com", app.now()).unwrap()
         });
         let confirmed = page(&app, &token).await;
 
@@ -152,7 +152,7 @@ on_both_backends! {
         let (_, token) = place(&app, "Amina Wanjiru", "0712345678", day, 19).await;
         app.with_db(|c| {
             let order = Order::find_by_link_token(c, &token).unwrap().unwrap();
-            Stop::confirm(c, &order.id, "staff@example.com", laundry::clock::now_utc()).unwrap()
+            Stop::confirm(c, &order.id, "staff@example.com", app.now()).unwrap()
         });
         let page_before = page(&app, &token).await;
         let to = day + Duration::days(1);

@@ -55,8 +55,11 @@ pub(crate) async fn owner(app: &TestApp) -> SignedIn {
 /// Staff set the order's status (as the dashboard does).
 pub(crate) async fn set_status(app: &TestApp, session: &SignedIn, reference: &str, status: &str) {
     let path = format!("/api/admin/orders/{reference}/status");
-    let response =
-        app.staff_request(reqwest::Method::POST, &path, session, true).json(&json!({"status": status})).send().await;
+    let response = app
+        .staff_request(reqwest::Method::POST, &path, session, true)
+        .json(&json!({"status": status, "reason": "Cancelled in a test"}))
+        .send()
+        .await;
     assert_eq!(response.unwrap().status(), 200);
 }
 
@@ -194,7 +197,7 @@ async fn the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_no
     let weighing = laundry::domain::Weighing { bags: 2, kg: Some(5), pieces: Vec::new() };
     let weighed = app.with_db(|c| {
         let priced = reclean.price_weighing(c, &weighing).unwrap();
-        reclean.record_weighing(c, &priced, "otieno@example.com", laundry::clock::now_utc()).unwrap()
+        reclean.record_weighing(c, &priced, "otieno@example.com", app.now()).unwrap()
     });
 
     assert_eq!(weighed.total_amount, 0);

@@ -7,7 +7,7 @@ use crate::admin_dashboard::{EMAIL, get, order_id, order_with, post, staff, stor
 use crate::helpers::TestApp;
 use crate::on_both_backends;
 use diesel::prelude::*;
-use laundry::clock::{NAIROBI, now_utc};
+use laundry::clock::NAIROBI;
 use laundry::db::schema::recleans;
 use laundry::domain::{OrderInput, OrderSource, RecleanRequest};
 use laundry::lifecycle::place::{Placed, PlacingTerms, StaffBooking};
@@ -48,7 +48,7 @@ fn reclean(app: &TestApp, reference: &str, positions: &[i32], problem: &str) -> 
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
     let placed = app
-        .with_db(|c| laundry::lifecycle::reclean::ask(c, &original.id, &request, &terms, 7, now_utc(), now_utc()))
+        .with_db(|c| laundry::lifecycle::reclean::ask(c, &original.id, &request, &terms, 7, app.now(), app.now()))
         .unwrap();
     let Placed::Created(order) = placed else { panic!("a new order") };
     order.reference
@@ -76,7 +76,7 @@ fn taken_by_staff(app: &TestApp, by: &str, source: OrderSource, phone: &str) -> 
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let mut terms = PlacingTerms::new(None, &schedule, &texts, source, false);
     terms.staff = Some(StaffBooking { by, confirm_slot: true });
-    let placed = app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now_utc())).unwrap();
+    let placed = app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, app.now())).unwrap();
     placed.order().reference.clone()
 }
 
@@ -111,7 +111,7 @@ on_both_backends! {
             &time::format_description::well_known::Rfc3339,
         )
         .unwrap();
-        assert!((time::OffsetDateTime::now_utc() - asked).abs() < Duration::minutes(5), "asked now: {asked}");
+        assert!((app.clock.now() - asked).abs() < Duration::minutes(5), "asked now: {asked}");
     }
 
     async fn the_orders_list_marks_a_reclean_with_its_original_and_keeps_it_after_a_change(app: TestApp) {

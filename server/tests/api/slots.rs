@@ -447,7 +447,7 @@ async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
         &app,
         &session,
         &format!("/api/admin/orders/{}/status", first["id"].as_str().unwrap()),
-        json!({ "status": "cancelled" }),
+        json!({ "status": "cancelled", "reason": "The customer asked" }),
     )
     .await;
     assert_eq!(cancel.status(), 200);

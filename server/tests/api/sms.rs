@@ -118,7 +118,7 @@ async fn a_text_about_a_moment_that_has_passed_is_skipped_not_sent_late(backend:
     use laundry::domain::MessageKind;
     let mock = MockAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
-    let now = laundry::clock::now_utc();
+    let now = app.now();
     let late =
         OutboxMessage::sms(MessageKind::SmsEta, None, "+254712000001", "comes tonight at 19:15-19:45", None, now)
             .until(now - time::Duration::minutes(1));
@@ -160,9 +160,9 @@ async fn send_again(app: &TestApp, session: &SignedIn, id: &str) -> reqwest::Res
     app.staff_request(reqwest::Method::POST, &path, session, true).json(&json!({})).send().await.unwrap()
 }
 
-/// How long until `row` is tried again, by the test's clock.
-fn retried_in(row: &OutboxMessage) -> time::Duration {
-    row.next_attempt_at - laundry::clock::now_utc()
+/// How long until `row` is tried again, by the clock of `app`'s database (the outbox's).
+fn retried_in(app: &TestApp, row: &OutboxMessage) -> time::Duration {
+    row.next_attempt_at - app.database_now()
 }
 
 /// Posts a delivery report for `message_id` with `status` and `reason`.
@@ -204,7 +204,11 @@ async fn no_credit_blocks_the_texts_and_staff_see_it(backend: Backend) {
 
     let error = rows[0].last_error.as_deref().unwrap();
     assert!(error.contains("405 InsufficientBalance") && error.contains("blocked"), "{error}");
-    assert!(retried_in(&rows[0]) > time::Duration::seconds(50), "retried slowly ({})", retried_in(&rows[0]));
+    assert!(
+        retried_in(&app, &rows[0]) > time::Duration::seconds(50),
+        "retried slowly ({})",
+        retried_in(&app, &rows[0])
+    );
     let report = outbox_report(&app, &staff(&app).await).await;
     assert_eq!((report["sms"]["blocked"].as_i64(), report["email"]["blocked"].as_i64()), (Some(1), Some(0)));
     assert_eq!(report["problems"][0]["orderId"], order_id.as_str());
@@ -237,7 +241,11 @@ async fn an_unauthorised_key_blocks_the_texts_retried_slowly_and_shown_to_staff(
     let rows = until_texts(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
 
     assert!(rows[0].last_error.as_deref().unwrap().contains("401"), "{:?}", rows[0].last_error);
-    assert!(retried_in(&rows[0]) > time::Duration::seconds(50), "retried slowly ({})", retried_in(&rows[0]));
+    assert!(
+        retried_in(&app, &rows[0]) > time::Duration::seconds(50),
+        "retried slowly ({})",
+        retried_in(&app, &rows[0])
+    );
     let session = staff(&app).await;
     let report = outbox_report(&app, &session).await;
     let sms = &report["sms"];
@@ -355,7 +363,7 @@ async fn a_text_to_a_number_that_opted_out_after_it_was_written_is_skipped(backe
     // Without SMS settings the order's text waits; the customer opts out before it goes.
     let Some(quiet) = spawn_app_on(backend).await else { return };
     place(&quiet, "0712 345 678").await;
-    quiet.with_db(|c| OptOut::opt_out(c, "+254712345678", None, laundry::clock::now_utc()).unwrap());
+    quiet.with_db(|c| OptOut::opt_out(c, "+254712345678", None, quiet.now()).unwrap());
     let mock = MockAt::start().await;
     let app = spawn_sibling(&quiet, &sms_env(&mock.url), quick_retries()).await;
     place(&app, "0722 000 111").await;

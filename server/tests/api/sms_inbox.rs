@@ -87,7 +87,7 @@ async fn a_number_whose_last_order_is_older_than_the_reply_months_gets_no_reply(
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
     // Placed seven months ago (LAUNDRY_SMS_REPLY_MONTHS is 6 by default).
-    let long_ago = laundry::clock::now_utc() - time::Duration::days(7 * 31);
+    let long_ago = app.now() - time::Duration::days(7 * 31);
     app.with_db(|c| {
         diesel::update(orders::table.filter(orders::phone.eq(PHONE))).set(orders::created_at.eq(long_ago)).execute(c)
     })

@@ -42,7 +42,7 @@ pub async fn place_delivered(app: &TestApp, phone: &str) -> String {
     app.with_db(|c| {
         let order = Order::find_by_reference(c, &order_id).unwrap().unwrap();
         let nobody = laundry::notify::NotifyCustomer::nobody();
-        Order::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, now()).unwrap();
+        crate::helpers::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, app.now()).unwrap();
     });
     reference
 }
@@ -121,13 +121,13 @@ async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothi
 
     // Once that pickup is cancelled, the letter books a new one.
     app.with_db(|c| {
-        Order::set_status(
+        crate::helpers::set_status(
             c,
             &orders[0].id,
             OrderStatus::Cancelled,
             "staff",
             &laundry::notify::NotifyCustomer::nobody(),
-            now(),
+            app.now(),
         )
         .unwrap()
     });
@@ -208,7 +208,7 @@ async fn an_opted_out_number_gets_its_pickup_but_no_reply(backend: Backend) {
     let mock = MockAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
-    app.with_db(|c| laundry::models::outbox::OptOut::opt_out(c, PHONE, None, now()).unwrap());
+    app.with_db(|c| laundry::models::outbox::OptOut::opt_out(c, PHONE, None, app.now()).unwrap());
 
     assert_eq!(text_in(&app, "ATXid_in_1", PHONE, "P").await.status(), 200);
     assert_eq!(orders_of(&app, PHONE).len(), 2, "booked");
@@ -223,10 +223,6 @@ crate::on_each_backend!(
     a_callback_without_the_secret_or_with_bad_fields_is_refused_and_nothing_is_stored,
     an_opted_out_number_gets_its_pickup_but_no_reply,
 );
-
-fn now() -> time::PrimitiveDateTime {
-    laundry::clock::now_utc()
-}
 
 #[actix_web::test]
 async fn the_home_page_names_the_letter_and_the_number_only_when_texts_are_answered() {

@@ -27,7 +27,7 @@ crate::on_each_backend!(
 /// due before anything written now), in one transaction that also holds the SMS API's pace back
 /// for half a second: the worker takes at most one of them before the test writes its order.
 fn write_replies(app: &TestApp, count: usize) -> Vec<String> {
-    let at = laundry::clock::now_utc() - time::Duration::minutes(1);
+    let at = app.now() - time::Duration::minutes(1);
     let limits = app.state.texts().limits;
     let phones: Vec<String> = (0..count).map(|i| format!("+2547110{i:05}")).collect();
     app.with_db(|c| {
@@ -118,7 +118,7 @@ async fn a_phone_gets_at_most_three_replies_an_hour(backend: Backend) {
     let Some(app) = spawn_app_on(backend).await else { return };
     let limits = app.state.texts().limits;
     let phone = "+254744555666";
-    let now = laundry::clock::now_utc();
+    let now = app.now();
     let text = |kind: MessageKind, i: usize| {
         OutboxMessage::sms(kind, None, phone, "Usafi: text", Some(format!("{kind} test-{i}")), now)
     };

@@ -9,7 +9,7 @@ use crate::sms::{place, texting_app, texts, until_texts};
 use crate::sms_mock::{AtReply, MockAt};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
-use laundry::domain::schedule::{eta, nairobi_day};
+use laundry::domain::schedule::eta;
 use laundry::domain::{MessageKind, OrderReference, OutboxStatus, StopKind};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
@@ -17,7 +17,6 @@ use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use std::time::Duration;
-use time::OffsetDateTime;
 
 const OWNER: &str = "njeri@example.com";
 const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
@@ -54,7 +53,7 @@ async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) ->
 
 /// Puts the order's stop of `kind` first in `valet`'s run today, 19:00-20:00; its id.
 fn first_in_run(app: &TestApp, order_key: &str, kind: StopKind, valet: &str) -> String {
-    let today = nairobi_day(OffsetDateTime::now_utc());
+    let today = app.today();
     app.with_db(|c| {
         diesel::update(stops::table.filter(stops::order_id.eq(order_key)).filter(stops::kind.eq(kind)))
             .set((

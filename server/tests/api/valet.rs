@@ -9,13 +9,12 @@ use crate::helpers::{SignedIn, TestApp, set_cookie};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::db::schema::{order_bills, stops};
-use laundry::domain::schedule::{eta, nairobi_day, nairobi_minute};
+use laundry::domain::schedule::{eta, nairobi_minute};
 use laundry::domain::{MpesaCode, OrderStatus, PaidVia, PaymentStatus, StaffRole, StopKind, StopState};
 use laundry::models::order::{Order, Payment};
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
-use time::OffsetDateTime;
 
 const PASSWORD: &str = "a long valet password";
 
@@ -61,17 +60,17 @@ async fn sign_in_to_valet_page(app: &TestApp, email: &str) -> SignedIn {
     SignedIn { cookie, csrf: csrf.to_owned() }
 }
 
-/// A start of window whose ETA moves when the valet sets off now: a planned ETA that is not also
-/// where the moving one lands (now + two stops' time), which would hide the change.
-fn window_start_away_from_now() -> i32 {
-    let now = i32::from(nairobi_minute(OffsetDateTime::now_utc()));
+/// A start of window whose ETA moves when the valet sets off now (by `app`'s clock): a planned ETA
+/// that is not also where the moving one lands (now + two stops' time), which would hide the change.
+fn window_start_away_from_now(app: &TestApp) -> i32 {
+    let now = i32::from(nairobi_minute(app.clock.now()));
     if (now + 30 - (19 * 60 + 15)).abs() < 15 { 21 * 60 } else { 19 * 60 }
 }
 
 /// Puts the order's stop of `kind` into `valet`'s run today at `position`, in the window starting at
 /// `start`; returns the stop's id.
 fn put_in_run(app: &TestApp, order: &Placed, kind: StopKind, valet: &str, position: i32, start: i32) -> String {
-    let today = nairobi_day(OffsetDateTime::now_utc());
+    let today = app.today();
     app.with_db(|c| {
         diesel::update(stops::table.filter(stops::order_id.eq(&order.key)).filter(stops::kind.eq(kind)))
             .set((
@@ -214,7 +213,7 @@ on_both_backends! {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let first = place(&app, "0712345678", 3).await;
         let next = place(&app, "0722000111", 4).await;
-        let start = window_start_away_from_now();
+        let start = window_start_away_from_now(&app);
         let first_stop = put_in_run(&app, &first, StopKind::Pickup, &me, 1, start);
         let next_stop = put_in_run(&app, &next, StopKind::Pickup, &me, 2, start);
         let before = eta_of(&app, &next_stop);
@@ -261,7 +260,7 @@ on_both_backends! {
         assert_eq!(stop(&app, &id).state, StopState::Done);
         let history = app.with_db(|c| Order::history(c, &placed.key).unwrap());
         assert_eq!(history.last().unwrap().changed_by.as_deref(), Some("otieno@example.com"));
-        let tracked: Value = app.get(&format!("/api/tracking?by=order&q={}", placed.reference)).await.json().await.unwrap();
+        let tracked: Value = app.track(&placed.reference).await.json().await.unwrap();
         assert_eq!(tracked["orders"][0]["total"], 750);
         assert_eq!(tracked["orders"][0]["status"], "picked-up");
         let html = page(&app, &session, response.headers()["location"].to_str().unwrap()).await;
@@ -287,7 +286,7 @@ on_both_backends! {
         assert_eq!(order(&app, &placed).total_amount, 750);
         assert_eq!(bills(&app, &placed).iter().map(|bill| bill.0).collect::<Vec<_>>(), [450, 7500, 750]);
         app.with_db(|c| {
-            Order::set_status(c, &placed.key, OrderStatus::InProgress, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
+            crate::helpers::set_status(c, &placed.key, OrderStatus::InProgress, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
                 .unwrap()
         });
 
@@ -354,13 +353,13 @@ on_both_backends! {
         let earlier = place(&app, "0722000111", 4).await;
         let code = MpesaCode::parse("QJK3L5X9TZ").unwrap();
         app.with_db(|c| {
-            laundry::lifecycle::payment::record_payment(c, &earlier.key, &Payment::Mpesa(code), "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
+            laundry::lifecycle::payment::record_payment(c, &earlier.key, &Payment::Mpesa(code), "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
                 .unwrap()
         });
         let placed = place(&app, "0712345678", 3).await;
         let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 1, 1140);
         app.with_db(|c| {
-            Order::set_status(c, &placed.key, OrderStatus::Ready, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), laundry::clock::now_utc())
+            crate::helpers::set_status(c, &placed.key, OrderStatus::Ready, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
                 .unwrap()
         });
 

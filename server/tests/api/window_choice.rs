@@ -5,14 +5,13 @@
 
 use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env, spawn_app_with_env, spawn_sibling};
 use crate::sms_mock::MockAt;
-use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{OrderReference, OrderStatus};
 use laundry::models::incoming_text::IncomingText;
 use laundry::models::order::Order;
 use laundry::models::stop::Stop;
 use laundry::notify::NotifyCustomer;
 use serde_json::{Value, json};
-use time::{Duration, OffsetDateTime};
+use time::Duration;
 
 /// An order without a pickup from phone `0713 NNN NNN` (`n` below 1000), paid on delivery.
 fn without_pickup(n: u32) -> Value {
@@ -35,7 +34,7 @@ async fn instances(backend: Backend, env: &[(&'static str, String)]) -> Option<V
 
 /// The pickups booked in each window of the horizon: none over `capacity`; how many in all.
 fn booked_within(app: &TestApp, capacity: i64) -> i64 {
-    let today = nairobi_day(OffsetDateTime::now_utc());
+    let today = app.today();
     let booked = app.with_db(|c| Stop::pickups_booked_between(c, today, today + Duration::days(13)).unwrap());
     assert!(booked.iter().all(|(_, _, count)| *count <= capacity), "a window over its capacity: {booked:?}");
     booked.iter().map(|(_, _, count)| count).sum()
@@ -79,8 +78,9 @@ async fn texted_letters_racing_web_orders_are_all_answered_never_with_500(backen
         let reference = OrderReference::parse(reference["id"].as_str().unwrap()).unwrap();
         apps[0].with_db(|c| {
             let order = Order::find_by_reference(c, &reference).unwrap().unwrap();
-            let now = laundry::clock::now_utc();
-            Order::set_status(c, &order.id, OrderStatus::Delivered, "staff", &NotifyCustomer::nobody(), now).unwrap();
+            let now = apps[0].now();
+            crate::helpers::set_status(c, &order.id, OrderStatus::Delivered, "staff", &NotifyCustomer::nobody(), now)
+                .unwrap();
         });
     }
 

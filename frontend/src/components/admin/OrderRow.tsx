@@ -16,6 +16,7 @@ import { useFocusReturn } from "../../lib/useFocusReturn";
 import { AdminAlert } from "./AdminAlert";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { PaymentPanel } from "./PaymentPanel";
+import { StatusChangePanel } from "./StatusChangePanel";
 
 /** The seven column headers, in order; the phone layout shows them as labels inside each card. */
 export const ORDER_COLUMNS = ["Order ID", "Customer", "Service", "Amount", "Status", "Date", "Actions"] as const;
@@ -54,6 +55,8 @@ export function OrderRow({
   const [prompting, setPrompting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [paymentOpen, setPaymentOpen] = useState(false);
+  // A cancellation, or taking one back, waits for its panel's confirmation.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const { ref: selectRef, remember: rememberFocus } = useFocusReturn<HTMLSelectElement>(pendingStatus !== null);
   const paymentButton = useRef<HTMLButtonElement>(null);
   const panelId = `payment-${order.id}`;
@@ -67,6 +70,12 @@ export function OrderRow({
   async function changeStatus(event: ChangeEvent<HTMLSelectElement>) {
     const next = event.target.value;
     if (pendingStatus !== null || next === order.status) return;
+    if (next === "cancelled" || order.status === "cancelled") {
+      setFailure(null);
+      setPaymentOpen(false);
+      setConfirming(next);
+      return;
+    }
     rememberFocus();
     setPendingStatus(next);
     setFailure(null);
@@ -95,6 +104,11 @@ export function OrderRow({
     } finally {
       setPrompting(false);
     }
+  }
+
+  function closeConfirming() {
+    setConfirming(null);
+    selectRef.current?.focus();
   }
 
   function closePayment() {
@@ -169,7 +183,7 @@ export function OrderRow({
             <select
               ref={selectRef}
               aria-label={`Status of order ${order.id}`}
-              value={pendingStatus ?? order.status}
+              value={pendingStatus ?? confirming ?? order.status}
               disabled={pendingStatus !== null}
               onChange={changeStatus}
             >
@@ -204,6 +218,24 @@ export function OrderRow({
           {failure && <AdminAlert failure={failure} />}
         </td>
       </tr>
+      {confirming !== null && (
+        <tr className="orders-table__panel">
+          <td colSpan={ORDER_COLUMNS.length}>
+            <StatusChangePanel
+              id={`status-${order.id}`}
+              order={order}
+              next={confirming}
+              csrf={csrf}
+              onSaved={(changed) => {
+                onChanged(changed);
+                closeConfirming();
+              }}
+              onSessionEnded={onSessionEnded}
+              onClose={closeConfirming}
+            />
+          </td>
+        </tr>
+      )}
       {paymentOpen && (
         <tr className="orders-table__panel">
           <td colSpan={ORDER_COLUMNS.length}>

@@ -86,6 +86,16 @@ export function RunPanel(props: RunPanelProps) {
               No valet accounts yet: create one with <code>laundry admin create --email … --role valet</code>.
             </p>
           )}
+          {board.warnings.length > 0 && (
+            <div className="alert alert--warning" role="status">
+              <p>A run as saved puts a stop after one of a later window:</p>
+              <ul>
+                {board.warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           {board.windows.map((window) => (
             <section key={window.label} className="run-window" aria-labelledby={`run-window-${window.start}`}>
               <h4 id={`run-window-${window.start}`}>

@@ -20,6 +20,7 @@ const STATE_LABELS: Record<RunStop["state"], string> = {
   planned: "Planned",
   "on-the-way": "On the way",
   done: "Done",
+  missed: "Missed",
   cancelled: "Cancelled",
 };
 

@@ -7,6 +7,7 @@ import type { StopFormError } from "../../lib/generated/StopFormError";
 import type { ValetStop } from "../../lib/generated/ValetStop";
 import { lineText, paymentText, sentBack, stateText } from "../../lib/valet";
 import { DeliveryForm } from "./DeliveryForm";
+import { NotHomeForm } from "./NotHomeForm";
 import { PickupForm } from "./PickupForm";
 import { type FormContext, StopForm } from "./StopForm";
 
@@ -103,6 +104,9 @@ export function StopCard({
       )}
       {stop.actions.includes("delivered") && (
         <DeliveryForm stop={stop} context={context} sent={sentBack(formError, stop.id, "delivered")} />
+      )}
+      {stop.actions.includes("not-home") && (
+        <NotHomeForm stop={stop} context={context} sent={sentBack(formError, stop.id, "not-home")} />
       )}
     </li>
   );

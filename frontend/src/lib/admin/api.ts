@@ -123,8 +123,13 @@ export function getOrderDetail(id: string, signal?: AbortSignal): Promise<OrderD
 }
 
 /** Sets an order's status. */
-export function setOrderStatus(id: string, status: string, csrf: string): Promise<OrderChanged> {
-  return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status }, csrf);
+export function setOrderStatus(
+  id: string,
+  status: string,
+  csrf: string,
+  extra: { reason?: string; notifyCustomer?: boolean } = {},
+): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status, ...extra }, csrf);
 }
 
 /** Records an order as paid (and how) or unpaid. */
@@ -173,7 +178,7 @@ export function getAwaiting(signal?: AbortSignal): Promise<AwaitingList> {
 /** Confirms an order's pickup slot, or moves it to `pickup` ('2026-11-25T20:00') and confirms that. */
 export function changeSlot(
   id: string,
-  change: { action: "confirm" } | { action: "move"; pickup: string },
+  change: { action: "confirm" } | { action: "move"; pickup: string } | { action: "move-delivery"; delivery: string },
   csrf: string,
 ): Promise<SlotConfirmed> {
   return adminPost<SlotConfirmed>(`/api/admin/orders/${encodeURIComponent(id)}/slot`, change, csrf);

@@ -51,6 +51,7 @@ function board(): DayRun {
       { id: "otieno", email: "otieno@example.com" },
       { id: "achieng", email: "achieng@example.com" },
     ],
+    warnings: [],
   };
 }
 

@@ -31,6 +31,7 @@ export type { RunValet } from "../generated/RunValet";
 export type { RunWindow } from "../generated/RunWindow";
 export type { SlotConfirmed } from "../generated/SlotConfirmed";
 export type { SlotOption } from "../generated/SlotOption";
+export type { WaitingItem } from "../generated/WaitingItem";
 export type { StatusChange } from "../generated/StatusChange";
 export type { Takings } from "../generated/Takings";
 export type { Tally } from "../generated/Tally";

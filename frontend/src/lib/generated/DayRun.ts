@@ -21,4 +21,9 @@ windows: Array<RunWindow>,
 /**
  * The enabled valets, by e-mail.
  */
-valets: Array<RunValet>, };
+valets: Array<RunValet>, 
+/**
+ * Runs as saved that put a stop after one of a later window (the valet would wait for the
+ * later window first): one line each, which the board shows above the windows.
+ */
+warnings: Array<string>, };

@@ -3,4 +3,4 @@
 /**
  * What an outbox message is. E-mails keep the names they had; SMS kinds start with `sms-`.
  */
-export type MessageKind = "order-admin" | "order-customer" | "contact-admin" | "order-status" | "slot-confirmed" | "sms-order-received" | "sms-slot-confirmed" | "sms-eta" | "sms-on-the-way" | "sms-picked-up" | "sms-ready" | "sms-out-for-delivery" | "sms-delivered" | "sms-payment-received" | "sms-reply" | "sms-answer";
+export type MessageKind = "order-admin" | "order-customer" | "contact-admin" | "order-status" | "slot-confirmed" | "sms-order-received" | "sms-slot-confirmed" | "sms-eta" | "sms-on-the-way" | "sms-picked-up" | "sms-ready" | "sms-out-for-delivery" | "sms-delivered" | "sms-payment-received" | "sms-reply" | "sms-answer" | "sms-missed" | "sms-cancelled" | "sms-moved" | "sms-reinstated";

@@ -3,4 +3,4 @@
 /**
  * How far a stop has got.
  */
-export type StopState = "planned" | "on-the-way" | "done" | "cancelled";
+export type StopState = "planned" | "on-the-way" | "done" | "missed" | "cancelled";

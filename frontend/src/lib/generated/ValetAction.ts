@@ -3,4 +3,4 @@
 /**
  * The forms of a stop.
  */
-export type ValetAction = "on-my-way" | "picked-up" | "delivered" | "prompt";
+export type ValetAction = "on-my-way" | "picked-up" | "delivered" | "prompt" | "not-home";

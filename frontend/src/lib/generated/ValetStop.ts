@@ -43,6 +43,10 @@ eta: string | null,
  */
 doneAt: string | null, 
 /**
+ * Why it was missed (not home, not ready), when it was.
+ */
+missedReason: string | null, 
+/**
  * Whose run it is in (everyone's stops, for staff); none when in no run or shown to its valet.
  */
 valet: string | null, 

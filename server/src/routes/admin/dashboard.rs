@@ -8,7 +8,6 @@ use super::run::run_day;
 use super::slots::load_awaiting;
 use super::{load_failed, private_json, today};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
@@ -62,13 +61,14 @@ pub async fn show_dashboard(
             page_number(query.list.page.as_deref()).unwrap_or(1),
         )
     });
-    let run_day =
-        (tab == AdminTab::Run).then(|| run_day(query.date.as_deref()).or_else(|_| run_day(None)).ok()).flatten();
+    let (day, now) = (today(&state), state.now());
+    let run_day = (tab == AdminTab::Run)
+        .then(|| run_day(query.date.as_deref(), day).or_else(|_| run_day(None, day)).ok())
+        .flatten();
     let filter = orders.clone();
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
     let schedule = state.settings().schedule.clone();
-    let day = today(&state);
     let loaded = state
         .db()
         .run(move |connection| {
@@ -76,7 +76,7 @@ pub async fn show_dashboard(
             let orders = ListedOrder::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
             let outbox = load_report(connection, &missing, budget)?;
-            let unconfirmed = load_awaiting(connection, &schedule)?;
+            let unconfirmed = load_awaiting(connection, &schedule, now)?;
             let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
             let payments = load_to_check(connection, None)?;
             let inbox =
@@ -99,7 +99,7 @@ pub async fn show_dashboard(
         csrf: staff.csrf_token,
         tab,
         stats,
-        orders: OrdersPage::new(&orders_page, orders.view(), orders.page, PAGE_SIZE, now_utc()),
+        orders: OrdersPage::new(&orders_page, orders.view(), orders.page, PAGE_SIZE, now),
         messages: MessagesPage::new(&messages, messages_status, messages_page, PAGE_SIZE),
         statuses: DashboardProps::statuses(),
         outbox,

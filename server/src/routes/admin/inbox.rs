@@ -6,7 +6,6 @@
 use super::query::{PAGE_SIZE, page_number};
 use super::{json_body, load_failed, private_json};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, InboxStatus, PhoneNumber};
 use crate::error::ApiError;
@@ -78,7 +77,7 @@ pub async fn change_text_status(
     let status = InboxStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown text status '{}': use new, read or handled.", change.status.trim()))
     })?;
-    let (id, by, now) = (id.into_inner(), staff.email.clone(), now_utc());
+    let (id, by, now) = (id.into_inner(), staff.email.clone(), state.now());
     let changed = state
         .db()
         .run(move |connection| {
@@ -138,7 +137,7 @@ pub async fn answer_text(
 ) -> Result<HttpResponse, ApiError> {
     let input: AnswerInput = json_body(&body, r#"a JSON object like {"text": "We come at 7pm."}"#)?;
     let words = check_answer(input.text.as_deref())?;
-    let (id, by, now) = (id.into_inner(), staff.email.clone(), now_utc());
+    let (id, by, now) = (id.into_inner(), staff.email.clone(), state.now());
     let limits = state.texts().limits;
     let answered = state
         .db()

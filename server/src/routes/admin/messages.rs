@@ -3,7 +3,6 @@
 use super::query::{ListQuery, PAGE_SIZE, message_status, page_number};
 use super::{StatusChange, json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::MessageStatus;
 use crate::error::ApiError;
@@ -41,11 +40,11 @@ pub async fn change_message_status(
     let status = MessageStatus::parse(change.status.trim()).ok_or_else(|| {
         ApiError::BadRequest(format!("Unknown message status '{}': use new or handled.", change.status.trim()))
     })?;
-    let (id, by, day) = (id.into_inner(), staff.email.clone(), today(&state));
+    let (id, by, day, now) = (id.into_inner(), staff.email.clone(), today(&state), state.now());
     let updated = state
         .db()
         .run(move |connection| {
-            let message = ContactMessage::set_status(connection, &id, status, &by, now_utc())?;
+            let message = ContactMessage::set_status(connection, &id, status, &by, now)?;
             let stats = Stats::load(connection, day)?;
             Ok::<_, DbError>(message.map(|message| (message, stats)))
         })

@@ -4,7 +4,6 @@
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, no_such_order, order_id};
 use super::{StatusChange, json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
 use crate::error::ApiError;
@@ -34,7 +33,7 @@ pub async fn list_orders(
         .run(move |c| ListedOrder::page(c, &filter.filter, filter.page, PAGE_SIZE).map_err(DbError::from))
         .await
         .map_err(load_failed)?;
-    Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE, now_utc())))
+    Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE, state.now())))
 }
 
 /// POST /api/admin/orders/{orderId}/status `{"status": "ready", "notifyCustomer": true}`: any status
@@ -69,6 +68,7 @@ pub async fn change_order_status(
         return Err(ApiError::invalid(fields));
     }
     let (reference, by, day) = (order_id(&id)?, staff.email.clone(), today(&state));
+    let now = state.now();
     let tell = change.notify_customer.unwrap_or(true);
     let notify = if tell { state.notify_customer() } else { NotifyCustomer::nobody() };
     let schedule = state.settings().schedule.clone();
@@ -76,7 +76,7 @@ pub async fn change_order_status(
         .db()
         .run(move |connection| {
             let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(Ok(None)) };
-            let context = Context { by: &by, notify: &notify, schedule: &schedule, now: now_utc() };
+            let context = Context { by: &by, notify: &notify, schedule: &schedule, now };
             let changed =
                 match lifecycle::status::set_by_staff(connection, &found.id, status, reason.as_deref(), tell, &context)
                 {
@@ -151,13 +151,14 @@ pub async fn record_payment(
     let reference = order_id(&id)?;
     let payment = input.validate()?;
     let (by, day) = (staff.email.clone(), today(&state));
+    let now = state.now();
     let notify = state.notify_customer();
     let updated = state
         .db()
         .run(move |connection| {
             let (recorded, lines, facts, original) = match Order::find_by_reference(connection, &reference)? {
                 Some(found) => (
-                    lifecycle::payment::record_payment(connection, &found.id, &payment, &by, &notify, now_utc())?,
+                    lifecycle::payment::record_payment(connection, &found.id, &payment, &by, &notify, now)?,
                     Order::lines(connection, &found.id)?,
                     MpesaFacts::of_order(connection, &found.id)?,
                     Reclean::original_of(connection, &found.id)?,

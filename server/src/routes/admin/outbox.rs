@@ -4,7 +4,6 @@
 
 use super::{load_failed, private_json};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::config::Settings;
 use crate::db::{DbConnection, DbError};
 use crate::domain::{Channel, StaffRole};
@@ -62,8 +61,7 @@ pub fn load_report(
     ))
 }
 
-/// GET /api/admin/outbox (also /api/admin/mail): each channel's state and the messages that need
-/// a look.
+/// GET /api/admin/outbox: each channel's state and the messages that need a look.
 pub async fn show_outbox(state: web::Data<AppState>, staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
@@ -72,8 +70,8 @@ pub async fn show_outbox(state: web::Data<AppState>, staff: CurrentStaff) -> Res
     Ok(private_json(&report))
 }
 
-/// POST /api/admin/outbox/{id}/resend (also /api/admin/mail/{id}/resend): a failed, blocked or
-/// retried message, or a text reported not delivered, goes back in the queue, due now.
+/// POST /api/admin/outbox/{id}/resend: a failed, blocked or retried message, or a text reported
+/// not delivered, goes back in the queue, due now.
 pub async fn resend_message(
     state: web::Data<AppState>,
     staff: CurrentStaff,
@@ -82,10 +80,11 @@ pub async fn resend_message(
     let id = id.into_inner();
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
+    let now = state.now();
     let resent = state
         .db()
         .run(move |connection| {
-            let Some(message) = OutboxMessage::resend(connection, &id, now_utc())? else { return Ok(None) };
+            let Some(message) = OutboxMessage::resend(connection, &id, now)? else { return Ok(None) };
             let order_id = OutboxMessage::order_id_of(connection, &message)?;
             Ok::<_, DbError>(Some((
                 OutboxMessageView::new(&message, order_id.as_deref()),

@@ -1,12 +1,11 @@
 //! The day board: a day's pickups and deliveries by window, and saving the day's runs (which
 //! valet takes each stop, in which order) all at once.
 
-use super::{json_body, load_failed, private_json};
+use super::{json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::FieldErrors;
-use crate::domain::schedule::{nairobi_day, parse_day};
+use crate::domain::schedule::parse_day;
 use crate::error::ApiError;
 use crate::models::day_board::{DayBoard, MAX_RUN_ITEMS, RunAssignment, RunError, RunProblem, save_run};
 use crate::state::AppState;
@@ -22,10 +21,10 @@ pub struct RunQuery {
     date: Option<String>,
 }
 
-/// The day asked for: `YYYY-MM-DD`, or today in Nairobi when blank.
-pub(super) fn run_day(date: Option<&str>) -> Result<Date, ApiError> {
+/// The day asked for: `YYYY-MM-DD`, or `today` (in Nairobi) when blank.
+pub(super) fn run_day(date: Option<&str>, today: Date) -> Result<Date, ApiError> {
     match date.map(str::trim).filter(|d| !d.is_empty()) {
-        None => Ok(nairobi_day(now_utc().assume_utc())),
+        None => Ok(today),
         Some(text) => parse_day(text)
             .ok_or_else(|| ApiError::BadRequest(format!("The date must be like 2026-11-25, not '{text}'."))),
     }
@@ -37,7 +36,7 @@ pub async fn show_run(
     _staff: CurrentStaff,
     query: web::Query<RunQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let day = run_day(query.date.as_deref())?;
+    let day = run_day(query.date.as_deref(), today(&state))?;
     let board = state.db().run(move |c| DayBoard::load(c, day).map_err(DbError::from)).await.map_err(load_failed)?;
     Ok(private_json(&DayRun::new(&board, &state.settings().schedule)))
 }

@@ -8,7 +8,6 @@ use crate::auth::{
     self, CurrentStaff, FAILURE_WINDOW, FAILURES_PER_ACCOUNT, FAILURES_PER_ACCOUNT_FROM_CLIENT, FAILURES_PER_CLIENT,
     LOGIN_CSRF_COOKIE, SESSION_COOKIE,
 };
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::models::staff::{LoginFailures, Staff, StaffSession};
 use crate::rate_limit::client_ip;
@@ -88,7 +87,7 @@ pub async fn login(state: web::Data<AppState>, request: HttpRequest, body: web::
         if email.is_empty() || password.is_empty() || email.len() > 254 || password.len() > 1024 {
             return Err(Refusal::new("Please enter your e-mail and password.", StatusCode::UNPROCESSABLE_ENTITY));
         }
-        let now = now_utc();
+        let now = state.now();
         let client = client_ip(state.settings(), &request).to_string();
         let account = check_limits(&state, &client, &email, now).await?;
         let account = check_password(&state, &client, account, password).await?;

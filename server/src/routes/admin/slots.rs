@@ -4,7 +4,6 @@
 use super::query::{no_such_order, order_id};
 use super::{json_body, load_failed, private_json};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::FieldErrors;
 use crate::domain::schedule::parse_slot_value;
@@ -16,26 +15,29 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
 /// GET /api/admin/unconfirmed: pending orders whose pickup nobody has confirmed, oldest booking
-/// first, with the windows they can be moved to.
+/// first, with the windows they can be moved to, and the orders that wait for staff.
 pub async fn list_unconfirmed(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
-    let schedule = state.settings().schedule.clone();
+    let (schedule, now) = (state.settings().schedule.clone(), state.now());
     let list = state
         .db()
-        .run(move |connection| load_awaiting(connection, &schedule).map_err(DbError::from))
+        .run(move |connection| load_awaiting(connection, &schedule, now).map_err(DbError::from))
         .await
         .map_err(load_failed)?;
     Ok(private_json(&list))
 }
 
-/// The awaiting list as of now.
+/// The awaiting list as of `now` (UTC).
 pub(super) fn load_awaiting(
     connection: &mut crate::db::DbConnection,
     schedule: &crate::domain::schedule::Schedule,
+    now: time::PrimitiveDateTime,
 ) -> diesel::QueryResult<AwaitingList> {
-    let now = now_utc();
     let awaiting = slot_confirmation::awaiting(connection)?;
+    let moment = crate::lifecycle::moment(now);
+    let ready_before = now - time::Duration::days(i64::from(schedule.ready_wait_days));
+    let waiting = crate::lifecycle::waiting::waiting(connection, moment.day, moment.minute, ready_before)?;
     let slots = slot_confirmation::open_slots(connection, schedule, now.assume_utc())?;
-    Ok(AwaitingList::new(&awaiting, &slots, now))
+    Ok(AwaitingList::new(&awaiting, &waiting, &slots, now))
 }
 
 /// `{"action": "confirm"}`, `{"action": "move", "pickup": "2026-11-25T20:00"}` or
@@ -84,7 +86,7 @@ pub async fn change_slot(
     let action = change.validate()?;
     let schedule = state.settings().schedule.clone();
     let notify = state.notify_customer();
-    let by = staff.email.clone();
+    let (by, now) = (staff.email.clone(), state.now());
     let answer = state
         .db()
         .run(move |connection| {
@@ -95,13 +97,13 @@ pub async fn change_slot(
                 &schedule,
                 &by,
                 &notify,
-                now_utc().assume_utc(),
+                now.assume_utc(),
             ) {
                 Ok(changed) => changed,
                 Err(SlotChangeError::Database(error)) => return Err(DbError::from(error)),
                 Err(refused) => return Ok(Err(refused)),
             };
-            let awaiting = load_awaiting(connection, &schedule)?;
+            let awaiting = load_awaiting(connection, &schedule, now)?;
             Ok(Ok((changed, awaiting)))
         })
         .await

@@ -4,7 +4,6 @@
 
 use super::{json_body, load_failed, private_json};
 use crate::auth::CurrentStaff;
-use crate::clock::now_utc;
 use crate::db::{DbError, write_transaction};
 use crate::domain::{Channel, FieldErrors, MessageKind};
 use crate::error::ApiError;
@@ -64,12 +63,12 @@ pub async fn switch_text(
 ) -> Result<HttpResponse, ApiError> {
     let input: SwitchInput = json_body(&body, r#"a JSON object like {"kind": "sms-eta", "enabled": false}"#)?;
     let (kind, enabled) = input.validate()?;
-    let by = staff.email.clone();
+    let (by, now) = (staff.email.clone(), state.now());
     let switches = state
         .db()
         .run(move |connection| {
             write_transaction(connection, |connection| {
-                MessageSwitch::set(connection, kind, enabled, &by, now_utc())?;
+                MessageSwitch::set(connection, kind, enabled, &by, now)?;
                 MessageSwitch::all(connection)
             })
             .map_err(DbError::from)

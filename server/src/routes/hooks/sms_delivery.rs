@@ -3,7 +3,6 @@
 //! (shown to staff) or still on its way; a report repeated or late never undoes a final one.
 
 use super::{check_secret, field};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::Delivery;
 use crate::error::ApiError;
@@ -56,10 +55,10 @@ pub async fn sms_delivery_report(
     check_secret(&request, state.settings().sms.hook_secret.as_ref())?;
     let report = report(&form)?;
     let recorded = {
-        let report = report.clone();
+        let (report, now) = (report.clone(), state.now());
         state
             .db()
-            .run(move |c| report.record(c, now_utc()).map_err(DbError::from))
+            .run(move |c| report.record(c, now).map_err(DbError::from))
             .await
             .map_err(|source| ApiError::Storage { message: "The report could not be stored.", source })?
     };

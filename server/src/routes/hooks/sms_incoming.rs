@@ -6,7 +6,6 @@
 //! again is answered 200 and changes nothing.
 
 use super::{check_secret, field};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::{IncomingSms, OrderSource, PhoneNumber};
 use crate::error::ApiError;
@@ -34,12 +33,13 @@ pub async fn sms_incoming(
             (state.settings().first_order_discount, state.settings().schedule.clone());
         let sms_settings = &state.settings().sms;
         let rules = ReplyRules { months: sms_settings.reply_months, per_day: sms_settings.replies_per_day };
+        let now = state.now();
         state
             .db()
             .run(move |connection| {
                 let terms = PlacingTerms::new(first_order_discount, &schedule, &texts, OrderSource::Sms, false);
                 // Now as orders are stamped: the months and the day of the rules compare with them.
-                by_text::answer(connection, &sms, &terms, rules, now_utc()).map_err(|error| match error {
+                by_text::answer(connection, &sms, &terms, rules, now).map_err(|error| match error {
                     PlaceError::Database(error) => DbError::Query(error),
                     // Not reachable for a text (its key is its own id, new orders are allowed,
                     // a window taken meanwhile is looked for again): kept as the cause.

@@ -1,7 +1,6 @@
 //! The forms that change an order from its page: move the pickup, cancel, stop or start the texts.
 
 use super::{Outcome, back_to_page, not_found, order_page, posted};
-use crate::clock::now_utc;
 use crate::db::DbError;
 use crate::domain::schedule::parse_slot_value;
 use crate::lifecycle::visit::{self, ChangeError, ChangeRefusal};
@@ -43,11 +42,9 @@ pub async fn reschedule_pickup(
             .await;
     };
     let schedule = state.settings().schedule.clone();
-    let key = token.clone();
-    let moved = state
-        .db()
-        .run(move |c| lift_database_error(visit::reschedule_by_customer(c, &key, &schedule, to, now_utc())))
-        .await;
+    let (key, now) = (token.clone(), state.now());
+    let moved =
+        state.db().run(move |c| lift_database_error(visit::reschedule_by_customer(c, &key, &schedule, to, now))).await;
     match moved {
         Ok(Ok(slot)) => {
             tracing::info!(day = %slot.day, window = %slot.window, "pickup moved by the customer");
@@ -57,6 +54,47 @@ pub async fn reschedule_pickup(
         Err(error) => {
             tracing::error!(%error, "moving a pickup failed");
             order_page(&state, &request, &token, Outcome::problem(ChangeForm::Reschedule, CHANGE_FAILED, 500)).await
+        }
+    }
+}
+
+/// The missed delivery's form: `delivery=2026-11-27T19:00`.
+#[derive(Debug, Default, Deserialize)]
+pub struct DeliveryForm {
+    delivery: Option<String>,
+}
+
+/// POST /t/{token}/delivery: books a delivery the valet missed again, in another window.
+pub async fn reschedule_delivery(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (token, form) = match posted::<DeliveryForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
+    let Some(to) = form.delivery.as_deref().and_then(parse_slot_value) else {
+        let problem =
+            Outcome::problem(ChangeForm::Delivery, "Please choose a delivery day and window from the list.", 422);
+        return order_page(&state, &request, &token, problem).await;
+    };
+    let schedule = state.settings().schedule.clone();
+    let (key, now) = (token.clone(), state.now());
+    let moved = state
+        .db()
+        .run(move |c| lift_database_error(visit::reschedule_missed_delivery(c, &key, &schedule, to, now)))
+        .await;
+    match moved {
+        Ok(Ok(slot)) => {
+            tracing::info!(day = %slot.day, window = %slot.window, "missed delivery booked again by the customer");
+            back_to_page(&token, "delivery-moved")
+        }
+        Ok(Err(error)) => refused(&state, &request, &token, ChangeForm::Delivery, error).await,
+        Err(error) => {
+            tracing::error!(%error, "booking a missed delivery again failed");
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Delivery, CHANGE_FAILED, 500)).await
         }
     }
 }
@@ -83,11 +121,9 @@ pub async fn cancel_order(
     }
     let schedule = state.settings().schedule.clone();
     let notify = state.notify_customer();
-    let key = token.clone();
-    let cancelled = state
-        .db()
-        .run(move |c| lift_database_error(visit::cancel_by_customer(c, &key, &schedule, &notify, now_utc())))
-        .await;
+    let (key, now) = (token.clone(), state.now());
+    let cancelled =
+        state.db().run(move |c| lift_database_error(visit::cancel_by_customer(c, &key, &schedule, &notify, now))).await;
     match cancelled {
         Ok(Ok(order)) => {
             tracing::info!(order_id = %order.reference, "order cancelled by the customer");
@@ -127,13 +163,13 @@ pub async fn choose_texts(
             return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Texts, CHOOSE_TEXTS, 422)).await;
         }
     };
-    let key = token.clone();
+    let (key, now) = (token.clone(), state.now());
     let chosen = state
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             if off {
-                OptOut::opt_out(c, &order.phone, Some(&order.id), now_utc())?;
+                OptOut::opt_out(c, &order.phone, Some(&order.id), now)?;
             } else {
                 OptOut::opt_in(c, &order.phone)?;
             }

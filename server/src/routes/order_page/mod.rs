@@ -17,7 +17,10 @@ mod receipt;
 mod reclean;
 mod render;
 
-pub use changes::{CancelForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_pickup};
+pub use changes::{
+    CancelForm, DeliveryForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_delivery,
+    reschedule_pickup,
+};
 pub use payment::{PayForm, ask_prompt_again, show_payment};
 pub use receipt::{ReceiptQuery, show_receipt};
 pub use reclean::ask_reclean;
@@ -45,6 +48,7 @@ pub struct OrderPageQuery {
 fn notice(done: Option<&str>) -> Option<&'static str> {
     match done {
         Some("moved") => Some("Your pickup has been moved. We will confirm the new time within 30 minutes."),
+        Some("delivery-moved") => Some("Your delivery is booked in its new window. Thank you!"),
         Some("cancelled") => Some("Your order has been cancelled. Nothing more will happen with it."),
         Some("texts-off") => Some("Done: we will send no more text messages to this number."),
         Some("texts-on") => Some("Done: we will send text messages to this number again."),

@@ -4,7 +4,7 @@
 //! (422) with each reason next to its field, or above the form, and what was entered kept.
 
 use super::{Outcome, not_found, order_page, posted_to, private};
-use crate::clock::{now_utc, stored};
+use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::{OrderSource, RecleanInput};
 use crate::lifecycle::place::{Placed, PlacingTerms};
@@ -47,8 +47,7 @@ pub async fn ask_reclean(
     };
     let settings = state.settings();
     let (schedule, texts, days) = (settings.schedule.clone(), state.texts().clone(), settings.reclean_days);
-    // The window is judged by the settings' clock; the new order is placed at the system's time,
-    // as every order is (see `lifecycle::reclean::ask`).
+    // The window is judged, and the new order placed, at one moment of the settings' clock.
     let now = stored(settings.clock.now());
     let key = token.clone();
     let booked = state
@@ -56,7 +55,7 @@ pub async fn ask_reclean(
         .run(move |c| {
             let Some(original) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-            match reclean::ask(c, &original.id, &asked, &terms, days, now, now_utc()) {
+            match reclean::ask(c, &original.id, &asked, &terms, days, now, now) {
                 Ok(placed) => Ok(Some(Ok((original.reference, placed)))),
                 Err(RecleanError::Refused(refusal)) => Ok(Some(Err(refusal))),
                 Err(RecleanError::NoSuchOrder) => Ok(None),

@@ -1,10 +1,9 @@
 //! The order's page, rendered with what it shows besides the order (a notice, a refusal).
 
 use super::{LOAD_FAILED, Outcome, not_found, private, well_formed};
-use crate::clock::{now_utc, stored};
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
-use crate::domain::{OrderStatus, PaymentStatus, StopKind};
+use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
 use crate::lifecycle::visit::{ChangeRefusal, change_refusal};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
@@ -12,7 +11,7 @@ use crate::models::outbox::OptOut;
 use crate::models::reclean::Reclean;
 use crate::models::stop::Stop;
 use crate::state::AppState;
-use crate::views::order_page::{OrderStatusProps, PickupChoice};
+use crate::views::order_page::{MissedVisit, OrderStatusProps, PickupChoice};
 use crate::views::pages::{ErrorProps, Page};
 use crate::views::payment::CustomerPayment;
 use crate::views::reclean::{RecleanCard, RecleanOf, RecleanSection};
@@ -26,14 +25,14 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         return not_found(state, request).await;
     }
     let schedule = state.settings().schedule.clone();
-    let (prompts, clock) = (state.sends_prompts(), state.settings().clock.clone());
+    let (prompts, clock) = (state.sends_prompts(), state.clock().clone());
     let reclean_days = state.settings().reclean_days;
     let key = token.to_owned();
     let loaded = state
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
-            let now = now_utc();
+            let now = clock.utc();
             let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
             let stops = Stop::visit_of(c, &order.id, nairobi_day(now.assume_utc()))?;
             let pickup = stops.iter().map(|visit| &visit.stop).find(|stop| stop.kind == StopKind::Pickup);
@@ -42,17 +41,31 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
                 None => Stop::pickup_choices(c, &schedule, pickup.map(Stop::slot), now)?,
                 Some(_) => Vec::new(),
             };
+            // A stop the valet missed: its words, and for a delivery the windows to choose from
+            // (a missed pickup is moved with the reschedule form, whose windows are `choices`).
+            let missed = stops.iter().map(|visit| &visit.stop).find(|stop| stop.state == StopState::Missed);
+            let missed = match missed {
+                Some(stop) if order.status != OrderStatus::Cancelled => {
+                    let choices = match stop.kind {
+                        StopKind::Delivery => Stop::bookable_windows(c, &schedule, now.assume_utc())?
+                            .into_iter()
+                            .map(|window| PickupChoice::new(window.slot, 0))
+                            .collect(),
+                        StopKind::Pickup => Vec::new(),
+                    };
+                    Some(MissedVisit::new(stop, choices))
+                }
+                _ => None,
+            };
             let visit = TrackedVisit::new(&order, &stops, schedule.minutes_per_stop, true);
             let texts_off = OptOut::is_opted_out(c, &order.phone)?;
-            // The prompts' times are written by the settings' clock (the worker's), so read by it.
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, stored(clock.now()));
+            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, now);
             let receipt = order.payment_status == PaymentStatus::Paid || order.status == OrderStatus::Delivered;
             let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
-            // The re-clean's window is judged by the settings' clock, as its form is (see
-            // `lifecycle::reclean::ask`); its pickup windows are the order form's.
+            // The re-clean's pickup windows are the order form's.
             let mut reclean = RecleanSection::default();
-            if let Some(offer) = Reclean::offer(c, &order, reclean_days, stored(clock.now()))? {
+            if let Some(offer) = Reclean::offer(c, &order, reclean_days, now)? {
                 let moment = now.assume_utc();
                 let pickup = if offer.askable() {
                     let (from, to) = (nairobi_day(moment), horizon_end(&schedule, moment));
@@ -63,10 +76,10 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
                 reclean.card = Some(RecleanCard::new(&offer, reclean_days, pickup));
             }
             reclean.of = Reclean::links(c, &order.id)?.of.map(|(order, problem)| RecleanOf { order, problem });
-            Ok::<_, DbError>(Some((tracked, refusal, choices, texts_off, payment, receipt, reclean)))
+            Ok::<_, DbError>(Some((tracked, refusal, choices, missed, texts_off, payment, receipt, reclean)))
         })
         .await;
-    let (order, refusal, choices, texts_off, payment, receipt, mut reclean) = match loaded {
+    let (order, refusal, choices, missed, texts_off, payment, receipt, mut reclean) = match loaded {
         Ok(Some(loaded)) => loaded,
         Ok(None) => return not_found(state, request).await,
         Err(error) => {
@@ -90,6 +103,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         payment,
         receipt_path: receipt.then(|| format!("/t/{token}/receipt")),
         choices: choices.into_iter().map(|(slot, left)| PickupChoice::new(slot, left)).collect(),
+        missed,
         problem: outcome.problem,
         notice: outcome.notice.map(str::to_owned),
         reclean,

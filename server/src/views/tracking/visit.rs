@@ -59,7 +59,7 @@ impl TrackedVisit {
         let tracked = |visit: &VisitStop| TrackedStop {
             window: visit.stop.slot().label(),
             state: visit.stop.state,
-            run: visit.run.filter(|_| visit.stop.state.is_open()).map(|position| RunProgress {
+            run: visit.run.clone().filter(|_| visit.stop.state.is_open()).map(|position| RunProgress {
                 stops_before: position.stops_before,
                 on_the_way: visit.stop.state == StopState::OnTheWay,
                 eta: eta(position, minutes_per_stop).to_string(),
@@ -70,9 +70,14 @@ impl TrackedVisit {
         }
         let pickup = of_kind(StopKind::Pickup);
         let landmark = Some(order.landmark.trim()).filter(|landmark| with_landmark && !landmark.is_empty());
+        // A delivery withdrawn while its pickup waits for a new window is not shown: it is booked
+        // again with the pickup.
+        let withdrawn = |visit: &&VisitStop| {
+            visit.stop.state == StopState::Cancelled && order.status != crate::domain::OrderStatus::Cancelled
+        };
         Some(TrackedVisit {
             pickup: pickup.map(tracked),
-            delivery: of_kind(StopKind::Delivery).map(tracked),
+            delivery: of_kind(StopKind::Delivery).filter(|visit| !withdrawn(visit)).map(tracked),
             confirmed: pickup.is_some_and(|visit| visit.stop.confirmed_at.is_some()),
             rush: order.rush,
             landmark: landmark.map(str::to_owned),

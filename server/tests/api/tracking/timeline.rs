@@ -28,7 +28,7 @@ async fn order_moved_through(app: &TestApp, session: &SignedIn, statuses: &[&str
         let path = format!("/api/admin/orders/{}/status", placed.staff_id);
         let response = app
             .staff_request(Method::POST, &path, session, true)
-            .json(&json!({ "status": status }))
+            .json(&json!({ "status": status, "reason": "Cancelled in a test" }))
             .send()
             .await
             .unwrap();
@@ -65,7 +65,7 @@ fn shown(at: PrimitiveDateTime) -> String {
 
 /// The API's answer and the page's HTML for one order ID.
 async fn tracked(app: &TestApp, order_id: &str) -> (Value, String) {
-    let body: Value = app.get(&format!("/api/tracking?by=order&q={order_id}")).await.json().await.unwrap();
+    let body: Value = app.track(order_id).await.json().await.unwrap();
     let page = app.get(&format!("/tracking?by=order&q={order_id}")).await;
     assert_eq!(page.status(), 200);
     (body["orders"][0].clone(), page.text().await.unwrap())

@@ -1,0 +1,128 @@
+// Asked before a status change that cannot be taken lightly: cancelling an order (a reason, and
+// whether to text the customer; a paid order's money is then owed back) and taking a cancellation
+// back. Under the order's row, like the payment panel; Escape or "Keep it" closes it unchanged.
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
+import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
+import { formatKsh } from "../../lib/format";
+import { statusLabel } from "../../lib/tracking";
+import { AdminAlert } from "./AdminAlert";
+import { Field } from "../Field";
+
+interface StatusChangePanelProps {
+  id: string;
+  order: AdminOrder;
+  /** The status chosen in the dropdown: `cancelled`, or another one for a cancelled order. */
+  next: string;
+  csrf: string;
+  onSaved: (changed: OrderChanged) => void;
+  onSessionEnded: () => void;
+  onClose: () => void;
+}
+
+/** The longest reason the server keeps. */
+const MAX_REASON = 200;
+
+/** The panel. */
+export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnded, onClose }: StatusChangePanelProps) {
+  const cancelling = next === "cancelled";
+  const [reason, setReason] = useState("");
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [tell, setTell] = useState(true);
+  const [saving, setSaving] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const first = useRef<HTMLInputElement>(null);
+  const reasonId = useId();
+  const tellId = useId();
+
+  useEffect(() => first.current?.focus(), []);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    const trimmed = reason.trim();
+    if (cancelling && trimmed === "") {
+      setReasonError("Say why the order is cancelled (the customer asked, a duplicate, …).");
+      first.current?.focus();
+      return;
+    }
+    setSaving(true);
+    setFailure(null);
+    try {
+      onSaved(
+        await setOrderStatus(order.id, next, csrf, {
+          notifyCustomer: tell,
+          ...(cancelling ? { reason: trimmed } : {}),
+        }),
+      );
+    } catch (error) {
+      const shown = failureOf(error);
+      if (shown.sessionEnded) onSessionEnded();
+      setFailure(shown);
+      setSaving(false);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
+    if (event.key === "Escape") onClose();
+  }
+
+  const paid = order.paymentStatus === "paid" && order.totalAmount > 0;
+  return (
+    <form id={id} className="payment-panel status-panel" onSubmit={save} onKeyDown={onKeyDown} noValidate>
+      <fieldset>
+        <legend>{cancelling ? `Cancel order ${order.id}?` : `Take back the cancellation of order ${order.id}?`}</legend>
+        {cancelling ? (
+          <>
+            <p>
+              Its pickup and delivery leave the runs.
+              {paid && ` ${formatKsh(order.totalAmount)} was paid: it will be owed back to the customer.`}
+            </p>
+            <Field
+              id={reasonId}
+              label="Reason"
+              hint="Kept with the order; the customer is not shown it."
+              error={reasonError ?? undefined}
+            >
+              <input
+                ref={first}
+                id={reasonId}
+                type="text"
+                maxLength={MAX_REASON}
+                value={reason}
+                onChange={(event) => {
+                  setReason(event.target.value);
+                  setReasonError(null);
+                }}
+                aria-invalid={reasonError ? true : undefined}
+              />
+            </Field>
+          </>
+        ) : (
+          <p>
+            {`It goes back to ${statusLabel(next)}. Its pickup and delivery come back if their windows are still ahead; otherwise they wait on the dashboard for new windows.`}
+          </p>
+        )}
+        <label className="choice" htmlFor={tellId}>
+          <input
+            ref={cancelling ? undefined : first}
+            id={tellId}
+            type="checkbox"
+            checked={tell}
+            onChange={(event) => setTell(event.target.checked)}
+          />{" "}
+          Text the customer
+        </label>
+      </fieldset>
+      {failure && <AdminAlert failure={failure} />}
+      <div className="payment-panel__actions">
+        <button type="submit" className={cancelling ? "button button--danger" : "button button--primary"}>
+          {saving ? "Saving…" : cancelling ? "Cancel order" : "Take back the cancellation"}
+        </button>
+        <button type="button" className="button button--outline" onClick={onClose}>
+          Keep it
+        </button>
+      </div>
+    </form>
+  );
+}
