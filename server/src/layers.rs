@@ -147,7 +147,12 @@ impl Crate {
         let mut aliases = BTreeMap::new();
         for statement in lib.split(';').map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")) {
             let statement = statement.rsplit(']').next().unwrap_or_default().trim().to_owned();
-            if let Some(name) = statement.strip_prefix("pub mod ").or_else(|| statement.strip_prefix("mod ")) {
+            // `pub mod a`, `pub(crate) mod a`, `mod a`.
+            let declared = match statement.strip_prefix("pub(") {
+                Some(rest) => rest.split_once(')').map_or(rest, |(_, after)| after.trim_start()),
+                None => statement.strip_prefix("pub ").unwrap_or(&statement),
+            };
+            if let Some(name) = declared.strip_prefix("mod ") {
                 modules.insert(name.trim().to_owned());
             } else if let Some(path) = statement.strip_prefix("pub use ") {
                 let (path, alias) = match path.split_once(" as ") {
