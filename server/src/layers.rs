@@ -13,29 +13,10 @@
 //! - the senders (`mail`, `sms`, `mpesa`) and what they share (`outbox`) import nothing of the
 //!   crate but `domain`, `clock` and `outbox`: they know their provider, not our models;
 //! - `config` imports no model and nothing of `notify`.
-//!
-//! The edges of [`TOLERATED`] are left out of the cycle checks, and each must still exist.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// Issue 29: removed when the lifecycle layer lands. The models that still tell the customer
-/// themselves (through `notify`) and that place, re-clean and change orders (`models::order` and
-/// the tables it drives) form the last cycle; the lifecycle layer above them takes these calls
-/// over (`Order::place`, `Order::set_status_within`, `Reclean::ask`, the payments, the valet's
-/// run, the slot's confirmation). A new edge that closes a cycle is not tolerated, and an edge
-/// that is gone must leave this list.
-const TOLERATED: &[(&str, &str)] = &[
-    // Orders drive their stops, prompts and re-cleans, which read orders.
-    ("models::order", "models::mpesa"),
-    ("models::order", "models::reclean"),
-    ("models::order", "models::stop"),
-    // Models that tell the customer (`NotifyCustomer`, the order and slot e-mails) while `notify`
-    // reads orders.
-    ("models::mpesa", "notify"),
-    ("models::order", "notify"),
-];
 
 /// The senders and what they share: they may import only these.
 const SENDERS: &[&str] = &["mail", "mpesa", "outbox", "sms"];
@@ -53,12 +34,6 @@ fn dependencies_point_one_way() {
     let mut problems = Vec::new();
 
     let files = crate_.graph(Level::ModelFiles);
-    for &(from, to) in TOLERATED {
-        if !files.get(from).is_some_and(|targets| targets.contains_key(to)) {
-            problems.push(format!("{from} -> {to} is gone: take it out of TOLERATED"));
-        }
-    }
-    let files = without_tolerated(files);
     let top = collapse(&files);
     if let Some(cycle) = find_cycle(&top) {
         problems.push(format!("the top-level modules import each other in a circle: {}", describe(&top, &cycle)));
@@ -172,7 +147,12 @@ impl Crate {
         let mut aliases = BTreeMap::new();
         for statement in lib.split(';').map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")) {
             let statement = statement.rsplit(']').next().unwrap_or_default().trim().to_owned();
-            if let Some(name) = statement.strip_prefix("pub mod ").or_else(|| statement.strip_prefix("mod ")) {
+            // `pub mod a`, `pub(crate) mod a`, `mod a`.
+            let declared = match statement.strip_prefix("pub(") {
+                Some(rest) => rest.split_once(')').map_or(rest, |(_, after)| after.trim_start()),
+                None => statement.strip_prefix("pub ").unwrap_or(&statement),
+            };
+            if let Some(name) = declared.strip_prefix("mod ") {
                 modules.insert(name.trim().to_owned());
             } else if let Some(path) = statement.strip_prefix("pub use ") {
                 let (path, alias) = match path.split_once(" as ") {
@@ -438,15 +418,6 @@ fn tree(chars: &[char], at: &mut usize, prefix: &[String], paths: &mut Vec<Vec<S
     } else {
         paths.push(path);
     }
-}
-
-fn without_tolerated(mut graph: Graph) -> Graph {
-    for &(from, to) in TOLERATED {
-        if let Some(targets) = graph.get_mut(from) {
-            targets.remove(to);
-        }
-    }
-    graph
 }
 
 /// The same graph between top-level modules (`models::order` is `models`).

@@ -6,13 +6,14 @@
 //!
 //! Each due query is taken by one instance (a compare-and-set on `next_query_at`), so two
 //! instances do not ask twice; an answer that arrives with the callback is recorded once
-//! ([`MpesaPrompt::resolve`]).
+//! ([`lifecycle::payment::resolve_prompt`]).
 //!
 //! [`FIRST_QUERY_AFTER`]: crate::models::mpesa::FIRST_QUERY_AFTER
 
 use super::{JobContext, Looking};
 use crate::clock::stored;
 use crate::db::DbError;
+use crate::lifecycle;
 use crate::models::mpesa::{Money, MpesaPrompt};
 use crate::mpesa::client::QueryAnswer;
 use time::PrimitiveDateTime;
@@ -62,8 +63,17 @@ impl super::Job for PaymentQueries {
                         context
                             .database
                             .run(move |c| {
-                                MpesaPrompt::resolve(c, &checkout, code, &desc, &Money::NotSaid, &raw, &notify, now)
-                                    .map_err(DbError::from)
+                                lifecycle::payment::resolve_prompt(
+                                    c,
+                                    &checkout,
+                                    code,
+                                    &desc,
+                                    &Money::NotSaid,
+                                    &raw,
+                                    &notify,
+                                    now,
+                                )
+                                .map_err(DbError::from)
                             })
                             .await?;
                         context.wake_outbox();

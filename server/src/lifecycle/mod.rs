@@ -4,6 +4,10 @@
 //! e-mails, prompts) in the caller's transaction. Handlers call the functions of this module and
 //! of its files; models stay one table each with its queries.
 //!
+//! - [`by_text`]: a text to the shop's number answered, the pickup letter booking a pickup.
+//! - [`payment`]: payments recorded on orders (by staff, by M-PESA), the customer told.
+//! - [`place`]: an order placed (on the site, by staff, by text, as a re-clean).
+//! - [`reclean`]: the customer asks for a free re-clean of a delivered order.
 //! - [`slots`]: staff confirm a pickup's slot, move a pickup or a delivery (a missed one too).
 //! - [`status`]: staff set a status, cancel with a reason, take a cancellation back.
 //! - [`valet`]: the valet's "on my way", "picked up", "delivered" and "not home / not ready".
@@ -11,6 +15,10 @@
 //! - [`waiting`]: the orders that wait for someone (missed stops, pickups past their window,
 //!   ready orders not delivered).
 
+pub mod by_text;
+pub mod payment;
+pub mod place;
+pub mod reclean;
 pub mod slots;
 pub mod status;
 pub mod valet;

@@ -14,7 +14,6 @@ use crate::models::mpesa::MpesaReceipt;
 use crate::models::order::bill::BillError;
 use crate::models::order::{Order, Payment, PaymentRecorded};
 use crate::models::stop::Stop;
-use crate::notify::NotifyCustomer;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -213,14 +212,7 @@ pub fn deliver(
             }
             if let Some(payment) = payment_to_record(&order, collected)? {
                 // The delivered text names the payment: one text, not two at the door.
-                let recorded = Order::record_payment_within(
-                    connection,
-                    &order.id,
-                    &payment,
-                    actor.email,
-                    &NotifyCustomer::nobody(),
-                    now,
-                )?;
+                let recorded = Order::record_payment_within(connection, &order.id, &payment, actor.email, now)?;
                 if let PaymentRecorded::CodeUsedBy(reference) = recorded {
                     return Err(RunError::CodeUsedBy(reference));
                 }

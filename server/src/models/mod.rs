@@ -7,6 +7,8 @@ pub mod incoming_text;
 pub mod job_run;
 pub mod mpesa;
 pub mod order;
+pub mod order_detail;
+pub mod order_list;
 pub mod outbox;
 pub mod reclean;
 pub mod staff;

@@ -14,8 +14,9 @@ use crate::domain::{
     parse_rush,
 };
 use crate::error::ApiError;
+use crate::lifecycle::place::Placed;
 use crate::models::mpesa::MpesaPrompt;
-use crate::models::order::{Order, OrderLine, Placed};
+use crate::models::order::{Order, OrderLine};
 use crate::models::stop::Stop;
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
@@ -99,7 +100,7 @@ pub async fn submit_order_form(state: web::Data<AppState>, request: HttpRequest,
         }
     };
     // The hydrated form fills the key in; without JavaScript it is empty, and the same order sent
-    // twice is still stored once (see `Order::place`). A key that is not one of ours was tampered with.
+    // twice is still stored once (see `lifecycle::place::place`). A key that is not one of ours was tampered with.
     let Ok(key) = idempotency_key(form.idempotency_key.as_deref()) else {
         let alert = Some("The form could not be read. Please try again.");
         return order_form_again(&state, &request, &form, FieldErrors::default(), alert, 400).await;

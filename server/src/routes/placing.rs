@@ -1,13 +1,15 @@
 //! The one path every order placed through a form takes, whoever fills it in: the customer on
 //! `/order` (and its JSON API), or staff on the dashboard for a caller on the phone or WhatsApp.
 //! Both validate the same [`OrderInput`], price it from the same catalogue, book the same pickup
-//! windows and write the same texts and e-mails ([`Order::place`]); what differs is who may place
+//! windows and write the same texts and e-mails ([`lifecycle::place::place`]); what differs is who may place
 //! how many ([`Placer`]) and what is recorded of how it came in.
 
 use crate::db::{DbConnection, DbError};
 use crate::domain::{FieldErrors, OrderInput, OrderSource, ValidOrder};
 use crate::error::ApiError;
-use crate::models::order::{Order, OrderLine, PlaceError, Placed, PlacingTerms, StaffBooking};
+use crate::lifecycle;
+use crate::lifecycle::place::{PlaceError, Placed, PlacingTerms, StaffBooking};
+use crate::models::order::{Order, OrderLine};
 use crate::rate_limit::{client_ip, submissions_limited};
 use crate::state::AppState;
 use actix_web::HttpRequest;
@@ -96,7 +98,7 @@ pub async fn place(
             let mut terms = PlacingTerms::new(first_order_discount, &schedule, &texts, source, mpesa_prompt);
             terms.staff = staff.as_ref().map(|(by, confirm_slot)| StaffBooking { by, confirm_slot: *confirm_slot });
             terms.prompt_limits = prompt_limits;
-            let placed = Order::place(connection, &order, key.as_deref(), &terms, clock.utc());
+            let placed = lifecycle::place::place(connection, &order, key.as_deref(), &terms, clock.utc());
             Ok::<_, DbError>(placed.and_then(|placed| with_lines(connection, placed)))
         })
         .await
@@ -123,7 +125,7 @@ async fn find_again(
     let found = state
         .db()
         .run(move |connection| {
-            let found = Order::find_again(connection, &order, key.as_deref(), now)
+            let found = lifecycle::place::find_again(connection, &order, key.as_deref(), now)
                 .and_then(|found| found.map(|order| with_lines(connection, Placed::Replayed(order))).transpose());
             Ok::<_, DbError>(found)
         })

@@ -14,6 +14,7 @@ use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderReference, PhoneNumber};
 use crate::error::ApiError;
 use crate::models::order::Order;
+use crate::models::stop::Stop;
 use crate::rate_limit::client_ip;
 use crate::state::AppState;
 use crate::views::tracking::{
@@ -101,7 +102,8 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
                     let history = Order::history(c, &order.id)?;
                     let lines = lines.remove(&order.id).unwrap_or_default();
                     // No landmark: an order ID or a phone number is all it takes to look an order up here.
-                    let visit = TrackedVisit::new(&order, &Order::visit(c, &order.id, today)?, minutes_per_stop, false);
+                    let visit =
+                        TrackedVisit::new(&order, &Stop::visit_of(c, &order.id, today)?, minutes_per_stop, false);
                     Ok(TrackedOrder::new(&order, &lines, &history).with_visit(visit))
                 })
                 .collect::<Result<Vec<_>, diesel::result::Error>>()

@@ -13,8 +13,9 @@ use crate::domain::{
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
 use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
-use crate::models::order::detail::OrderRecord;
-use crate::models::order::{ListedOrder, MpesaFacts, StatusChange};
+use crate::models::order::StatusChange;
+use crate::models::order_detail::OrderRecord;
+use crate::models::order_list::{ListedOrder, MpesaFacts};
 use crate::models::outbox::{OutboxMessage, OutboxSummary};
 use crate::models::stats::Stats;
 use serde::Serialize;

@@ -5,7 +5,8 @@ use super::time;
 use crate::domain::catalogue::Unit;
 use crate::domain::{LineKind, MessageStatus, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
 use crate::models::contact_message::ContactMessage;
-use crate::models::order::{MpesaFacts, Order, OrderLine};
+use crate::models::order::{Order, OrderLine};
+use crate::models::order_list::MpesaFacts;
 use serde::Serialize;
 use ts_rs::TS;
 

@@ -10,8 +10,9 @@ use laundry::clock::{Clock, NAIROBI};
 use laundry::db::schema::stops;
 use laundry::domain::{MessageKind, OrderInput, OrderSource, OutboxStatus, StaffRole, StopKind};
 use laundry::jobs::eta_texts::{self, EtaRun, JOB};
+use laundry::lifecycle::place::PlacingTerms;
 use laundry::models::job_run::{Claim, JobRun};
-use laundry::models::order::{Order, PlacingTerms};
+use laundry::models::order::Order;
 use laundry::models::outbox::{OptOut, OutboxMessage};
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
@@ -41,7 +42,7 @@ fn place(app: &TestApp, phone: &str, day: Date, hour: u16) -> Order {
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
     let now = laundry::clock::stored(nairobi(day.previous_day().unwrap(), 12, 0));
-    app.with_db(|c| Order::place(c, &order, None, &terms, now)).unwrap().order().clone()
+    app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now)).unwrap().order().clone()
 }
 
 /// A valet, for runs.

@@ -13,7 +13,7 @@ use laundry::clock::{Clock, stored};
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{PaidVia, PaymentStatus, ReceiptSource, StaffRole, StopKind};
-use laundry::models::mpesa::{MpesaReceipt, ReceivedPayment, Recorded};
+use laundry::models::mpesa::{ReceivedPayment, Recorded};
 use laundry::models::order::{Order, Payment};
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
@@ -53,7 +53,7 @@ fn till_payment(code: &str, amount: i32, phone: &str, bill_ref: Option<&str>) ->
 
 /// Records `payment` as the till's confirmation would, received at `at`.
 fn receive(app: &TestApp, payment: &ReceivedPayment, at: time::PrimitiveDateTime) -> Recorded {
-    app.with_db(|c| MpesaReceipt::record(c, payment, &NotifyCustomer::nobody(), at).unwrap())
+    app.with_db(|c| laundry::lifecycle::payment::record_receipt(c, payment, &NotifyCustomer::nobody(), at).unwrap())
 }
 
 /// Now by the app's clock, as the callbacks record payments.
@@ -250,8 +250,17 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     assert!(matches!(receive(&app, &paid, now), Recorded::Paid(_)));
     // Yesterday's cash, and money that paid no order today and yesterday.
     let (_, old) = pay_on_delivery(&app, "0733444004", 3).await;
-    app.with_db(|c| Order::record_payment(c, &old.id, &Payment::Cash, "desk", &NotifyCustomer::nobody(), yesterday))
-        .unwrap();
+    app.with_db(|c| {
+        laundry::lifecycle::payment::record_payment(
+            c,
+            &old.id,
+            &Payment::Cash,
+            "desk",
+            &NotifyCustomer::nobody(),
+            yesterday,
+        )
+    })
+    .unwrap();
     receive(&app, &till_payment("QKH13U1U13", 999, "2547 ***** 999", None), now);
     receive(&app, &till_payment("QKH14V1V14", 444, "2547 ***** 444", None), yesterday);
     let (short, short_order) = pay_on_delivery(&app, "0733444005", 3).await;

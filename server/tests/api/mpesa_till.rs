@@ -71,7 +71,8 @@ async fn a_masked_number_waits_for_staff_who_match_it_to_its_order(backend: Back
     let notify = app.state.notify_customer();
     let now = laundry::clock::stored(app.clock.now());
     let matched = app.with_db(|c| {
-        MpesaReceipt::match_to_order(c, "RKTQDM7W6S", &reference, "njeri@example.com", &notify, now).unwrap()
+        laundry::lifecycle::payment::match_to_order(c, "RKTQDM7W6S", &reference, "njeri@example.com", &notify, now)
+            .unwrap()
     });
     assert_eq!(matched, Ok(Recorded::Paid(reference.clone())));
     let paid = order(&app, &reference);
@@ -81,10 +82,13 @@ async fn a_masked_number_waits_for_staff_who_match_it_to_its_order(backend: Back
     assert_eq!(payment_texts(&app, &stored.id), 1);
     // A second match is refused with the order that has it.
     let other = place(&app, "+254712345679", "pay-delivery").await;
-    let again = app.with_db(|c| MpesaReceipt::match_to_order(c, "RKTQDM7W6S", &other, "x@example.com", &notify, now));
+    let again = app.with_db(|c| {
+        laundry::lifecycle::payment::match_to_order(c, "RKTQDM7W6S", &other, "x@example.com", &notify, now)
+    });
     assert_eq!(again.unwrap(), Err(MatchRefusal::AlreadyMatched(reference)));
-    let nowhere =
-        app.with_db(|c| MpesaReceipt::match_to_order(c, "RKTQDM7W6S", "ZZZZZZZZ", "x@example.com", &notify, now));
+    let nowhere = app.with_db(|c| {
+        laundry::lifecycle::payment::match_to_order(c, "RKTQDM7W6S", "ZZZZZZZZ", "x@example.com", &notify, now)
+    });
     assert_eq!(nowhere.unwrap(), Err(MatchRefusal::NoSuchOrder));
 }
 

@@ -9,7 +9,8 @@ use laundry::clock::NAIROBI;
 use laundry::db::schema::{order_status_history, orders, outbox, stops};
 use laundry::domain::schedule::{Slot, Window, nairobi_day};
 use laundry::domain::{OrderInput, OrderStatus, StopKind, StopState};
-use laundry::models::order::{Order, PlacingTerms};
+use laundry::lifecycle::place::PlacingTerms;
+use laundry::models::order::Order;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
@@ -61,7 +62,7 @@ fn place_at(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16, now: P
     let schedule = app.state.settings().schedule.clone();
     let texts = app.state.texts().clone();
     let terms = PlacingTerms::new(None, &schedule, &texts, laundry::domain::OrderSource::Web, false);
-    let placed = app.with_db(|c| Order::place(c, &order, None, &terms, now)).unwrap();
+    let placed = app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now)).unwrap();
     let order = placed.order();
     (order.id.clone(), order.link_token.clone().unwrap())
 }

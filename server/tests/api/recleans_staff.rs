@@ -10,8 +10,8 @@ use diesel::prelude::*;
 use laundry::clock::NAIROBI;
 use laundry::db::schema::recleans;
 use laundry::domain::{OrderInput, OrderSource, RecleanRequest};
-use laundry::models::order::{Order, Placed, PlacingTerms, StaffBooking};
-use laundry::models::reclean::Reclean;
+use laundry::lifecycle::place::{Placed, PlacingTerms, StaffBooking};
+use laundry::models::order::Order;
 use serde_json::{Value, json};
 use time::{Date, Duration, PrimitiveDateTime};
 
@@ -47,7 +47,9 @@ fn reclean(app: &TestApp, reference: &str, positions: &[i32], problem: &str) -> 
         RecleanRequest { positions: positions.iter().copied().collect(), problem: problem.to_owned(), pickup: None };
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-    let placed = app.with_db(|c| Reclean::ask(c, &original.id, &request, &terms, 7, app.now(), app.now())).unwrap();
+    let placed = app
+        .with_db(|c| laundry::lifecycle::reclean::ask(c, &original.id, &request, &terms, 7, app.now(), app.now()))
+        .unwrap();
     let Placed::Created(order) = placed else { panic!("a new order") };
     order.reference
 }
@@ -74,7 +76,7 @@ fn taken_by_staff(app: &TestApp, by: &str, source: OrderSource, phone: &str) -> 
     let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
     let mut terms = PlacingTerms::new(None, &schedule, &texts, source, false);
     terms.staff = Some(StaffBooking { by, confirm_slot: true });
-    let placed = app.with_db(|c| Order::place(c, &order, None, &terms, app.now())).unwrap();
+    let placed = app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, app.now())).unwrap();
     placed.order().reference.clone()
 }
 

@@ -353,7 +353,7 @@ on_both_backends! {
         let earlier = place(&app, "0722000111", 4).await;
         let code = MpesaCode::parse("QJK3L5X9TZ").unwrap();
         app.with_db(|c| {
-            Order::record_payment(c, &earlier.key, &Payment::Mpesa(code), "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
+            laundry::lifecycle::payment::record_payment(c, &earlier.key, &Payment::Mpesa(code), "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
                 .unwrap()
         });
         let placed = place(&app, "0712345678", 3).await;

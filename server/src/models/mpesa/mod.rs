@@ -7,4 +7,4 @@ mod resolve;
 
 pub use prompt::{AskRefusal, FIRST_QUERY_AFTER, HELD_WORDS, MpesaPrompt};
 pub use receipt::{MatchRefusal, MpesaReceipt, ReceivedPayment, Recorded};
-pub use resolve::{CODE_ELSEWHERE_WORDS, Money, PaidDetails, Resolved, UNPROVEN_WORDS};
+pub use resolve::{CODE_ELSEWHERE_WORDS, Money, PaidDetails, PromptEnd, Resolved, UNPROVEN_WORDS};

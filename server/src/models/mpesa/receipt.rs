@@ -1,13 +1,9 @@
 //! Money M-PESA reported: one row per M-PESA receipt number, matched to the order it pays or left
-//! for staff.
+//! for staff. Recording one and paying its order is `lifecycle::payment`'s.
 
 use crate::db::schema::{mpesa_receipts, orders};
-use crate::db::{DbConnection, insert_or_ignore, write_transaction};
-use crate::domain::{
-    MpesaCode, OrderReference, OrderStatus, PaidVia, PaymentStatus, ReceiptProblem, ReceiptSource, till_phone,
-};
-use crate::models::order::{Order, Payment, PaymentRecorded};
-use crate::notify::NotifyCustomer;
+use crate::db::{DbConnection, insert_or_ignore};
+use crate::domain::{OrderReference, OrderStatus, PaidVia, PaymentStatus, ReceiptProblem, ReceiptSource, till_phone};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -104,43 +100,13 @@ impl MatchRefusal {
 }
 
 impl MpesaReceipt {
-    /// Records a payment M-PESA reported, in its own transaction; see [`MpesaReceipt::record_within`].
-    pub fn record(
+    /// Stores a payment M-PESA reported, unmatched, received at `now`: false (and nothing
+    /// written) when its receipt number is stored already.
+    pub fn insert(
         connection: &mut DbConnection,
         payment: &ReceivedPayment,
-        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
-    ) -> QueryResult<Recorded> {
-        write_transaction(connection, |connection| MpesaReceipt::record_within(connection, payment, None, notify, now))
-    }
-
-    /// Records a payment once (by its receipt number: a second report of it changes nothing) and
-    /// matches it: to `order_id` when it is a prompt's; otherwise to the order whose order ID it
-    /// names (`BillRefNumber`), or to the one unpaid order of its phone number with that bill. A
-    /// matched payment pays its order when the amount is the bill and the order is unpaid, and is
-    /// flagged for staff otherwise; an unmatched one waits in the staff's list. A prompt's report
-    /// of a payment the till reported first, unmatched, matches it to the prompt's order.
-    ///
-    /// The order is locked before the receipt is written (the order every payment takes its locks
-    /// in), so a prompt's callback and the till's confirmation of one payment, arriving together,
-    /// wait for each other rather than deadlock.
-    pub fn record_within(
-        connection: &mut DbConnection,
-        payment: &ReceivedPayment,
-        order_id: Option<&str>,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<Recorded> {
-        let found = match order_id {
-            Some(id) => Some((id.to_owned(), "prompt")),
-            None if MpesaReceipt::find(connection, &payment.receipt)?.is_some() => {
-                return Ok(Recorded::AlreadyRecorded);
-            }
-            None => MpesaReceipt::find_order(connection, payment, now)?,
-        };
-        if let Some((id, _)) = &found {
-            Order::lock(connection, id)?;
-        }
+    ) -> QueryResult<bool> {
         let row = NewReceipt {
             receipt: &payment.receipt,
             source: payment.source,
@@ -152,23 +118,12 @@ impl MpesaReceipt {
             received_at: now,
             raw: &payment.raw,
         };
-        if insert_or_ignore!(connection, mpesa_receipts::table, &row)? == 0 {
-            if let Some(id) = order_id
-                && MpesaReceipt::claim(connection, &payment.receipt, id, "prompt", now)?
-            {
-                return MpesaReceipt::apply(connection, &payment.receipt, id, "prompt", notify, now);
-            }
-            return Ok(Recorded::AlreadyRecorded);
-        }
-        match found {
-            Some((id, how)) => MpesaReceipt::apply(connection, &payment.receipt, &id, how, notify, now),
-            None => Ok(Recorded::Unmatched),
-        }
+        Ok(insert_or_ignore!(connection, mpesa_receipts::table, &row)? > 0)
     }
 
     /// Takes an unmatched payment for the order `id`: false when it is matched already (by
     /// another request, perhaps at this moment).
-    fn claim(
+    pub fn claim(
         connection: &mut DbConnection,
         receipt: &str,
         id: &str,
@@ -189,7 +144,7 @@ impl MpesaReceipt {
     /// not cancelled order of its phone number whose bill is the amount, else an order of that
     /// phone paid by a prompt whose code M-PESA's status query did not give. None when no order,
     /// or more than one, fits.
-    fn find_order(
+    pub fn find_order(
         connection: &mut DbConnection,
         payment: &ReceivedPayment,
         now: PrimitiveDateTime,
@@ -235,38 +190,16 @@ impl MpesaReceipt {
         Ok(if let [id] = without_code.as_slice() { Some((id.clone(), "prompt")) } else { None })
     }
 
-    /// Matches the stored payment `receipt` to the order `id` and pays it, or flags why not.
-    fn apply(
+    /// Matches the payment `receipt` to the order `id` (`how`: 'prompt', 'order-id',
+    /// 'phone-and-amount' or a staff member's e-mail), with the reason it did not pay it, if any.
+    pub fn set_match(
         connection: &mut DbConnection,
         receipt: &str,
         id: &str,
         how: &str,
-        notify: &NotifyCustomer,
+        problem: Option<ReceiptProblem>,
         now: PrimitiveDateTime,
-    ) -> QueryResult<Recorded> {
-        Order::lock(connection, id)?;
-        let Some(order) = Order::find(connection, id)? else { return Ok(Recorded::Unmatched) };
-        let amount: i32 = mpesa_receipts::table.find(receipt).select(mpesa_receipts::amount).first(connection)?;
-        let code = MpesaCode::parse(receipt).ok();
-        let paid_without_code = order.payment_status == PaymentStatus::Paid
-            && order.paid_via == Some(PaidVia::Mpesa)
-            && order.mpesa_code.is_none();
-        let problem = match &code {
-            None => Some(ReceiptProblem::Code),
-            Some(_) if order.mpesa_code.as_deref() == Some(receipt) => None,
-            Some(_) if order.payment_status == PaymentStatus::Paid && !paid_without_code => {
-                Some(ReceiptProblem::AlreadyPaid)
-            }
-            Some(_) if amount != order.total_amount => Some(ReceiptProblem::Amount),
-            Some(code) => {
-                let payment = Payment::Mpesa(code.clone());
-                match Order::record_payment_within(connection, id, &payment, "M-PESA", notify, now)? {
-                    PaymentRecorded::Recorded(_) => None,
-                    PaymentRecorded::CodeUsedBy(_) => Some(ReceiptProblem::Code),
-                    PaymentRecorded::NoSuchOrder => return Ok(Recorded::Unmatched),
-                }
-            }
-        };
+    ) -> QueryResult<()> {
         diesel::update(mpesa_receipts::table.find(receipt))
             .set((
                 mpesa_receipts::order_id.eq(id),
@@ -275,49 +208,17 @@ impl MpesaReceipt {
                 mpesa_receipts::problem.eq(problem),
             ))
             .execute(connection)?;
-        Ok(match problem {
-            None => Recorded::Paid(order.reference),
-            Some(problem) => Recorded::Flagged(order.reference, problem),
-        })
+        Ok(())
     }
 
-    /// Staff match an unmatched payment to the order with the order ID `reference`: paid when the
-    /// amount is its bill, flagged otherwise. Two staff matching one payment at once: the first
-    /// wins, the second is told which order has it.
-    pub fn match_to_order(
-        connection: &mut DbConnection,
-        receipt: &str,
-        reference: &str,
-        staff: &str,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<Result<Recorded, MatchRefusal>> {
-        let Some(reference) = OrderReference::parse(reference) else { return Ok(Err(MatchRefusal::NoSuchOrder)) };
-        let receipt = receipt.trim().to_ascii_uppercase();
-        write_transaction(connection, |connection| {
-            let Some(order_id): Option<String> = orders::table
-                .filter(orders::reference.eq(reference.as_str()))
-                .select(orders::id)
-                .first(connection)
-                .optional()?
-            else {
-                return Ok(Err(MatchRefusal::NoSuchOrder));
-            };
-            Order::lock(connection, &order_id)?;
-            if MpesaReceipt::find(connection, &receipt)?.is_none() {
-                return Ok(Err(MatchRefusal::NoSuchPayment));
-            }
-            if !MpesaReceipt::claim(connection, &receipt, &order_id, staff, now)? {
-                let matched: Option<String> = mpesa_receipts::table
-                    .inner_join(orders::table)
-                    .filter(mpesa_receipts::receipt.eq(&receipt))
-                    .select(orders::reference)
-                    .first(connection)
-                    .optional()?;
-                return Ok(Err(MatchRefusal::AlreadyMatched(matched.unwrap_or_default())));
-            }
-            Ok(Ok(MpesaReceipt::apply(connection, &receipt, &order_id, staff, notify, now)?))
-        })
+    /// The order ID of the order the payment `receipt` is matched to, if it is.
+    pub fn matched_reference(connection: &mut DbConnection, receipt: &str) -> QueryResult<Option<String>> {
+        mpesa_receipts::table
+            .inner_join(orders::table)
+            .filter(mpesa_receipts::receipt.eq(receipt))
+            .select(orders::reference)
+            .first(connection)
+            .optional()
     }
 
     /// The bill of a paid order changed (weighed at pickup after the estimate was paid): its

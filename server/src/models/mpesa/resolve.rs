@@ -1,13 +1,13 @@
-//! How a prompt ends: its callback or a status query says paid, cancelled or failed, once; money
-//! it reports is recorded as a payment of its order.
+//! How a prompt ends: its callback or a status query says paid, cancelled or failed, once; what
+//! such an answer says of money, and the words the customer reads when it proves nothing. Ending
+//! a prompt and recording the money it reports as a payment of its order is
+//! `lifecycle::payment`'s.
 
 use super::prompt::MpesaPrompt;
-use super::receipt::{MpesaReceipt, ReceivedPayment, Recorded};
+use super::receipt::Recorded;
+use crate::db::DbConnection;
 use crate::db::schema::mpesa_prompts;
-use crate::db::{DbConnection, write_transaction};
-use crate::domain::{PaymentStatus, PromptState, ReceiptProblem, ReceiptSource, is_known_result, prompt_result};
-use crate::models::order::{Order, Payment};
-use crate::notify::NotifyCustomer;
+use crate::domain::PromptState;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -56,167 +56,54 @@ pub enum Resolved {
 }
 
 impl MpesaPrompt {
-    /// Ends the prompt `checkout_request_id` as its callback or status query says (`code`, `desc`),
-    /// once: a repeated or late answer changes nothing, except that money reported (`money`, from
-    /// a callback) is always recorded, even for a prompt a query had called failed. A payment is
-    /// recorded against the prompt's order: paid when the amount is its bill, flagged for staff
-    /// otherwise. A status query's success carries no receipt: the order is paid without its code,
-    /// and the callback (or the till's confirmation) that brings it later records it. The order is
-    /// locked first, so a callback and a status query of one prompt, or two copies of a callback,
-    /// arriving together are handled one after the other.
-    ///
-    /// A success callback is not taken at its word when it proves nothing: without a receipt
-    /// number or an amount ([`Money::Unproven`]), or with a receipt number recorded for another
-    /// order, the order stays unpaid, the prompt ends "failed" with words saying it is being
-    /// checked (never "paid" on the customer's page), and a payment to check waits in the staff's
-    /// list.
-    #[allow(clippy::too_many_arguments)]
-    pub fn resolve(
+    /// The prompt M-PESA knows by `checkout_request_id`.
+    pub fn find_by_checkout(
         connection: &mut DbConnection,
         checkout_request_id: &str,
-        code: i64,
-        desc: &str,
-        money: &Money,
-        raw: &str,
-        notify: &NotifyCustomer,
+    ) -> QueryResult<Option<MpesaPrompt>> {
+        mpesa_prompts::table
+            .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
+            .select(MpesaPrompt::as_select())
+            .first(connection)
+            .optional()
+    }
+
+    /// Ends the prompt `id` as its callback or status query says: its state and the words the
+    /// customer reads, M-PESA's result code, the receipt number a callback gave, and the answer
+    /// as it came; no query is due after.
+    pub fn end(
+        connection: &mut DbConnection,
+        id: &str,
+        end: &PromptEnd<'_>,
         now: PrimitiveDateTime,
-    ) -> QueryResult<Resolved> {
-        write_transaction(connection, |connection| {
-            let order_id: Option<String> = mpesa_prompts::table
-                .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
-                .select(mpesa_prompts::order_id)
-                .first(connection)
-                .optional()?;
-            // The order first, then the prompt: the order of locks every payment takes.
-            if let Some(order_id) = order_id.as_deref() {
-                Order::lock(connection, order_id)?;
-            }
-            let prompt: Option<MpesaPrompt> = mpesa_prompts::table
-                .filter(mpesa_prompts::checkout_request_id.eq(checkout_request_id))
-                .select(MpesaPrompt::as_select())
-                .first(connection)
-                .optional()?;
-            let received = |paid: &PaidDetails| ReceivedPayment {
-                receipt: paid.receipt.clone(),
-                source: ReceiptSource::Prompt,
-                amount: paid.amount,
-                phone: paid.phone.clone(),
-                payer_name: None,
-                bill_ref: None,
-                paid_at: paid.paid_at,
-                raw: raw.to_owned(),
-            };
-            let paid = match money {
-                Money::Paid(paid) => Some(paid),
-                Money::NotSaid | Money::Unproven => None,
-            };
-            let Some(prompt) = prompt else {
-                let recorded = match paid {
-                    Some(paid) => Some(MpesaReceipt::record_within(connection, &received(paid), None, notify, now)?),
-                    None => None,
-                };
-                return Ok(Resolved::Unknown(recorded));
-            };
-            let (state, words) = prompt_result(code);
-            let money_now = state == PromptState::Paid && paid.is_some();
-            // A status query found it paid, without the receipt number; here it is.
-            let receipt_late = prompt.state == PromptState::Paid && prompt.receipt.is_none() && money_now;
-            // The same receipt again (a repeated callback, one flagged too) changes nothing more.
-            let known = paid.is_some_and(|paid| prompt.receipt.as_deref() == Some(paid.receipt.as_str()));
-            if known
-                || (!receipt_late && (prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now)))
-            {
-                return Ok(Resolved::AlreadyEnded);
-            }
-            let recorded = match (state, money) {
-                (PromptState::Paid, Money::Paid(paid)) => {
-                    let recorded =
-                        MpesaReceipt::record_within(connection, &received(paid), Some(&prompt.order_id), notify, now)?;
-                    Some(match recorded {
-                        // Known already: on this order (nothing to do) or on another one, which
-                        // staff must look at.
-                        Recorded::AlreadyRecorded => {
-                            match MpesaReceipt::flag_if_elsewhere(connection, &paid.receipt, &prompt.order_id)? {
-                                Some(reference) => Recorded::Flagged(reference, ReceiptProblem::Code),
-                                None => Recorded::AlreadyRecorded,
-                            }
-                        }
-                        other => other,
-                    })
-                }
-                (PromptState::Paid, Money::Unproven) => {
-                    // No receipt number to store it by: a payment to check under the prompt's own
-                    // name (not an M-PESA code, so it never pays an order), matched to its order.
-                    let unproven = ReceivedPayment {
-                        receipt: unproven_receipt(&prompt.id),
-                        source: ReceiptSource::Prompt,
-                        amount: prompt.amount,
-                        phone: None,
-                        payer_name: None,
-                        bill_ref: None,
-                        paid_at: None,
-                        raw: raw.to_owned(),
-                    };
-                    Some(MpesaReceipt::record_within(connection, &unproven, Some(&prompt.order_id), notify, now)?)
-                }
-                (PromptState::Paid, Money::NotSaid) => {
-                    // A status query's "paid": the amount asked, if it is still the bill. Otherwise
-                    // the callback or the till's confirmation brings the receipt to flag.
-                    let order = Order::find(connection, &prompt.order_id)?;
-                    let bill = order.as_ref().map(|order| order.total_amount);
-                    if bill.is_some_and(|bill| bill != prompt.amount) {
-                        tracing::warn!(prompt = %prompt.id, asked = prompt.amount, ?bill, "a prompt for another amount than the bill was paid; the order is left unpaid for staff");
-                    }
-                    if order.is_some_and(|order| {
-                        order.payment_status != PaymentStatus::Paid && order.total_amount == prompt.amount
-                    }) {
-                        Order::record_payment_within(
-                            connection,
-                            &prompt.order_id,
-                            &Payment::MpesaWithoutCode,
-                            "M-PESA",
-                            notify,
-                            now,
-                        )?;
-                    }
-                    None
-                }
-                _ => None,
-            };
-            // Not shown "paid" to the customer when nothing proves this order was paid by it.
-            let (state, detail) = match (money, &recorded) {
-                (Money::Unproven, _) if state == PromptState::Paid => (PromptState::Failed, UNPROVEN_WORDS.to_owned()),
-                (_, Some(Recorded::Flagged(_, ReceiptProblem::Code))) => {
-                    (PromptState::Failed, CODE_ELSEWHERE_WORDS.to_owned())
-                }
-                _ => match desc.trim() {
-                    desc if !desc.is_empty() && !is_known_result(code) => (state, format!("{words} ({desc})")),
-                    _ => (state, words.to_owned()),
-                },
-            };
-            diesel::update(mpesa_prompts::table.find(&prompt.id))
-                .set((
-                    mpesa_prompts::state.eq(state),
-                    mpesa_prompts::result_code.eq(i32::try_from(code).ok()),
-                    mpesa_prompts::detail.eq(&detail),
-                    mpesa_prompts::receipt.eq(paid.map(|paid| paid.receipt.as_str())),
-                    mpesa_prompts::resolved_at.eq(now),
-                    mpesa_prompts::next_query_at.eq(None::<PrimitiveDateTime>),
-                    mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
-                    mpesa_prompts::raw_callback.eq(raw),
-                ))
-                .execute(connection)?;
-            if state == PromptState::Failed && code == 0 {
-                tracing::warn!(prompt = %prompt.id, outcome = ?recorded, "an M-PESA success callback proved no payment of its order; flagged for staff");
-            }
-            Ok(Resolved::Ended(state, recorded))
-        })
+    ) -> QueryResult<()> {
+        diesel::update(mpesa_prompts::table.find(id))
+            .set((
+                mpesa_prompts::state.eq(end.state),
+                mpesa_prompts::result_code.eq(end.result_code),
+                mpesa_prompts::detail.eq(end.detail),
+                mpesa_prompts::receipt.eq(end.receipt),
+                mpesa_prompts::resolved_at.eq(now),
+                mpesa_prompts::next_query_at.eq(None::<PrimitiveDateTime>),
+                mpesa_prompts::lease_until.eq(None::<PrimitiveDateTime>),
+                mpesa_prompts::raw_callback.eq(end.raw),
+            ))
+            .execute(connection)?;
+        Ok(())
     }
 }
 
-/// The name a success callback without a receipt number is stored under among the payments to
-/// check: letters and digits (as the staff's paths take them), never an M-PESA code.
-fn unproven_receipt(prompt_id: &str) -> String {
-    let digits: String = prompt_id.chars().filter(char::is_ascii_alphanumeric).collect();
-    format!("NOCODE{}", digits.to_ascii_uppercase())
+/// How a prompt ended ([`MpesaPrompt::end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PromptEnd<'a> {
+    /// Paid, cancelled or failed.
+    pub state: PromptState,
+    /// M-PESA's `ResultCode`.
+    pub result_code: Option<i32>,
+    /// The words the customer reads.
+    pub detail: &'a str,
+    /// The M-PESA receipt number, when a callback gave one.
+    pub receipt: Option<&'a str>,
+    /// The callback or query answer as it came.
+    pub raw: &'a str,
 }

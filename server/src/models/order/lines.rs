@@ -34,7 +34,7 @@ pub struct OrderLine {
 
 impl Order {
     /// Stores `lines` as the lines of order `order_id` (inside the caller's transaction).
-    pub(super) fn insert_lines(connection: &mut DbConnection, order_id: &str, lines: &[Line]) -> QueryResult<()> {
+    pub fn insert_lines(connection: &mut DbConnection, order_id: &str, lines: &[Line]) -> QueryResult<()> {
         for (position, line) in lines.iter().enumerate() {
             diesel::insert_into(order_lines::table)
                 .values((

@@ -1,25 +1,20 @@
 //! Orders and their status history: the row and finding one. Its lines, its bills (weighed at
-//! pickup), the staff's list and payments have files of their own; changing its status is
+//! pickup) and payments have files of their own; the staff's list and one order's record are read
+//! models beside it (`models::order_list`, `models::order_detail`); changing its status is
 //! `lifecycle`'s.
 
 pub mod bill;
-pub mod detail;
 mod lines;
-mod list;
 mod payment;
-mod place;
-mod visit;
 
 pub use lines::OrderLine;
-pub use list::{ListedOrder, MpesaFacts, OrderFilter};
 pub use payment::{Payment, PaymentRecorded};
-pub use place::{PIECES_ONLY, PlaceError, Placed, PlacingTerms, Pricing, StaffBooking};
-pub use visit::VisitStop;
 
 use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders};
 use crate::domain::{OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
 use diesel::prelude::*;
+use std::collections::HashMap;
 use time::PrimitiveDateTime;
 
 /// A stored order.
@@ -163,5 +158,18 @@ impl Order {
     /// The order with this id.
     pub fn find(connection: &mut DbConnection, id: &str) -> QueryResult<Option<Order>> {
         orders::table.find(id).select(Order::as_select()).first(connection).optional()
+    }
+
+    /// The order IDs of the orders `ids` (internal ids), by id.
+    pub fn references(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, String>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        Ok(orders::table
+            .filter(orders::id.eq_any(ids))
+            .select((orders::id, orders::reference))
+            .load::<(String, String)>(connection)?
+            .into_iter()
+            .collect())
     }
 }

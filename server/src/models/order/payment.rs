@@ -1,12 +1,10 @@
 //! Recording how an order was paid, apart from its work status.
 
 use super::Order;
+use crate::db::DbConnection;
 use crate::db::schema::orders;
-use crate::db::{DbConnection, write_transaction};
-use crate::domain::{MessageKind, MpesaCode, PaidVia, PaymentStatus};
-use crate::notify::{NotifyCustomer, once_per};
+use crate::domain::{MpesaCode, PaidVia, PaymentStatus};
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
 
 /// How staff record a payment.
@@ -24,44 +22,23 @@ pub enum Payment {
 }
 
 impl Order {
-    /// Records a payment (or its absence), apart from the work status. An M-PESA code pays for
-    /// one order only: a code already recorded for another order is refused (a typo, or one
-    /// payment message shown for two orders). An order that becomes paid texts the customer as
-    /// `notify` says; one paid already (a correction of how) does not text again.
-    pub fn record_payment(
-        connection: &mut DbConnection,
-        id: &str,
-        payment: &Payment,
-        by: &str,
-        notify: &NotifyCustomer,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<PaymentRecorded> {
-        let attempt = |connection: &mut DbConnection| {
-            write_transaction(connection, |connection| {
-                Order::record_payment_within(connection, id, payment, by, notify, now)
-            })
-        };
-        match attempt(connection) {
-            // Another order took the code between the check and the write; the check now sees it.
-            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => attempt(connection),
-            outcome => outcome,
-        }
-    }
-
-    /// [`Order::record_payment`] inside the caller's transaction, for a change that writes more
-    /// with it (the valet's delivery). A code taken by another order at the same moment fails with
+    /// Records a payment (or its absence), apart from the work status, inside the caller's
+    /// transaction; telling the customer is `lifecycle::payment`'s. An M-PESA code pays for one
+    /// order only: a code already recorded for another order is refused (a typo, or one payment
+    /// message shown for two orders). A code taken by another order at the same moment fails with
     /// a unique violation: the caller retries its transaction, whose check then sees it.
     pub fn record_payment_within(
         connection: &mut DbConnection,
         id: &str,
         payment: &Payment,
         by: &str,
-        notify: &NotifyCustomer,
         now: PrimitiveDateTime,
     ) -> QueryResult<PaymentRecorded> {
         // Two staff recording one payment at once: the second waits, then sees it paid.
         Order::lock(connection, id)?;
-        let Some(before) = Order::find(connection, id)? else { return Ok(PaymentRecorded::NoSuchOrder) };
+        if Order::find(connection, id)?.is_none() {
+            return Ok(PaymentRecorded::NoSuchOrder);
+        }
         let (status, via, code, paid_at, recorded_by) = match payment {
             Payment::Unpaid => (PaymentStatus::Unpaid, None, None, None, None),
             Payment::Mpesa(code) => {
@@ -93,20 +70,6 @@ impl Order {
         let Some(order) = Order::find(connection, id)?.filter(|_| changed > 0) else {
             return Ok(PaymentRecorded::NoSuchOrder);
         };
-        if before.payment_status != PaymentStatus::Paid && order.payment_status == PaymentStatus::Paid {
-            let kind = MessageKind::SmsPaymentReceived;
-            let code = order.mpesa_code.clone();
-            let amount = order.total_amount;
-            // Once per order: a payment corrected (paid, unpaid, paid again) is not texted twice.
-            notify.text(
-                connection,
-                kind,
-                &order,
-                Some(once_per(kind, &order.id)),
-                |texts| texts.payment_received(&order, amount, code.as_deref()),
-                now,
-            )?;
-        }
         Ok(PaymentRecorded::Recorded(Box::new(order)))
     }
 }

@@ -8,7 +8,7 @@ use crate::auth::CurrentStaff;
 use crate::db::DbError;
 use crate::domain::{OrderInput, OrderSource, StaffRole};
 use crate::error::ApiError;
-use crate::models::order::Placed;
+use crate::lifecycle::place::Placed;
 use crate::models::stop::Stop;
 use crate::routes::placing::{self, Placer};
 use crate::state::AppState;

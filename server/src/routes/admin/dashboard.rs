@@ -12,7 +12,7 @@ use crate::db::DbError;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
 use crate::models::day_board::DayBoard;
-use crate::models::order::Order;
+use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::{AdminTab, DashboardProps, MessagesPage, OrdersPage, StaffView};
@@ -72,7 +72,7 @@ pub async fn show_dashboard(
         .db()
         .run(move |connection| {
             let stats = Stats::load(connection, day)?;
-            let orders = Order::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
+            let orders = ListedOrder::page(connection, &filter.filter, filter.page, PAGE_SIZE)?;
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
             let outbox = load_report(connection, &missing, budget)?;
             let unconfirmed = load_awaiting(connection, &schedule, now)?;

@@ -8,7 +8,7 @@ use crate::auth::CurrentStaff;
 use crate::db::DbError;
 use crate::error::ApiError;
 use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
-use crate::models::order::detail::OrderRecord;
+use crate::models::order_detail::OrderRecord;
 use crate::state::AppState;
 use crate::views::admin::OrderDetail;
 use actix_web::{HttpResponse, web};

@@ -9,7 +9,8 @@ use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
 use crate::error::ApiError;
 use crate::lifecycle::status::MAX_REASON;
 use crate::lifecycle::{self, Context, LifeError};
-use crate::models::order::{MpesaFacts, Order, Payment, PaymentRecorded};
+use crate::models::order::{Order, Payment, PaymentRecorded};
+use crate::models::order_list::{ListedOrder, MpesaFacts};
 use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
 use crate::notify::NotifyCustomer;
@@ -29,7 +30,7 @@ pub async fn list_orders(
     let filter = query.clone();
     let page = state
         .db()
-        .run(move |c| Order::page(c, &filter.filter, filter.page, PAGE_SIZE).map_err(DbError::from))
+        .run(move |c| ListedOrder::page(c, &filter.filter, filter.page, PAGE_SIZE).map_err(DbError::from))
         .await
         .map_err(load_failed)?;
     Ok(private_json(&OrdersPage::new(&page, query.view(), query.page, PAGE_SIZE, state.now())))
@@ -85,7 +86,7 @@ pub async fn change_order_status(
                 };
             let order = changed.after.order;
             let lines = Order::lines(connection, &found.id)?;
-            let facts = Order::mpesa_facts_of(connection, &found.id)?;
+            let facts = MpesaFacts::of_order(connection, &found.id)?;
             let original = Reclean::original_of(connection, &found.id)?;
             let stats = Stats::load(connection, day)?;
             Ok::<_, DbError>(Ok(Some((AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats))))
@@ -157,9 +158,9 @@ pub async fn record_payment(
         .run(move |connection| {
             let (recorded, lines, facts, original) = match Order::find_by_reference(connection, &reference)? {
                 Some(found) => (
-                    Order::record_payment(connection, &found.id, &payment, &by, &notify, now)?,
+                    lifecycle::payment::record_payment(connection, &found.id, &payment, &by, &notify, now)?,
                     Order::lines(connection, &found.id)?,
-                    Order::mpesa_facts_of(connection, &found.id)?,
+                    MpesaFacts::of_order(connection, &found.id)?,
                     Reclean::original_of(connection, &found.id)?,
                 ),
                 None => (PaymentRecorded::NoSuchOrder, Vec::new(), MpesaFacts::default(), None),

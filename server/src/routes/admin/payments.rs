@@ -9,8 +9,10 @@ use crate::auth::CurrentStaff;
 use crate::db::DbError;
 use crate::domain::{FieldErrors, OrderReference, PaymentStatus};
 use crate::error::ApiError;
+use crate::lifecycle;
 use crate::models::mpesa::{AskRefusal, MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use crate::models::order::Order;
+use crate::models::order_list::MpesaFacts;
 use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
 use crate::state::AppState;
@@ -109,7 +111,8 @@ pub async fn match_payment(
     let answer = state
         .db()
         .run(move |connection| {
-            let matched = MpesaReceipt::match_to_order(connection, &receipt, reference.as_str(), &by, &notify, now)?;
+            let matched =
+                lifecycle::payment::match_to_order(connection, &receipt, reference.as_str(), &by, &notify, now)?;
             let stored = MpesaReceipt::find(connection, &receipt)?;
             let ids: Vec<&str> = stored.iter().filter_map(|found| found.order_id.as_deref()).collect();
             let references = Order::references(connection, &ids)?;
@@ -205,7 +208,7 @@ pub async fn send_prompt(
             };
             let order = Order::find(connection, &found.id)?.unwrap_or(found);
             let lines = Order::lines(connection, &order.id)?;
-            let facts = Order::mpesa_facts_of(connection, &order.id)?;
+            let facts = MpesaFacts::of_order(connection, &order.id)?;
             let original = Reclean::original_of(connection, &order.id)?;
             let stats = Stats::load(connection, day)?;
             let shown = AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original);

@@ -3,7 +3,7 @@
 
 use crate::domain::{MessageStatus, OrderReference, OrderStatus, PaymentStatus, TextEnum};
 use crate::error::ApiError;
-use crate::models::order::OrderFilter;
+use crate::models::order_list::OrderFilter;
 use crate::views::admin::OrdersFilter;
 use serde::Deserialize;
 

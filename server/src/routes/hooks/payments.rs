@@ -17,7 +17,8 @@ use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::{ReceiptSource, parse_daraja_time};
 use crate::error::ApiError;
-use crate::models::mpesa::{Money, MpesaPrompt, MpesaReceipt, PaidDetails, ReceivedPayment, Resolved};
+use crate::lifecycle;
+use crate::models::mpesa::{Money, PaidDetails, ReceivedPayment, Resolved};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
@@ -135,7 +136,7 @@ pub async fn prompt_result(
         .db()
         .run(move |c| {
             let PromptCallback { checkout_request_id, code, desc, money } = callback;
-            MpesaPrompt::resolve(c, &checkout_request_id, code, &desc, &money, &raw, &notify, now)
+            lifecycle::payment::resolve_prompt(c, &checkout_request_id, code, &desc, &money, &raw, &notify, now)
                 .map_err(DbError::from)
         })
         .await?;
@@ -183,8 +184,10 @@ pub async fn till_confirmation(
     let payment = till_payment(&json_body(&body)?)?;
     let now = stored(state.settings().clock.now());
     let notify = state.notify_customer();
-    let recorded =
-        state.db().run(move |c| MpesaReceipt::record(c, &payment, &notify, now).map_err(DbError::from)).await?;
+    let recorded = state
+        .db()
+        .run(move |c| lifecycle::payment::record_receipt(c, &payment, &notify, now).map_err(DbError::from))
+        .await?;
     tracing::info!(outcome = ?recorded, "M-PESA till confirmation");
     state.wake_outbox();
     Ok(accepted())

@@ -2,15 +2,15 @@
 //! Talking's incoming-message callback (form fields `from`, `to`, `text`, `date`, `id`,
 //! `linkId`). Every text is stored for staff (the inbox); the pickup letter books a pickup for a
 //! number with a recent order; STOP and START switch the number's texts; a reply is written only
-//! to a number with a recent order, a few a day (see `models::incoming_text`). The same callback
+//! to a number with a recent order, a few a day (see `lifecycle::by_text`). The same callback
 //! again is answered 200 and changes nothing.
 
 use super::{check_secret, field};
 use crate::db::DbError;
 use crate::domain::{IncomingSms, OrderSource, PhoneNumber};
 use crate::error::ApiError;
-use crate::models::incoming_text::{Answered, IncomingText, ReplyRules};
-use crate::models::order::{PlaceError, PlacingTerms};
+use crate::lifecycle::by_text::{self, Answered, ReplyRules};
+use crate::lifecycle::place::{PlaceError, PlacingTerms};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use std::collections::HashMap;
@@ -39,7 +39,7 @@ pub async fn sms_incoming(
             .run(move |connection| {
                 let terms = PlacingTerms::new(first_order_discount, &schedule, &texts, OrderSource::Sms, false);
                 // Now as orders are stamped: the months and the day of the rules compare with them.
-                IncomingText::answer(connection, &sms, &terms, rules, now).map_err(|error| match error {
+                by_text::answer(connection, &sms, &terms, rules, now).map_err(|error| match error {
                     PlaceError::Database(error) => DbError::Query(error),
                     // Not reachable for a text (its key is its own id, new orders are allowed,
                     // a window taken meanwhile is looked for again): kept as the cause.

@@ -7,8 +7,10 @@ use super::{Outcome, not_found, order_page, posted_to, private};
 use crate::clock::stored;
 use crate::db::DbError;
 use crate::domain::{OrderSource, RecleanInput};
-use crate::models::order::{Order, Placed, PlacingTerms};
-use crate::models::reclean::{Reclean, RecleanError, RecleanRefusal};
+use crate::lifecycle::place::{Placed, PlacingTerms};
+use crate::lifecycle::reclean::{self, RecleanError};
+use crate::models::order::Order;
+use crate::models::reclean::RecleanRefusal;
 use crate::state::AppState;
 use crate::views::reclean::RecleanForm;
 use actix_web::http::header;
@@ -53,7 +55,7 @@ pub async fn ask_reclean(
         .run(move |c| {
             let Some(original) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-            match Reclean::ask(c, &original.id, &asked, &terms, days, now, now) {
+            match reclean::ask(c, &original.id, &asked, &terms, days, now, now) {
                 Ok(placed) => Ok(Some(Ok((original.reference, placed)))),
                 Err(RecleanError::Refused(refusal)) => Ok(Some(Err(refusal))),
                 Err(RecleanError::NoSuchOrder) => Ok(None),

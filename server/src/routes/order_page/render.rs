@@ -34,11 +34,11 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let now = clock.utc();
             let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
-            let stops = Order::visit(c, &order.id, nairobi_day(now.assume_utc()))?;
+            let stops = Stop::visit_of(c, &order.id, nairobi_day(now.assume_utc()))?;
             let pickup = stops.iter().map(|visit| &visit.stop).find(|stop| stop.kind == StopKind::Pickup);
             let refusal = change_refusal(&order, pickup, &schedule, now.assume_utc());
             let choices = match refusal {
-                None => Order::pickup_choices(c, &schedule, pickup.map(Stop::slot), now)?,
+                None => Stop::pickup_choices(c, &schedule, pickup.map(Stop::slot), now)?,
                 Some(_) => Vec::new(),
             };
             // A stop the valet missed: its words, and for a delivery the windows to choose from

@@ -5,7 +5,8 @@
 
 use crate::domain::schedule::eta;
 use crate::domain::{StopKind, StopState};
-use crate::models::order::{Order, VisitStop};
+use crate::models::order::Order;
+use crate::models::stop::VisitStop;
 use serde::Serialize;
 use ts_rs::TS;
 

@@ -1,11 +1,12 @@
 //! One order as staff open it from the dashboard: found by its order ID (never by the internal
 //! id, which does not leave the server), with its status history, the e-mails and texts written about it,
-//! and its re-clean links (the order it cleans again, the re-cleans asked of it).
+//! and its re-clean links (the order it cleans again, the re-cleans asked of it). A read model: it
+//! joins the order with its messages and re-cleans, and writes nothing; no other model imports it.
 
-use super::{Order, OrderLine, StatusChange};
 use crate::db::DbConnection;
 use crate::db::schema::outbox;
 use crate::domain::OrderReference;
+use crate::models::order::{Order, OrderLine, StatusChange};
 use crate::models::outbox::OutboxMessage;
 use crate::models::reclean::{Reclean, RecleanLinks};
 use diesel::prelude::*;

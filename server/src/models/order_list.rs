@@ -1,13 +1,15 @@
 //! The staff's list of orders: filtered by status and by payment, searched by name, pickup
 //! location, phone or order ID, a page at a time; and what staff see of each order's M-PESA (its
-//! newest prompt, payments to check) and, for a re-clean, of the order it cleans again.
+//! newest prompt, payments to check) and, for a re-clean, of the order it cleans again. A read
+//! model: it joins orders with their prompts, payments and re-clean links, and writes nothing;
+//! no other model imports it.
 
-use super::{Order, OrderLine};
 use crate::db::DbConnection;
 use crate::db::schema::{mpesa_prompts, mpesa_receipts, orders};
 use crate::domain::{OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
 use crate::models::Page;
 use crate::models::mpesa::MpesaPrompt;
+use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -30,7 +32,7 @@ diesel::define_sql_function! {
     fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
 }
 
-impl Order {
+impl ListedOrder {
     /// A page of orders matching `filter`, newest first, each with its lines, its M-PESA and (a
     /// re-clean) the order ID of the order it cleans again.
     /// `page` counts from 1.
@@ -85,7 +87,7 @@ impl Order {
             .load(connection)?;
         let mut lines = Order::lines_of(connection, &items)?;
         let ids: Vec<&str> = items.iter().map(|order| order.id.as_str()).collect();
-        let mut mpesa = Order::mpesa_facts(connection, &ids)?;
+        let mut mpesa = MpesaFacts::of_orders(connection, &ids)?;
         let mut originals = Reclean::originals_of(connection, &ids)?;
         let items = items
             .into_iter()
@@ -123,10 +125,10 @@ pub struct MpesaFacts {
     pub to_check: i64,
 }
 
-impl Order {
+impl MpesaFacts {
     /// The [`MpesaFacts`] of the orders `ids` (internal ids), by id; an order without prompts or
     /// flagged payments has none.
-    pub fn mpesa_facts(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, MpesaFacts>> {
+    pub fn of_orders(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, MpesaFacts>> {
         let mut facts: HashMap<String, MpesaFacts> = HashMap::new();
         if ids.is_empty() {
             return Ok(facts);
@@ -155,21 +157,8 @@ impl Order {
     }
 
     /// The one order's [`MpesaFacts`].
-    pub fn mpesa_facts_of(connection: &mut DbConnection, id: &str) -> QueryResult<MpesaFacts> {
-        Ok(Order::mpesa_facts(connection, &[id])?.remove(id).unwrap_or_default())
-    }
-
-    /// The order IDs of the orders `ids` (internal ids), by id.
-    pub fn references(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, String>> {
-        if ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        Ok(orders::table
-            .filter(orders::id.eq_any(ids))
-            .select((orders::id, orders::reference))
-            .load::<(String, String)>(connection)?
-            .into_iter()
-            .collect())
+    pub fn of_order(connection: &mut DbConnection, id: &str) -> QueryResult<MpesaFacts> {
+        Ok(MpesaFacts::of_orders(connection, &[id])?.remove(id).unwrap_or_default())
     }
 }
 
