@@ -305,7 +305,11 @@ impl Stop {
             window: self.slot().window,
             run_start: minute(run_start.min(self.window_start)),
             stops_before: u16::try_from(before.len()).unwrap_or(u16::MAX),
-            windows_before: before.iter().map(|stop| minute(stop.window_start)).collect(),
+            // The stop the valet is driving to is not waited for: they are on their way now.
+            windows_before: before
+                .iter()
+                .map(|stop| if stop.state == StopState::OnTheWay { 0 } else { minute(stop.window_start) })
+                .collect(),
             last_progress,
         }))
     }

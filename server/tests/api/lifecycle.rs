@@ -7,32 +7,16 @@
 use crate::helpers::{Backend, SignedIn, TestApp, valet_post};
 use crate::sms::{place, texting_app, texts};
 use crate::sms_mock::MockAt;
+use crate::sms_steps::{OWNER, PHONE, api_post, order, owner};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
-use laundry::domain::{MessageKind, OrderReference, OrderStatus, StopKind, StopState};
+use laundry::domain::{MessageKind, OrderStatus, StopKind, StopState};
 use laundry::models::order::Order;
-use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use std::time::Duration;
 use time::OffsetDateTime;
-
-const OWNER: &str = "njeri@example.com";
-const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
-const PHONE: &str = "+254712345678";
-
-/// The owner, signed in, and their staff id (to put stops in a run of theirs).
-async fn owner(app: &TestApp) -> (SignedIn, String) {
-    app.create_staff(OWNER, PASSWORD);
-    let id = app.with_db(|c| Staff::find_by_email(c, OWNER).unwrap().unwrap().id);
-    (app.sign_in(OWNER, PASSWORD).await, id)
-}
-
-fn order(app: &TestApp, reference: &str) -> Order {
-    let reference = OrderReference::parse(reference).unwrap();
-    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
-}
 
 fn stop_of(app: &TestApp, order_key: &str, kind: StopKind) -> Stop {
     app.with_db(|c| Stop::of_order(c, order_key, kind).unwrap().unwrap())
@@ -41,10 +25,6 @@ fn stop_of(app: &TestApp, order_key: &str, kind: StopKind) -> Stop {
 /// The words of the texts of `kind`, oldest first.
 fn texts_of(app: &TestApp, kind: MessageKind) -> Vec<String> {
     texts(app).into_iter().filter(|row| row.kind == kind).map(|row| row.sms_text().unwrap()).collect()
-}
-
-async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
-    app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
 }
 
 async fn api_get(app: &TestApp, session: &SignedIn, path: &str) -> Value {
@@ -71,11 +51,13 @@ fn in_run_today(app: &TestApp, order_key: &str, kind: StopKind, valet: &str, pos
     })
 }
 
-/// The first `<option value="…">` after `name="{field}"` on a page: a window the form offers.
-fn first_choice(html: &str, field: &str) -> String {
+/// The first `<option value="…">` after `name="{field}"` on a page that is not `but`: a window the
+/// form offers.
+fn first_choice(html: &str, field: &str, but: &str) -> String {
     let form = html.split(&format!(r#"name="{field}""#)).nth(1).expect("the form's select");
-    let option = form.split(r#"<option value="20"#).nth(1).expect("a window to choose");
-    format!("20{}", option.split('"').next().unwrap())
+    let mut options =
+        form.split(r#"<option value="20"#).skip(1).map(|option| format!("20{}", option.split('"').next().unwrap()));
+    options.find(|value| value != but).expect("a window to choose")
 }
 
 async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_never_becomes_a_delivery(backend: Backend) {
@@ -134,7 +116,7 @@ async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_neve
     assert!(html.contains("Choose a New Pickup Time"), "the form, headed for a missed pickup");
     assert!(html.contains("Our valet could not collect your laundry on"), "and why");
     assert!(!html.contains("· Cancelled"), "the withdrawn delivery is not shown as cancelled");
-    let to = first_choice(&html, "pickup");
+    let to = first_choice(&html, "pickup", "");
     let moved = app.post_form(&format!("{link}/reschedule"), &[("pickup", &to)]).await;
     assert_eq!(moved.status(), 303);
 
@@ -224,7 +206,8 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     // The customer picks a window on the order's page.
     let html = app.get(&link).await.text().await.unwrap();
     assert!(html.contains("Choose a New Delivery Time"));
-    let to = first_choice(&html, "delivery");
+    let missed = stop_of(&app, &placed.id, StopKind::Delivery).slot().value();
+    let to = first_choice(&html, "delivery", &missed);
     let booked = app.post_form(&format!("{link}/delivery"), &[("delivery", &to)]).await;
     assert_eq!(booked.status(), 303);
     let delivery = stop_of(&app, &placed.id, StopKind::Delivery);

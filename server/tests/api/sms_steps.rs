@@ -18,18 +18,18 @@ use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-const OWNER: &str = "njeri@example.com";
+pub(crate) const OWNER: &str = "njeri@example.com";
 const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
-const PHONE: &str = "+254712345678";
+pub(crate) const PHONE: &str = "+254712345678";
 
 /// The owner, signed in, and their staff id (to put stops in a run of theirs).
-async fn owner(app: &TestApp) -> (SignedIn, String) {
+pub(crate) async fn owner(app: &TestApp) -> (SignedIn, String) {
     app.create_staff(OWNER, PASSWORD);
     let id = app.with_db(|c| Staff::find_by_email(c, OWNER).unwrap().unwrap().id);
     (app.sign_in(OWNER, PASSWORD).await, id)
 }
 
-fn order(app: &TestApp, reference: &str) -> Order {
+pub(crate) fn order(app: &TestApp, reference: &str) -> Order {
     let reference = OrderReference::parse(reference).unwrap();
     app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
 }
@@ -47,7 +47,7 @@ fn only_text(app: &TestApp, kind: MessageKind) -> String {
     rows[0].sms_text().unwrap()
 }
 
-async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
+pub(crate) async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
     app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
 }
 
