@@ -38,6 +38,38 @@ function Problem({ props, form }: { props: OrderStatusProps; form: ChangeForm })
   );
 }
 
+/** A required select of windows grouped by day, each option "Day, `label(choice)`". */
+function WindowSelect({
+  id,
+  name,
+  choices,
+  label,
+  describedBy,
+}: {
+  id: string;
+  name: string;
+  choices: readonly PickupChoice[];
+  label: (choice: PickupChoice) => string;
+  describedBy?: string;
+}) {
+  return (
+    <select id={id} name={name} required defaultValue="" aria-describedby={describedBy}>
+      <option value="" disabled>
+        Choose a day and window
+      </option>
+      {choicesByDay(choices).map((day) => (
+        <optgroup key={day.day} label={day.day}>
+          {day.choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {`${day.day}, ${label(choice)}`}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </select>
+  );
+}
+
 /** Move the pickup: a select of the open windows of the next 14 days, grouped by day. */
 function RescheduleForm({ props, choices }: { props: OrderStatusProps; choices: readonly PickupChoice[] }) {
   const missed = props.missed?.kind === "pickup" ? props.missed : null;
@@ -59,20 +91,13 @@ function RescheduleForm({ props, choices }: { props: OrderStatusProps; choices: 
             label="New pickup window"
             hint="Your delivery moves with it. We confirm the new time within 30 minutes."
           >
-            <select id="new-pickup" name="pickup" required defaultValue="" aria-describedby="new-pickup-hint">
-              <option value="" disabled>
-                Choose a day and window
-              </option>
-              {choicesByDay(choices).map((day) => (
-                <optgroup key={day.day} label={day.day}>
-                  {day.choices.map((choice) => (
-                    <option key={choice.value} value={choice.value}>
-                      {`${day.day}, ${choiceLabel(choice)}`}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
+            <WindowSelect
+              id="new-pickup"
+              name="pickup"
+              choices={choices}
+              label={choiceLabel}
+              describedBy="new-pickup-hint"
+            />
           </Field>
           <button type="submit" className="button button--primary button--block">
             Move My Pickup
@@ -99,20 +124,12 @@ function DeliveryForm({ props }: { props: OrderStatusProps }) {
       ) : (
         <>
           <Field id="new-delivery" label="New delivery window">
-            <select id="new-delivery" name="delivery" required defaultValue="">
-              <option value="" disabled>
-                Choose a day and window
-              </option>
-              {choicesByDay(missed.choices).map((day) => (
-                <optgroup key={day.day} label={day.day}>
-                  {day.choices.map((choice) => (
-                    <option key={choice.value} value={choice.value}>
-                      {`${day.day}, ${choice.window}`}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
+            <WindowSelect
+              id="new-delivery"
+              name="delivery"
+              choices={missed.choices}
+              label={(choice) => choice.window}
+            />
           </Field>
           <button type="submit" className="button button--primary button--block">
             Book My Delivery

@@ -25,11 +25,10 @@ pub mod valet;
 pub mod visit;
 pub mod waiting;
 
-use crate::clock::NAIROBI;
 use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders, stops as stop_rows};
 use crate::domain::lifecycle::{self as life, Effect, Event, Life, Moment, Notice, Refusal, StopLife};
-use crate::domain::schedule::{Schedule, SlotRefusal, eta};
+use crate::domain::schedule::{Schedule, SlotRefusal, eta, nairobi_day, nairobi_minute};
 use crate::domain::{MessageKind, OrderStatus, PaymentMethod, PaymentStatus, StopKind, StopState};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
@@ -100,10 +99,10 @@ impl OrderNow {
     }
 }
 
-/// `now` as the lifecycle reads it: Nairobi's day and minute.
+/// `now` (UTC, as stored) as the lifecycle reads it: Nairobi's day and minute.
 pub fn moment(now: PrimitiveDateTime) -> Moment {
-    let local = now.assume_utc().to_offset(NAIROBI);
-    Moment { day: local.date(), minute: u16::from(local.hour()) * 60 + u16::from(local.minute()) }
+    let at = now.assume_utc();
+    Moment { day: nairobi_day(at), minute: nairobi_minute(at) }
 }
 
 /// Why a change did not happen; nothing was written.
@@ -151,8 +150,20 @@ pub fn change(
     reason: Option<&str>,
     context: &Context<'_>,
 ) -> Result<Changed, LifeError> {
+    change_with(connection, order_id, |_| event, reason, context)
+}
+
+/// [`change`] with the event chosen from the order as it stands once locked (a status choice is a
+/// cancellation, an undo or a status set depending on the status it is now).
+pub fn change_with(
+    connection: &mut DbConnection,
+    order_id: &str,
+    event_of: impl FnOnce(&OrderNow) -> Event,
+    reason: Option<&str>,
+    context: &Context<'_>,
+) -> Result<Changed, LifeError> {
     let before = OrderNow::load(connection, order_id)?.ok_or(LifeError::NotFound)?;
-    let event = with_room(connection, &before, event, context)?;
+    let event = with_room(connection, &before, event_of(&before), context)?;
     let now = context.now;
     let transition = life::apply(&before.life(), event, moment(now))?;
     let after = transition.after;
@@ -310,15 +321,24 @@ fn write_effect(
                 OutboxMessage::enqueue(connection, &[email])?;
             }
         }
-        Effect::BillPrompt => {
-            // The bill is set at pickup: the customer's phone asks for it (the picked-up text says
-            // so). Refused for a paid order or one at KSh 0, which the text then does not promise.
-            if notify.mpesa_prompts && changed.payment_method == PaymentMethod::PayNow {
-                MpesaPrompt::ask_for_bill(connection, changed, "bill", notify.prompt_limits, now)?;
-            }
-        }
+        Effect::BillPrompt => prompt_for_bill(connection, changed, notify, now)?,
         Effect::WithdrawPrompts => {}
         Effect::Text(notice) => text(connection, order, notice, context)?,
+    }
+    Ok(())
+}
+
+/// The bill is set at pickup: the phone of a "Pay Now" order asks for it (the picked-up text says
+/// so), when `notify` sends prompts. Refused for a paid order or one at KSh 0, which the text then
+/// does not promise.
+pub(crate) fn prompt_for_bill(
+    connection: &mut DbConnection,
+    order: &Order,
+    notify: &NotifyCustomer,
+    now: PrimitiveDateTime,
+) -> QueryResult<()> {
+    if notify.mpesa_prompts && order.payment_method == PaymentMethod::PayNow {
+        MpesaPrompt::ask_for_bill(connection, order, "bill", notify.prompt_limits, now)?;
     }
     Ok(())
 }
@@ -409,13 +429,4 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
         }
     }
     Ok(())
-}
-
-/// The event a staff member's status choice is: a status set, or a cancellation taken back.
-pub fn staff_status_event(current: OrderStatus, to: OrderStatus, tell: bool) -> Event {
-    if current == OrderStatus::Cancelled && to != OrderStatus::Cancelled {
-        Event::StaffUndoCancel { to, tell, pickup_room: true }
-    } else {
-        Event::StaffSet(to)
-    }
 }

@@ -2,11 +2,10 @@
 //! cancellation with a reason (after a confirmation in the dashboard), and a cancellation taken
 //! back. Each is one transaction; the stops follow the status ([`crate::domain::lifecycle`]).
 
-use super::{Changed, Context, LifeError, change};
+use super::{Changed, Context, LifeError, OrderNow, change_with};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::OrderStatus;
 use crate::domain::lifecycle::Event;
-use crate::models::order::Order;
 
 /// The longest reason a cancellation keeps.
 pub const MAX_REASON: usize = 200;
@@ -22,21 +21,11 @@ pub fn set_by_staff(
     tell: bool,
     context: &Context<'_>,
 ) -> Result<Changed, LifeError> {
-    write_transaction(connection, |connection| {
-        Order::lock(connection, order_id)?;
-        let current = Order::find(connection, order_id)?.ok_or(LifeError::NotFound)?;
-        let event = match (current.status, to) {
-            (OrderStatus::Cancelled, OrderStatus::Cancelled) => Event::StaffSet(to),
-            (_, OrderStatus::Cancelled) => Event::StaffCancel { tell },
-            (OrderStatus::Cancelled, to) => Event::StaffUndoCancel { to, tell, pickup_room: true },
-            (_, to) => Event::StaffSet(to),
-        };
-        if current.status == to {
-            return Ok(Changed {
-                after: super::OrderNow::load(connection, order_id)?.ok_or(LifeError::NotFound)?,
-                changed: false,
-            });
-        }
-        change(connection, order_id, event, reason, context)
-    })
+    let event = |order: &OrderNow| match (order.order.status, to) {
+        (current, to) if current == to => Event::StaffSet(to),
+        (_, OrderStatus::Cancelled) => Event::StaffCancel { tell },
+        (OrderStatus::Cancelled, to) => Event::StaffUndoCancel { to, tell, pickup_room: true },
+        (_, to) => Event::StaffSet(to),
+    };
+    write_transaction(connection, |connection| change_with(connection, order_id, event, reason, context))
 }

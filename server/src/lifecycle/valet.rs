@@ -4,7 +4,7 @@
 //! same form sent twice changes nothing the second time; a valet may change only the stops of
 //! their own run. The order's status and stops change through [`super::change`].
 
-use super::{Context, LifeError, change};
+use super::{Context, LifeError, change, prompt_for_bill};
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::lifecycle::{Event, Refusal};
@@ -128,9 +128,6 @@ pub fn miss(
 ) -> Result<Outcome, RunError> {
     write_transaction(connection, |connection| {
         let (stop, _) = locked(connection, id, actor, context.now)?;
-        if stop.state == StopState::Missed {
-            return Ok(Outcome::Unchanged);
-        }
         let changed = change(connection, &stop.order_id, Event::Missed(stop.kind), Some(reason), context)?;
         Ok(if changed.changed { Outcome::Changed } else { Outcome::Unchanged })
     })
@@ -177,10 +174,10 @@ pub fn pick_up(
         }
         if !already_done {
             change(connection, &order.id, Event::PickedUp, None, context)?;
-        } else if notify.mpesa_prompts && billed.payment_method == crate::domain::PaymentMethod::PayNow {
+        } else {
             // A corrected bill: the phone asks for the new amount (the first weighing's prompt
             // goes with "picked up").
-            crate::models::mpesa::MpesaPrompt::ask_for_bill(connection, &billed, "bill", notify.prompt_limits, now)?;
+            prompt_for_bill(connection, &billed, notify, now)?;
         }
         Ok(Outcome::Changed)
     })

@@ -5,12 +5,13 @@
 
 use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders, stops};
+use crate::domain::lifecycle::Moment;
 use crate::domain::schedule::Slot;
 use crate::domain::{OrderStatus, StopKind, StopState};
 use crate::models::order::Order;
 use crate::models::stop::Stop;
 use diesel::prelude::*;
-use time::{Date, PrimitiveDateTime};
+use time::PrimitiveDateTime;
 
 /// The most of each kind the dashboard lists.
 pub const LIMIT: i64 = 50;
@@ -37,14 +38,12 @@ pub struct WaitingOrder {
 
 impl WaitingOrder {
     /// Since when it waits, for the oldest first.
-    pub fn since(&self) -> (Date, u16) {
-        let stop_end = |stop: &Stop| (stop.day, stop.slot().window.end);
+    pub fn since(&self) -> Moment {
         match &self.why {
-            Waiting::Missed(stop) | Waiting::PickupOverdue(stop) => stop_end(stop),
-            Waiting::ReadyTooLong(at) => {
-                let local = at.assume_utc().to_offset(crate::clock::NAIROBI);
-                (local.date(), u16::from(local.hour()) * 60 + u16::from(local.minute()))
+            Waiting::Missed(stop) | Waiting::PickupOverdue(stop) => {
+                Moment { day: stop.day, minute: stop.slot().window.end }
             }
+            Waiting::ReadyTooLong(at) => super::moment(*at),
         }
     }
 
@@ -57,14 +56,15 @@ impl WaitingOrder {
     }
 }
 
-/// The orders waiting at `now` (Nairobi's `today` and `minute`), oldest first: missed stops, open
-/// pickups whose window ended, and orders ready since before `ready_before` (UTC).
+/// The orders waiting at `now` (UTC), oldest first: missed stops, open pickups whose window ended,
+/// and orders ready for more than `ready_days` days.
 pub fn waiting(
     connection: &mut DbConnection,
-    today: Date,
-    minute: u16,
-    ready_before: PrimitiveDateTime,
+    now: PrimitiveDateTime,
+    ready_days: u16,
 ) -> QueryResult<Vec<WaitingOrder>> {
+    let Moment { day: today, minute } = super::moment(now);
+    let ready_before = now - time::Duration::days(i64::from(ready_days));
     let missed: Vec<(Stop, Order)> = stops::table
         .inner_join(orders::table)
         .filter(stops::state.eq(StopState::Missed))

@@ -64,7 +64,7 @@ impl Page {
 }
 
 /// A page's own props (besides the [`SharedProps`]): each page has exactly one such type, and
-/// rendering takes one ([`crate::rendering::PageJson::new`]), so a page is never rendered with
+/// rendering takes one (`rendering::PageJson::new`), so a page is never rendered with
 /// another page's props. The frontend's route table is checked against the same pairs: the
 /// generated `PagePropsMap` names each page's props type, and `tsc` refuses a page component that
 /// expects anything else.

@@ -1,7 +1,7 @@
 //! Props of the pages that need data, filled with sample data for the benches (`server/benches/`):
 //! the real view structs, so that a change of a view breaks the benches' build, never their output
 //! (hand-written JSON went stale with every new field). Public pages need no samples: the benches
-//! render them as the cache does ([`crate::routes::PublicPage::page`]).
+//! render them as the cache does (`routes::PublicPage::page`).
 
 use super::admin::{
     AdminTab, ChannelReport, DashboardProps, MessagesFilter, MessagesPage, OrdersFilter, OrdersPage, OutboxMessageView,

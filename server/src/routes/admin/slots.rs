@@ -33,9 +33,7 @@ pub(super) fn load_awaiting(
     now: time::PrimitiveDateTime,
 ) -> diesel::QueryResult<AwaitingList> {
     let awaiting = slot_confirmation::awaiting(connection)?;
-    let moment = crate::lifecycle::moment(now);
-    let ready_before = now - time::Duration::days(i64::from(schedule.ready_wait_days));
-    let waiting = crate::lifecycle::waiting::waiting(connection, moment.day, moment.minute, ready_before)?;
+    let waiting = crate::lifecycle::waiting::waiting(connection, now, schedule.ready_wait_days)?;
     let slots = slot_confirmation::open_slots(connection, schedule, now.assume_utc())?;
     Ok(AwaitingList::new(&awaiting, &waiting, &slots, now))
 }
