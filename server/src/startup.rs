@@ -205,6 +205,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/t/{token}/cancel", web::post().to(order_page::cancel_order))
         .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/t/{token}/pay", web::post().to(order_page::ask_prompt_again))
+        .route("/t/{token}/credit", web::post().to(order_page::keep_as_credit))
         .route("/t/{token}/reclean", web::post().to(order_page::ask_reclean))
         .route("/t/{token}/payment", web::get().to(order_page::show_payment))
         .route("/t/{token}/receipt", web::get().to(order_page::show_receipt))
@@ -253,7 +254,8 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
 /// The dashboard's JSON API, under `/api/admin`.
 pub fn admin_api_routes() -> Vec<AdminRoute> {
     use admin::{
-        bookings, customers, dashboard, detail, inbox, messages, orders, outbox, payments, run, slots, staff, texts,
+        bookings, customers, dashboard, detail, inbox, messages, money, orders, outbox, payments, run, slots, staff,
+        texts,
     };
     vec![
         at("/stats", Method::GET, dashboard::get_stats),
@@ -263,7 +265,14 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
         at("/customers", Method::GET, customers::find_customer),
         at("/orders/{id}", Method::GET, detail::show_order),
         at("/orders/{id}/status", Method::POST, orders::change_order_status),
-        at("/orders/{id}/payment", Method::POST, orders::record_payment),
+        at("/orders/{id}/payment", Method::POST, money::record_payment),
+        at("/orders/{id}/refund", Method::POST, money::record_refund),
+        at("/orders/{id}/discount", Method::POST, money::give_discount),
+        at("/orders/{id}/credit", Method::POST, money::keep_credit),
+        at("/orders/{id}/entries/{entry}/correct", Method::POST, money::correct_entry),
+        at("/cash-up", Method::GET, money::show_cash_up),
+        at("/cash-up", Method::POST, money::record_handover),
+        at("/balances", Method::GET, money::show_balances),
         at("/orders/{id}/prompt", Method::POST, payments::send_prompt),
         at("/payments", Method::GET, payments::list_payments),
         at("/payments/{receipt}/match", Method::POST, payments::match_payment),

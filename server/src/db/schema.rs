@@ -22,11 +22,6 @@ diesel::table! {
         request_fingerprint -> Nullable<Text>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
-        payment_status -> Text,
-        paid_via -> Nullable<Text>,
-        mpesa_code -> Nullable<Text>,
-        paid_at -> Nullable<Timestamp>,
-        payment_recorded_by -> Nullable<Text>,
         landmark -> Text,
         pin_lat -> Nullable<Double>,
         pin_lng -> Nullable<Double>,
@@ -35,7 +30,34 @@ diesel::table! {
         estimate_amount -> Integer,
         source -> Text,
         cancel_reason -> Nullable<Text>,
-        refund_due -> Integer,
+    }
+}
+
+diesel::table! {
+    ledger_entries (id) {
+        id -> BigInt,
+        order_id -> Text,
+        kind -> Text,
+        method -> Nullable<Text>,
+        amount -> Integer,
+        reference -> Nullable<Text>,
+        prompt_id -> Nullable<Text>,
+        note -> Text,
+        corrects -> Nullable<BigInt>,
+        recorded_by -> Nullable<Text>,
+        recorded_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    cash_handovers (id) {
+        id -> BigInt,
+        holder -> Text,
+        day -> Date,
+        amount -> Integer,
+        note -> Text,
+        recorded_by -> Text,
+        recorded_at -> Timestamp,
     }
 }
 
@@ -299,6 +321,7 @@ diesel::table! {
 }
 
 diesel::joinable!(order_lines -> orders (order_id));
+diesel::joinable!(ledger_entries -> orders (order_id));
 diesel::joinable!(stops -> orders (order_id));
 diesel::joinable!(stops -> staff (valet_id));
 diesel::joinable!(order_bills -> orders (order_id));
@@ -326,5 +349,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     mpesa_prompts,
     mpesa_receipts,
     recleans,
-    reclean_lines
+    reclean_lines,
+    ledger_entries,
+    cash_handovers
 );

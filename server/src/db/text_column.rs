@@ -5,8 +5,8 @@
 use super::connection::MultiBackend;
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    AutoReply, Channel, Delivery, InboxStatus, IncomingOutcome, LineKind, MessageKind, MessageStatus, OrderSource,
-    OrderStatus, OutboxStatus, PaidVia, PaymentMethod, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource,
+    AutoReply, Channel, EntryKind, Method, Delivery, InboxStatus, IncomingOutcome, LineKind, MessageKind, MessageStatus, OrderSource,
+    OrderStatus, OutboxStatus, PaymentMethod, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource,
     StaffRole, StopKind, StopState, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
@@ -45,7 +45,8 @@ text_columns!(
     OrderStatus,
     PaymentMethod,
     PaymentStatus,
-    PaidVia,
+    EntryKind,
+    Method,
     MessageStatus,
     MessageKind,
     OutboxStatus,

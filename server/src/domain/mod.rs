@@ -8,6 +8,7 @@ pub mod catalogue;
 mod contact;
 mod handover;
 mod incoming;
+pub mod ledger;
 pub mod lifecycle;
 mod lines;
 mod loose;
@@ -40,7 +41,8 @@ pub use mpesa::{
     parse_daraja_time, prompt_result, stk_password, till_phone,
 };
 pub use order::{MAX_QUANTITY_KG, OrderInput, ValidOrder};
-pub use payment::{MpesaCode, PaidVia, PaymentMethod, PaymentStatus};
+pub use ledger::{Balance, EntryKind, Method, Settlement, Takings, shillings};
+pub use payment::{MpesaCode, PaymentMethod, PaymentStatus};
 pub use phone::PhoneNumber;
 pub use pieces::PIECE_FIELD;
 pub use reclean::{DEFAULT_RECLEAN_DAYS, LINE_FIELD as RECLEAN_LINE_FIELD, MAX_PROBLEM, RecleanInput, RecleanRequest};

@@ -47,9 +47,9 @@ text_enum! {
 text_enum! {
     /// Why a received payment waits for staff instead of marking its order paid.
     pub enum ReceiptProblem {
-        /// The amount is not the order's bill.
+        /// The amount was not the order's bill (before the ledger: money now always counts).
         Amount = "amount",
-        /// The order was paid already (another way, or by another payment).
+        /// The order was paid already (before the ledger: over-payment is now credit).
         AlreadyPaid = "already-paid",
         /// Its receipt number is not an M-PESA code, or is recorded for another order already.
         Code = "code",

@@ -1,4 +1,4 @@
-//! How an order is paid: the customer's choice, what staff recorded, and M-PESA codes.
+//! How an order is paid: the customer's choice, the staff's filter, and M-PESA codes.
 
 use super::text_enum::text_enum;
 use serde::Serialize;
@@ -24,22 +24,13 @@ impl PaymentMethod {
 }
 
 text_enum! {
-    /// Whether the order is paid, kept apart from the work status.
+    /// The staff's filter of orders by their money (derived from the ledger, see
+    /// [`super::ledger::Balance`]).
     pub enum PaymentStatus {
-        /// Not paid yet (the default).
+        /// Something still to pay.
         Unpaid = "unpaid",
-        /// Paid; see [`PaidVia`].
+        /// Nothing to pay (paid, free, or in credit).
         Paid = "paid",
-    }
-}
-
-text_enum! {
-    /// How a paid order was paid.
-    pub enum PaidVia {
-        /// To the M-PESA till.
-        Mpesa = "mpesa",
-        /// In cash, at delivery.
-        Cash = "cash",
     }
 }
 
@@ -85,6 +76,6 @@ mod tests {
     fn payment_states_read_back_from_their_stored_values() {
         assert_eq!(PaymentMethod::parse("pay-delivery"), Some(PaymentMethod::PayDelivery));
         assert_eq!(PaymentStatus::parse("paid"), Some(PaymentStatus::Paid));
-        assert_eq!(PaidVia::parse("card"), None);
+        assert_eq!(PaymentStatus::parse("card"), None);
     }
 }

@@ -16,6 +16,7 @@
 //!   ready orders not delivered).
 
 pub mod by_text;
+pub mod money;
 pub mod payment;
 pub mod place;
 pub mod reclean;
@@ -29,7 +30,8 @@ use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders, stops as stop_rows};
 use crate::domain::lifecycle::{self as life, Effect, Event, Life, Moment, Notice, Refusal, StopLife};
 use crate::domain::schedule::{Schedule, SlotRefusal, eta, nairobi_day, nairobi_minute};
-use crate::domain::{MessageKind, OrderStatus, PaymentMethod, PaymentStatus, StopKind, StopState};
+use crate::domain::{Balance, MessageKind, OrderStatus, PaymentMethod, StopKind, StopState};
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use crate::models::outbox::OutboxMessage;
@@ -54,11 +56,13 @@ pub struct Context<'a> {
     pub now: PrimitiveDateTime,
 }
 
-/// An order as it stands, with its stops.
+/// An order as it stands, with its stops and its money.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderNow {
     /// The order.
     pub order: Order,
+    /// Its ledger's sums.
+    pub balance: Balance,
     /// Its pickup, if it has one.
     pub pickup: Option<Stop>,
     /// Its delivery, if it has one.
@@ -74,7 +78,8 @@ impl OrderNow {
         let mut stops = Stop::for_order(connection, order_id)?;
         let delivery = stops.iter().position(|stop| stop.kind == StopKind::Delivery).map(|at| stops.remove(at));
         let pickup = stops.into_iter().find(|stop| stop.kind == StopKind::Pickup);
-        Ok(Some(OrderNow { order, pickup, delivery }))
+        let balance = Entry::balance(connection, order_id)?;
+        Ok(Some(OrderNow { order, balance, pickup, delivery }))
     }
 
     /// Its stop of `kind`.
@@ -88,13 +93,11 @@ impl OrderNow {
     /// Its state, as the lifecycle sees it.
     pub fn life(&self) -> Life {
         let stop = |stop: &Option<Stop>| stop.as_ref().map(|stop| StopLife { state: stop.state, slot: stop.slot() });
-        let paid = if self.order.payment_status == PaymentStatus::Paid { self.order.total_amount.max(0) } else { 0 };
         Life {
             status: self.order.status,
             pickup: stop(&self.pickup),
             delivery: stop(&self.delivery),
-            paid,
-            refund_due: self.order.refund_due,
+            paid: i32::try_from(self.balance.received().max(0)).unwrap_or(i32::MAX),
         }
     }
 }
@@ -189,11 +192,12 @@ pub fn change_with(
         Event::StaffUndoCancel { .. } => None,
         _ => order.cancel_reason.clone(),
     };
-    if after.refund_due != order.refund_due || cancel_reason != order.cancel_reason {
-        diesel::update(orders::table.find(order_id))
-            .set((orders::refund_due.eq(after.refund_due), orders::cancel_reason.eq(&cancel_reason)))
-            .execute(connection)?;
+    if cancel_reason != order.cancel_reason {
+        diesel::update(orders::table.find(order_id)).set(orders::cancel_reason.eq(&cancel_reason)).execute(connection)?;
     }
+    // A cancelled order costs nothing, so money received is owed back; taken back, it costs what
+    // it did.
+    money::follow_status(connection, order_id, order.status, after.status, reason, context.by, now)?;
     let staff_move = matches!(event, Event::StaffMove { .. });
     for (row, to) in [(&before.pickup, after.pickup), (&before.delivery, after.delivery)] {
         if let (Some(row), Some(to)) = (row, to) {
@@ -343,6 +347,15 @@ pub(crate) fn prompt_for_bill(
     Ok(())
 }
 
+/// The M-PESA code of the order's newest payment, if it has one.
+fn newest_code(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<String>> {
+    Ok(Entry::of_order(connection, order_id)?
+        .into_iter()
+        .rev()
+        .find(|entry| entry.kind == crate::domain::EntryKind::Payment && entry.amount > 0)
+        .and_then(|entry| entry.reference))
+}
+
 /// The customer's text about `notice`, as `context.notify` says. The steps of the happy path
 /// (picked up, ready, delivered) are texted once per order however often staff set them back and
 /// forth; "on my way" and "missed" once per stop and day.
@@ -359,15 +372,20 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
                 _ => MessageKind::SmsDelivered,
             };
             let delivery = now_order.delivery.as_ref().filter(|stop| stop.state.is_open()).map(Stop::slot);
+            let balance = &now_order.balance;
+            let code = match notice {
+                Notice::Delivered => newest_code(connection, &order.id)?,
+                _ => None,
+            };
             notify.text(
                 connection,
                 kind,
                 order,
                 Some(once_per(kind, &order.id)),
                 |texts| match notice {
-                    Notice::PickedUp => texts.picked_up(order),
+                    Notice::PickedUp => texts.picked_up(order, balance),
                     Notice::Ready => texts.ready(order, delivery),
-                    _ => texts.delivered(order),
+                    _ => texts.delivered(order, balance, code.as_deref()),
                 },
                 now,
             )?;
@@ -389,7 +407,7 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
                 send_before,
                 |texts| match kind {
                     StopKind::Pickup => texts.on_the_way(order, eta),
-                    StopKind::Delivery => texts.out_for_delivery(order, eta),
+                    StopKind::Delivery => texts.out_for_delivery(order, &now_order.balance, eta),
                 },
                 now,
             )?;
@@ -406,7 +424,7 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
             )?;
         }
         Notice::Cancelled => {
-            notify.text(connection, MessageKind::SmsCancelled, order, None, |texts| texts.cancelled(order), now)?;
+            notify.text(connection, MessageKind::SmsCancelled, order, None, |texts| texts.cancelled(order, &now_order.balance), now)?;
         }
         Notice::Reinstated => {
             let next = [&now_order.pickup, &now_order.delivery]

@@ -1,40 +1,55 @@
-//! Payments recorded on orders, and the customer told: staff record one by hand
-//! ([`record_payment`]); M-PESA reports one, by the till's confirmation ([`record_receipt`]) or a
-//! prompt's callback or status query ([`resolve_prompt`]); staff match a payment M-PESA reported
-//! to an order ([`match_to_order`]). An order that becomes paid texts its customer "payment
-//! received", once per order. The rows are the models': the order's payment
-//! (`Order::record_payment_within`), the payments M-PESA reported (`MpesaReceipt`), the prompts
+//! Payments entered on orders' ledgers, and the customer told: staff or a valet record one by
+//! hand ([`record_payment`]); M-PESA reports one, by the till's confirmation ([`record_receipt`])
+//! or a prompt's callback or status query ([`resolve_prompt`]); staff match a payment M-PESA
+//! reported to an order ([`match_to_order`]). Money received always counts against its order,
+//! whatever the amount: more than owed becomes credit. The rows are the models': the ledger's
+//! entries (`models::ledger`), the payments M-PESA reported (`MpesaReceipt`), the prompts
 //! (`MpesaPrompt`).
 
+use super::money::{self, MoneyRefusal, Pay};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::{
-    MessageKind, MpesaCode, OrderReference, PaidVia, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource,
-    is_known_result, prompt_result,
+    Balance, Method, MpesaCode, OrderReference, PromptState, ReceiptProblem, ReceiptSource, is_known_result,
+    prompt_result,
 };
+use crate::models::ledger::Entry;
 use crate::models::mpesa::{
     CODE_ELSEWHERE_WORDS, MatchRefusal, Money, MpesaPrompt, MpesaReceipt, PaidDetails, PromptEnd, ReceivedPayment,
     Recorded, Resolved, UNPROVEN_WORDS,
 };
-use crate::models::order::{Order, Payment, PaymentRecorded};
-use crate::notify::{NotifyCustomer, once_per};
+use crate::models::order::Order;
+use crate::notify::NotifyCustomer;
 use diesel::QueryResult;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
 
-/// Records a payment (or its absence), apart from the work status, in its own transaction. An
-/// M-PESA code pays for one order only: a code already recorded for another order is refused (a
-/// typo, or one payment message shown for two orders). An order that becomes paid texts the
-/// customer as `notify` says; one paid already (a correction of how) does not text again.
+/// A payment staff (or a valet) record by hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StaffPayment {
+    /// Cash, KSh (none: what the order owes).
+    Cash(Option<i32>),
+    /// Paid to the till; the M-PESA code from the customer's message, and the amount (none: the
+    /// amount M-PESA reported for that code, else what the order owes).
+    Mpesa(MpesaCode, Option<i32>),
+}
+
+/// Records a payment staff or a valet took, in its own transaction. Cash is entered under `by`
+/// (a valet's cash-up counts it). A code M-PESA reported already (a till payment waiting for
+/// staff) is matched with its own amount; a code entered already is refused, naming its order.
+/// The customer is texted as `tell` says.
 pub fn record_payment(
     connection: &mut DbConnection,
     id: &str,
-    payment: &Payment,
+    payment: &StaffPayment,
     by: &str,
+    tell: bool,
     notify: &NotifyCustomer,
     now: PrimitiveDateTime,
-) -> QueryResult<PaymentRecorded> {
+) -> QueryResult<Result<Balance, MoneyRefusal>> {
     let attempt = |connection: &mut DbConnection| {
-        write_transaction(connection, |connection| record_payment_within(connection, id, payment, by, notify, now))
+        write_transaction(connection, |connection| {
+            record_payment_within(connection, id, payment, by, tell, notify, now)
+        })
     };
     match attempt(connection) {
         // Another order took the code between the check and the write; the check now sees it.
@@ -43,39 +58,43 @@ pub fn record_payment(
     }
 }
 
-/// [`record_payment`] inside the caller's transaction. A code taken by another order at the
-/// same moment fails with a unique violation: the caller retries its transaction, whose check
-/// then sees it.
+/// [`record_payment`] inside the caller's transaction.
 pub fn record_payment_within(
     connection: &mut DbConnection,
     id: &str,
-    payment: &Payment,
+    payment: &StaffPayment,
     by: &str,
+    tell: bool,
     notify: &NotifyCustomer,
     now: PrimitiveDateTime,
-) -> QueryResult<PaymentRecorded> {
-    // Two staff recording one payment at once: the second waits, then sees it paid.
+) -> QueryResult<Result<Balance, MoneyRefusal>> {
     Order::lock(connection, id)?;
-    let paid_before = Order::find(connection, id)?.is_some_and(|order| order.payment_status == PaymentStatus::Paid);
-    let recorded = Order::record_payment_within(connection, id, payment, by, now)?;
-    if let PaymentRecorded::Recorded(order) = &recorded
-        && !paid_before
-        && order.payment_status == PaymentStatus::Paid
-    {
-        let kind = MessageKind::SmsPaymentReceived;
-        let code = order.mpesa_code.clone();
-        let amount = order.total_amount;
-        // Once per order: a payment corrected (paid, unpaid, paid again) is not texted twice.
-        notify.text(
-            connection,
-            kind,
-            order,
-            Some(once_per(kind, &order.id)),
-            |texts| texts.payment_received(order, amount, code.as_deref()),
-            now,
-        )?;
+    let owed = Entry::balance(connection, id)?.to_pay();
+    let owed = i32::try_from(owed).unwrap_or(i32::MAX);
+    let (method, amount, code) = match payment {
+        StaffPayment::Cash(amount) => (Method::Cash, amount.unwrap_or(owed), None),
+        StaffPayment::Mpesa(code, amount) => {
+            let reported = MpesaReceipt::find(connection, code.as_str())?;
+            match reported {
+                // M-PESA told us of it: its amount, and it is matched to this order.
+                Some(receipt) if receipt.order_id.as_deref() == Some(id) => {
+                    (Method::Till, receipt.amount, Some(code.as_str()))
+                }
+                Some(receipt) if receipt.order_id.is_none() => {
+                    if !MpesaReceipt::claim(connection, code.as_str(), id, by, now)? {
+                        return Ok(Err(MoneyRefusal::CodeUsed(String::new())));
+                    }
+                    (Method::Till, receipt.amount, Some(code.as_str()))
+                }
+                _ => (Method::Code, amount.unwrap_or(owed), Some(code.as_str())),
+            }
+        }
+    };
+    if amount < 1 && owed < 1 {
+        return Ok(Err(MoneyRefusal::NothingToPay));
     }
-    Ok(recorded)
+    let pay = Pay { method, amount, code, prompt_id: None, by, tell };
+    Ok(money::pay(connection, id, &pay, notify, now)?.map(|(_, balance)| balance))
 }
 
 /// Records a payment M-PESA reported (a till payment), in its own transaction; see
@@ -90,11 +109,11 @@ pub fn record_receipt(
 }
 
 /// Records a payment once (by its receipt number: a second report of it changes nothing) and
-/// matches it: to `order_id` when it is a prompt's; otherwise to the order whose order ID it
-/// names (`BillRefNumber`), or to the one unpaid order of its phone number with that bill. A
-/// matched payment pays its order when the amount is the bill and the order is unpaid, and is
-/// flagged for staff otherwise; an unmatched one waits in the staff's list. A prompt's report
-/// of a payment the till reported first, unmatched, matches it to the prompt's order.
+/// matches it: to the prompt's order when it is a prompt's (`prompt`: the order and the prompt);
+/// otherwise to the order whose order ID it names (`BillRefNumber`), or to the one order of its
+/// phone number that owes that amount. A matched payment is entered on its order whatever the
+/// amount; an unmatched one waits in the staff's list. A prompt's report of a payment the till
+/// reported first, unmatched, matches it to the prompt's order.
 ///
 /// The order is locked before the receipt is written (the order every payment takes its locks
 /// in), so a prompt's callback and the till's confirmation of one payment, arriving together,
@@ -102,10 +121,12 @@ pub fn record_receipt(
 fn record_receipt_within(
     connection: &mut DbConnection,
     payment: &ReceivedPayment,
-    order_id: Option<&str>,
+    prompt: Option<(&str, &str)>,
     notify: &NotifyCustomer,
     now: PrimitiveDateTime,
 ) -> QueryResult<Recorded> {
+    let order_id = prompt.map(|(order_id, _)| order_id);
+    let prompt_id = prompt.map(|(_, prompt_id)| prompt_id);
     let found = match order_id {
         Some(id) => Some((id.to_owned(), "prompt")),
         None if MpesaReceipt::find(connection, &payment.receipt)?.is_some() => {
@@ -120,47 +141,58 @@ fn record_receipt_within(
         if let Some(id) = order_id
             && MpesaReceipt::claim(connection, &payment.receipt, id, "prompt", now)?
         {
-            return apply(connection, &payment.receipt, id, "prompt", notify, now);
+            return apply(connection, &payment.receipt, id, "prompt", prompt_id, notify, now);
         }
         return Ok(Recorded::AlreadyRecorded);
     }
     match found {
-        Some((id, how)) => apply(connection, &payment.receipt, &id, how, notify, now),
+        Some((id, how)) => apply(connection, &payment.receipt, &id, how, prompt_id, notify, now),
         None => Ok(Recorded::Unmatched),
     }
 }
 
-/// Matches the stored payment `receipt` to the order `id` and pays it, or flags why not.
+/// Matches the stored payment `receipt` to the order `id` and enters it on its ledger, whatever
+/// its amount; flagged for staff only when its receipt is not an M-PESA code (a success callback
+/// without one) or its code is entered on another order. A prompt's payment that a status query
+/// entered already without its code (`prompt_id`, or a prompt payment of that amount found by
+/// the phone number) is named by it rather than entered twice.
 fn apply(
     connection: &mut DbConnection,
     receipt: &str,
     id: &str,
     how: &str,
+    prompt_id: Option<&str>,
     notify: &NotifyCustomer,
     now: PrimitiveDateTime,
 ) -> QueryResult<Recorded> {
     Order::lock(connection, id)?;
     let Some(order) = Order::find(connection, id)? else { return Ok(Recorded::Unmatched) };
     let amount = MpesaReceipt::find(connection, receipt)?.ok_or(DieselError::NotFound)?.amount;
-    let code = MpesaCode::parse(receipt).ok();
-    let paid_without_code = order.payment_status == PaymentStatus::Paid
-        && order.paid_via == Some(PaidVia::Mpesa)
-        && order.mpesa_code.is_none();
-    let problem = match &code {
-        None => Some(ReceiptProblem::Code),
-        Some(_) if order.mpesa_code.as_deref() == Some(receipt) => None,
-        Some(_) if order.payment_status == PaymentStatus::Paid && !paid_without_code => {
-            Some(ReceiptProblem::AlreadyPaid)
-        }
-        Some(_) if amount != order.total_amount => Some(ReceiptProblem::Amount),
-        Some(code) => {
-            let payment = Payment::Mpesa(code.clone());
-            match record_payment_within(connection, id, &payment, "M-PESA", notify, now)? {
-                PaymentRecorded::Recorded(_) => None,
-                PaymentRecorded::CodeUsedBy(_) => Some(ReceiptProblem::Code),
-                PaymentRecorded::NoSuchOrder => return Ok(Recorded::Unmatched),
+    let entered_without_code = match prompt_id {
+        Some(prompt_id) => Entry::payment_of_prompt(connection, prompt_id)?,
+        None if how == "prompt" => Entry::of_order(connection, id)?.into_iter().rev().find(|entry| {
+            entry.method == Some(Method::Prompt) && entry.reference.is_none() && entry.amount == amount
+        }),
+        None => None,
+    };
+    let problem = match MpesaCode::parse(receipt) {
+        Err(_) => Some(ReceiptProblem::Code),
+        Ok(code) => match entered_without_code {
+            Some(entry) if entry.reference.is_none() => {
+                Entry::name_code(connection, entry.id, code.as_str())?;
+                None
             }
-        }
+            Some(entry) if entry.reference.as_deref() == Some(code.as_str()) => None,
+            _ => {
+                let method = if how == "prompt" { Method::Prompt } else { Method::Till };
+                let pay = Pay { method, amount, code: Some(code.as_str()), prompt_id, by: "M-PESA", tell: true };
+                match money::pay(connection, id, &pay, notify, now)? {
+                    Ok(_) => None,
+                    Err(MoneyRefusal::CodeUsed(holder)) if holder == order.reference => None,
+                    Err(_) => Some(ReceiptProblem::Code),
+                }
+            }
+        },
     };
     MpesaReceipt::set_match(connection, receipt, id, how, problem, now)?;
     Ok(match problem {
@@ -169,8 +201,8 @@ fn apply(
     })
 }
 
-/// Staff match an unmatched payment to the order with the order ID `reference`: paid when the
-/// amount is its bill, flagged otherwise. Two staff matching one payment at once: the first
+/// Staff match an unmatched payment to the order with the order ID `reference`: entered on its
+/// ledger whatever the amount. Two staff matching one payment at once: the first
 /// wins, the second is told which order has it.
 pub fn match_to_order(
     connection: &mut DbConnection,
@@ -194,16 +226,16 @@ pub fn match_to_order(
             let matched = MpesaReceipt::matched_reference(connection, &receipt)?;
             return Ok(Err(MatchRefusal::AlreadyMatched(matched.unwrap_or_default())));
         }
-        Ok(Ok(apply(connection, &receipt, &order_id, staff, notify, now)?))
+        Ok(Ok(apply(connection, &receipt, &order_id, staff, None, notify, now)?))
     })
 }
 
 /// Ends the prompt `checkout_request_id` as its callback or status query says (`code`, `desc`),
 /// once: a repeated or late answer changes nothing, except that money reported (`money`, from
 /// a callback) is always recorded, even for a prompt a query had called failed. A payment is
-/// recorded against the prompt's order: paid when the amount is its bill, flagged for staff
-/// otherwise. A status query's success carries no receipt: the order is paid without its code,
-/// and the callback (or the till's confirmation) that brings it later records it. The order is
+/// entered on the prompt's order, whatever its amount. A status query's success carries no
+/// receipt: the prompt's amount is entered without its code, and the callback (or the till's
+/// confirmation) that brings it later names it. The order is
 /// locked first, so a callback and a status query of one prompt, or two copies of a callback,
 /// arriving together are handled one after the other.
 ///
@@ -262,7 +294,13 @@ pub fn resolve_prompt(
         }
         let recorded = match (state, money) {
             (PromptState::Paid, Money::Paid(paid)) => {
-                let recorded = record_receipt_within(connection, &received(paid), Some(&prompt.order_id), notify, now)?;
+                let recorded = record_receipt_within(
+                    connection,
+                    &received(paid),
+                    Some((&prompt.order_id, &prompt.id)),
+                    notify,
+                    now,
+                )?;
                 Some(match recorded {
                     // Known already: on this order (nothing to do) or on another one, which
                     // staff must look at.
@@ -288,27 +326,23 @@ pub fn resolve_prompt(
                     paid_at: None,
                     raw: raw.to_owned(),
                 };
-                Some(record_receipt_within(connection, &unproven, Some(&prompt.order_id), notify, now)?)
+                Some(record_receipt_within(connection, &unproven, Some((&prompt.order_id, &prompt.id)), notify, now)?)
             }
             (PromptState::Paid, Money::NotSaid) => {
-                // A status query's "paid": the amount asked, if it is still the bill. Otherwise
-                // the callback or the till's confirmation brings the receipt to flag.
-                let order = Order::find(connection, &prompt.order_id)?;
-                let bill = order.as_ref().map(|order| order.total_amount);
-                if bill.is_some_and(|bill| bill != prompt.amount) {
-                    tracing::warn!(prompt = %prompt.id, asked = prompt.amount, ?bill, "a prompt for another amount than the bill was paid; the order is left unpaid for staff");
-                }
-                if order.is_some_and(|order| {
-                    order.payment_status != PaymentStatus::Paid && order.total_amount == prompt.amount
-                }) {
-                    record_payment_within(
-                        connection,
-                        &prompt.order_id,
-                        &Payment::MpesaWithoutCode,
-                        "M-PESA",
-                        notify,
-                        now,
-                    )?;
+                // A status query's "paid": the amount asked, entered without its code until the
+                // callback or the till's confirmation names it.
+                if Entry::payment_of_prompt(connection, &prompt.id)?.is_none() {
+                    let pay = Pay {
+                        method: Method::Prompt,
+                        amount: prompt.amount,
+                        code: None,
+                        prompt_id: Some(&prompt.id),
+                        by: "M-PESA",
+                        tell: true,
+                    };
+                    if let Err(refused) = money::pay(connection, &prompt.order_id, &pay, notify, now)? {
+                        tracing::warn!(prompt = %prompt.id, %refused, "a prompt M-PESA's status query called paid could not be entered");
+                    }
                 }
                 None
             }

@@ -13,6 +13,7 @@ use crate::models::order::Order;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use crate::models::{implicit_keys, lock_phone};
+use super::money;
 use crate::notify::email;
 use crate::notify::texts::Texts;
 use diesel::prelude::*;
@@ -224,6 +225,9 @@ fn place_within(
         Stop::confirm(connection, &id, by, now)?;
     }
     Order::insert_lines(connection, &id, &lines)?;
+    // Its ledger: the lines charged, then what store credit the phone number holds (under the
+    // phone number's lock, taken above: two orders placed at once do not spend it twice).
+    money::charge_booking(connection, &id, &lines, now)?;
     // The first entry of the history says who took the order: a staff member, or nobody (the
     // customer placed it).
     diesel::insert_into(order_status_history::table)
@@ -235,6 +239,7 @@ fn place_within(
         ))
         .execute(connection)?;
     let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
+    money::use_credit(connection, &stored, now)?;
     let base_url = &terms.texts.base_url;
     OutboxMessage::enqueue(connection, &email::new_order(&stored, &lines, base_url, &terms.texts.till, now))?;
     // An order booked by text is answered by the reply to that text, which names the

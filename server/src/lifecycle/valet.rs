@@ -9,10 +9,12 @@ use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::lifecycle::{Event, Refusal};
 use crate::domain::schedule::nairobi_day;
-use crate::domain::{Collected, FieldErrors, OrderStatus, PaymentStatus, StopKind, StopState, Weighing};
-use crate::models::mpesa::MpesaReceipt;
+use super::money::{self, MoneyRefusal};
+use super::payment::{StaffPayment, record_payment_within};
+use crate::domain::{Balance, Collected, FieldErrors, OrderStatus, StopKind, StopState, Weighing, shillings};
+use crate::models::ledger::Entry;
+use crate::models::order::Order;
 use crate::models::order::bill::BillError;
-use crate::models::order::{Order, Payment, PaymentRecorded};
 use crate::models::stop::Stop;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -136,7 +138,8 @@ pub fn miss(
 /// "Picked up": the bill priced again from `weighing` and kept with its history, the stop done
 /// and the order picked up (the customer told as `context.notify` says, with the bill as it now
 /// stands). Once done, the same weighing again changes nothing, and another one corrects the bill
-/// while the order is still picked up and unpaid.
+/// while the order is still picked up. The ledger charges the new bill's difference: what was
+/// paid for the estimate counts, and a prompt asks for the rest only.
 pub fn pick_up(
     connection: &mut DbConnection,
     id: &str,
@@ -160,18 +163,13 @@ pub fn pick_up(
                 "This order is already past pickup on the dashboard. Ask staff to change the bill.",
             ));
         }
-        let correctable = order.status == OrderStatus::PickedUp && order.payment_status == PaymentStatus::Unpaid;
-        if already_done && !correctable {
+        if already_done && order.status != OrderStatus::PickedUp {
             return Err(RunError::Refused(
                 "This pickup was recorded and the order has moved on. Ask staff to change the bill.",
             ));
         }
         let billed = order.record_weighing(connection, &priced, actor.email, now)?;
-        if order.payment_status == PaymentStatus::Paid && billed.total_amount != order.total_amount {
-            // The estimate was paid and the bill is now another: never silently "paid".
-            let flagged = MpesaReceipt::flag_bill_changed(connection, &order.id)?;
-            tracing::warn!(order = %order.reference, paid = order.total_amount, bill = billed.total_amount, flagged, "a paid order's bill changed at pickup");
-        }
+        money::rebill(connection, &order.id, order.total_amount, billed.total_amount, actor.email, now)?;
         if !already_done {
             change(connection, &order.id, Event::PickedUp, None, context)?;
         } else {
@@ -183,8 +181,9 @@ pub fn pick_up(
     })
 }
 
-/// "Delivered": the payment recorded as `collected` says (cash must be the bill; an M-PESA code
-/// pays one order only), the stop done and the order delivered (the customer told when
+/// "Delivered": the payment entered as `collected` says (cash under the valet's name, for their
+/// cash-up: at most what is owed, and less is a part payment that stays owed; an M-PESA code is
+/// entered once), the stop done and the order delivered (the customer told when
 /// `context.notify` says: one text, delivered, which names the payment just taken). Once done, the
 /// same form again changes nothing.
 pub fn deliver(
@@ -207,11 +206,15 @@ pub fn deliver(
             if order.status == OrderStatus::Pending {
                 return Err(RunError::Lifecycle(Refusal::NotPickedUp));
             }
-            if let Some(payment) = payment_to_record(&order, collected)? {
+            let balance = Entry::balance(connection, &order.id)?;
+            if let Some(payment) = payment_to_record(connection, &order, &balance, collected)? {
                 // The delivered text names the payment: one text, not two at the door.
-                let recorded = Order::record_payment_within(connection, &order.id, &payment, actor.email, now)?;
-                if let PaymentRecorded::CodeUsedBy(reference) = recorded {
-                    return Err(RunError::CodeUsedBy(reference));
+                let recorded =
+                    record_payment_within(connection, &order.id, &payment, actor.email, false, context.notify, now)?;
+                match recorded {
+                    Ok(_) => {}
+                    Err(MoneyRefusal::CodeUsed(reference)) => return Err(RunError::CodeUsedBy(reference)),
+                    Err(refused) => return Err(RunError::Invalid(one_field("paid", refused.to_string()))),
                 }
             }
             change(connection, &order.id, Event::Delivered, None, context)?;
@@ -246,7 +249,7 @@ pub fn order_to_prompt(
             // Nothing to pay for yet: the shop does not have the laundry.
             return Err(RunError::Lifecycle(Refusal::NotPickedUp));
         }
-        if order.payment_status == PaymentStatus::Paid {
+        if Entry::balance(connection, &order.id)?.to_pay() < 1 {
             return Err(RunError::Refused("This order is paid already."));
         }
         Ok(order)
@@ -291,36 +294,46 @@ fn locked(
     Ok((stop, order))
 }
 
-/// The payment a delivery records: none when the order was paid before (and the valet says so,
-/// or gives the code it was paid with) or costs nothing; cash only for the whole bill.
-fn payment_to_record(order: &Order, collected: &Collected) -> Result<Option<Payment>, RunError> {
-    let refuse = |field: &'static str, message: String| {
-        let mut fields = FieldErrors::default();
-        fields.add(field, message);
-        Err(RunError::Invalid(fields))
-    };
-    let paid = order.payment_status == PaymentStatus::Paid;
+/// The payment a delivery enters: none when nothing is owed (and the valet says it was paid, or
+/// gives the code it was paid with) or the order costs nothing; cash up to what is owed (less is a
+/// part payment: the rest stays owed, listed for staff); an M-PESA code for what is owed.
+fn payment_to_record(
+    connection: &mut DbConnection,
+    order: &Order,
+    balance: &Balance,
+    collected: &Collected,
+) -> Result<Option<StaffPayment>, RunError> {
+    let refuse = |field: &'static str, message: String| Err(RunError::Invalid(one_field(field, message)));
+    let owed = balance.to_pay();
     match collected {
-        // A free re-clean (KSh 0): nothing is recorded, whatever the form says.
-        _ if !paid && order.total_amount <= 0 => Ok(None),
-        Collected::AlreadyPaid | Collected::NothingToPay if paid => Ok(None),
-        Collected::NothingToPay => {
-            refuse("paid", format!("The bill is KSh {}: choose how the customer paid.", order.total_amount))
+        // Nothing owed and the form agrees (or names the code it was paid with).
+        Collected::AlreadyPaid | Collected::NothingToPay if owed < 1 => Ok(None),
+        Collected::Cash(0) if owed < 1 => Ok(None),
+        Collected::Mpesa(code) if owed < 1 => {
+            let entered = Entry::payment_with_code(connection, code.as_str())?;
+            if entered.is_some_and(|entry| entry.order_id == order.id) {
+                Ok(None)
+            } else {
+                refuse("paid", "Nothing is owed on this order: choose Already paid.".to_owned())
+            }
         }
-        Collected::Mpesa(code) if paid && order.mpesa_code.as_deref() == Some(code.as_str()) => Ok(None),
-        _ if paid => refuse("paid", "This order is already paid. Choose Already paid.".to_owned()),
-        Collected::AlreadyPaid => refuse(
+        _ if owed < 1 => refuse("paid", "Nothing is owed on this order: choose Already paid.".to_owned()),
+        Collected::NothingToPay | Collected::AlreadyPaid => refuse(
             "paid",
-            format!("This order is not paid yet: collect KSh {} in cash or by M-PESA.", order.total_amount),
+            format!("{}: collect it in cash or by M-PESA.", balance.valet_words()),
         ),
-        Collected::Cash(cash) if *cash != order.total_amount => refuse(
+        Collected::Cash(cash) if i64::from(*cash) > owed => refuse(
             "cash",
-            format!(
-                "The bill is KSh {}: collect exactly that, or ask staff if the customer disputes it.",
-                order.total_amount
-            ),
+            format!("Collect KSh {} (what is owed); more would be the customer's credit.", shillings(owed)),
         ),
-        Collected::Cash(_) => Ok(Some(Payment::Cash)),
-        Collected::Mpesa(code) => Ok(Some(Payment::Mpesa(code.clone()))),
+        Collected::Cash(0) => refuse("cash", format!("Collect KSh {} in cash, or choose M-PESA.", shillings(owed))),
+        Collected::Cash(cash) => Ok(Some(StaffPayment::Cash(Some(*cash)))),
+        Collected::Mpesa(code) => Ok(Some(StaffPayment::Mpesa(code.clone(), None))),
     }
+}
+
+fn one_field(field: &'static str, message: String) -> FieldErrors {
+    let mut fields = FieldErrors::default();
+    fields.add(field, message);
+    fields
 }

@@ -9,7 +9,8 @@ use crate::db::schema::orders;
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::lifecycle::{Event, Refusal};
 use crate::domain::schedule::{Schedule, Slot, SlotRefusal};
-use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
+use crate::domain::{OrderStatus, StopKind, StopState};
+use crate::models::ledger::Entry;
 use crate::models::order::Order;
 use crate::models::stop::Stop;
 use crate::notify::NotifyCustomer;
@@ -178,7 +179,7 @@ pub fn cancel_by_customer(
 ) -> Result<Order, ChangeError> {
     write_transaction(connection, |connection| {
         let (order, _) = changeable(connection, token, schedule, now.assume_utc())?;
-        if order.payment_status == PaymentStatus::Paid {
+        if Entry::balance(connection, &order.id)?.received() > 0 {
             return Err(ChangeRefusal::Paid.into());
         }
         let changed =
@@ -245,11 +246,6 @@ mod tests {
             request_fingerprint: None,
             created_at: at,
             updated_at: at,
-            payment_status: crate::domain::PaymentStatus::Unpaid,
-            paid_via: None,
-            mpesa_code: None,
-            paid_at: None,
-            payment_recorded_by: None,
             landmark: String::new(),
             pin_lat: None,
             pin_lng: None,
@@ -258,7 +254,6 @@ mod tests {
             estimate_amount: 750,
             source: crate::domain::OrderSource::Web,
             cancel_reason: None,
-            refund_due: 0,
         }
     }
 

@@ -5,6 +5,7 @@ pub mod day_board;
 pub mod inbox;
 pub mod incoming_text;
 pub mod job_run;
+pub mod ledger;
 pub mod mpesa;
 pub mod order;
 pub mod order_detail;

@@ -7,6 +7,7 @@ use crate::db::DbConnection;
 use crate::db::schema::outbox;
 use crate::domain::OrderReference;
 use crate::models::order::{Order, OrderLine, StatusChange};
+use crate::models::ledger::Entry;
 use crate::models::outbox::OutboxMessage;
 use crate::models::reclean::{Reclean, RecleanLinks};
 use diesel::prelude::*;
@@ -24,6 +25,8 @@ pub struct OrderRecord {
     pub messages: Vec<OutboxMessage>,
     /// The order it re-cleans, and the re-cleans asked of it.
     pub links: RecleanLinks,
+    /// Its ledger, oldest entry first.
+    pub entries: Vec<Entry>,
 }
 
 impl OrderRecord {
@@ -41,6 +44,7 @@ impl OrderRecord {
             .select(OutboxMessage::as_select())
             .load(connection)?;
         let links = Reclean::links(connection, &order.id)?;
-        Ok(Some(OrderRecord { order, lines, history, messages, links }))
+        let entries = Entry::of_order(connection, &order.id)?;
+        Ok(Some(OrderRecord { order, lines, history, messages, links, entries }))
     }
 }

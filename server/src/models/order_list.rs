@@ -6,21 +6,29 @@
 
 use crate::db::DbConnection;
 use crate::db::schema::{mpesa_prompts, mpesa_receipts, orders};
-use crate::domain::{OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
+use crate::domain::{Balance, OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
+use diesel::dsl::sql;
+use diesel::sql_types::Bool;
 use crate::models::Page;
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
 use diesel::prelude::*;
 use std::collections::HashMap;
 
+/// The orders whose ledger says something is still to pay.
+const OWING: &str = "orders.id IN (SELECT ledger_entries.order_id FROM ledger_entries GROUP BY ledger_entries.order_id \
+                     HAVING SUM(CASE WHEN ledger_entries.kind = 'payment' THEN -ledger_entries.amount \
+                     ELSE ledger_entries.amount END) > 0)";
+
 /// What the staff's order list shows: optionally one status, optionally a search.
 #[derive(Debug, Clone, Default)]
 pub struct OrderFilter {
     /// Only this status.
     pub status: Option<OrderStatus>,
-    /// Only orders paid, or only orders not paid (unpaid leaves out cancelled orders unless
-    /// `status` asks for them: nobody is chasing their money).
+    /// Only orders with something still to pay (leaving out cancelled orders unless `status` asks
+    /// for them), or only orders with nothing to pay; from their ledgers.
     pub payment: Option<PaymentStatus>,
     /// A name or a pickup location (part of it, any case), a phone number (any usual form, or its
     /// last digits) or an order ID (with or without the '#' the table shows).
@@ -48,7 +56,11 @@ impl ListedOrder {
                 query = query.filter(orders::status.eq(status));
             }
             if let Some(payment) = filter.payment {
-                query = query.filter(orders::payment_status.eq(payment));
+                let owing = sql::<Bool>(OWING);
+                query = match payment {
+                    PaymentStatus::Unpaid => query.filter(owing),
+                    PaymentStatus::Paid => query.filter(diesel::dsl::not(owing)),
+                };
                 if payment == PaymentStatus::Unpaid && filter.status.is_none() {
                     query = query.filter(orders::status.ne(OrderStatus::Cancelled));
                 }
@@ -87,7 +99,7 @@ impl ListedOrder {
             .load(connection)?;
         let mut lines = Order::lines_of(connection, &items)?;
         let ids: Vec<&str> = items.iter().map(|order| order.id.as_str()).collect();
-        let mut mpesa = MpesaFacts::of_orders(connection, &ids)?;
+        let mut mpesa = MoneyFacts::of_orders(connection, &ids)?;
         let mut originals = Reclean::originals_of(connection, &ids)?;
         let items = items
             .into_iter()
@@ -110,28 +122,33 @@ pub struct ListedOrder {
     /// Its lines, the main (kg) line first.
     pub lines: Vec<OrderLine>,
     /// Its newest prompt and payments to check.
-    pub mpesa: MpesaFacts,
+    pub mpesa: MoneyFacts,
     /// A re-clean: the order ID of the order it cleans again.
     pub reclean_of: Option<String>,
 }
 
-/// What staff see of an order's M-PESA besides its payment: the newest prompt sent to the
+/// What staff see of an order's money: its ledger's sums, the newest prompt sent to the
 /// customer's phone, and the payments matched to it that wait for staff to check them.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct MpesaFacts {
+pub struct MoneyFacts {
+    /// Its ledger's sums.
+    pub balance: Balance,
     /// The newest prompt, if any was sent.
     pub prompt: Option<MpesaPrompt>,
     /// Payments matched to the order but flagged (another amount, paid already), not yet checked.
     pub to_check: i64,
 }
 
-impl MpesaFacts {
-    /// The [`MpesaFacts`] of the orders `ids` (internal ids), by id; an order without prompts or
-    /// flagged payments has none.
-    pub fn of_orders(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, MpesaFacts>> {
-        let mut facts: HashMap<String, MpesaFacts> = HashMap::new();
+impl MoneyFacts {
+    /// The [`MoneyFacts`] of the orders `ids` (internal ids), by id; an order without entries,
+    /// prompts or flagged payments has none.
+    pub fn of_orders(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, MoneyFacts>> {
+        let mut facts: HashMap<String, MoneyFacts> = HashMap::new();
         if ids.is_empty() {
             return Ok(facts);
+        }
+        for (order_id, balance) in Entry::balances(connection, ids)? {
+            facts.entry(order_id).or_default().balance = balance;
         }
         let prompts: Vec<MpesaPrompt> = mpesa_prompts::table
             .filter(mpesa_prompts::order_id.eq_any(ids))
@@ -156,9 +173,9 @@ impl MpesaFacts {
         Ok(facts)
     }
 
-    /// The one order's [`MpesaFacts`].
-    pub fn of_order(connection: &mut DbConnection, id: &str) -> QueryResult<MpesaFacts> {
-        Ok(MpesaFacts::of_orders(connection, &[id])?.remove(id).unwrap_or_default())
+    /// The one order's [`MoneyFacts`].
+    pub fn of_order(connection: &mut DbConnection, id: &str) -> QueryResult<MoneyFacts> {
+        Ok(MoneyFacts::of_orders(connection, &[id])?.remove(id).unwrap_or_default())
     }
 }
 

@@ -4,12 +4,13 @@
 use crate::db::DbConnection;
 use crate::db::schema::{contact_messages, mpesa_receipts, orders, sms_incoming};
 use crate::domain::schedule::day_bounds;
-use crate::domain::{InboxStatus, MessageStatus, OrderStatus, PaidVia, PaymentStatus, ReceiptSource};
+use crate::domain::{InboxStatus, MessageStatus, OrderStatus};
+use crate::domain::ledger::Takings;
+use crate::models::ledger::Entry;
 use crate::models::reclean::Reclean;
 use diesel::dsl::sum;
 use diesel::prelude::*;
 use serde::Serialize;
-use std::collections::HashMap;
 use time::Date;
 use ts_rs::TS;
 
@@ -20,7 +21,7 @@ use ts_rs::TS;
 pub struct Stats {
     /// Spec section 2: the sum of all order totals, KSh.
     pub total_revenue: i64,
-    /// Of that, what staff recorded as paid.
+    /// Money received for orders, ever: payments less refunds (the ledger's).
     pub paid_revenue: i64,
     /// Of that, the totals of cancelled orders: shown beside it, so that nobody reads the
     /// spec's figure as money earned.
@@ -36,7 +37,7 @@ pub struct Stats {
     /// Texts to the shop's number nobody opened yet (the inbox).
     pub unread_texts: i64,
     /// The money of the day (Nairobi) the figures were counted on.
-    pub takings: Takings,
+    pub takings: DayTakings,
     /// The re-cleans asked for in each of the last [`RECLEAN_MONTHS`] months (Nairobi), oldest
     /// first, this month last; a month without any has 0.
     pub recleans_per_month: Vec<MonthCount>,
@@ -70,37 +71,26 @@ impl Tally {
     }
 }
 
-/// One day's takings (Nairobi's calendar day): the orders paid that day, by how they were paid,
-/// and apart from them the M-PESA money that arrived that day without paying an order.
+/// One day's takings (Nairobi's calendar day), from the ledger: the money entered that day by
+/// method, less refunds (each payment counted once, on the day it was entered), and apart from
+/// them the M-PESA money that arrived that day for no order (it waits for staff).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-pub struct Takings {
+#[ts(rename = "DayTakings")]
+pub struct DayTakings {
     /// `YYYY-MM-DD`.
     pub day: String,
-    /// Orders paid by a prompt on the customer's phone (its callback, or M-PESA's status query).
-    pub mpesa_prompt: Tally,
-    /// Orders paid to the till by hand: matched from M-PESA's confirmation, or recorded by staff or
-    /// the valet with the code from the customer's message.
-    pub mpesa_till: Tally,
-    /// Orders paid in cash.
-    pub cash: Tally,
-    /// All three: the orders paid that day and their bills.
-    pub total: Tally,
-    /// M-PESA payments received that day that no order could be found for (they wait for staff).
+    /// Payments less refunds, by method.
+    pub takings: Takings,
+    /// M-PESA payments received that day that no order could be found for.
     pub unmatched: Tally,
-    /// M-PESA payments received that day for an order they did not pay (another amount than the
-    /// bill, an order paid already): flagged for staff.
-    pub flagged: Tally,
 }
 
 impl Stats {
     /// Counts everything now; the takings are those of `today` (Nairobi).
     pub fn load(connection: &mut DbConnection, today: Date) -> QueryResult<Stats> {
         let total_revenue: Option<i64> = orders::table.select(sum(orders::total_amount)).first(connection)?;
-        let paid_revenue: Option<i64> = orders::table
-            .filter(orders::payment_status.eq(PaymentStatus::Paid))
-            .select(sum(orders::total_amount))
-            .first(connection)?;
+        let paid_revenue = Some(Entry::takings_ever(connection)?.total);
         let cancelled_revenue: Option<i64> = orders::table
             .filter(orders::status.eq(OrderStatus::Cancelled))
             .select(sum(orders::total_amount))
@@ -123,7 +113,7 @@ impl Stats {
                 .filter(sms_incoming::status.eq(InboxStatus::New))
                 .count()
                 .get_result(connection)?,
-            takings: Takings::of_day(connection, today)?,
+            takings: DayTakings::of_day(connection, today)?,
             recleans_per_month: Reclean::per_month(connection, RECLEAN_MONTHS, today)?
                 .into_iter()
                 .map(|((year, month), count)| MonthCount { month: format!("{year:04}-{month:02}"), count })
@@ -132,56 +122,19 @@ impl Stats {
     }
 }
 
-impl Takings {
-    /// The takings of `day` (Nairobi): the orders whose payment was recorded that day, still paid,
-    /// and the M-PESA money received that day that paid no order.
-    pub fn of_day(connection: &mut DbConnection, day: Date) -> QueryResult<Takings> {
+impl DayTakings {
+    /// The takings of `day` (Nairobi).
+    pub fn of_day(connection: &mut DbConnection, day: Date) -> QueryResult<DayTakings> {
         let (from, until) = day_bounds(day);
-        let paid: Vec<(Option<PaidVia>, Option<String>, i32)> = orders::table
-            .filter(orders::payment_status.eq(PaymentStatus::Paid))
-            .filter(orders::paid_at.ge(from).and(orders::paid_at.lt(until)))
-            .select((orders::paid_via, orders::mpesa_code, orders::total_amount))
-            .load(connection)?;
-        let codes: Vec<&str> = paid.iter().filter_map(|(_, code, _)| code.as_deref()).collect();
-        let sources: HashMap<String, ReceiptSource> = mpesa_receipts::table
-            .filter(mpesa_receipts::receipt.eq_any(&codes))
-            .select((mpesa_receipts::receipt, mpesa_receipts::source))
-            .load::<(String, ReceiptSource)>(connection)?
-            .into_iter()
-            .collect();
-        let mut takings = Takings {
-            day: day.to_string(),
-            mpesa_prompt: Tally::default(),
-            mpesa_till: Tally::default(),
-            cash: Tally::default(),
-            total: Tally::default(),
-            unmatched: Tally::default(),
-            flagged: Tally::default(),
-        };
-        for (via, code, amount) in &paid {
-            let amount = i64::from(*amount);
-            let tally = match (via, code) {
-                (Some(PaidVia::Cash), _) => &mut takings.cash,
-                // Paid as M-PESA's status query said: only a prompt is paid without its code.
-                (_, None) => &mut takings.mpesa_prompt,
-                (_, Some(code)) if sources.get(code) == Some(&ReceiptSource::Prompt) => &mut takings.mpesa_prompt,
-                (_, Some(_)) => &mut takings.mpesa_till,
-            };
-            tally.add(amount);
-            takings.total.add(amount);
-        }
-        let received: Vec<(Option<String>, bool, i32)> = mpesa_receipts::table
+        let amounts: Vec<i32> = mpesa_receipts::table
             .filter(mpesa_receipts::received_at.ge(from).and(mpesa_receipts::received_at.lt(until)))
-            .filter(mpesa_receipts::order_id.is_null().or(mpesa_receipts::problem.is_not_null()))
-            .select((mpesa_receipts::order_id, mpesa_receipts::problem.is_not_null(), mpesa_receipts::amount))
+            .filter(mpesa_receipts::order_id.is_null())
+            .select(mpesa_receipts::amount)
             .load(connection)?;
-        for (order, flagged, amount) in received {
-            match (order, flagged) {
-                (None, _) => takings.unmatched.add(i64::from(amount)),
-                (Some(_), true) => takings.flagged.add(i64::from(amount)),
-                (Some(_), false) => {}
-            }
+        let mut unmatched = Tally::default();
+        for amount in amounts {
+            unmatched.add(i64::from(amount));
         }
-        Ok(takings)
+        Ok(DayTakings { day: day.to_string(), takings: Entry::takings(connection, from, until)?, unmatched })
     }
 }

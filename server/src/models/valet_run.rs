@@ -4,7 +4,8 @@
 use crate::db::DbConnection;
 use crate::db::schema::{orders, stops};
 use crate::domain::schedule::RunPosition;
-use crate::domain::{OrderStatus, StopKind, StopState};
+use crate::domain::{Balance, OrderStatus, StopKind, StopState};
+use crate::models::ledger::Entry;
 use crate::models::order::{Order, OrderLine};
 use crate::models::stop::Stop;
 use diesel::prelude::*;
@@ -21,6 +22,8 @@ pub struct RunStop {
     pub lines: Vec<OrderLine>,
     /// Bags of the newest weighing, once weighed.
     pub bags: Option<i32>,
+    /// Its ledger's sums.
+    pub balance: Balance,
     /// Where it stands in its valet's run, while it is still to be done (for the ETA).
     pub position: Option<RunPosition>,
 }
@@ -55,12 +58,14 @@ impl RunStop {
         let mut lines = Order::lines_of(connection, &orders)?;
         let ids: Vec<&str> = orders.iter().map(|order| order.id.as_str()).collect();
         let bags = Order::bags_of(connection, &ids)?;
+        let balances = Entry::balances(connection, &ids)?;
         let mut run = Vec::with_capacity(found.len());
         for (stop, order) in found {
             let position = if stop.state.is_open() { stop.run_position(connection)? } else { None };
             run.push(RunStop {
                 lines: lines.remove(&order.id).unwrap_or_default(),
                 bags: bags.get(&order.id).copied(),
+                balance: balances.get(&order.id).copied().unwrap_or_default(),
                 stop,
                 order,
                 position,

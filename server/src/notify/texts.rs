@@ -7,7 +7,7 @@
 
 use crate::config::Settings;
 use crate::domain::schedule::{Eta, Slot};
-use crate::domain::{PaymentMethod, PaymentStatus, SmsLimits, StopKind};
+use crate::domain::{Balance, PaymentMethod, Settlement, SmsLimits, StopKind};
 use crate::models::order::Order;
 use crate::sms::gsm::fit;
 
@@ -119,14 +119,15 @@ impl Texts {
         )
     }
 
-    /// Picked up: the weighed bill, and how to pay it.
-    pub fn picked_up(&self, order: &Order) -> String {
+    /// Picked up: the weighed bill, what was paid of it, and how to pay the rest (a prompt goes
+    /// for the difference only).
+    pub fn picked_up(&self, order: &Order, balance: &Balance) -> String {
         format!(
             "{}: order {} picked up. Bill KSh {}. {} Details: {}",
             self.shop,
             order.reference,
             shillings(order.total_amount),
-            self.how_to_pay(order),
+            self.how_to_pay(order, balance),
             self.link(order)
         )
     }
@@ -138,35 +139,42 @@ impl Texts {
     }
 
     /// The valet set off to deliver.
-    pub fn out_for_delivery(&self, order: &Order, eta: Option<Eta>) -> String {
+    pub fn out_for_delivery(&self, order: &Order, balance: &Balance, eta: Option<Eta>) -> String {
         let when = eta.map(|eta| format!(", expected {eta}")).unwrap_or_default();
-        let pay = if order.payment_status == PaymentStatus::Paid || order.total_amount <= 0 {
-            String::new()
-        } else {
-            format!(" To pay: KSh {}, cash or M-PESA.", shillings(order.total_amount))
+        let pay = match balance.settlement() {
+            Settlement::Unpaid => format!(" To pay: KSh {}, cash or M-PESA.", shillings(balance.to_pay())),
+            Settlement::PartPaid => format!(" {}, cash or M-PESA.", balance.text_words()),
+            _ => String::new(),
         };
         format!("{}: order {} is out for delivery{when}.{pay} Track: {}", self.shop, order.reference, self.link(order))
     }
 
-    /// Delivered, with the link to its receipt (the bill and the payment, printable): the payment
-    /// taken at the door is named here rather than in a second text; an unpaid bill says how to pay.
-    pub fn delivered(&self, order: &Order) -> String {
-        let paid = if order.payment_status == PaymentStatus::Paid {
-            let code = order.mpesa_code.as_deref().map(|code| format!(" (M-PESA {code})")).unwrap_or_default();
-            format!(", KSh {} paid{code}. Thank you!", shillings(order.total_amount))
-        } else if order.total_amount <= 0 {
-            ". Nothing to pay. Thank you!".to_owned()
-        } else {
-            format!(". Thank you! Bill KSh {}, M-PESA till {}.", shillings(order.total_amount), self.till)
+    /// Delivered, with the link to its receipt (the bill and the payments, printable): the money
+    /// taken at the door is counted here rather than in a second text (`code`: the M-PESA code of
+    /// the newest payment, if it has one); what is still due says how to pay it.
+    pub fn delivered(&self, order: &Order, balance: &Balance, code: Option<&str>) -> String {
+        let code = code.map(|code| format!(" (M-PESA {code})")).unwrap_or_default();
+        let paid = match balance.settlement() {
+            Settlement::NothingToPay => ". Nothing to pay. Thank you!".to_owned(),
+            Settlement::Paid if balance.charged <= 0 => ". Nothing to pay. Thank you!".to_owned(),
+            Settlement::Paid => format!(", KSh {} paid{code}. Thank you!", shillings(balance.received())),
+            Settlement::InCredit => format!(", {}. Thank you!", balance.text_words()),
+            Settlement::Unpaid | Settlement::PartPaid => {
+                format!(". Thank you! {}, M-PESA till {}.", balance.text_words(), self.till)
+            }
         };
         format!("{}: order {} delivered{paid} Receipt: {}", self.shop, order.reference, self.receipt_link(order))
     }
 
-    /// A payment was recorded.
-    pub fn payment_received(&self, order: &Order, amount: i32, mpesa_code: Option<&str>) -> String {
+    /// A payment was entered: how much, and where the order's money stands after it.
+    pub fn payment_received(&self, order: &Order, amount: i32, mpesa_code: Option<&str>, balance: &Balance) -> String {
         let code = mpesa_code.map(|code| format!(" (M-PESA {code})")).unwrap_or_default();
+        let after = match balance.settlement() {
+            Settlement::PartPaid | Settlement::InCredit => format!(" {}.", balance.text_words()),
+            _ => String::new(),
+        };
         format!(
-            "{}: KSh {} received for order {}{code}. Thank you! {}",
+            "{}: KSh {} received for order {}{code}.{after} Thank you! {}",
             self.shop,
             shillings(amount),
             order.reference,
@@ -190,9 +198,9 @@ impl Texts {
     }
 
     /// Staff cancelled the order; money received goes back.
-    pub fn cancelled(&self, order: &Order) -> String {
-        let refund = if order.refund_due > 0 {
-            format!(" We will send back your KSh {}.", shillings(order.refund_due))
+    pub fn cancelled(&self, order: &Order, balance: &Balance) -> String {
+        let refund = if balance.owed_back() > 0 {
+            format!(" We will send back your KSh {}.", shillings(balance.owed_back()))
         } else {
             String::new()
         };
@@ -257,31 +265,33 @@ impl Texts {
         )
     }
 
-    fn how_to_pay(&self, order: &Order) -> String {
-        match (order.payment_status, order.payment_method) {
-            (PaymentStatus::Paid, _) => "Paid, thank you.".to_owned(),
+    fn how_to_pay(&self, order: &Order, balance: &Balance) -> String {
+        let to_pay = shillings(balance.to_pay());
+        match (balance.settlement(), order.payment_method) {
             // A free re-clean, or a first order the discount covers.
-            _ if order.total_amount <= 0 => "Nothing to pay.".to_owned(),
-            (_, PaymentMethod::PayNow) if self.prompts && order.total_amount > 0 => {
-                "M-PESA prompt coming to your phone.".to_owned()
+            (Settlement::NothingToPay, _) => "Nothing to pay.".to_owned(),
+            (Settlement::Paid, _) if balance.charged <= 0 => "Nothing to pay.".to_owned(),
+            (Settlement::Paid, _) => "Paid, thank you.".to_owned(),
+            (Settlement::InCredit, _) => format!("{}.", balance.text_words()),
+            (Settlement::Unpaid, PaymentMethod::PayNow) if self.prompts => "M-PESA prompt coming to your phone.".to_owned(),
+            (Settlement::Unpaid, PaymentMethod::PayNow) => format!("Pay to M-PESA till {}.", self.till),
+            (Settlement::Unpaid, PaymentMethod::PayDelivery) => "Pay on delivery, cash or M-PESA.".to_owned(),
+            (Settlement::PartPaid, PaymentMethod::PayNow) if self.prompts => {
+                format!("{}: M-PESA prompt for KSh {to_pay} coming.", balance.text_words())
             }
-            (_, PaymentMethod::PayNow) => format!("Pay to M-PESA till {}.", self.till),
-            (_, PaymentMethod::PayDelivery) => "Pay on delivery, cash or M-PESA.".to_owned(),
+            (Settlement::PartPaid, PaymentMethod::PayNow) => {
+                format!("{}: pay to M-PESA till {}.", balance.text_words(), self.till)
+            }
+            (Settlement::PartPaid, PaymentMethod::PayDelivery) => {
+                format!("{}: on delivery, cash or M-PESA.", balance.text_words())
+            }
         }
     }
 }
 
 /// `1,050`.
-fn shillings(amount: i32) -> String {
-    let digits = amount.unsigned_abs().to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    if amount < 0 { format!("-{grouped}") } else { grouped }
+fn shillings(amount: impl Into<i64>) -> String {
+    crate::domain::shillings(amount.into())
 }
 
 #[cfg(test)]
@@ -326,11 +336,6 @@ mod tests {
             request_fingerprint: None,
             created_at: at,
             updated_at: at,
-            payment_status: PaymentStatus::Unpaid,
-            paid_via: None,
-            mpesa_code: None,
-            paid_at: None,
-            payment_recorded_by: None,
             landmark: String::new(),
             pin_lat: None,
             pin_lng: None,
@@ -339,7 +344,6 @@ mod tests {
             estimate_amount: 450,
             source: OrderSource::Web,
             cancel_reason: None,
-            refund_due: 0,
         };
         (texts, order)
     }
@@ -347,27 +351,35 @@ mod tests {
     #[test]
     fn every_text_is_plain_gsm_and_at_most_two_segments_and_most_are_one() {
         let (texts, order) = longest();
-        let paid =
-            Order { payment_status: PaymentStatus::Paid, mpesa_code: Some("QKH94M1Z11".to_owned()), ..order.clone() };
+        let owing = Balance { charged: 123_450, paid: 0, refunded: 0 };
+        let paid = Balance { paid: 123_450, ..owing };
+        let part = Balance { paid: 99_999, ..owing };
+        let over = Balance { paid: 223_450, ..owing };
         let pay_now = Order { payment_method: PaymentMethod::PayNow, ..order.clone() };
         let prompting = Texts { prompts: true, ..texts.clone() };
         let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
         let eta = Eta { start: 19 * 60 + 15, end: 19 * 60 + 45 };
         let all = [
-            ("picked up, pay now", texts.picked_up(&pay_now)),
-            ("picked up, prompt coming", prompting.picked_up(&pay_now)),
+            ("picked up, pay now", texts.picked_up(&pay_now, &owing)),
+            ("picked up, prompt coming", prompting.picked_up(&pay_now, &owing)),
+            ("picked up, prompt for the rest", prompting.picked_up(&pay_now, &part)),
+            ("picked up, in credit", texts.picked_up(&pay_now, &over)),
             ("order received", texts.order_received(&order, Some(slot), false)),
             ("order received, slot confirmed", texts.order_received(&order, Some(slot), true)),
             ("re-clean booked", texts.reclean_booked(&order, "ZX98YW76", slot)),
             ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
             ("eta", texts.eta(&order, eta)),
             ("on the way", texts.on_the_way(&order, Some(eta))),
-            ("picked up", texts.picked_up(&order)),
+            ("picked up", texts.picked_up(&order, &owing)),
             ("ready", texts.ready(&order, Some(slot))),
-            ("out for delivery", texts.out_for_delivery(&order, Some(eta))),
-            ("delivered", texts.delivered(&order)),
-            ("delivered and paid", texts.delivered(&paid)),
-            ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"))),
+            ("out for delivery", texts.out_for_delivery(&order, &owing, Some(eta))),
+            ("out for delivery, part paid", texts.out_for_delivery(&order, &part, Some(eta))),
+            ("delivered", texts.delivered(&order, &owing, None)),
+            ("delivered and paid", texts.delivered(&order, &paid, Some("QKH94M1Z11"))),
+            ("delivered, part paid", texts.delivered(&order, &part, None)),
+            ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"), &paid)),
+            ("part payment", texts.payment_received(&order, 99_999, Some("QKH94M1Z11"), &part)),
+            ("cancelled, refund", texts.cancelled(&order, &over)),
             ("pickup booked", texts.pickup_booked(&order, slot)),
             ("no window", texts.no_window()),
             ("texts on", texts.texts_on()),
@@ -387,13 +399,15 @@ mod tests {
             texts.slot_confirmed(&order, slot, false),
             texts.eta(&order, eta),
             texts.on_the_way(&order, Some(eta)),
-            texts.picked_up(&order),
-            texts.picked_up(&pay_now),
-            Texts { prompts: true, ..texts.clone() }.picked_up(&pay_now),
+            texts.picked_up(&order, &owing),
+            texts.picked_up(&pay_now, &owing),
+            Texts { prompts: true, ..texts.clone() }.picked_up(&pay_now, &owing),
+            Texts { prompts: true, ..texts.clone() }.picked_up(&pay_now, &part),
             texts.ready(&order, Some(slot)),
-            texts.delivered(&order),
-            texts.delivered(&paid),
-            texts.payment_received(&order, 1050, Some("QKH94M1Z11")),
+            texts.delivered(&order, &owing, None),
+            texts.delivered(&order, &paid, Some("QKH94M1Z11")),
+            texts.payment_received(&order, 1050, Some("QKH94M1Z11"), &paid),
+            texts.payment_received(&order, 1050, Some("QKH94M1Z11"), &part),
         ] {
             assert_eq!(segments(&text), 1, "{} characters: {text}", text.len());
         }
@@ -403,12 +417,13 @@ mod tests {
     fn a_free_order_is_never_asked_to_pay() {
         let (texts, order) = longest();
         let free = Order { total_amount: 0, payment_method: PaymentMethod::PayNow, ..order };
+        let nothing = Balance::default();
         let prompting = Texts { prompts: true, ..texts.clone() };
-        for text in [texts.picked_up(&free), prompting.picked_up(&free)] {
+        for text in [texts.picked_up(&free, &nothing), prompting.picked_up(&free, &nothing)] {
             assert!(text.contains("Bill KSh 0. Nothing to pay."), "{text}");
         }
-        assert!(!texts.out_for_delivery(&free, None).contains("To pay"));
-        let delivered = texts.delivered(&free);
+        assert!(!texts.out_for_delivery(&free, &nothing, None).contains("To pay"));
+        let delivered = texts.delivered(&free, &nothing, None);
         assert!(
             delivered.contains("delivered. Nothing to pay. Thank you!") && !delivered.contains("till"),
             "{delivered}"
@@ -438,19 +453,25 @@ mod tests {
     #[test]
     fn the_delivered_text_links_the_receipt_and_the_picked_up_text_announces_the_prompt() {
         let (texts, order) = longest();
-        let delivered = texts.delivered(&order);
+        let owing = Balance { charged: 1500, paid: 0, refunded: 0 };
+        let delivered = texts.delivered(&order, &owing, None);
         assert!(
             delivered.ends_with("Receipt: https://usafi-express-laundry.co.ke/t/aaaaaaaaaaaaaaaa/receipt"),
             "{delivered}"
         );
         let old = Order { link_token: None, ..order.clone() };
-        assert!(texts.delivered(&old).ends_with("/tracking"));
+        assert!(texts.delivered(&old, &owing, None).ends_with("/tracking"));
 
         let pay_now = Order { payment_method: PaymentMethod::PayNow, ..order };
-        let till = texts.picked_up(&pay_now);
+        let till = texts.picked_up(&pay_now, &owing);
         assert!(till.contains("Pay to M-PESA till 3552248.") && !till.contains("prompt"), "{till}");
-        let prompted = Texts { prompts: true, ..texts }.picked_up(&pay_now);
+        let prompting = Texts { prompts: true, ..texts };
+        let prompted = prompting.picked_up(&pay_now, &owing);
         assert!(prompted.contains("M-PESA prompt coming to your phone."), "{prompted}");
         assert!(!prompted.contains("till"), "{prompted}");
+        // Paid 1,200 for an estimate, billed 1,500 at pickup: the prompt asks for the difference.
+        let topped = prompting.picked_up(&pay_now, &Balance { paid: 1200, ..owing });
+        assert!(topped.contains("Bill KSh 1,500. Paid KSh 1,200, KSh 300 to pay: M-PESA prompt for KSh 300 coming."), "{topped}");
+        assert!(!topped.contains("Paid, thank you"), "{topped}");
     }
 }

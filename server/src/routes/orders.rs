@@ -15,6 +15,7 @@ use crate::domain::{
 };
 use crate::error::ApiError;
 use crate::lifecycle::place::Placed;
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::stop::Stop;
@@ -304,10 +305,11 @@ async fn confirmed_order(
             let lines = Order::lines(connection, &order.id)?;
             let stops = Stop::for_order(connection, &order.id)?;
             let prompt = MpesaPrompt::latest(connection, &order.id)?;
-            Ok::<_, DbError>(Some((order, lines, stops, prompt)))
+            let entries = Entry::of_order(connection, &order.id)?;
+            Ok::<_, DbError>(Some((order, lines, stops, prompt, entries)))
         })
         .await;
-    let (order, lines, stops, prompt) = found.unwrap_or_else(|error| {
+    let (order, lines, stops, prompt, entries) = found.unwrap_or_else(|error| {
         tracing::error!(%error, "looking up an order for the confirmation failed");
         None
     })?;
@@ -317,7 +319,7 @@ async fn confirmed_order(
         order.link_token.as_ref().filter(|token| placed_here.contains(token)).map(|token| format!("/t/{token}"));
     let now = stored(state.settings().clock.now());
     // Only the browser that placed the order reads its prompt and its M-PESA code.
-    let payment = CustomerPayment::new(&order, prompt.as_ref(), state.sends_prompts(), now);
+    let payment = CustomerPayment::new(&order, &entries, prompt.as_ref(), state.sends_prompts(), now);
     Some(ConfirmedOrder {
         pickup: pickup.map(|stop| stop.slot().label()),
         pickup_confirmed: pickup.is_some_and(|stop| stop.confirmed_at.is_some()),

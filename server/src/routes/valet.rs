@@ -12,7 +12,7 @@ use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::lifecycle::Context;
 use crate::lifecycle::valet::{self, Actor, MAX_MISSED_REASON, Outcome, RunError};
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
-use crate::models::order_list::MpesaFacts;
+use crate::models::order_list::MoneyFacts;
 use crate::models::staff::Staff;
 use crate::models::valet_run::RunStop;
 use crate::state::AppState;
@@ -401,7 +401,7 @@ async fn run_page(
             let valet = valet.filter(|id| !chooses || valets.iter().any(|account| &account.id == id));
             let run = RunStop::of_day(connection, day, valet.as_deref())?;
             let ids: Vec<&str> = run.iter().map(|stop| stop.order.id.as_str()).collect();
-            let mpesa = MpesaFacts::of_orders(connection, &ids)?;
+            let mpesa = MoneyFacts::of_orders(connection, &ids)?;
             Ok::<_, DbError>((valets, valet, run, mpesa))
         })
         .await;

@@ -8,14 +8,15 @@ use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use super::run::DayRun;
 use super::time;
 use crate::domain::{
-    Channel, Delivery, MessageKind, MessageStatus, OrderStatus, OutboxStatus, PaymentStatus, StaffRole, TextEnum,
+    Balance, Channel, Delivery, EntryKind, Method, MessageKind, MessageStatus, OrderStatus, OutboxStatus, PaymentStatus, StaffRole, TextEnum,
 };
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
+use crate::models::ledger::Entry;
 use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use crate::models::order::StatusChange;
 use crate::models::order_detail::OrderRecord;
-use crate::models::order_list::{ListedOrder, MpesaFacts};
+use crate::models::order_list::{ListedOrder, MoneyFacts};
 use crate::models::outbox::{OutboxMessage, OutboxSummary};
 use crate::models::stats::Stats;
 use serde::Serialize;
@@ -392,6 +393,67 @@ impl From<&StatusChange> for StatusChangeView {
     }
 }
 
+/// One entry of an order's ledger, as staff read it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LedgerEntryView {
+    /// The entry's number (a correction names it).
+    #[ts(type = "number")]
+    pub id: i64,
+    /// Charge, adjustment, discount, payment or refund.
+    pub kind: EntryKind,
+    /// How money came or went.
+    pub method: Option<Method>,
+    /// What staff read: the line, "M-PESA prompt", "Cash", "Store credit".
+    pub what: String,
+    /// KSh, as entered (a discount and a correction are negative).
+    pub amount: i32,
+    /// The M-PESA code, or a refund's reference.
+    pub reference: Option<String>,
+    /// Why (a discount's reason, a correction's).
+    pub note: String,
+    /// Who entered it: a staff member's or valet's e-mail, "M-PESA", or none (the customer, the
+    /// site).
+    pub by: Option<String>,
+    /// When, RFC 3339.
+    pub at: String,
+    /// The entry this one corrects.
+    #[ts(type = "number | null")]
+    pub corrects: Option<i64>,
+    /// Whether staff may correct it (a payment, refund or discount not corrected yet).
+    pub correctable: bool,
+}
+
+impl LedgerEntryView {
+    /// The view of `entry`; `corrected` when a later entry corrects it.
+    pub fn new(entry: &Entry, corrected: bool) -> Self {
+        let what = match (entry.kind, entry.method) {
+            (_, Some(method)) if entry.corrects.is_some() => format!("Correction: {}", method.label()),
+            (EntryKind::Refund, Some(method)) => format!("Refund: {}", method.label()),
+            (_, Some(method)) => method.label().to_owned(),
+            (EntryKind::Discount, None) if entry.corrects.is_some() => "Correction: discount".to_owned(),
+            (EntryKind::Discount, None) => "Discount".to_owned(),
+            (_, None) => entry.note.clone(),
+        };
+        let correctable = matches!(entry.kind, EntryKind::Payment | EntryKind::Refund | EntryKind::Discount)
+            && entry.corrects.is_none()
+            && !corrected;
+        LedgerEntryView {
+            id: entry.id,
+            kind: entry.kind,
+            method: entry.method,
+            what,
+            amount: entry.amount,
+            reference: entry.reference.clone(),
+            note: entry.note.clone(),
+            by: entry.recorded_by.clone(),
+            at: time(entry.recorded_at),
+            corrects: entry.corrects,
+            correctable,
+        }
+    }
+}
+
 /// `GET /api/admin/orders/{orderId}`: one order with everything the customer gave, its lines,
 /// its status and payment, and what happened to it: the status history and the e-mails and texts
 /// about it.
@@ -401,8 +463,8 @@ pub struct OrderDetail {
     /// The order as the table shows it (with its payment).
     #[serde(flatten)]
     pub order: AdminOrder,
-    /// The staff member who recorded the payment.
-    pub payment_recorded_by: Option<String>,
+    /// Its ledger: every charge, payment and refund, oldest first.
+    pub ledger: Vec<LedgerEntryView>,
     /// Every status change, oldest first; the first is the order being placed.
     pub history: Vec<StatusChangeView>,
     /// The e-mails and texts written about the order (to staff and to the customer), oldest first.
@@ -424,7 +486,9 @@ impl OrderDetail {
     /// The order of `record` with its M-PESA: its `prompts` (newest first) and the `payments`
     /// matched to it.
     pub fn new(record: &OrderRecord, prompts: &[MpesaPrompt], payments: &[MpesaReceipt]) -> Self {
-        let facts = MpesaFacts {
+        let balance = Balance::of(record.entries.iter().map(|entry| (entry.kind, i64::from(entry.amount))));
+        let facts = MoneyFacts {
+            balance,
             prompt: prompts.first().cloned(),
             to_check: payments.iter().filter(|p| p.problem.is_some() && p.checked_at.is_none()).count() as i64,
         };
@@ -434,7 +498,11 @@ impl OrderDetail {
         OrderDetail {
             prompts: prompts.iter().map(PromptView::from).collect(),
             payments: payments.iter().map(|payment| MpesaPayment::new(payment, &references)).collect(),
-            payment_recorded_by: record.order.payment_recorded_by.clone(),
+            ledger: record
+                .entries
+                .iter()
+                .map(|entry| LedgerEntryView::new(entry, record.entries.iter().any(|e| e.corrects == Some(entry.id))))
+                .collect(),
             history: record.history.iter().map(StatusChangeView::from).collect(),
             taken_by: record.history.first().and_then(|placed| placed.changed_by.clone()),
             reclean_problem: record.links.of.as_ref().map(|(_, problem)| problem.clone()),

@@ -10,6 +10,7 @@ pub mod admin;
 pub mod awaiting;
 pub mod booking;
 pub mod inbox;
+pub mod money;
 pub mod order_links;
 pub mod order_page;
 pub mod orders;
@@ -75,7 +76,12 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     booking::CustomerLookup::export_all(&config)?;
     requests::OrderBody::export_all(&config)?;
     requests::RunSave::export_all(&config)?;
-    requests::PaymentChange::export_all(&config)?;
+    requests::PaymentBody::export_all(&config)?;
+    requests::RefundBody::export_all(&config)?;
+    requests::DiscountBody::export_all(&config)?;
+    requests::HandoverBody::export_all(&config)?;
+    money::CashUp::export_all(&config)?;
+    money::Balances::export_all(&config)?;
     Ok(())
 }
 

@@ -81,6 +81,8 @@ pub enum ChangeForm {
     Pay,
     /// Choosing a new window for a missed delivery.
     Delivery,
+    /// Keeping money owed back as credit for the next order.
+    Credit,
 }
 
 /// Why a change was refused, shown next to its form.

@@ -3,10 +3,10 @@
 use super::payments::PromptView;
 use super::time;
 use crate::domain::catalogue::Unit;
-use crate::domain::{LineKind, MessageStatus, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::domain::{Balance, LineKind, MessageStatus, OrderSource, OrderStatus, PaymentMethod, Settlement};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::{Order, OrderLine};
-use crate::models::order_list::MpesaFacts;
+use crate::models::order_list::MoneyFacts;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -117,18 +117,23 @@ pub struct AdminOrder {
     /// The order.
     #[serde(flatten)]
     pub order: OrderView,
-    /// Paid or not, apart from the work status.
-    pub payment_status: PaymentStatus,
-    /// How, when paid.
-    pub paid_via: Option<PaidVia>,
-    /// The M-PESA code staff recorded.
-    pub mpesa_code: Option<String>,
-    /// When staff recorded the payment.
-    pub paid_at: Option<String>,
+    /// Its ledger's sums (what it costs, what was paid, what was given back).
+    pub balance: Balance,
+    /// Where its money stands, from the ledger: unpaid, part-paid, paid, in credit, or nothing
+    /// to pay.
+    pub settlement: Settlement,
+    /// What is still to pay, KSh (0 when nothing).
+    #[ts(type = "number")]
+    pub to_pay: i64,
+    /// What is owed back to the customer, KSh (0 when nothing).
+    #[ts(type = "number")]
+    pub owed_back: i64,
+    /// What staff read: "Paid KSh 1,200 · KSh 300 to pay".
+    pub money_words: String,
     /// The newest M-PESA prompt sent to the customer's phone.
     pub prompt: Option<PromptView>,
-    /// M-PESA payments matched to the order but flagged (another amount, paid already), not yet
-    /// checked by staff.
+    /// M-PESA payments matched to the order but flagged (not an M-PESA code, or entered on another
+    /// order), not yet checked by staff.
     pub payments_to_check: i64,
     /// How it came in: online, by text, or taken by staff on the phone or WhatsApp.
     pub source: OrderSource,
@@ -139,13 +144,15 @@ pub struct AdminOrder {
 impl AdminOrder {
     /// The staff's view of `order` with its `lines` and its M-PESA `facts` (none: no prompt, nothing
     /// to check).
-    pub fn new(order: &Order, lines: &[OrderLine], facts: Option<&MpesaFacts>) -> Self {
+    pub fn new(order: &Order, lines: &[OrderLine], facts: Option<&MoneyFacts>) -> Self {
+        let balance = facts.map(|facts| facts.balance).unwrap_or_default();
         AdminOrder {
             order: OrderView::new(order, lines),
-            payment_status: order.payment_status,
-            paid_via: order.paid_via,
-            mpesa_code: order.mpesa_code.clone(),
-            paid_at: order.paid_at.map(time),
+            balance,
+            settlement: balance.settlement(),
+            to_pay: balance.to_pay(),
+            owed_back: balance.owed_back(),
+            money_words: balance.customer_words(),
             prompt: facts.and_then(|facts| facts.prompt.as_ref()).map(PromptView::from),
             payments_to_check: facts.map_or(0, |facts| facts.to_check),
             source: order.source,

@@ -3,7 +3,8 @@
 //! on the receipt.
 
 use super::time;
-use crate::domain::{OrderStatus, PaidVia, PaymentMethod, PaymentStatus, PromptState};
+use crate::domain::{Balance, EntryKind, Method, OrderStatus, PaymentMethod, PromptState, Settlement};
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use serde::Serialize;
@@ -70,15 +71,36 @@ pub struct PromptView {
     pub receipt: Option<String>,
 }
 
-/// How a paid order was paid.
+/// Money received or given back, as the customer reads it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PaidView {
-    /// M-PESA or cash.
-    pub via: Option<PaidVia>,
+    /// A payment or a refund (a correction has the opposite amount).
+    pub kind: EntryKind,
+    /// How.
+    pub method: Method,
+    /// What the customer reads: "M-PESA prompt", "Cash", "Store credit".
+    pub label: String,
+    /// KSh.
+    pub amount: i32,
     /// The M-PESA code, when known.
     pub code: Option<String>,
     /// When, RFC 3339.
-    pub at: Option<String>,
+    pub at: String,
+}
+
+impl PaidView {
+    /// The view of a payment or refund entry; none for charges.
+    pub fn of(entry: &Entry) -> Option<PaidView> {
+        let method = entry.method?;
+        Some(PaidView {
+            kind: entry.kind,
+            method,
+            label: method.label().to_owned(),
+            amount: entry.amount,
+            code: entry.reference.clone().filter(|_| entry.kind == EntryKind::Payment),
+            at: time(entry.recorded_at),
+        })
+    }
 }
 
 /// The order's payment as the customer sees it.
@@ -89,14 +111,26 @@ pub struct CustomerPayment {
     pub method: PaymentMethod,
     /// Whether the site sends M-PESA prompts (Daraja configured); otherwise the till instructions.
     pub prompts: bool,
-    /// KSh still to pay: the bill, or 0 once paid.
-    pub due: i32,
-    /// Set once paid.
+    /// KSh still to pay (the bill less what was paid), 0 when nothing.
+    #[ts(type = "number")]
+    pub due: i64,
+    /// Where the order's money stands, from its ledger.
+    pub settlement: Settlement,
+    /// What the customer reads: "Paid KSh 1,200 · KSh 300 to pay", "Nothing to pay".
+    pub words: String,
+    /// KSh we owe the customer back (paid more than the bill, or cancelled after paying).
+    #[ts(type = "number")]
+    pub owed_back: i64,
+    /// Whether the page offers "Keep it as credit for my next order".
+    pub can_keep_credit: bool,
+    /// The newest payment, once something was paid.
     pub paid: Option<PaidView>,
+    /// Every payment and refund, oldest first.
+    pub payments: Vec<PaidView>,
     /// The newest prompt, when prompts are on and one was written.
     pub prompt: Option<PromptView>,
-    /// Whether the page offers "Send the M-PESA prompt again" (prompts on, Pay Now, unpaid, not
-    /// cancelled, something to pay).
+    /// Whether the page offers "Send the M-PESA prompt again" (prompts on, something to pay, not
+    /// cancelled; Pay Now, or picked up, or part paid).
     pub can_ask: bool,
     /// Whether the page should ask again in a few seconds: a prompt is being sent, on the phone,
     /// or being checked.
@@ -108,33 +142,45 @@ pub struct CustomerPayment {
 }
 
 impl CustomerPayment {
-    /// The payment of `order`, whose newest prompt is `latest`, at `now` (the clock the prompts'
-    /// times were written by), on a site that sends prompts or not.
-    pub fn new(order: &Order, latest: Option<&MpesaPrompt>, prompts: bool, now: PrimitiveDateTime) -> Self {
-        let paid = (order.payment_status == PaymentStatus::Paid).then(|| PaidView {
-            via: order.paid_via,
-            code: order.mpesa_code.clone(),
-            at: order.paid_at.map(time),
-        });
+    /// The payment of `order`, whose ledger is `entries` and newest prompt `latest`, at `now` (the
+    /// clock the prompts' times were written by), on a site that sends prompts or not.
+    pub fn new(
+        order: &Order,
+        entries: &[Entry],
+        latest: Option<&MpesaPrompt>,
+        prompts: bool,
+        now: PrimitiveDateTime,
+    ) -> Self {
+        let balance = Balance::of(entries.iter().map(|entry| (entry.kind, i64::from(entry.amount))));
+        let payments: Vec<PaidView> = entries.iter().filter_map(PaidView::of).collect();
+        let paid = payments.iter().rev().find(|view| view.kind == EntryKind::Payment && view.amount > 0).cloned();
         let prompt = latest.filter(|_| prompts).map(|prompt| PromptView {
             state: PromptShown::of(prompt, now),
             amount: prompt.amount,
             detail: prompt.detail.clone().filter(|_| !matches!(prompt.state, PromptState::Paid)),
             receipt: prompt.receipt.clone(),
         });
-        let open = paid.is_none() && order.status != OrderStatus::Cancelled && order.total_amount > 0;
+        let open = balance.to_pay() > 0 && order.status != OrderStatus::Cancelled;
         let held = prompts && latest.is_some_and(|prompt| prompt.held_until.is_some());
+        let may_prompt = order.payment_method == PaymentMethod::PayNow
+            || order.status != OrderStatus::Pending
+            || balance.received() > 0;
         CustomerPayment {
             method: order.payment_method,
             prompts,
-            due: if paid.is_some() { 0 } else { order.total_amount.max(0) },
+            due: balance.to_pay(),
+            settlement: balance.settlement(),
+            words: balance.customer_words(),
+            owed_back: balance.owed_back(),
+            can_keep_credit: balance.owed_back() > 0,
             // Not for ever: the status queries end about half an hour after a prompt.
             poll: open
                 && prompt.as_ref().is_some_and(|prompt| prompt.state.pending())
                 && latest.is_some_and(|prompt| now < prompt.created_at + POLL_FOR),
-            can_ask: prompts && open && order.payment_method == PaymentMethod::PayNow,
+            can_ask: prompts && open && may_prompt,
             pay_at_till: held && open && order.payment_method == PaymentMethod::PayNow,
             paid,
+            payments,
             prompt,
         }
     }
@@ -143,7 +189,8 @@ impl CustomerPayment {
     /// (the confirmation looked up by it) may read.
     pub fn without_details(self) -> Self {
         let paid = self.paid.map(|paid| PaidView { code: None, ..paid });
-        CustomerPayment { paid, prompt: None, poll: false, can_ask: false, ..self }
+        let payments = self.payments.into_iter().map(|view| PaidView { code: None, ..view }).collect();
+        CustomerPayment { paid, payments, prompt: None, poll: false, can_ask: false, can_keep_credit: false, ..self }
     }
 }
 

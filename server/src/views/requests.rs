@@ -4,7 +4,7 @@
 //! fields ignored), so these are not what it parses: they are the shape the frontend sends, and
 //! API tests (`server/tests/api/request_bodies.rs`) check that a body made from them is accepted.
 
-use crate::domain::PaymentMethod;
+use crate::domain::{Method, PaymentMethod};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -75,28 +75,61 @@ pub struct RunItem {
     pub position: Option<i32>,
 }
 
-/// `POST /api/admin/orders/{orderId}/payment`: an order recorded paid (and how) or unpaid.
+/// `POST /api/admin/orders/{orderId}/payment`: a payment taken by hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(tag = "paymentStatus", rename_all = "lowercase")]
-pub enum PaymentChange {
-    /// Paid, by M-PESA with its code or in cash.
-    Paid(PaidWith),
-    /// Not paid (a payment recorded by mistake is taken back).
-    Unpaid,
+#[serde(rename_all = "camelCase")]
+pub struct PaymentBody {
+    /// `cash` or `mpesa`.
+    pub method: String,
+    /// KSh received; none: what the order owes (an M-PESA code M-PESA reported: its amount).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub amount: Option<i32>,
+    /// The M-PESA code, for `mpesa`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mpesa_code: Option<String>,
 }
 
-/// How a [`PaymentChange::Paid`] order was paid.
+/// `POST /api/admin/orders/{orderId}/refund`: money given back.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(tag = "paidVia", rename_all = "lowercase")]
-pub enum PaidWith {
-    /// M-PESA, with the code from the customer's message.
-    Mpesa {
-        /// The M-PESA code, `QJK3L5X9TZ`.
-        #[serde(rename = "mpesaCode")]
-        mpesa_code: String,
-    },
-    /// Cash.
-    Cash,
+pub struct RefundBody {
+    /// KSh, at most what the order owes back.
+    pub amount: i32,
+    /// `mpesa-reversal`, `cash` or `credit`.
+    pub method: Method,
+    /// The reversal's M-PESA code, or any reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reference: Option<String>,
+    /// Staff's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
+}
+
+/// `POST /api/admin/orders/{orderId}/discount`: a discount with its reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct DiscountBody {
+    /// KSh, at most what the order costs.
+    pub amount: i32,
+    /// Why (required).
+    pub reason: String,
+}
+
+/// `POST /api/admin/cash-up`: cash handed in for a day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct HandoverBody {
+    /// The e-mail the cash was entered under.
+    pub holder: String,
+    /// `2026-11-25`.
+    pub day: String,
+    /// KSh counted.
+    pub amount: i32,
+    /// Staff's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
 }
 
 #[cfg(test)]
@@ -106,11 +139,11 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_payment_change_is_sent_as_the_server_reads_it() {
-        let mpesa = PaymentChange::Paid(PaidWith::Mpesa { mpesa_code: "QJK3L5X9TZ".to_owned() });
-        let json = |change| serde_json::to_value(change).unwrap();
-        assert_eq!(json(mpesa), json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QJK3L5X9TZ" }));
-        assert_eq!(json(PaymentChange::Paid(PaidWith::Cash)), json!({ "paymentStatus": "paid", "paidVia": "cash" }));
-        assert_eq!(json(PaymentChange::Unpaid), json!({ "paymentStatus": "unpaid" }));
+    fn a_payment_is_sent_as_the_server_reads_it() {
+        let mpesa = PaymentBody { method: "mpesa".to_owned(), amount: None, mpesa_code: Some("QJK3L5X9TZ".to_owned()) };
+        let json = |body| serde_json::to_value(body).unwrap();
+        assert_eq!(json(mpesa), json!({ "method": "mpesa", "mpesaCode": "QJK3L5X9TZ" }));
+        let cash = PaymentBody { method: "cash".to_owned(), amount: Some(500), mpesa_code: None };
+        assert_eq!(json(cash), json!({ "method": "cash", "amount": 500 }));
     }
 }

@@ -13,10 +13,10 @@ use super::pages::LoginProps;
 use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    Channel, Delivery, LineKind, MessageKind, MessageStatus, OrderSource, OrderStatus, OutboxStatus, PaidVia,
-    PaymentMethod, PaymentStatus, PromptState, ReceiptProblem, ReceiptSource, StaffRole,
+    Balance, Channel, Delivery, EntryKind, LineKind, Method, Settlement, Takings, MessageKind, MessageStatus, OrderSource, OrderStatus, OutboxStatus,
+    PaymentMethod, PromptState, ReceiptProblem, ReceiptSource, StaffRole,
 };
-use crate::models::stats::{MonthCount, Stats, Takings, Tally};
+use crate::models::stats::{DayTakings, MonthCount, Stats, Tally};
 
 /// Orders and messages per page of the dashboard's lists (`routes::admin::PAGE_SIZE`).
 const PAGE_SIZE: i64 = 20;
@@ -133,10 +133,11 @@ fn order(n: i64) -> AdminOrder {
             created_at: PLACED_AT.to_owned(),
             updated_at: PLACED_AT.to_owned(),
         },
-        payment_status: if paid { PaymentStatus::Paid } else { PaymentStatus::Unpaid },
-        paid_via: paid.then_some(PaidVia::Mpesa),
-        mpesa_code: paid.then(|| "QJK3L5X9TZ".to_owned()),
-        paid_at: None,
+        balance: Balance { charged: 2200, paid: if paid { 2200 } else { 0 }, refunded: 0 },
+        settlement: if paid { Settlement::Paid } else { Settlement::Unpaid },
+        to_pay: if paid { 0 } else { 2200 },
+        owed_back: 0,
+        money_words: if paid { "Paid KSh 2,200" } else { "KSh 2,200 to pay" }.to_owned(),
         prompt: (!paid).then(|| {
             let waiting = n % 4 == 1;
             PromptView {
@@ -219,14 +220,15 @@ fn stats() -> Stats {
         messages: 120,
         new_messages: 4,
         unread_texts: 2,
-        takings: Takings {
+        takings: DayTakings {
             day: "2026-11-22".to_owned(),
-            mpesa_prompt: tally(14, 30_800),
-            mpesa_till: tally(5, 9_400),
-            cash: tally(3, 4_100),
-            total: tally(22, 44_300),
+            takings: Takings::of([
+                (EntryKind::Payment, Method::Prompt, 30_800),
+                (EntryKind::Payment, Method::Till, 9_400),
+                (EntryKind::Payment, Method::Cash, 4_100),
+                (EntryKind::Refund, Method::Reversal, 500),
+            ]),
             unmatched: tally(2, 1_800),
-            flagged: tally(1, 500),
         },
         recleans_per_month: ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]
             .iter()

@@ -6,7 +6,7 @@ use super::orders::OrderLineView;
 use super::payments::PromptView;
 use crate::clock::nairobi_date_time;
 use crate::domain::schedule::eta;
-use crate::domain::{FieldErrors, LineKind, OrderStatus, PaidVia, PaymentMethod, PaymentStatus, StopKind, StopState};
+use crate::domain::{FieldErrors, LineKind, OrderStatus, PaymentMethod, Settlement, StopKind, StopState};
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::valet_run::RunStop;
 use serde::Serialize;
@@ -147,10 +147,13 @@ pub struct ValetStop {
     pub order_status: OrderStatus,
     /// How the customer chose to pay.
     pub payment_method: PaymentMethod,
-    /// Paid or not.
-    pub payment_status: PaymentStatus,
-    /// How it was paid.
-    pub paid_via: Option<PaidVia>,
+    /// Where its money stands (from its ledger).
+    pub settlement: Settlement,
+    /// What is still to collect, KSh (0 when nothing).
+    #[ts(type = "number")]
+    pub to_collect: i64,
+    /// What the valet reads: "Received KSh 1,100 · collect KSh 500".
+    pub money_words: String,
     /// The newest M-PESA prompt sent to the customer's phone, and what became of it.
     pub prompt: Option<PromptView>,
     /// The pickup's weighing form (pickups): the order's kg line and items as they stand.
@@ -197,7 +200,7 @@ impl ValetStop {
         prompt: Option<&MpesaPrompt>,
         prompts_on: bool,
     ) -> Self {
-        let RunStop { stop, order, lines, bags, position } = run_stop;
+        let RunStop { stop, order, lines, bags, position, balance } = run_stop;
         let digits = order.phone.trim_start_matches('+');
         let (map_link, pinned) = match order.pin() {
             Some(pin) => (pin.map_link(), true),
@@ -215,7 +218,7 @@ impl ValetStop {
                 .collect(),
         });
         let open = stop.state.is_open();
-        let correctable = order.status == OrderStatus::PickedUp && order.payment_status == PaymentStatus::Unpaid;
+        let correctable = order.status == OrderStatus::PickedUp;
         let actions = [
             (stop.state == StopState::Planned, ValetAction::OnMyWay),
             (stop.kind == StopKind::Pickup && (open || correctable), ValetAction::PickedUp),
@@ -224,8 +227,7 @@ impl ValetStop {
                 prompts_on
                     && stop.kind == StopKind::Delivery
                     && open
-                    && order.payment_status == PaymentStatus::Unpaid
-                    && order.total_amount > 0,
+                    && balance.to_pay() > 0,
                 ValetAction::Prompt,
             ),
             (open && (stop.kind == StopKind::Pickup || order.status != OrderStatus::Pending), ValetAction::NotHome),
@@ -259,8 +261,9 @@ impl ValetStop {
             bags: *bags,
             order_status: order.status,
             payment_method: order.payment_method,
-            payment_status: order.payment_status,
-            paid_via: order.paid_via,
+            settlement: balance.settlement(),
+            to_collect: balance.to_pay(),
+            money_words: balance.valet_words(),
             prompt: prompt.map(PromptView::from),
             weighing,
             actions: actions.into_iter().filter_map(|(shown, action)| shown.then_some(action)).collect(),

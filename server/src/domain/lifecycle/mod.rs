@@ -16,8 +16,8 @@
 //! | delivered | done | done |
 //! | cancelled | done or cancelled | done or cancelled |
 //!
-//! A delivery is never under way or done before its pickup is done; a cancelled order with money
-//! received owes it back (`refund_due`).
+//! A delivery is never under way or done before its pickup is done. A cancelled order costs
+//! nothing: the ledger takes its charges back, so money received is owed back (`lifecycle::money`).
 
 use super::schedule::Slot;
 use super::{OrderStatus, StopKind, StopState};
@@ -42,10 +42,8 @@ pub struct Life {
     pub pickup: Option<StopLife>,
     /// Its delivery, if it has one.
     pub delivery: Option<StopLife>,
-    /// KSh received for it.
+    /// KSh received for it (payments less refunds).
     pub paid: i32,
-    /// KSh owed back to the customer (a cancelled order that was paid).
-    pub refund_due: i32,
 }
 
 /// Now, as the lifecycle needs it: Nairobi's day and minute.
@@ -341,7 +339,6 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
                 return Err(Refusal::Cancelled);
             }
             after.status = to;
-            after.refund_due = 0;
             // The stops the cancellation withdrew come back where the status needs them.
             match to {
                 OrderStatus::Pending => {
@@ -513,15 +510,12 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
         }
         Event::Paid(amount) => {
             after.paid = life.paid.saturating_add(amount.max(0));
-            if life.status == OrderStatus::Cancelled {
-                after.refund_due = after.paid;
-            }
         }
     }
     Ok(Transition { after, effects })
 }
 
-/// Cancels: every stop not done is withdrawn, and money received is owed back.
+/// Cancels: every stop not done is withdrawn (the ledger owes money received back).
 fn cancel(life: &mut Life) {
     life.status = OrderStatus::Cancelled;
     for kind in [StopKind::Pickup, StopKind::Delivery] {
@@ -529,7 +523,6 @@ fn cancel(life: &mut Life) {
             life.set_state(kind, StopState::Cancelled);
         }
     }
-    life.refund_due = life.paid;
 }
 
 /// A stop booked again in `to`: planned.
@@ -575,12 +568,6 @@ pub fn consistent(life: &Life) -> Result<(), &'static str> {
     };
     if !rule {
         return Err("a status its stops contradict");
-    }
-    if life.status == OrderStatus::Cancelled && life.refund_due != life.paid {
-        return Err("a cancelled order with money received and no refund due");
-    }
-    if life.status != OrderStatus::Cancelled && life.refund_due != 0 {
-        return Err("a refund due on an order that is not cancelled");
     }
     Ok(())
 }

@@ -3,7 +3,8 @@
 use crate::db::schema::{mpesa_prompts, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{clock_time, day_label};
-use crate::domain::{OrderStatus, PaymentStatus, PromptLimits, PromptState};
+use crate::domain::{Balance, OrderStatus, PromptLimits, PromptState};
+use crate::models::ledger::Entry;
 use crate::models::lock_phone;
 use crate::models::order::Order;
 use diesel::prelude::*;
@@ -89,13 +90,14 @@ pub enum AskRefusal {
 }
 
 impl AskRefusal {
-    /// Why `order` gets no prompt whatever the limits: paid, cancelled, or nothing to pay.
-    fn of_order(order: &Order) -> Option<AskRefusal> {
-        if order.payment_status == PaymentStatus::Paid {
-            Some(AskRefusal::Paid)
-        } else if order.status == OrderStatus::Cancelled {
+    /// Why `order`, whose money stands at `balance`, gets no prompt whatever the limits: paid,
+    /// cancelled, or nothing to pay.
+    fn of_order(order: &Order, balance: &Balance) -> Option<AskRefusal> {
+        if order.status == OrderStatus::Cancelled {
             Some(AskRefusal::Cancelled)
-        } else if order.total_amount < 1 {
+        } else if balance.to_pay() < 1 && balance.received() > 0 {
+            Some(AskRefusal::Paid)
+        } else if balance.to_pay() < 1 {
             Some(AskRefusal::NothingToPay)
         } else {
             None
@@ -127,7 +129,7 @@ impl AskRefusal {
 }
 
 impl MpesaPrompt {
-    /// Writes a prompt for the order's bill to its phone, inside the caller's transaction (the
+    /// Writes a prompt for what the order still owes (the bill less what was paid) to its phone, inside the caller's transaction (the
     /// order placed, the bill set); the caller wakes the prompt worker after committing. An order
     /// paid, cancelled or at KSh 0 gets none. A phone that was sent as many prompts as `limits`
     /// allow gets none either: the prompt is written held (failed at once, never sent), so that
@@ -139,9 +141,11 @@ impl MpesaPrompt {
         limits: PromptLimits,
         now: PrimitiveDateTime,
     ) -> QueryResult<Result<MpesaPrompt, AskRefusal>> {
-        if let Some(refusal) = AskRefusal::of_order(order) {
+        let balance = Entry::balance(connection, &order.id)?;
+        if let Some(refusal) = AskRefusal::of_order(order, &balance) {
             return Ok(Err(refusal));
         }
+        let amount = i32::try_from(balance.to_pay()).unwrap_or(i32::MAX);
         let held_until = MpesaPrompt::phone_allowed_after(connection, &order.phone, limits, now)?;
         if let Some(again) = held_until {
             tracing::warn!(order = %order.reference, phone = %crate::domain::PhoneNumber::masked(&order.phone), %again, "an M-PESA prompt was held: the phone had as many as the limits allow");
@@ -150,7 +154,7 @@ impl MpesaPrompt {
             id: uuid::Uuid::new_v4().to_string(),
             order_id: order.id.clone(),
             phone: order.phone.clone(),
-            amount: order.total_amount,
+            amount,
             state: PromptState::Queued,
             asked_by: asked_by.to_owned(),
             created_at: now,
@@ -204,8 +208,8 @@ impl MpesaPrompt {
         Ok(limits.next_allowed(&sent, now))
     }
 
-    /// A prompt for the order's bill as it now stands (set at pickup, or corrected), unless one
-    /// for that amount was asked in the last two minutes and is still on its way to or on the phone. Refusals (paid, cancelled, KSh 0)
+    /// A prompt for what the order owes as its bill now stands (set at pickup, or corrected): the
+    /// difference only when part was paid. None when one for that amount was asked in the last two minutes and is still on its way to or on the phone. Refusals (paid, cancelled, KSh 0)
     /// write nothing.
     pub fn ask_for_bill(
         connection: &mut DbConnection,
@@ -214,8 +218,9 @@ impl MpesaPrompt {
         limits: PromptLimits,
         now: PrimitiveDateTime,
     ) -> QueryResult<()> {
+        let owed = Entry::balance(connection, &order.id)?.to_pay();
         let pending = MpesaPrompt::latest(connection, &order.id)?.is_some_and(|prompt| {
-            !prompt.state.is_final() && prompt.amount == order.total_amount && prompt.created_at > now - UNANSWERED_WAIT
+            !prompt.state.is_final() && i64::from(prompt.amount) == owed && prompt.created_at > now - UNANSWERED_WAIT
         });
         if !pending {
             let _ = MpesaPrompt::ask_within(connection, order, asked_by, limits, now)?;
@@ -237,7 +242,8 @@ impl MpesaPrompt {
             Order::lock(connection, order_id)?;
             let Some(order) = Order::find(connection, order_id)? else { return Ok(Err(AskRefusal::NoSuchOrder)) };
             // What the order is says more than the limits do: a paid order is told it is paid.
-            if let Some(refusal) = AskRefusal::of_order(&order) {
+            let balance = Entry::balance(connection, order_id)?;
+            if let Some(refusal) = AskRefusal::of_order(&order, &balance) {
                 return Ok(Err(refusal));
             }
             let recent: Vec<MpesaPrompt> = mpesa_prompts::table
@@ -357,8 +363,11 @@ impl MpesaPrompt {
                     .select((MpesaPrompt::as_select(), orders::reference, Order::as_select()))
                     .first(connection)?;
                 // Written a while ago (a backlog, a restart): the order may be paid or cancelled
-                // since, and a prompt then would ask for money nobody owes.
-                if let Some(refusal) = AskRefusal::of_order(&order) {
+                // since, and a prompt then would ask for money nobody owes (or more than is owed).
+                let balance = Entry::balance(connection, &order.id)?;
+                let refusal = AskRefusal::of_order(&order, &balance)
+                    .or_else(|| (balance.to_pay() < i64::from(prompt.amount)).then_some(AskRefusal::Paid));
+                if let Some(refusal) = refusal {
                     MpesaPrompt::fail(connection, &id, refusal.message(), now)?;
                     continue;
                 }

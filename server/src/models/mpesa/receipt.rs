@@ -1,11 +1,16 @@
 //! Money M-PESA reported: one row per M-PESA receipt number, matched to the order it pays or left
 //! for staff. Recording one and paying its order is `lifecycle::payment`'s.
 
-use crate::db::schema::{mpesa_receipts, orders};
+use crate::db::schema::{ledger_entries, mpesa_receipts, orders};
 use crate::db::{DbConnection, insert_or_ignore};
-use crate::domain::{OrderReference, OrderStatus, PaidVia, PaymentStatus, ReceiptProblem, ReceiptSource, till_phone};
+use crate::domain::{Method, OrderReference, OrderStatus, ReceiptProblem, ReceiptSource, till_phone};
+use crate::models::ledger::Entry;
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
+
+/// How many of a phone number's newest orders a till payment without an order ID is matched
+/// against.
+const PHONE_ORDERS: i64 = 20;
 
 /// A stored payment.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
@@ -140,10 +145,10 @@ impl MpesaReceipt {
         Ok(claimed == 1)
     }
 
-    /// The order a till payment is for: the one its account reference names, else the one unpaid,
-    /// not cancelled order of its phone number whose bill is the amount, else an order of that
-    /// phone paid by a prompt whose code M-PESA's status query did not give. None when no order,
-    /// or more than one, fits.
+    /// The order a till payment is for: the one its account reference names, else the one order
+    /// of its phone number, not cancelled, that owes exactly the amount, else an order of that
+    /// phone paid by a prompt of that amount in the last two hours whose code M-PESA's status query
+    /// did not give. None when no order, or more than one, fits.
     pub fn find_order(
         connection: &mut DbConnection,
         payment: &ReceivedPayment,
@@ -162,29 +167,36 @@ impl MpesaReceipt {
             }
         }
         let Some(phone) = payment.phone.as_deref().and_then(till_phone) else { return Ok(None) };
-        let of_phone = orders::table
+        let recent: Vec<String> = orders::table
             .filter(orders::phone.eq(&phone))
-            .filter(orders::total_amount.eq(payment.amount))
-            .filter(orders::status.ne(OrderStatus::Cancelled));
-        let unpaid: Vec<String> = of_phone
-            .filter(orders::payment_status.eq(PaymentStatus::Unpaid))
+            .filter(orders::status.ne(OrderStatus::Cancelled))
+            .order(orders::created_at.desc())
+            .limit(PHONE_ORDERS)
             .select(orders::id)
-            .limit(2)
             .load(connection)?;
-        if let [id] = unpaid.as_slice() {
-            return Ok(Some((id.clone(), "phone-and-amount")));
+        let ids: Vec<&str> = recent.iter().map(String::as_str).collect();
+        let balances = Entry::balances(connection, &ids)?;
+        let owing: Vec<&str> = ids
+            .iter()
+            .copied()
+            .filter(|id| balances.get(*id).is_some_and(|balance| balance.to_pay() == i64::from(payment.amount)))
+            .collect();
+        if let [id] = owing.as_slice() {
+            return Ok(Some(((*id).to_owned(), "phone-and-amount")));
         }
-        if !unpaid.is_empty() {
+        if !owing.is_empty() {
             return Ok(None);
         }
         // Only the prompt of that moment: an order settled by a status query months ago does not
         // take today's payment of the same amount.
         let window = time::Duration::hours(2);
-        let without_code: Vec<String> = of_phone
-            .filter(orders::paid_via.eq(PaidVia::Mpesa))
-            .filter(orders::mpesa_code.is_null())
-            .filter(orders::paid_at.between(now - window, now))
-            .select(orders::id)
+        let without_code: Vec<String> = ledger_entries::table
+            .filter(ledger_entries::order_id.eq_any(&ids))
+            .filter(ledger_entries::method.eq(Method::Prompt))
+            .filter(ledger_entries::reference.is_null())
+            .filter(ledger_entries::amount.eq(payment.amount))
+            .filter(ledger_entries::recorded_at.between(now - window, now))
+            .select(ledger_entries::order_id)
             .limit(2)
             .load(connection)?;
         Ok(if let [id] = without_code.as_slice() { Some((id.clone(), "prompt")) } else { None })
@@ -219,23 +231,6 @@ impl MpesaReceipt {
             .select(orders::reference)
             .first(connection)
             .optional()
-    }
-
-    /// The bill of a paid order changed (weighed at pickup after the estimate was paid): its
-    /// M-PESA payments no longer match it, so they are flagged for staff, who settle the
-    /// difference. Returns how many were flagged (none for an order paid in cash or by code).
-    pub fn flag_bill_changed(connection: &mut DbConnection, order_id: &str) -> QueryResult<usize> {
-        diesel::update(
-            mpesa_receipts::table
-                .filter(mpesa_receipts::order_id.eq(order_id))
-                .filter(mpesa_receipts::problem.is_null()),
-        )
-        .set((
-            mpesa_receipts::problem.eq(ReceiptProblem::Amount),
-            mpesa_receipts::checked_by.eq(None::<String>),
-            mpesa_receipts::checked_at.eq(None::<PrimitiveDateTime>),
-        ))
-        .execute(connection)
     }
 
     /// A prompt of the order `order_id` reported the payment `receipt`, which is matched to

@@ -1,18 +1,16 @@
-//! Orders and their status history: the row and finding one. Its lines, its bills (weighed at
-//! pickup) and payments have files of their own; the staff's list and one order's record are read
+//! Orders and their status history: the row and finding one. Its lines and its bills (weighed at
+//! pickup) have files of their own; its money is its ledger's (`models::ledger`); the staff's list and one order's record are read
 //! models beside it (`models::order_list`, `models::order_detail`); changing its status is
 //! `lifecycle`'s.
 
 pub mod bill;
 mod lines;
-mod payment;
 
 pub use lines::OrderLine;
-pub use payment::{Payment, PaymentRecorded};
 
 use crate::db::DbConnection;
 use crate::db::schema::{order_status_history, orders};
-use crate::domain::{OrderReference, OrderSource, OrderStatus, PaidVia, PaymentMethod, PaymentStatus};
+use crate::domain::{OrderReference, OrderSource, OrderStatus, PaymentMethod};
 use diesel::prelude::*;
 use std::collections::HashMap;
 use time::PrimitiveDateTime;
@@ -57,16 +55,6 @@ pub struct Order {
     pub created_at: PrimitiveDateTime,
     /// UTC.
     pub updated_at: PrimitiveDateTime,
-    /// Kept apart from the work status.
-    pub payment_status: PaymentStatus,
-    /// How it was paid, when it is.
-    pub paid_via: Option<PaidVia>,
-    /// The M-PESA transaction code staff typed in when they confirmed a till payment.
-    pub mpesa_code: Option<String>,
-    /// When staff recorded the payment, UTC.
-    pub paid_at: Option<PrimitiveDateTime>,
-    /// The staff member who recorded it.
-    pub payment_recorded_by: Option<String>,
     /// A landmark beside the location; possibly empty.
     pub landmark: String,
     /// The map pin's latitude, degrees, if the customer shared their position.
@@ -84,8 +72,6 @@ pub struct Order {
     pub source: OrderSource,
     /// Why staff cancelled it, if they did.
     pub cancel_reason: Option<String>,
-    /// KSh owed back: money received for an order that was then cancelled.
-    pub refund_due: i32,
 }
 
 /// One change of an order's status.
@@ -158,6 +144,17 @@ impl Order {
     /// The order with this id.
     pub fn find(connection: &mut DbConnection, id: &str) -> QueryResult<Option<Order>> {
         orders::table.find(id).select(Order::as_select()).first(connection).optional()
+    }
+
+    /// The orders `ids` (internal ids), by id.
+    pub fn find_many(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, Order>> {
+        let mut found = HashMap::new();
+        for chunk in ids.chunks(500) {
+            let orders: Vec<Order> =
+                orders::table.filter(orders::id.eq_any(chunk)).select(Order::as_select()).load(connection)?;
+            found.extend(orders.into_iter().map(|order| (order.id.clone(), order)));
+        }
+        Ok(found)
     }
 
     /// The order IDs of the orders `ids` (internal ids), by id.

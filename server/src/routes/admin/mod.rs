@@ -6,7 +6,9 @@
 //! - [`customers`]: finding a caller by their phone number;
 //! - [`session`]: sign in (limit check, password check, session start) and sign out;
 //! - [`dashboard`]: the dashboard page and its stat cards;
-//! - [`orders`]: the orders list, status changes and payments;
+//! - [`money`]: an order's payments, refunds, discounts, credit and corrections; the cash-up and
+//!   the balances due;
+//! - [`orders`]: the orders list and status changes;
 //! - [`detail`]: one order with its history, e-mails, texts and M-PESA;
 //! - [`payments`]: M-PESA payments to check (match to an order, mark checked), and prompts sent
 //!   by staff;
@@ -26,6 +28,7 @@ pub mod inbox;
 pub mod messages;
 pub mod orders;
 pub mod outbox;
+pub mod money;
 mod payment_search;
 pub mod payments;
 mod query;

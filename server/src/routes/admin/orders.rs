@@ -1,16 +1,16 @@
-//! The orders tab: the list, status changes, and recording payments. An order is named in the path
+//! The orders tab: the list and status changes (an order's money is `money`'s). An order is named in the path
 //! by its order ID, the 8 characters the table shows after '#'.
 
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, no_such_order, order_id};
 use super::{StatusChange, json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::DbError;
-use crate::domain::{FieldErrors, MpesaCode, OrderStatus, TextEnum};
+use crate::domain::{FieldErrors, OrderStatus, TextEnum};
 use crate::error::ApiError;
 use crate::lifecycle::status::MAX_REASON;
 use crate::lifecycle::{self, Context, LifeError};
-use crate::models::order::{Order, Payment, PaymentRecorded};
-use crate::models::order_list::{ListedOrder, MpesaFacts};
+use crate::models::order::Order;
+use crate::models::order_list::{ListedOrder, MoneyFacts};
 use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
 use crate::notify::NotifyCustomer;
@@ -18,7 +18,6 @@ use crate::state::AppState;
 use crate::views::admin::{OrderChanged, OrdersPage};
 use crate::views::orders::AdminOrder;
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
 
 /// GET /api/admin/orders?status=&payment=&q=&page=
 pub async fn list_orders(
@@ -86,7 +85,7 @@ pub async fn change_order_status(
                 };
             let order = changed.after.order;
             let lines = Order::lines(connection, &found.id)?;
-            let facts = MpesaFacts::of_order(connection, &found.id)?;
+            let facts = MoneyFacts::of_order(connection, &found.id)?;
             let original = Reclean::original_of(connection, &found.id)?;
             let stats = Stats::load(connection, day)?;
             Ok::<_, DbError>(Ok(Some((AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats))))
@@ -99,92 +98,6 @@ pub async fn change_order_status(
         Err(refused) => return Err(ApiError::Conflict(refused.to_string())),
     };
     tracing::info!(order_id = %order.order.id, status = %order.order.status, staff = %staff.email, "order status changed");
-    state.wake_outbox();
-    Ok(private_json(&OrderChanged { order, stats }))
-}
-
-/// `{"paymentStatus": "paid"|"unpaid", "paidVia": "mpesa"|"cash", "mpesaCode": …}`
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PaymentInput {
-    payment_status: String,
-    paid_via: Option<String>,
-    mpesa_code: Option<String>,
-}
-
-impl PaymentInput {
-    fn validate(self) -> Result<Payment, ApiError> {
-        let mut fields = FieldErrors::default();
-        let payment = match (self.payment_status.as_str(), self.paid_via.as_deref()) {
-            ("unpaid", _) => Some(Payment::Unpaid),
-            ("paid", Some("cash")) => Some(Payment::Cash),
-            ("paid", Some("mpesa")) => fields.check(
-                "mpesaCode",
-                MpesaCode::parse(self.mpesa_code.as_deref().unwrap_or_default())
-                    .map(Payment::Mpesa)
-                    .map_err(str::to_owned),
-            ),
-            ("paid", _) => {
-                fields.add("paidVia", "Choose how it was paid: mpesa or cash.");
-                None
-            }
-            _ => {
-                fields.add("paymentStatus", "Choose paid or unpaid.");
-                None
-            }
-        };
-        payment.ok_or_else(|| ApiError::invalid(fields))
-    }
-}
-
-/// POST /api/admin/orders/{orderId}/payment: records the payment apart from the work status.
-pub async fn record_payment(
-    state: web::Data<AppState>,
-    staff: CurrentStaff,
-    id: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, ApiError> {
-    let input: PaymentInput = json_body(
-        &body,
-        r#"a JSON object like {"paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QJK3L5X9TZ"}"#,
-    )?;
-    let reference = order_id(&id)?;
-    let payment = input.validate()?;
-    let (by, day) = (staff.email.clone(), today(&state));
-    let now = state.now();
-    let notify = state.notify_customer();
-    let updated = state
-        .db()
-        .run(move |connection| {
-            let (recorded, lines, facts, original) = match Order::find_by_reference(connection, &reference)? {
-                Some(found) => (
-                    lifecycle::payment::record_payment(connection, &found.id, &payment, &by, &notify, now)?,
-                    Order::lines(connection, &found.id)?,
-                    MpesaFacts::of_order(connection, &found.id)?,
-                    Reclean::original_of(connection, &found.id)?,
-                ),
-                None => (PaymentRecorded::NoSuchOrder, Vec::new(), MpesaFacts::default(), None),
-            };
-            let stats = Stats::load(connection, day)?;
-            Ok::<_, DbError>((recorded, lines, facts, original, stats))
-        })
-        .await
-        .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
-    let (order, stats) = match updated {
-        (PaymentRecorded::Recorded(order), lines, facts, original, stats) => {
-            (AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats)
-        }
-        (PaymentRecorded::NoSuchOrder, ..) => return Err(no_such_order()),
-        (PaymentRecorded::CodeUsedBy(reference), ..) => {
-            let mut fields = FieldErrors::default();
-            fields.add(
-                "mpesaCode",
-                format!("This M-PESA code is already recorded for order {reference}. Check the code in the customer's M-PESA message."),
-            );
-            return Err(ApiError::invalid(fields));
-        }
-    };
-    tracing::info!(order_id = %order.order.id, payment = %order.payment_status, staff = %staff.email, "payment recorded");
     state.wake_outbox();
     Ok(private_json(&OrderChanged { order, stats }))
 }

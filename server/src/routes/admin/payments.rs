@@ -7,12 +7,13 @@ use super::query::{no_such_order, order_id};
 use super::{clock_now, json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::DbError;
-use crate::domain::{FieldErrors, OrderReference, PaymentStatus};
+use crate::domain::{FieldErrors, OrderReference};
+use crate::models::ledger::Entry;
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::models::mpesa::{AskRefusal, MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use crate::models::order::Order;
-use crate::models::order_list::MpesaFacts;
+use crate::models::order_list::MoneyFacts;
 use crate::models::reclean::Reclean;
 use crate::models::stats::Stats;
 use crate::state::AppState;
@@ -201,14 +202,15 @@ pub async fn send_prompt(
         .run(move |connection| {
             let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
             // A paid order says so before any limit on prompts does (`ask_again` checks again, locked).
-            let asked = if found.payment_status == PaymentStatus::Paid {
+            let owed = Entry::balance(connection, &found.id)?.to_pay();
+            let asked = if owed < 1 {
                 Err(AskRefusal::Paid)
             } else {
                 MpesaPrompt::ask_again(connection, &found.id, &by, limits, now)?
             };
             let order = Order::find(connection, &found.id)?.unwrap_or(found);
             let lines = Order::lines(connection, &order.id)?;
-            let facts = MpesaFacts::of_order(connection, &order.id)?;
+            let facts = MoneyFacts::of_order(connection, &order.id)?;
             let original = Reclean::original_of(connection, &order.id)?;
             let stats = Stats::load(connection, day)?;
             let shown = AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original);

@@ -21,7 +21,7 @@ pub use changes::{
     CancelForm, DeliveryForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_delivery,
     reschedule_pickup,
 };
-pub use payment::{PayForm, ask_prompt_again, show_payment};
+pub use payment::{PayForm, ask_prompt_again, keep_as_credit, show_payment};
 pub use receipt::{ReceiptQuery, show_receipt};
 pub use reclean::ask_reclean;
 
@@ -38,7 +38,7 @@ const LOAD_FAILED: &str = "loading an order's page failed";
 /// A form sent from another site.
 const CROSS_SITE: &str = "This form can only be sent from the order's own page.";
 
-/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean`, after a change went through.
+/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean|credit`, after a change went through.
 #[derive(Debug, Deserialize)]
 pub struct OrderPageQuery {
     done: Option<String>,
@@ -54,6 +54,7 @@ fn notice(done: Option<&str>) -> Option<&'static str> {
         Some("texts-on") => Some("Done: we will send text messages to this number again."),
         Some("prompt") => Some("We are sending the M-PESA prompt to your phone: check your phone."),
         Some("reclean") => Some("Your free re-clean is booked. We will confirm the pickup time within 30 minutes."),
+        Some("credit") => Some("Done: the money is kept as credit, and your next order uses it."),
         _ => None,
     }
 }

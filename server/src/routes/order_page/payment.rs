@@ -4,8 +4,9 @@
 
 use super::{Outcome, back_to_page, not_found, order_page, posted, private, well_formed};
 use crate::clock::stored;
-use crate::db::DbError;
+use crate::db::{DbError, write_transaction};
 use crate::error::ApiError;
+use crate::models::ledger::Entry;
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
 use crate::models::order::Order;
 use crate::state::AppState;
@@ -23,7 +24,48 @@ const READ_FAILED: &str = "The payment could not be read. Please reload the page
 #[derive(Debug, Default, Deserialize)]
 pub struct PayForm {}
 
-/// POST /t/{token}/pay: a new M-PESA prompt to the order's phone for its bill, then back to the
+/// POST /t/{token}/credit: what the order owes back (paid more than its bill, or cancelled after
+/// paying) kept as store credit for the phone number, used by its next order; then back to the
+/// page. Refused, where the button is, when nothing is owed back.
+pub async fn keep_as_credit(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (token, _) = match posted::<PayForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
+    let now = stored(state.settings().clock.now());
+    let key = token.clone();
+    let kept = state
+        .db()
+        .run(move |c| {
+            let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
+            let kept = write_transaction(c, |c| crate::lifecycle::money::keep_as_credit(c, &order.id, "customer", now))?;
+            Ok::<_, DbError>(Some((order.reference, kept)))
+        })
+        .await;
+    match kept {
+        Ok(Some((reference, Ok(balance)))) => {
+            tracing::info!(order_id = %reference, refunded = balance.refunded, "money owed back kept as store credit by the customer");
+            back_to_page(&token, "credit")
+        }
+        Ok(None) => not_found(&state, &request).await,
+        Ok(Some((_, Err(_)))) => {
+            let message = "Nothing is owed back on this order.";
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Credit, message, 409)).await
+        }
+        Err(error) => {
+            tracing::error!(%error, "keeping money as store credit failed");
+            let message = "This could not be saved. Please try again.";
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Credit, message, 500)).await
+        }
+    }
+}
+
+/// POST /t/{token}/pay: a new M-PESA prompt to the order's phone for what it owes, then back to the
 /// page ("check your phone"). Refused, with the reason where the button is, when the site sends no
 /// prompts, when the order is paid or cancelled, or when a prompt went less than a minute ago or
 /// five in the last hour.
@@ -52,7 +94,8 @@ pub async fn ask_prompt_again(
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let asked = MpesaPrompt::ask_again(c, &order.id, "customer", limits, now)?;
-            Ok::<_, DbError>(Some((order.reference, order.total_amount, asked)))
+            let owed = Entry::balance(c, &order.id)?.to_pay();
+            Ok::<_, DbError>(Some((order.reference, crate::domain::shillings(owed), asked)))
         })
         .await;
     match asked {
@@ -93,7 +136,7 @@ pub async fn show_payment(state: web::Data<AppState>, token: web::Path<String>) 
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &token)? else { return Ok(None) };
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            Ok::<_, DbError>(Some(CustomerPayment::new(&order, prompt.as_ref(), prompts, now)))
+            Ok::<_, DbError>(Some(CustomerPayment::new(&order, &Entry::of_order(c, &order.id)?, prompt.as_ref(), prompts, now)))
         })
         .await;
     match loaded {

@@ -4,6 +4,7 @@
 use super::{LOAD_FAILED, not_found, private, well_formed};
 use crate::clock::stored;
 use crate::db::DbError;
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use crate::models::reclean::{Reclean, RecleanOffer};
@@ -45,7 +46,7 @@ pub async fn show_receipt(
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, now);
+            let payment = CustomerPayment::new(&order, &Entry::of_order(c, &order.id)?, prompt.as_ref(), prompts, now);
             let mut props = ReceiptProps::new(&order, &lines, &history, payment, paper, &key);
             // The link to the re-clean form, while a line may still be re-cleaned.
             let offer = Reclean::offer(c, &order, reclean_days, now)?;

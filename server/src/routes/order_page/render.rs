@@ -3,8 +3,9 @@
 use super::{LOAD_FAILED, Outcome, not_found, private, well_formed};
 use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
-use crate::domain::{OrderStatus, PaymentStatus, StopKind, StopState};
+use crate::domain::{OrderStatus, StopKind, StopState};
 use crate::lifecycle::visit::{ChangeRefusal, change_refusal};
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use crate::models::outbox::OptOut;
@@ -60,8 +61,9 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             let visit = TrackedVisit::new(&order, &stops, schedule.minutes_per_stop, true);
             let texts_off = OptOut::is_opted_out(c, &order.phone)?;
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            let payment = CustomerPayment::new(&order, prompt.as_ref(), prompts, now);
-            let receipt = order.payment_status == PaymentStatus::Paid || order.status == OrderStatus::Delivered;
+            let payment = CustomerPayment::new(&order, &Entry::of_order(c, &order.id)?, prompt.as_ref(), prompts, now);
+            // A receipt once money came in (or the order is delivered).
+            let receipt = payment.paid.is_some() || order.status == OrderStatus::Delivered;
             let tracked = TrackedOrder::new(&order, &lines, &history).with_visit(visit);
             // The re-clean's pickup windows are the order form's.
             let mut reclean = RecleanSection::default();
