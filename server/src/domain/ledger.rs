@@ -201,17 +201,14 @@ impl Balance {
         match self.settlement() {
             Settlement::NothingToPay => "Nothing to pay".to_owned(),
             Settlement::Unpaid => format!("Collect KSh {}", shillings(self.to_pay())),
-            Settlement::PartPaid => format!(
-                "Received KSh {} · collect KSh {}",
-                shillings(self.received()),
-                shillings(self.to_pay())
-            ),
+            Settlement::PartPaid => {
+                format!("Received KSh {} · collect KSh {}", shillings(self.received()), shillings(self.to_pay()))
+            }
             Settlement::Paid if self.charged == 0 => "Nothing to pay".to_owned(),
             Settlement::Paid => format!("Paid KSh {} · nothing to collect", shillings(self.received())),
-            Settlement::InCredit => format!(
-                "Paid · nothing to collect (KSh {} goes back to the customer)",
-                shillings(self.owed_back())
-            ),
+            Settlement::InCredit => {
+                format!("Paid · nothing to collect (KSh {} goes back to the customer)", shillings(self.owed_back()))
+            }
         }
     }
 }

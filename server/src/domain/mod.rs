@@ -33,6 +33,7 @@ pub use availability::WindowAvailability;
 pub use contact::{ContactInput, MessageStatus, ValidContact};
 pub use handover::{Collected, MAX_BAGS, Weighing};
 pub use incoming::{AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, MAX_INCOMING_ID, MAX_INCOMING_TEXT};
+pub use ledger::{Balance, EntryKind, Method, Settlement, Takings, shillings};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RECLEAN_ITEM, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
 pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};
@@ -41,7 +42,6 @@ pub use mpesa::{
     parse_daraja_time, prompt_result, stk_password, till_phone,
 };
 pub use order::{MAX_QUANTITY_KG, OrderInput, ValidOrder};
-pub use ledger::{Balance, EntryKind, Method, Settlement, Takings, shillings};
 pub use payment::{MpesaCode, PaymentMethod, PaymentStatus};
 pub use phone::PhoneNumber;
 pub use pieces::PIECE_FIELD;

@@ -193,7 +193,9 @@ pub fn change_with(
         _ => order.cancel_reason.clone(),
     };
     if cancel_reason != order.cancel_reason {
-        diesel::update(orders::table.find(order_id)).set(orders::cancel_reason.eq(&cancel_reason)).execute(connection)?;
+        diesel::update(orders::table.find(order_id))
+            .set(orders::cancel_reason.eq(&cancel_reason))
+            .execute(connection)?;
     }
     // A cancelled order costs nothing, so money received is owed back; taken back, it costs what
     // it did.
@@ -424,7 +426,14 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
             )?;
         }
         Notice::Cancelled => {
-            notify.text(connection, MessageKind::SmsCancelled, order, None, |texts| texts.cancelled(order, &now_order.balance), now)?;
+            notify.text(
+                connection,
+                MessageKind::SmsCancelled,
+                order,
+                None,
+                |texts| texts.cancelled(order, &now_order.balance),
+                now,
+            )?;
         }
         Notice::Reinstated => {
             let next = [&now_order.pickup, &now_order.delivery]

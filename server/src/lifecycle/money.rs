@@ -59,7 +59,8 @@ pub fn charge_booking(
     now: PrimitiveDateTime,
 ) -> QueryResult<()> {
     for line in lines {
-        let note = if line.quantity > 1 { format!("{} × {}", line.label, line.quantity) } else { line.label.to_owned() };
+        let note =
+            if line.quantity > 1 { format!("{} × {}", line.label, line.quantity) } else { line.label.to_owned() };
         Entry::add(connection, order_id, &NewEntry::charge(EntryKind::Charge, line.amount, &note, None), now)?;
     }
     Ok(())
@@ -76,7 +77,12 @@ pub fn rebill(
 ) -> QueryResult<()> {
     if after != before {
         let note = format!("Bill after weighing: KSh {}", crate::domain::shillings(i64::from(after)));
-        Entry::add(connection, order_id, &NewEntry::charge(EntryKind::Adjustment, after - before, &note, Some(by)), now)?;
+        Entry::add(
+            connection,
+            order_id,
+            &NewEntry::charge(EntryKind::Adjustment, after - before, &note, Some(by)),
+            now,
+        )?;
     }
     Ok(())
 }
@@ -102,7 +108,12 @@ pub fn void_charges(
 }
 
 /// A cancellation taken back: the charges it took back come back.
-pub fn restore_charges(connection: &mut DbConnection, order_id: &str, by: &str, now: PrimitiveDateTime) -> QueryResult<()> {
+pub fn restore_charges(
+    connection: &mut DbConnection,
+    order_id: &str,
+    by: &str,
+    now: PrimitiveDateTime,
+) -> QueryResult<()> {
     let voided = Entry::of_order(connection, order_id)?
         .into_iter()
         .rev()
@@ -171,10 +182,8 @@ pub fn pay(
         let holder = Order::references(connection, &[entered.order_id.as_str()])?;
         return Ok(Err(MoneyRefusal::CodeUsed(holder.get(&entered.order_id).cloned().unwrap_or_default())));
     }
-    let entry = NewEntry {
-        prompt_id: pay.prompt_id,
-        ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by))
-    };
+    let entry =
+        NewEntry { prompt_id: pay.prompt_id, ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by)) };
     let entry = Entry::add(connection, order_id, &entry, now)?;
     let balance = Entry::balance(connection, order_id)?;
     if pay.tell {
@@ -246,7 +255,10 @@ pub fn use_credit(connection: &mut DbConnection, order: &Order, now: PrimitiveDa
     let used = held.min(owed);
     if used > 0 {
         let amount = i32::try_from(used).unwrap_or(i32::MAX);
-        let entry = NewEntry { note: "Store credit from an earlier order", ..NewEntry::payment(Method::Credit, amount, None, None) };
+        let entry = NewEntry {
+            note: "Store credit from an earlier order",
+            ..NewEntry::payment(Method::Credit, amount, None, None)
+        };
         Entry::add(connection, &order.id, &entry, now)?;
     }
     Ok(used.max(0))

@@ -170,9 +170,10 @@ fn apply(
     let amount = MpesaReceipt::find(connection, receipt)?.ok_or(DieselError::NotFound)?.amount;
     let entered_without_code = match prompt_id {
         Some(prompt_id) => Entry::payment_of_prompt(connection, prompt_id)?,
-        None if how == "prompt" => Entry::of_order(connection, id)?.into_iter().rev().find(|entry| {
-            entry.method == Some(Method::Prompt) && entry.reference.is_none() && entry.amount == amount
-        }),
+        None if how == "prompt" => Entry::of_order(connection, id)?
+            .into_iter()
+            .rev()
+            .find(|entry| entry.method == Some(Method::Prompt) && entry.reference.is_none() && entry.amount == amount),
         None => None,
     };
     let problem = match MpesaCode::parse(receipt) {

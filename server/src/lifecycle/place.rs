@@ -2,6 +2,7 @@
 //! e-mails and its text, and a retry of the same order (by its key, or by its details within ten minutes) finds
 //! it again. A phone number's first order gets the configured first-order discount as a line.
 
+use super::money;
 use crate::db::schema::{order_status_history, orders};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Schedule, SlotRefusal};
@@ -13,7 +14,6 @@ use crate::models::order::Order;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use crate::models::{implicit_keys, lock_phone};
-use super::money;
 use crate::notify::email;
 use crate::notify::texts::Texts;
 use diesel::prelude::*;

@@ -4,13 +4,13 @@
 //! same form sent twice changes nothing the second time; a valet may change only the stops of
 //! their own run. The order's status and stops change through [`super::change`].
 
+use super::money::{self, MoneyRefusal};
+use super::payment::{StaffPayment, record_payment_within};
 use super::{Context, LifeError, change, prompt_for_bill};
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::lifecycle::{Event, Refusal};
 use crate::domain::schedule::nairobi_day;
-use super::money::{self, MoneyRefusal};
-use super::payment::{StaffPayment, record_payment_within};
 use crate::domain::{Balance, Collected, FieldErrors, OrderStatus, StopKind, StopState, Weighing, shillings};
 use crate::models::ledger::Entry;
 use crate::models::order::Order;
@@ -318,10 +318,9 @@ fn payment_to_record(
             }
         }
         _ if owed < 1 => refuse("paid", "Nothing is owed on this order: choose Already paid.".to_owned()),
-        Collected::NothingToPay | Collected::AlreadyPaid => refuse(
-            "paid",
-            format!("{}: collect it in cash or by M-PESA.", balance.valet_words()),
-        ),
+        Collected::NothingToPay | Collected::AlreadyPaid => {
+            refuse("paid", format!("{}: collect it in cash or by M-PESA.", balance.valet_words()))
+        }
         Collected::Cash(cash) if i64::from(*cash) > owed => refuse(
             "cash",
             format!("Collect KSh {} (what is owed); more would be the customer's credit.", shillings(owed)),

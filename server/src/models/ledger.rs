@@ -87,7 +87,16 @@ impl<'a> NewEntry<'a> {
 
     /// Money given back.
     pub fn refund(method: Method, amount: i32, reference: Option<&'a str>, note: &'a str, by: Option<&'a str>) -> Self {
-        NewEntry { kind: EntryKind::Refund, method: Some(method), amount, reference, prompt_id: None, note, corrects: None, by }
+        NewEntry {
+            kind: EntryKind::Refund,
+            method: Some(method),
+            amount,
+            reference,
+            prompt_id: None,
+            note,
+            corrects: None,
+            by,
+        }
     }
 }
 

@@ -6,8 +6,8 @@
 use crate::db::DbConnection;
 use crate::db::schema::outbox;
 use crate::domain::OrderReference;
-use crate::models::order::{Order, OrderLine, StatusChange};
 use crate::models::ledger::Entry;
+use crate::models::order::{Order, OrderLine, StatusChange};
 use crate::models::outbox::OutboxMessage;
 use crate::models::reclean::{Reclean, RecleanLinks};
 use diesel::prelude::*;

@@ -7,14 +7,14 @@
 use crate::db::DbConnection;
 use crate::db::schema::{mpesa_prompts, mpesa_receipts, orders};
 use crate::domain::{Balance, OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
-use diesel::dsl::sql;
-use diesel::sql_types::Bool;
 use crate::models::Page;
 use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
+use diesel::dsl::sql;
 use diesel::prelude::*;
+use diesel::sql_types::Bool;
 use std::collections::HashMap;
 
 /// The orders whose ledger says something is still to pay.

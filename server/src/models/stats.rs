@@ -3,9 +3,9 @@
 
 use crate::db::DbConnection;
 use crate::db::schema::{contact_messages, mpesa_receipts, orders, sms_incoming};
+use crate::domain::ledger::Takings;
 use crate::domain::schedule::day_bounds;
 use crate::domain::{InboxStatus, MessageStatus, OrderStatus};
-use crate::domain::ledger::Takings;
 use crate::models::ledger::Entry;
 use crate::models::reclean::Reclean;
 use diesel::dsl::sum;

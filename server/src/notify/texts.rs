@@ -273,7 +273,9 @@ impl Texts {
             (Settlement::Paid, _) if balance.charged <= 0 => "Nothing to pay.".to_owned(),
             (Settlement::Paid, _) => "Paid, thank you.".to_owned(),
             (Settlement::InCredit, _) => format!("{}.", balance.text_words()),
-            (Settlement::Unpaid, PaymentMethod::PayNow) if self.prompts => "M-PESA prompt coming to your phone.".to_owned(),
+            (Settlement::Unpaid, PaymentMethod::PayNow) if self.prompts => {
+                "M-PESA prompt coming to your phone.".to_owned()
+            }
             (Settlement::Unpaid, PaymentMethod::PayNow) => format!("Pay to M-PESA till {}.", self.till),
             (Settlement::Unpaid, PaymentMethod::PayDelivery) => "Pay on delivery, cash or M-PESA.".to_owned(),
             (Settlement::PartPaid, PaymentMethod::PayNow) if self.prompts => {
@@ -471,7 +473,10 @@ mod tests {
         assert!(!prompted.contains("till"), "{prompted}");
         // Paid 1,200 for an estimate, billed 1,500 at pickup: the prompt asks for the difference.
         let topped = prompting.picked_up(&pay_now, &Balance { paid: 1200, ..owing });
-        assert!(topped.contains("Bill KSh 1,500. Paid KSh 1,200, KSh 300 to pay: M-PESA prompt for KSh 300 coming."), "{topped}");
+        assert!(
+            topped.contains("Bill KSh 1,500. Paid KSh 1,200, KSh 300 to pay: M-PESA prompt for KSh 300 coming."),
+            "{topped}"
+        );
         assert!(!topped.contains("Paid, thank you"), "{topped}");
     }
 }

@@ -8,7 +8,8 @@ use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use super::run::DayRun;
 use super::time;
 use crate::domain::{
-    Balance, Channel, Delivery, EntryKind, Method, MessageKind, MessageStatus, OrderStatus, OutboxStatus, PaymentStatus, StaffRole, TextEnum,
+    Balance, Channel, Delivery, EntryKind, MessageKind, MessageStatus, Method, OrderStatus, OutboxStatus,
+    PaymentStatus, StaffRole, TextEnum,
 };
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;

@@ -13,8 +13,8 @@ use super::pages::LoginProps;
 use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    Balance, Channel, Delivery, EntryKind, LineKind, Method, Settlement, Takings, MessageKind, MessageStatus, OrderSource, OrderStatus, OutboxStatus,
-    PaymentMethod, PromptState, ReceiptProblem, ReceiptSource, StaffRole,
+    Balance, Channel, Delivery, EntryKind, LineKind, MessageKind, MessageStatus, Method, OrderSource, OrderStatus,
+    OutboxStatus, PaymentMethod, PromptState, ReceiptProblem, ReceiptSource, Settlement, StaffRole, Takings,
 };
 use crate::models::stats::{DayTakings, MonthCount, Stats, Tally};
 

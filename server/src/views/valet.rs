@@ -223,13 +223,7 @@ impl ValetStop {
             (stop.state == StopState::Planned, ValetAction::OnMyWay),
             (stop.kind == StopKind::Pickup && (open || correctable), ValetAction::PickedUp),
             (stop.kind == StopKind::Delivery && open, ValetAction::Delivered),
-            (
-                prompts_on
-                    && stop.kind == StopKind::Delivery
-                    && open
-                    && balance.to_pay() > 0,
-                ValetAction::Prompt,
-            ),
+            (prompts_on && stop.kind == StopKind::Delivery && open && balance.to_pay() > 0, ValetAction::Prompt),
             (open && (stop.kind == StopKind::Pickup || order.status != OrderStatus::Pending), ValetAction::NotHome),
         ];
         ValetStop {

@@ -552,3 +552,20 @@ pub fn set_status(
     let reason = (status == laundry::domain::OrderStatus::Cancelled).then_some("Cancelled in a test");
     laundry::lifecycle::status::set_by_staff(connection, order_id, status, reason, notify.texts.is_some(), &context)
 }
+
+/// The ledger of the order with order ID `reference`: its sums and its entries, oldest first.
+pub fn money(app: &TestApp, reference: &str) -> (laundry::domain::Balance, Vec<laundry::models::ledger::Entry>) {
+    app.with_db(|c| {
+        let reference = laundry::domain::OrderReference::parse(reference).unwrap();
+        let order = laundry::models::order::Order::find_by_reference(c, &reference).unwrap().unwrap();
+        let entries = laundry::models::ledger::Entry::of_order(c, &order.id).unwrap();
+        (laundry::models::ledger::Entry::balance(c, &order.id).unwrap(), entries)
+    })
+}
+
+/// Whether the order with order ID `reference` has nothing left to pay and received money (the
+/// old "paid").
+pub fn is_paid(app: &TestApp, reference: &str) -> bool {
+    let (balance, _) = money(app, reference);
+    balance.to_pay() == 0 && balance.received() > 0
+}

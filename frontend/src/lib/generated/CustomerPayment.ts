@@ -2,6 +2,7 @@
 import type { PaidView } from "./PaidView";
 import type { PaymentMethod } from "./PaymentMethod";
 import type { PromptView } from "./PromptView";
+import type { Settlement } from "./Settlement";
 
 /**
  * The order's payment as the customer sees it.
@@ -16,20 +17,40 @@ method: PaymentMethod,
  */
 prompts: boolean, 
 /**
- * KSh still to pay: the bill, or 0 once paid.
+ * KSh still to pay (the bill less what was paid), 0 when nothing.
  */
 due: number, 
 /**
- * Set once paid.
+ * Where the order's money stands, from its ledger.
+ */
+settlement: Settlement, 
+/**
+ * What the customer reads: "Paid KSh 1,200 · KSh 300 to pay", "Nothing to pay".
+ */
+words: string, 
+/**
+ * KSh we owe the customer back (paid more than the bill, or cancelled after paying).
+ */
+owedBack: number, 
+/**
+ * Whether the page offers "Keep it as credit for my next order".
+ */
+canKeepCredit: boolean, 
+/**
+ * The newest payment, once something was paid.
  */
 paid: PaidView | null, 
+/**
+ * Every payment and refund, oldest first.
+ */
+payments: Array<PaidView>, 
 /**
  * The newest prompt, when prompts are on and one was written.
  */
 prompt: PromptView | null, 
 /**
- * Whether the page offers "Send the M-PESA prompt again" (prompts on, Pay Now, unpaid, not
- * cancelled, something to pay).
+ * Whether the page offers "Send the M-PESA prompt again" (prompts on, something to pay, not
+ * cancelled; Pay Now, or picked up, or part paid).
  */
 canAsk: boolean, 
 /**

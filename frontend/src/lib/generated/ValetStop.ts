@@ -2,9 +2,8 @@
 import type { MpesaPromptView } from "./MpesaPromptView";
 import type { OrderLine } from "./OrderLine";
 import type { OrderStatus } from "./OrderStatus";
-import type { PaidVia } from "./PaidVia";
 import type { PaymentMethod } from "./PaymentMethod";
-import type { PaymentStatus } from "./PaymentStatus";
+import type { Settlement } from "./Settlement";
 import type { StopKind } from "./StopKind";
 import type { StopState } from "./StopState";
 import type { ValetAction } from "./ValetAction";
@@ -116,13 +115,17 @@ orderStatus: OrderStatus,
  */
 paymentMethod: PaymentMethod, 
 /**
- * Paid or not.
+ * Where its money stands (from its ledger).
  */
-paymentStatus: PaymentStatus, 
+settlement: Settlement, 
 /**
- * How it was paid.
+ * What is still to collect, KSh (0 when nothing).
  */
-paidVia: PaidVia | null, 
+toCollect: number, 
+/**
+ * What the valet reads: "Received KSh 1,100 · collect KSh 500".
+ */
+moneyWords: string, 
 /**
  * The newest M-PESA prompt sent to the customer's phone, and what became of it.
  */

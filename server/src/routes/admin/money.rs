@@ -201,13 +201,16 @@ pub async fn record_refund(
             None
         }
     };
-    let text = |value: Option<String>, field: &'static str, fields: &mut FieldErrors| {
-        match crate::domain::optional_text(value.as_deref(), field, 200, false) {
-            Ok(text) => text.unwrap_or_default(),
-            Err(message) => {
-                fields.add(field, message);
-                String::new()
-            }
+    let text = |value: Option<String>, field: &'static str, fields: &mut FieldErrors| match crate::domain::optional_text(
+        value.as_deref(),
+        field,
+        200,
+        false,
+    ) {
+        Ok(text) => text.unwrap_or_default(),
+        Err(message) => {
+            fields.add(field, message);
+            String::new()
         }
     };
     let code = text(input.reference, "reference", &mut fields);
@@ -317,10 +320,8 @@ pub async fn record_handover(
     staff: CurrentStaff,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let input: HandoverInput = json_body(
-        &body,
-        r#"a JSON object like {"holder": "valet@example.com", "day": "2026-11-25", "amount": 4500}"#,
-    )?;
+    let input: HandoverInput =
+        json_body(&body, r#"a JSON object like {"holder": "valet@example.com", "day": "2026-11-25", "amount": 4500}"#)?;
     let mut fields = FieldErrors::default();
     let holder = input.holder.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
     if holder.is_empty() || holder.len() > 254 {

@@ -43,7 +43,8 @@ pub async fn keep_as_credit(
         .db()
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
-            let kept = write_transaction(c, |c| crate::lifecycle::money::keep_as_credit(c, &order.id, "customer", now))?;
+            let kept =
+                write_transaction(c, |c| crate::lifecycle::money::keep_as_credit(c, &order.id, "customer", now))?;
             Ok::<_, DbError>(Some((order.reference, kept)))
         })
         .await;
@@ -136,7 +137,13 @@ pub async fn show_payment(state: web::Data<AppState>, token: web::Path<String>) 
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &token)? else { return Ok(None) };
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            Ok::<_, DbError>(Some(CustomerPayment::new(&order, &Entry::of_order(c, &order.id)?, prompt.as_ref(), prompts, now)))
+            Ok::<_, DbError>(Some(CustomerPayment::new(
+                &order,
+                &Entry::of_order(c, &order.id)?,
+                prompt.as_ref(),
+                prompts,
+                now,
+            )))
         })
         .await;
     match loaded {
