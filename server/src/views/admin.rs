@@ -35,6 +35,8 @@ pub enum AdminTab {
     Run,
     /// Texts customers sent to the shop's number.
     Inbox,
+    /// The money across orders: a day's cash-up, and the balances not settled.
+    Money,
 }
 
 /// What the orders list is filtered by; a null status or payment means all.
@@ -356,6 +358,11 @@ pub struct DashboardProps {
     pub inbox: Option<super::inbox::InboxPage>,
     /// The M-PESA payments staff must look at (unmatched, or flagged).
     pub payments: PaymentsToCheck,
+    /// The cash-up of the day asked for, when the money tab is the one open (otherwise it is
+    /// fetched when opened).
+    pub cash_up: Option<super::money::CashUp>,
+    /// The balances not settled, when the money tab is the one open.
+    pub balances: Option<super::money::Balances>,
     /// Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.
     pub sends_prompts: bool,
 }

@@ -85,6 +85,8 @@ pub fn dashboard() -> DashboardProps {
         run: None,
         inbox: None,
         payments: PaymentsToCheck { items: (0..3).map(payment).collect(), q: String::new(), total: 3 },
+        cash_up: None,
+        balances: None,
         sends_prompts: true,
     }
 }

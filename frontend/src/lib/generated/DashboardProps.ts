@@ -2,6 +2,8 @@
 import type { AdminStats } from "./AdminStats";
 import type { AdminTab } from "./AdminTab";
 import type { AwaitingList } from "./AwaitingList";
+import type { Balances } from "./Balances";
+import type { CashUp } from "./CashUp";
 import type { DayRun } from "./DayRun";
 import type { InboxPage } from "./InboxPage";
 import type { MessagesPage } from "./MessagesPage";
@@ -63,6 +65,15 @@ inbox: InboxPage | null,
  * The M-PESA payments staff must look at (unmatched, or flagged).
  */
 payments: PaymentsToCheck, 
+/**
+ * The cash-up of the day asked for, when the money tab is the one open (otherwise it is
+ * fetched when opened).
+ */
+cashUp: CashUp | null, 
+/**
+ * The balances not settled, when the money tab is the one open.
+ */
+balances: Balances | null, 
 /**
  * Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.
  */

@@ -1,6 +1,7 @@
 //! The dashboard page, rendered on the server with its first page of data (the pickups awaiting
-//! confirmation, and the open tab's list or day board), and its stat cards.
+//! confirmation, and the open tab's list, day board or money), and its stat cards.
 
+use super::money::{load_balances, load_cash_up};
 use super::outbox::{Unconfigured, load_report, owners_budget};
 use super::payments::load_to_check;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
@@ -22,7 +23,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
 /// The dashboard's query: which tab, and that tab's filter and page (`status`, `q` for orders,
-/// `page`), or the day board's `date`; the other tabs show their first page.
+/// `page`), or the day of the day board or of the money tab's cash-up (`date`); the other tabs
+/// show their first page.
 #[derive(Debug, Default, Deserialize)]
 pub struct DashboardQuery {
     tab: Option<String>,
@@ -43,6 +45,7 @@ pub async fn show_dashboard(
         Some("messages") => AdminTab::Messages,
         Some("run") => AdminTab::Run,
         Some("inbox") => AdminTab::Inbox,
+        Some("money") => AdminTab::Money,
         _ => AdminTab::Orders,
     };
     let (orders, messages_status, messages_page) = match tab {
@@ -52,7 +55,7 @@ pub async fn show_dashboard(
             message_status(query.list.status.as_deref()).unwrap_or(None),
             page_number(query.list.page.as_deref()).unwrap_or(1),
         ),
-        AdminTab::Run | AdminTab::Inbox => (OrdersQuery::unfiltered(), None, 1),
+        AdminTab::Run | AdminTab::Inbox | AdminTab::Money => (OrdersQuery::unfiltered(), None, 1),
     };
     let inbox_query = (tab == AdminTab::Inbox).then(|| {
         (
@@ -61,6 +64,8 @@ pub async fn show_dashboard(
         )
     });
     let (day, now) = (today(&state), state.now());
+    // The money tab's cash-up is of the day asked for (`date`), or of today.
+    let money_day = (tab == AdminTab::Money).then(|| run_day(query.date.as_deref(), day).unwrap_or(day));
     let run_day = (tab == AdminTab::Run)
         .then(|| run_day(query.date.as_deref(), day).or_else(|_| run_day(None, day)).ok())
         .flatten();
@@ -80,10 +85,14 @@ pub async fn show_dashboard(
             let payments = load_to_check(connection, None)?;
             let inbox =
                 inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;
-            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox))
+            let cash_up = money_day.map(|day| load_cash_up(connection, day)).transpose()?;
+            let balances = money_day.map(|_| load_balances(connection)).transpose()?;
+            let money = (cash_up, balances);
+            Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox, money))
         })
         .await;
-    let (stats, orders_page, messages, outbox, unconfirmed, board, payments, inbox) = match loaded {
+    let (stats, orders_page, messages, outbox, unconfirmed, board, payments, inbox, (cash_up, balances)) = match loaded
+    {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the dashboard could not be loaded");
@@ -106,6 +115,8 @@ pub async fn show_dashboard(
         run: board.map(|board| DayRun::new(&board, &state.settings().schedule)),
         inbox,
         payments,
+        cash_up,
+        balances,
         sends_prompts: state.sends_prompts(),
     };
     let (page, _) = state.pages().render("/admin", &props).await;

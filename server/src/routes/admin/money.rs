@@ -301,16 +301,7 @@ pub async fn show_cash_up(
     query: web::Query<DayQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let day = day_of(&state, query.day.as_deref())?;
-    let cash_up = state
-        .db()
-        .run(move |connection| {
-            let takings = Entry::takings_of_day(connection, day)?;
-            let cash = Entry::cash_of_day(connection, day)?;
-            let handovers = Handover::of_day(connection, day)?;
-            Ok::<_, DbError>(CashUp::new(day, takings, &cash, &handovers))
-        })
-        .await
-        .map_err(load_failed)?;
+    let cash_up = state.db().run(move |connection| load_cash_up(connection, day)).await.map_err(load_failed)?;
     Ok(private_json(&cash_up))
 }
 
@@ -357,10 +348,7 @@ pub async fn record_handover(
         .db()
         .run(move |connection| {
             Handover::add(connection, &holder, day, handed, &note, &by, now)?;
-            let takings = Entry::takings_of_day(connection, day)?;
-            let cash = Entry::cash_of_day(connection, day)?;
-            let handovers = Handover::of_day(connection, day)?;
-            Ok::<_, DbError>(CashUp::new(day, takings, &cash, &handovers))
+            load_cash_up(connection, day)
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The cash could not be saved. Please try again.", source })?;
@@ -370,17 +358,24 @@ pub async fn record_handover(
 /// GET /api/admin/balances: the orders that still owe money (oldest first), those that owe money
 /// back (refunds due), and the store credit phone numbers hold.
 pub async fn show_balances(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
-    let balances = state
-        .db()
-        .run(move |connection| {
-            let owing = Entry::unsettled(connection, true, Balances::LIMIT)?;
-            let owed_back = Entry::unsettled(connection, false, Balances::LIMIT)?;
-            let credit = Entry::credit_held(connection)?;
-            let ids: Vec<&str> = owing.iter().chain(&owed_back).map(|(id, _)| id.as_str()).collect();
-            let orders = Order::find_many(connection, &ids)?;
-            Ok::<_, DbError>(Balances::new(&owing, &owed_back, &credit, &orders))
-        })
-        .await
-        .map_err(load_failed)?;
+    let balances = state.db().run(load_balances).await.map_err(load_failed)?;
     Ok(private_json(&balances))
+}
+
+/// The cash-up of `day`: its takings, its cash entries by holder, and the handovers recorded.
+pub(super) fn load_cash_up(connection: &mut DbConnection, day: Date) -> Result<CashUp, DbError> {
+    let takings = Entry::takings_of_day(connection, day)?;
+    let cash = Entry::cash_of_day(connection, day)?;
+    let handovers = Handover::of_day(connection, day)?;
+    Ok(CashUp::new(day, takings, &cash, &handovers))
+}
+
+/// The balances not settled: orders owing, refunds due, and the store credit held.
+pub(super) fn load_balances(connection: &mut DbConnection) -> Result<Balances, DbError> {
+    let owing = Entry::unsettled(connection, true, Balances::LIMIT)?;
+    let owed_back = Entry::unsettled(connection, false, Balances::LIMIT)?;
+    let credit = Entry::credit_held(connection)?;
+    let ids: Vec<&str> = owing.iter().chain(&owed_back).map(|(id, _)| id.as_str()).collect();
+    let orders = Order::find_many(connection, &ids)?;
+    Ok(Balances::new(&owing, &owed_back, &credit, &orders))
 }
