@@ -60,3 +60,10 @@ test("a time reads as a Nairobi date and 24-hour time", async () => {
   assert.equal(formatDateTime("2026-11-24T21:05:00Z"), "Wed, 25 Nov 2026 at 00:05");
   assert.equal(formatDateTime("not a date"), "");
 });
+
+test("a time of a day's list reads as its Nairobi clock alone", async () => {
+  const { formatClock } = await import("./format");
+  assert.equal(formatClock("2026-11-24T16:40:00Z"), "19:40");
+  assert.equal(formatClock("2026-11-24T21:05:00Z"), "00:05");
+  assert.equal(formatClock("not a date"), "");
+});

@@ -85,6 +85,12 @@ export function formatDay(iso: string): string {
   return at ? `${DAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}` : "";
 }
 
+/** An RFC 3339 time as its Nairobi 24-hour time alone, '19:40' (for a list of one day). */
+export function formatClock(iso: string): string {
+  const at = inNairobi(iso);
+  return at ? clockTime(at) : "";
+}
+
 /** An RFC 3339 time as a short Nairobi day and 24-hour time, 'Mon 23 Nov, 19:40'. */
 export function formatDayTime(iso: string): string {
   const at = inNairobi(iso);

@@ -1,15 +1,16 @@
 // /admin, 'Admin Dashboard' (spec section 2), for signed-in staff only; the server rendered the
-// first page of both lists. Once hydrated, filters, searches and page changes fetch the list from
-// /api/admin/* instead of reloading, and the address bar follows (history.replaceState), so a
-// reload shows the same thing; every 30 seconds while the tab is shown the list is polled as it is
-// (same filter and page, open panels stay open), so that new orders appear. An order's ID opens its
-// detail in a dialog. Without JavaScript the tabs, filters and pages are plain links and GET forms
-// to /admin.
+// open tab's first page (a list, the day board, or the money tab's cash-up and balances). Once
+// hydrated, filters, searches and page changes fetch the list from /api/admin/* instead of
+// reloading, and the address bar follows (history.replaceState), so a reload shows the same thing;
+// every 30 seconds while the tab is shown the list is polled as it is (same filter and page, open
+// panels stay open), so that new orders appear. An order's ID opens its detail in a dialog. Without
+// JavaScript the tabs, filters and pages are plain links and GET forms to /admin.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/admin/AdminAlert";
 import { AwaitingPanel } from "../components/admin/AwaitingPanel";
 import { InboxPanel } from "../components/admin/InboxPanel";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
+import { MoneyPanel } from "../components/admin/MoneyPanel";
 import { NewBooking } from "../components/admin/NewBooking";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
@@ -27,7 +28,9 @@ import { useAwaiting } from "../lib/admin/useAwaiting";
 import { useDashboardData } from "../lib/admin/useDashboardData";
 import { useDayRun } from "../lib/admin/useDayRun";
 import { useInbox } from "../lib/admin/useInbox";
-import { adminHref, type ListQuery, runHref } from "../lib/admin/urls";
+import { useMoney } from "../lib/admin/useMoney";
+import { adminHref, type ListQuery, moneyHref, runHref } from "../lib/admin/urls";
+import type { OrderChanged } from "../lib/admin/types";
 import type { DashboardProps } from "../lib/generated/DashboardProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
@@ -40,7 +43,15 @@ const TABS: readonly { id: AdminTab; label: string }[] = [
   { id: "messages", label: "Messages" },
   { id: "inbox", label: "Texts" },
   { id: "run", label: "Day's run" },
+  { id: "money", label: "Money" },
 ];
+
+/** A tab's own address: the day board and the money tab open on today, the lists on their first page. */
+function tabHref(tab: AdminTab): string {
+  if (tab === "run") return runHref(null);
+  if (tab === "money") return moneyHref(null);
+  return adminHref(tab, { status: null, page: 1 });
+}
 
 /** What each role is called in the header. */
 const ROLE_LABELS: Record<AdminProps["staff"]["role"], string> = { owner: "Owner", staff: "Staff", valet: "Valet" };
@@ -85,6 +96,7 @@ export default function AdminPage(props: AdminProps) {
   const awaiting = useAwaiting(props.unconfirmed);
   const dayRun = useDayRun(props.run, sessionEnded);
   const inbox = useInbox(props.inbox, sessionEnded);
+  const money = useMoney({ cashUp: props.cashUp, balances: props.balances }, sessionEnded);
   // Today in Nairobi by the server's clock, so that the server and the browser render the same day.
   const today = nairobiToday(Date.parse(props.unconfirmed.now));
   usePolling(() =>
@@ -92,6 +104,7 @@ export default function AdminPage(props: AdminProps) {
       refresh(shownTab.current),
       awaiting.refresh(),
       shownTab.current === "inbox" ? inbox.refresh() : undefined,
+      shownTab.current === "money" ? money.refresh() : undefined,
     ]),
   );
 
@@ -119,12 +132,27 @@ export default function AdminPage(props: AdminProps) {
     if (board && shownTab.current === "run") window.history.replaceState(null, "", runHref(board.date));
   }
 
+  /** Loads the money tab's cash-up of `date` (and the balances) and follows it in the address bar. */
+  async function showMoney(date: string) {
+    const cashUp = await money.load(date);
+    if (cashUp && shownTab.current === "money") window.history.replaceState(null, "", moneyHref(cashUp.day));
+  }
+
+  /** An order's money or status changed in its detail: the table, the stats and the money tab follow. */
+  function detailChanged(changed: OrderChanged) {
+    orderChanged(changed);
+    if (shownTab.current === "money") void money.refresh();
+  }
+
   function showTab(next: AdminTab, focus: boolean) {
     setTab(next);
     shownTab.current = next;
     if (next === "run") {
       window.history.replaceState(null, "", runHref(dayRun.board?.date ?? null));
       if (!dayRun.board && !dayRun.loading) void showDay(today);
+    } else if (next === "money") {
+      window.history.replaceState(null, "", moneyHref(money.cashUp?.day ?? null));
+      if (!money.cashUp && !money.loading) void showMoney(today);
     } else if (next === "inbox") {
       const shown = { status: inbox.page?.filter.status ?? null, page: inbox.page?.page ?? 1 };
       window.history.replaceState(null, "", adminHref("inbox", shown));
@@ -164,11 +192,15 @@ export default function AdminPage(props: AdminProps) {
     messages: stats.messages,
     inbox: stats.unreadTexts,
     run: runStops,
+    money: undefined,
   };
-  const tabLoading = tab === "run" ? dayRun.loading : tab === "inbox" ? inbox.loading : loading[tab];
+  const tabLoading =
+    tab === "run" ? dayRun.loading : tab === "inbox" ? inbox.loading : tab === "money" ? money.loading : loading[tab];
   // The open order as the table last showed it: when it changes, the dialog loads it again.
   const openInList = orders.items.find((order) => order.id === openOrder);
-  const openVersion = openInList ? `${openInList.updatedAt} ${openInList.paymentStatus}` : "";
+  const openVersion = openInList
+    ? `${openInList.updatedAt} ${openInList.balance.charged} ${openInList.balance.paid} ${openInList.balance.refunded}`
+    : "";
   return (
     <>
       <section className="admin-head">
@@ -226,7 +258,7 @@ export default function AdminPage(props: AdminProps) {
                 }}
                 id={`tab-${entry.id}`}
                 className="tabs__tab"
-                href={entry.id === "run" ? runHref(null) : adminHref(entry.id, { status: null, page: 1 })}
+                href={tabHref(entry.id)}
                 role="tab"
                 aria-selected={tab === entry.id}
                 aria-controls={`panel-${entry.id}`}
@@ -286,6 +318,20 @@ export default function AdminPage(props: AdminProps) {
                   onMove={dayRun.move}
                   onSave={() => void dayRun.save(props.csrf)}
                 />
+              ) : entry.id === "money" ? (
+                <MoneyPanel
+                  cashUp={money.cashUp}
+                  balances={money.balances}
+                  loading={money.loading}
+                  failure={money.failure}
+                  announcement={money.announcement}
+                  today={today}
+                  csrf={props.csrf}
+                  onDay={(date) => void showMoney(date)}
+                  onOpen={setOpenOrder}
+                  onHandedIn={money.handedIn}
+                  onSessionEnded={sessionEnded}
+                />
               ) : entry.id === "inbox" ? (
                 <>
                   {inbox.failure && <AdminAlert failure={inbox.failure} />}
@@ -344,7 +390,9 @@ export default function AdminPage(props: AdminProps) {
           key={openOrder}
           id={openOrder}
           version={openVersion}
+          csrf={props.csrf}
           onClose={() => setOpenOrder(null)}
+          onChanged={detailChanged}
           onSessionEnded={sessionEnded}
           onOpen={setOpenOrder}
         />

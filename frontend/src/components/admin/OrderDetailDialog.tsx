@@ -1,10 +1,11 @@
 // An order opened from the dashboard's table: a modal dialog (the page behind it is inert, Tab
 // stays inside it, Escape and the Close button close it and the focus goes back to the button that
 // opened it), full screen on a phone. It loads the order's detail and loads it again when the
-// order changes in the table (a status or payment change, or a poll that brought a change).
+// order changes in the table (a status or payment change, or a poll that brought a change), and
+// after a change of its money made in the dialog itself.
 import { type SyntheticEvent, useEffect, useRef, useState } from "react";
 import { type Failure, failureOf, getOrderDetail } from "../../lib/admin/api";
-import type { OrderDetail } from "../../lib/admin/types";
+import type { OrderChanged, OrderDetail } from "../../lib/admin/types";
 import { Icon } from "../Icon";
 import { AdminAlert } from "./AdminAlert";
 import { OrderDetailView } from "./OrderDetailView";
@@ -14,17 +15,23 @@ interface OrderDetailDialogProps {
   id: string;
   /** Changes when the order changed: the detail is loaded again. */
   version: string;
+  csrf: string;
   onClose: () => void;
+  /** A change of the order's money was saved in the dialog: the table and the stats follow it. */
+  onChanged: (changed: OrderChanged) => void;
   onSessionEnded: () => void;
   /** Opens another order's detail instead (a re-clean's, or the order it cleans again). */
   onOpen: (id: string) => void;
 }
 
 /** The dialog, open while it is rendered. */
-export function OrderDetailDialog({ id, version, onClose, onSessionEnded, onOpen }: OrderDetailDialogProps) {
+export function OrderDetailDialog(props: OrderDetailDialogProps) {
+  const { id, version, csrf, onClose, onChanged, onSessionEnded, onOpen } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const [detail, setDetail] = useState<OrderDetail | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // How many changes were saved in the dialog: each loads the detail again.
+  const [saved, setSaved] = useState(0);
   const headingId = `order-detail-${id}`;
   // The latest callback, read when a load fails: a new function at each render must not load again.
   const sessionEnded = useRef(onSessionEnded);
@@ -58,7 +65,12 @@ export function OrderDetailDialog({ id, version, onClose, onSessionEnded, onOpen
       },
     );
     return () => request.abort();
-  }, [id, version]);
+  }, [id, version, saved]);
+
+  function changed(answer: OrderChanged) {
+    setSaved((count) => count + 1);
+    onChanged(answer);
+  }
 
   /** Escape: React closes it, so that the page's state and the dialog agree. */
   function onCancel(event: SyntheticEvent<HTMLDialogElement>) {
@@ -76,7 +88,13 @@ export function OrderDetailDialog({ id, version, onClose, onSessionEnded, onOpen
       </div>
       {failure && <AdminAlert failure={failure} />}
       {detail ? (
-        <OrderDetailView detail={detail} onOpen={onOpen} />
+        <OrderDetailView
+          detail={detail}
+          csrf={csrf}
+          onOpen={onOpen}
+          onChanged={changed}
+          onSessionEnded={onSessionEnded}
+        />
       ) : (
         !failure && (
           <p className="admin-loading" role="status">

@@ -1,7 +1,8 @@
 // What the order dialog shows: how the order came in (online, or taken by whom on the phone or
-// WhatsApp) and its re-clean links, each opening the other order; everything the customer gave, the lines and the total, the payment
-// and its M-PESA prompts and payments, the status history (when and who) and the e-mails and texts about the order with how each went
-// (for a text, what the network reported).
+// WhatsApp) and its re-clean links, each opening the other order; everything the customer gave, the
+// lines and the total, its money (the ledger, with what staff can do about it) and its M-PESA
+// prompts and payments, the status history (when and who) and the e-mails and texts about the order
+// with how each went (for a text, what the network reported).
 import {
   attemptsText,
   dateTimeOrNA,
@@ -10,25 +11,29 @@ import {
   lineQuantity,
   outboxStatusLabel,
   outboxStatusTone,
-  paymentLine,
   recipientText,
   shortOrderId,
 } from "../../lib/admin/display";
-import type { OrderDetail } from "../../lib/admin/types";
+import type { OrderChanged, OrderDetail } from "../../lib/admin/types";
 import { formatDate, formatKsh, telHref } from "../../lib/format";
 import { originText } from "../../lib/admin/origin";
 import { statusLabel } from "../../lib/tracking";
+import { OrderLedger } from "./OrderLedger";
 import { OrderMpesaSection } from "./OrderMpesaSection";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 
-/** Spec section 2: the two payment choices as the order form names them. */
-const PAYMENT_METHODS: Record<string, string> = {
-  "pay-now": "Pay Now (M-PESA)",
-  "pay-delivery": "Pay on Delivery",
-};
+interface OrderDetailViewProps {
+  detail: OrderDetail;
+  csrf: string;
+  /** Opens another order's detail (a re-clean's, or its original's). */
+  onOpen: (id: string) => void;
+  /** A change of its money was saved from the ledger. */
+  onChanged: (changed: OrderChanged) => void;
+  onSessionEnded: () => void;
+}
 
-/** The detail's sections; `onOpen` opens another order's detail (a re-clean's, or its original's). */
-export function OrderDetailView({ detail, onOpen }: { detail: OrderDetail; onOpen: (id: string) => void }) {
+/** The detail's sections. */
+export function OrderDetailView({ detail, csrf, onOpen, onChanged, onSessionEnded }: OrderDetailViewProps) {
   return (
     <div className="order-detail">
       <p className="order-detail__status">
@@ -38,7 +43,7 @@ export function OrderDetailView({ detail, onOpen }: { detail: OrderDetail; onOpe
       <OriginSection detail={detail} onOpen={onOpen} />
       <CustomerSection detail={detail} />
       <LinesSection detail={detail} />
-      <PaymentSection detail={detail} />
+      <OrderLedger detail={detail} csrf={csrf} onChanged={onChanged} onSessionEnded={onSessionEnded} />
       <OrderMpesaSection detail={detail} />
       <HistorySection detail={detail} />
       <MessagesSection detail={detail} />
@@ -134,29 +139,6 @@ function LinesSection({ detail }: { detail: OrderDetail }) {
           </tr>
         </tfoot>
       </table>
-    </section>
-  );
-}
-
-function PaymentSection({ detail }: { detail: OrderDetail }) {
-  return (
-    <section aria-labelledby="order-detail-payment">
-      <h3 id="order-detail-payment">Payment</h3>
-      <dl className="order-detail__facts">
-        <dt>Customer chose</dt>
-        <dd>{PAYMENT_METHODS[detail.paymentMethod] ?? detail.paymentMethod}</dd>
-        <dt>Now</dt>
-        <dd>{paymentLine(detail)}</dd>
-        {detail.paidAt && (
-          <>
-            <dt>Recorded</dt>
-            <dd>
-              <time dateTime={detail.paidAt}>{dateTimeOrNA(detail.paidAt)}</time>
-              {detail.paymentRecordedBy && ` by ${detail.paymentRecordedBy}`}
-            </dd>
-          </>
-        )}
-      </dl>
     </section>
   );
 }

@@ -1,11 +1,12 @@
 // One order of the dashboard's table: its seven cells (spec section 2; the order ID opens the
-// order's detail, the customer cell has the pickup location, the date has the time), the status
-// dropdown that saves at once, and the payment panel under the row when open. An order still
-// pending after the confirmation call's 30 minutes stands out. A re-clean carries a badge that opens the
-// order it cleans again; an order taken on the phone or WhatsApp (or booked by text) says so.
+// order's detail, the customer cell has the pickup location, the amount where its money stands, the
+// date has the time), the status dropdown that saves at once, and the payment panel under the row
+// when open. An order still pending after the confirmation call's 30 minutes stands out. A re-clean
+// carries a badge that opens the order it cleans again; an order taken on the phone or WhatsApp (or
+// booked by text) says so.
 import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, sendPrompt, setOrderStatus } from "../../lib/admin/api";
-import { dateTimeOrNA, kgAndItems, paymentLine, shortOrderId } from "../../lib/admin/display";
+import { dateTimeOrNA, kgAndItems, shortOrderId } from "../../lib/admin/display";
 import { canPrompt, promptLine } from "../../lib/admin/mpesa";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
@@ -16,6 +17,7 @@ import { useFocusReturn } from "../../lib/useFocusReturn";
 import { AdminAlert } from "./AdminAlert";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { PaymentPanel } from "./PaymentPanel";
+import { SettlementBadge } from "./SettlementBadge";
 import { StatusChangePanel } from "./StatusChangePanel";
 
 /** The seven column headers, in order; the phone layout shows them as labels inside each card. */
@@ -27,7 +29,7 @@ interface OrderRowProps {
   csrf: string;
   /** The server's time of the list's last answer: how long a pending order has waited. */
   now: string;
-  /** Whether M-PESA prompts are configured: an unpaid order offers "Send M-PESA prompt". */
+  /** Whether M-PESA prompts are configured: an order with something to pay offers "Send M-PESA prompt". */
   sendsPrompts: boolean;
   /** Opens the order's detail. */
   onOpen: (id: string) => void;
@@ -159,8 +161,10 @@ export function OrderRow({
         </td>
         <td data-label={amount}>
           <span className="orders-table__main">{formatKsh(order.totalAmount)}</span>
-          <small className="orders-table__sub">{paymentLine(order)}</small>
-          {order.prompt && order.paymentStatus === "unpaid" && (
+          <span className="orders-table__money">
+            <SettlementBadge settlement={order.settlement} /> <small>{order.moneyWords}</small>
+          </span>
+          {order.prompt && order.toPay > 0 && (
             <small className="orders-table__prompt">{promptLine(order.prompt)}</small>
           )}
           {order.paymentsToCheck > 0 && (

@@ -3,6 +3,7 @@
 // back. Under the order's row, like the payment panel; Escape or "Keep it" closes it unchanged.
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
+import { received } from "../../lib/admin/money";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
@@ -67,7 +68,8 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
     if (event.key === "Escape") onClose();
   }
 
-  const paid = order.paymentStatus === "paid" && order.totalAmount > 0;
+  // Money received is owed back once the order costs nothing; taken back, it pays the bill again.
+  const kept = received(order.balance);
   return (
     <form id={id} className="payment-panel status-panel" onSubmit={save} onKeyDown={onKeyDown} noValidate>
       <fieldset>
@@ -76,7 +78,7 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
           <>
             <p>
               Its pickup and delivery leave the runs.
-              {paid && ` ${formatKsh(order.totalAmount)} was paid: it will be owed back to the customer.`}
+              {kept > 0 && ` ${formatKsh(kept)} was paid: it will be owed back to the customer.`}
             </p>
             <Field
               id={reasonId}
@@ -101,6 +103,8 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
         ) : (
           <p>
             {`It goes back to ${statusLabel(next)}. Its pickup and delivery come back if their windows are still ahead; otherwise they wait on the dashboard for new windows.`}
+            {order.owedBack > 0 &&
+              ` Its charges come back: the ${formatKsh(order.owedBack)} owed back counts against the bill again.`}
           </p>
         )}
         <label className="choice" htmlFor={tellId}>

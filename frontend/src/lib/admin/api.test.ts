@@ -1,6 +1,17 @@
 import { afterEach, mock, test } from "node:test";
 import assert from "node:assert/strict";
-import { ADMIN_TIMEOUT_MS, AdminError, adminGet, adminPost, failureOf, resendMessage, SESSION_ENDED } from "./api";
+import {
+  ADMIN_TIMEOUT_MS,
+  AdminError,
+  adminGet,
+  adminPost,
+  correctEntry,
+  failureOf,
+  recordPayment,
+  resendMessage,
+  SESSION_ENDED,
+  splitFailure,
+} from "./api";
 import { QUIET_OUTBOX, UNDELIVERED_TEXT } from "./fixtures";
 
 const realFetch = globalThis.fetch;
@@ -111,4 +122,41 @@ test("a call with no answer in 15 seconds is given up", async () => {
   } finally {
     mock.timers.reset();
   }
+});
+
+test("a payment taken by hand POSTs its method, amount and code to the order's payment", async () => {
+  const calls = answer(200, { order: {}, stats: {} });
+
+  await recordPayment("AB12CD34", { method: "mpesa", amount: 300, mpesaCode: "QJK3L5X9TZ" }, "token-3");
+
+  assert.equal(calls[0]?.url, "/api/admin/orders/AB12CD34/payment");
+  assert.equal(calls[0]?.init.body, '{"method":"mpesa","amount":300,"mpesaCode":"QJK3L5X9TZ"}');
+});
+
+test("a correction names the entry in the path and sends the reason", async () => {
+  const calls = answer(200, { order: {}, stats: {} });
+
+  await correctEntry("AB12CD34", 17, "Typed on the wrong order", "token-4");
+
+  assert.equal(calls[0]?.url, "/api/admin/orders/AB12CD34/entries/17/correct");
+  assert.equal(calls[0]?.init.body, '{"reason":"Typed on the wrong order"}');
+});
+
+test("a 422 gives each of the form's fields its message; one the form lacks becomes the failure", () => {
+  const invalid = new AdminError("Please correct the highlighted fields.", 422, {
+    amount: "This order owes KSh 300 back; a refund cannot be more.",
+  });
+
+  assert.deepEqual(splitFailure(invalid, ["amount", "method"]), {
+    errors: { amount: "This order owes KSh 300 back; a refund cannot be more." },
+    failure: null,
+  });
+  assert.deepEqual(splitFailure(invalid, []), {
+    errors: {},
+    failure: { text: "This order owes KSh 300 back; a refund cannot be more.", sessionEnded: false },
+  });
+  assert.deepEqual(splitFailure(new AdminError("This order has nothing to pay.", 409), ["amount"]), {
+    errors: {},
+    failure: { text: "This order has nothing to pay.", sessionEnded: false },
+  });
 });

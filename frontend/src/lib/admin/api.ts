@@ -4,14 +4,19 @@ import type { RunSave } from "./run";
 import type {
   AdminMessage,
   AwaitingList,
+  Balances,
+  CashUp,
   DayRun,
+  DiscountBody,
+  HandoverBody,
   MessageChanged,
   MessageResent,
   OrderChanged,
   OrderDetail,
-  PaymentChange,
+  PaymentBody,
   PaymentChanged,
   PaymentsToCheck,
+  RefundBody,
   SlotConfirmed,
 } from "./types";
 import { queryString } from "./urls";
@@ -55,6 +60,24 @@ export interface Failure {
 export function failureOf(error: unknown): Failure {
   if (error instanceof AdminError && error.sessionEnded) return { text: SESSION_ENDED, sessionEnded: true };
   return { text: error instanceof Error && error.message ? error.message : UNREACHABLE, sessionEnded: false };
+}
+
+/** Splits a failed call into the messages of the form's own `fields` and a failure for the rest. */
+export function splitFailure(
+  error: unknown,
+  fields: readonly string[],
+): { errors: Record<string, string>; failure: Failure | null } {
+  const found = error instanceof AdminError ? error.fields : {};
+  const errors: Record<string, string> = {};
+  const others: string[] = [];
+  for (const [field, message] of Object.entries(found)) {
+    if (fields.includes(field)) errors[field] = message;
+    else others.push(message);
+  }
+  if (Object.keys(errors).length > 0 && others.length === 0) return { errors, failure: null };
+  // A field the form does not have (or none at all): its message is the failure itself.
+  const failure = failureOf(error);
+  return { errors, failure: others.length > 0 ? { ...failure, text: others.join(" ") } : failure };
 }
 
 /**
@@ -132,9 +155,49 @@ export function setOrderStatus(
   return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status, ...extra }, csrf);
 }
 
-/** Records an order as paid (and how) or unpaid. */
-export function setOrderPayment(id: string, change: PaymentChange, csrf: string): Promise<OrderChanged> {
-  return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/payment`, change, csrf);
+/** The path of an order's money change: `payment`, `refund`, `discount`, `credit`. */
+function moneyPath(id: string, change: string): string {
+  return `/api/admin/orders/${encodeURIComponent(id)}/${change}`;
+}
+
+/** Records a payment taken by hand (cash, or an M-PESA code): an entry in the order's ledger. */
+export function recordPayment(id: string, payment: PaymentBody, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(moneyPath(id, "payment"), payment, csrf);
+}
+
+/** Records money given back (at most what the order owes back). */
+export function recordRefund(id: string, refund: RefundBody, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(moneyPath(id, "refund"), refund, csrf);
+}
+
+/** Gives a discount with its reason. */
+export function giveDiscount(id: string, discount: DiscountBody, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(moneyPath(id, "discount"), discount, csrf);
+}
+
+/** Keeps what the order owes back as store credit for the customer's phone number. */
+export function keepAsCredit(id: string, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(moneyPath(id, "credit"), {}, csrf);
+}
+
+/** Corrects an entry entered by mistake (a payment, refund or discount), with the reason. */
+export function correctEntry(id: string, entry: number, reason: string, csrf: string): Promise<OrderChanged> {
+  return adminPost<OrderChanged>(`${moneyPath(id, "entries")}/${entry}/correct`, { reason }, csrf);
+}
+
+/** The cash-up of `day` (YYYY-MM-DD): its takings, and its cash by who holds it. */
+export function getCashUp(day: string, signal?: AbortSignal): Promise<CashUp> {
+  return adminGet<CashUp>(`/api/admin/cash-up?day=${encodeURIComponent(day)}`, signal);
+}
+
+/** Records cash handed in by a holder for a day; answers the day's cash-up after it. */
+export function recordHandover(handover: HandoverBody, csrf: string): Promise<CashUp> {
+  return adminPost<CashUp>("/api/admin/cash-up", handover, csrf);
+}
+
+/** The orders owing, the refunds due and the store credit held. */
+export function getBalances(signal?: AbortSignal): Promise<Balances> {
+  return adminGet<Balances>("/api/admin/balances", signal);
 }
 
 /** Sends the M-PESA prompt for the order's bill to the customer's phone (refused with the reason). */

@@ -18,7 +18,6 @@ import {
   outboxTone,
   pageCount,
   pageSummary,
-  paymentLine,
   recipientText,
   replaceItem,
   shortOrderId,
@@ -39,20 +38,6 @@ test("the badge colours follow spec section 4", () => {
 test("an order id shows as '#' and its last 8 characters", () => {
   assert.equal(shortOrderId("0f8c2a9e-4b1d-4c7a-9e3f-12ab34cd56ef"), "#34cd56ef");
   assert.equal(shortOrderId("abc"), "#abc");
-});
-
-test("the payment line says whether and how an order was paid", () => {
-  const unpaid = { paymentStatus: "unpaid", paidVia: null, mpesaCode: null } as const;
-  assert.equal(paymentLine({ ...unpaid, paymentMethod: "pay-delivery" }), "Unpaid · Pay on delivery");
-  assert.equal(paymentLine({ ...unpaid, paymentMethod: "pay-now" }), "Unpaid · M-PESA till");
-  assert.equal(
-    paymentLine({ paymentStatus: "paid", paidVia: "mpesa", mpesaCode: "QJK3L5X9TZ", paymentMethod: "pay-now" }),
-    "Paid · M-PESA QJK3L5X9TZ",
-  );
-  assert.equal(
-    paymentLine({ paymentStatus: "paid", paidVia: "cash", mpesaCode: null, paymentMethod: "pay-now" }),
-    "Paid · Cash",
-  );
 });
 
 test("an order's date reads in Nairobi time, or N/A when missing or unreadable", () => {

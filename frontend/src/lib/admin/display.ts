@@ -1,5 +1,5 @@
 // What the staff dashboard shows of its data: badge colours and icons, the short forms of ids,
-// payments, dates, the outbox's counts and pages, and the small pure helpers its components share.
+// dates, the outbox's counts and pages, and the small pure helpers its components share.
 import type { IconName } from "../../components/Icon";
 import { formatDate, formatDateTime, formatKsh } from "../format";
 import { formatQuantity } from "../order";
@@ -46,18 +46,6 @@ export function statusIcon(status: string): IconName {
 /** Spec section 9: '#' and the last 8 characters of the order's id. */
 export function shortOrderId(id: string): string {
   return `#${id.slice(-8)}`;
-}
-
-/** The line under an order's amount: whether it is paid, and how. */
-export function paymentLine(
-  order: Pick<AdminOrder, "paymentStatus" | "paidVia" | "mpesaCode" | "paymentMethod">,
-): string {
-  if (order.paymentStatus === "paid") {
-    if (order.paidVia === "cash") return "Paid · Cash";
-    if (order.paidVia === "mpesa") return order.mpesaCode ? `Paid · M-PESA ${order.mpesaCode}` : "Paid · M-PESA";
-    return "Paid";
-  }
-  return order.paymentMethod === "pay-delivery" ? "Unpaid · Pay on delivery" : "Unpaid · M-PESA till";
 }
 
 /** Spec section 2: an order's creation date, or 'N/A' when it has none or it cannot be read. */

@@ -13,19 +13,18 @@ test("a prompt's state says where it is, with a failure's reason", () => {
   assert.equal(promptLine({ state: "paid", detail: "Paid." }), "M-PESA prompt: paid");
 });
 
-test("staff may prompt an unpaid order with a bill when prompts are on", () => {
-  const unpaid = { paymentStatus: "unpaid", status: "ready", totalAmount: 600 } as const;
-  assert.equal(canPrompt(unpaid, true), true);
-  assert.equal(canPrompt(unpaid, false), false);
-  assert.equal(canPrompt({ ...unpaid, paymentStatus: "paid" }, true), false);
-  assert.equal(canPrompt({ ...unpaid, status: "cancelled" }, true), false);
-  assert.equal(canPrompt({ ...unpaid, totalAmount: 0 }, true), false);
+test("staff may prompt an order with something to pay when prompts are on", () => {
+  const owing = { toPay: 600, status: "ready" } as const;
+  assert.equal(canPrompt(owing, true), true);
+  assert.equal(canPrompt(owing, false), false);
+  assert.equal(canPrompt({ ...owing, toPay: 0 }, true), false, "paid, in credit or nothing to pay");
+  assert.equal(canPrompt({ ...owing, status: "cancelled" }, true), false);
 });
 
 test("who matched a payment and a day's tally read as staff say them", () => {
   assert.equal(matchedByText("phone-and-amount"), "the phone number and amount");
   assert.equal(matchedByText("wanjiku@example.com"), "wanjiku@example.com");
   assert.equal(matchedByText(null), null);
-  assert.equal(tallyText({ count: 1, amount: 600 }, "order"), "KSh 600 · 1 order");
-  assert.equal(tallyText({ count: 3, amount: 1800 }, "payment"), "KSh 1,800 · 3 payments");
+  assert.equal(tallyText({ count: 1, amount: 600 }), "KSh 600 · 1 payment");
+  assert.equal(tallyText({ count: 3, amount: 1800 }), "KSh 1,800 · 3 payments");
 });

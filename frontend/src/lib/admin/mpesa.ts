@@ -25,12 +25,10 @@ export function promptLine(prompt: Pick<MpesaPromptView, "state" | "detail">): s
   return `M-PESA prompt: ${promptStateText(prompt)}`;
 }
 
-/** Whether staff may send a prompt for the order now (prompts on, unpaid, not cancelled, a bill). */
-export function canPrompt(
-  order: Pick<AdminOrder, "paymentStatus" | "status" | "totalAmount">,
-  sendsPrompts: boolean,
-): boolean {
-  return sendsPrompts && order.paymentStatus === "unpaid" && order.status !== "cancelled" && order.totalAmount > 0;
+/** Whether staff may send a prompt for the order now (prompts on, something to pay, not cancelled);
+ * the prompt asks for what is still to pay. */
+export function canPrompt(order: Pick<AdminOrder, "toPay" | "status">, sendsPrompts: boolean): boolean {
+  return sendsPrompts && order.toPay > 0 && order.status !== "cancelled";
 }
 
 /** Where a payment came from, in words. */
@@ -54,8 +52,8 @@ export function matchedByText(matchedBy: string | null): string | null {
   }
 }
 
-/** A tally as the takings show it: 'KSh 1,200 · 2 orders'. */
-export function tallyText(tally: Tally, noun: "order" | "payment"): string {
-  const count = tally.count === 1 ? `1 ${noun}` : `${tally.count} ${noun}s`;
+/** A tally as the takings show it: 'KSh 1,200 · 2 payments'. */
+export function tallyText(tally: Tally): string {
+  const count = tally.count === 1 ? "1 payment" : `${tally.count} payments`;
   return `${formatKsh(tally.amount)} · ${count}`;
 }

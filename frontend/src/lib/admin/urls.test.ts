@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { adminHref, listApiPath } from "./urls";
+import { adminHref, listApiPath, moneyHref } from "./urls";
 
 test("dashboard addresses keep the tab, the filter and pages after the first", () => {
   assert.equal(adminHref("messages", { status: null, page: 1 }), "/admin?tab=messages");
@@ -10,4 +10,9 @@ test("dashboard addresses keep the tab, the filter and pages after the first", (
   );
   assert.equal(listApiPath("orders", { status: null, q: "", page: 1 }), "/api/admin/orders");
   assert.equal(listApiPath("messages", { status: "new", page: 3 }), "/api/admin/messages?status=new&page=3");
+});
+
+test("the money tab's address names the day of its cash-up, or none for today", () => {
+  assert.equal(moneyHref(null), "/admin?tab=money");
+  assert.equal(moneyHref("2026-11-25"), "/admin?tab=money&date=2026-11-25");
 });

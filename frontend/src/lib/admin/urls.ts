@@ -33,3 +33,8 @@ export function listApiPath(tab: AdminTab, query: ListQuery): string {
 export function runHref(date: string | null): string {
   return `/admin${queryString({ tab: "run", date })}`;
 }
+
+/** The dashboard's address for the money tab with the cash-up of `date`, or of today when null. */
+export function moneyHref(date: string | null): string {
+  return `/admin${queryString({ tab: "money", date })}`;
+}

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from "react";
 import { statusLabel } from "../tracking";
 import { adminGet, type Failure, failureOf, SESSION_ENDED } from "./api";
-import { paymentLine, replaceItem } from "./display";
+import { replaceItem } from "./display";
+import { keepsPaymentFilter } from "./money";
 import type {
   AdminStats,
   AdminTab,
@@ -19,9 +20,9 @@ import type {
 } from "./types";
 import { listApiPath, type ListQuery } from "./urls";
 
-/** The tabs that are lists of the dashboard's data (the day board has its own, `useDayRun`, and
- * the texts theirs, `useInbox`). */
-type ListTab = Exclude<AdminTab, "run" | "inbox">;
+/** The tabs that are lists of the dashboard's data (the day board has its own, `useDayRun`, the
+ * texts theirs, `useInbox`, and the money its own, `useMoney`). */
+type ListTab = Exclude<AdminTab, "run" | "inbox" | "money">;
 
 /** What the server rendered the dashboard with. */
 export interface DashboardData {
@@ -110,9 +111,9 @@ export function useDashboardData(
 
   /** The poll: the shown tab's list as it is now (same filter, same page), the stats and the outbox report. */
   function refresh(tab: AdminTab): Promise<void> {
-    // The day board is not polled (it holds runs being arranged), and the texts poll themselves
-    // (`useInbox`); the stats and the outbox are polled here.
-    if (tab === "run" || tab === "inbox")
+    // The day board is not polled (it holds runs being arranged), and the texts and the money poll
+    // themselves (`useInbox`, `useMoney`); the stats and the outbox are polled here.
+    if (tab === "run" || tab === "inbox" || tab === "money")
       return Promise.all([adminGet<AdminStats>("/api/admin/stats"), adminGet<OutboxReport>("/api/admin/outbox")]).then(
         ([fresh, report]) => {
           setStats(fresh);
@@ -149,10 +150,10 @@ export function useDashboardData(
     // Filtered by status or payment, the changed order may no longer belong on this page: fetch it anew.
     const leftFilter =
       (orders.filter.status && orders.filter.status !== order.status) ||
-      (orders.filter.payment && orders.filter.payment !== order.paymentStatus);
+      !keepsPaymentFilter(orders.filter.payment, order);
     if (leftFilter) loadOrders({ ...orders.filter, page: orders.page });
     setStats(fresh);
-    setAnnouncement(`Order ${order.id}: ${statusLabel(order.status)}, ${paymentLine(order)}.`);
+    setAnnouncement(`Order ${order.id}: ${statusLabel(order.status)}, ${order.moneyWords}.`);
     // A status change may have queued the customer's e-mail and text; a failed refresh leaves the old report.
     adminGet<OutboxReport>("/api/admin/outbox").then(setOutbox, () => undefined);
   }
