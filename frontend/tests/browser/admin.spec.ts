@@ -1,9 +1,10 @@
 // The staff dashboard in a real browser: the sign-in in front of it, an order found by its order
-// ID and moved on by the status dropdown until the customer's tracking shows it, a payment and a
-// message handled, an order's detail at phone and desktop sizes, new orders arriving by the poll
-// and late ones standing out, the outbox block of a server without e-mail or SMS settings, the phone
-// layout, the keyboard tabs, axe-core's scan, and the sign-out.
-import { expect, type Page, test } from "@playwright/test";
+// ID and moved on by the status dropdown until the customer's tracking shows it, a part payment and
+// its correction from the ledger, a cancelled paid order refunded, a message handled, an order's
+// detail at phone and desktop sizes, new orders arriving by the poll and late ones standing out, the
+// outbox block of a server without e-mail or SMS settings, the phone layout, the keyboard tabs,
+// axe-core's scan, and the sign-out.
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { hydrated, placeOrder, signIn, STAFF, violations, watchConsole } from "./support";
 
 /** Places an order through the public form for `customer`; returns its reference. */
@@ -39,6 +40,11 @@ async function placeDetailedOrder(page: Page, customer: string, location: string
 /** Makes the dashboard poll every second (its test hook), before any page of the test loads. */
 async function pollEverySecond(page: Page) {
   await page.addInitScript(() => window.localStorage.setItem("laundry.adminPollMs", "1000"));
+}
+
+/** The status badge of an order's row (the amount's cell has the money's). */
+function statusBadge(row: Locator): Locator {
+  return row.locator('td[data-label="Status"] .badge');
 }
 
 /** Searches the orders tab for an order ID and waits for its row. */
@@ -81,14 +87,14 @@ test("staff mark an order ready from the dashboard, and the customer's tracking 
 
   const { status, row } = await findOrder(page, reference);
   await expect(page).toHaveURL(new RegExp(`[?&]q=${reference}`));
-  await expect(row.locator(".badge")).toHaveText("Pending");
+  await expect(statusBadge(row)).toHaveText("Pending");
   await expect(row).toContainText("Achieng Odhiambo");
   await expect(row).toContainText("3 kg");
   await expect(row).toContainText("KSh 600");
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
   await status.selectOption("ready");
 
-  await expect(row.locator(".badge")).toHaveText("Ready for Delivery");
+  await expect(statusBadge(row)).toHaveText("Ready for Delivery");
   await expect(status).toBeEnabled();
   await expect(status).toHaveValue("ready");
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
@@ -134,44 +140,128 @@ test("while a list loads the dashboard says so, and a status change that fails l
 
   await expect(row.getByRole("alert")).toContainText("Please try again.");
   await expect(status).toHaveValue("pending");
-  await expect(row.locator(".badge")).toHaveText("Pending");
+  await expect(statusBadge(row)).toHaveText("Pending");
   await page.unroute("**/api/admin/orders/*/status");
   await page.reload();
   await expect(page.getByLabel(`Status of order ${reference}`)).toHaveValue("pending");
 });
 
-test("a till payment is recorded with its M-PESA code, which cannot pay for a second order", async ({ page }) => {
+test("a part payment by M-PESA code is entered once, and a mistake is corrected from the ledger", async ({ page }) => {
   // A code of this run only: one code pays for one order in the whole database.
   const code = `QJ${Date.now().toString(36).toUpperCase()}`.padEnd(10, "X").slice(0, 10);
   const reference = await placeOrderFor(page, "Kamau Njoroge");
   const other = await placeOrderFor(page, "Wambui Karanja");
   await signIn(page);
   const { row } = await findOrder(page, reference);
-  await expect(row).toContainText("Unpaid · M-PESA till");
+  await expect(row.locator(".orders-table__money")).toHaveText("Unpaid KSh 600 to pay");
 
-  await row.getByRole("button", { name: `Payment of order ${reference}` }).click();
+  const payment = row.getByRole("button", { name: `Payment of order ${reference}` });
+  await payment.click();
   const panel = page.getByRole("group", { name: `Payment of order ${reference}` });
+  await expect(panel.getByLabel("Amount received (KSh)")).toHaveValue("600");
   await panel.getByRole("radio", { name: "Paid by M-PESA" }).check();
   await panel.getByLabel("M-PESA code").fill("QJK3L5X9");
-  await page.getByRole("button", { name: "Save payment" }).click();
+  await page.getByRole("button", { name: "Record payment" }).click();
   await expect(panel.getByLabel("M-PESA code")).toHaveAttribute("aria-invalid", "true");
+  await expect(panel.getByLabel("M-PESA code")).toBeFocused();
   await panel.getByLabel("M-PESA code").fill(code.toLowerCase());
-  await page.getByRole("button", { name: "Save payment" }).click();
+  await panel.getByLabel("Amount received (KSh)").fill("400");
+  await page.getByRole("button", { name: "Record payment" }).click();
 
-  await expect(row).toContainText(`Paid · M-PESA ${code}`);
+  await expect(row.locator(".orders-table__money")).toHaveText("Part-paid Paid KSh 400 · KSh 200 to pay");
   await expect(page.getByRole("group", { name: `Payment of order ${reference}` })).toHaveCount(0);
-  await expect(row.getByRole("button", { name: `Payment of order ${reference}` })).toBeFocused();
+  await expect(payment).toBeFocused();
+  await expect(page.getByRole("region", { name: /Today's takings/ })).toContainText("M-PESA code");
 
   const second = (await findOrder(page, other)).row;
   await second.getByRole("button", { name: `Payment of order ${other}` }).click();
   const otherPanel = page.getByRole("group", { name: `Payment of order ${other}` });
   await otherPanel.getByRole("radio", { name: "Paid by M-PESA" }).check();
   await otherPanel.getByLabel("M-PESA code").fill(code);
-  await page.getByRole("button", { name: "Save payment" }).click();
+  await page.getByRole("button", { name: "Record payment" }).click();
 
   await expect(otherPanel).toContainText(`This M-PESA code is already recorded for order ${reference}.`);
   await expect(otherPanel.getByLabel("M-PESA code")).toHaveAttribute("aria-invalid", "true");
-  await expect(second).toContainText("Unpaid · M-PESA till");
+  await expect(second.locator(".orders-table__money")).toHaveText("Unpaid KSh 600 to pay");
+
+  // The code was typed on the wrong order after all: the ledger corrects it, with the reason.
+  const first = (await findOrder(page, reference)).row;
+  await first.getByRole("button", { name: `Details of order #${reference}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Order #${reference}` });
+  const ledger = dialog.getByRole("table", { name: "Ledger" });
+  await expect(
+    ledger.getByRole("row", { name: new RegExp(`^Payment KSh 400 M-PESA code ${code} ${STAFF.email}`) }),
+  ).toBeVisible();
+  await ledger.getByRole("button", { name: /^Correct the payment of KSh 400/ }).click();
+  await dialog.getByRole("button", { name: "Correct entry" }).click();
+  await expect(dialog.getByLabel("Reason")).toHaveAttribute("aria-invalid", "true");
+  await dialog.getByLabel("Reason").fill("Typed on the wrong order");
+  await dialog.getByRole("button", { name: "Correct entry" }).click();
+
+  await expect(dialog.getByRole("status").filter({ hasText: "corrected" })).toHaveText(
+    "Payment (M-PESA code) of KSh 400 corrected. KSh 600 to pay.",
+  );
+  await expect(ledger.getByRole("row", { name: /^Correction of a payment − KSh 400/ })).toContainText(
+    "Typed on the wrong order",
+  );
+  await expect(ledger.getByRole("button", { name: /^Correct the/ })).toHaveCount(0);
+  await expect(ledger.getByRole("row", { name: /^Balance/ })).toContainText(
+    "Charged KSh 600 · Paid KSh 0 · Refunded KSh 0 · KSh 600 to pay",
+  );
+  await page.keyboard.press("Escape");
+  await expect(first.locator(".orders-table__money")).toHaveText("Unpaid KSh 600 to pay");
+});
+
+test("a cancelled paid order's money is given back from its ledger, and leaves the refunds due", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const reference = await placeOrderFor(page, "Chebet Kiprono");
+  await signIn(page);
+  const { row, status } = await findOrder(page, reference);
+  await row.getByRole("button", { name: `Payment of order ${reference}` }).click();
+  await page
+    .getByRole("group", { name: `Payment of order ${reference}` })
+    .getByRole("radio", { name: "Paid in cash" })
+    .check();
+  await page.getByRole("button", { name: "Record payment" }).click();
+  await expect(row.locator(".orders-table__money")).toHaveText("Paid Paid KSh 600");
+
+  await status.selectOption("cancelled");
+  const confirm = page.locator("form.status-panel");
+  await expect(confirm).toContainText("KSh 600 was paid: it will be owed back to the customer.");
+  await confirm.getByLabel("Reason").fill("Customer is travelling");
+  await confirm.getByRole("button", { name: "Cancel order" }).click();
+  await expect(row.locator(".orders-table__money")).toHaveText("In credit Paid KSh 600 · KSh 600 to come back to you");
+
+  await page.getByRole("tab", { name: "Money" }).click();
+  const refunds = page.getByRole("region", { name: "Refunds due" });
+  await expect(refunds.getByRole("listitem").filter({ hasText: `#${reference}` })).toContainText("KSh 600");
+
+  await refunds.getByRole("button", { name: `Details of order #${reference}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Order #${reference}` });
+  await dialog.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(dialog.getByLabel("Amount given back (KSh)")).toHaveValue("600");
+  await dialog.getByLabel("Amount given back (KSh)").fill("700");
+  await dialog.getByRole("button", { name: "Record refund" }).click();
+  await expect(dialog.getByLabel("Amount given back (KSh)")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog).toContainText("This order owes KSh 600 back; a refund cannot be more.");
+  await dialog.getByLabel("Amount given back (KSh)").fill("600");
+  await dialog.getByRole("radio", { name: "M-PESA reversal" }).check();
+  await dialog.getByLabel("Reference").fill("QRV1234567");
+  await dialog.getByRole("button", { name: "Record refund" }).click();
+
+  await expect(dialog.getByRole("status").filter({ hasText: "Refund" })).toHaveText(
+    "Refund of KSh 600 recorded (M-PESA reversal). Nothing to pay.",
+  );
+  await expect(
+    dialog
+      .getByRole("table", { name: "Ledger" })
+      .getByRole("row", { name: /^Refund KSh 600 M-PESA reversal QRV1234567/ }),
+  ).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+  await dialog.getByRole("table", { name: "Ledger" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath("order-ledger-1280x800.png") });
+  await page.keyboard.press("Escape");
+  await expect(refunds.getByRole("listitem").filter({ hasText: `#${reference}` })).toHaveCount(0);
 });
 
 test("a contact message is marked handled on the Messages tab", async ({ page }) => {
@@ -281,7 +371,7 @@ for (const { width, height } of [
     await expect(row).toContainText(`Pickup: ${location}`);
     await expect(row.locator("time")).toHaveText(/^\w{3}, \d{1,2} \w{3} \d{4} at \d{2}:\d{2}$/);
     await status.selectOption("picked-up");
-    await expect(row.locator(".badge")).toHaveText("Picked Up");
+    await expect(statusBadge(row)).toHaveText("Picked Up");
 
     const opener = row.getByRole("button", { name: `Details of order #${id}` });
     await opener.click();
@@ -297,6 +387,10 @@ for (const { width, height } of [
     await expect(lines.getByRole("row", { name: /Wash & Fold 3 kg KSh 450/ })).toBeVisible();
     await expect(lines.getByRole("row", { name: /Shirt 2 pieces KSh 400/ })).toBeVisible();
     await expect(lines.getByRole("row", { name: /Total KSh 850/ })).toBeVisible();
+    await expect(dialog.getByRole("region", { name: "Payment" })).toContainText("Unpaid KSh 850 to pay");
+    await expect(dialog.getByRole("table", { name: "Ledger" }).getByRole("row", { name: /^Balance/ })).toContainText(
+      "Charged KSh 850 · Paid KSh 0 · Refunded KSh 0 · KSh 850 to pay",
+    );
     const history = dialog.getByRole("region", { name: "Status history" }).getByRole("listitem");
     await expect(history).toHaveCount(2);
     await expect(history.nth(0)).toContainText("Pending");
@@ -369,10 +463,10 @@ test("on a phone a long status badge stays inside its cell, clear of the date", 
   await signIn(page);
   const { status, row } = await findOrder(page, reference);
   await status.selectOption("ready");
-  await expect(row.locator(".badge")).toHaveText("Ready for Delivery");
+  await expect(statusBadge(row)).toHaveText("Ready for Delivery");
 
   const [badge, statusCell, date] = await Promise.all([
-    row.locator(".badge").boundingBox(),
+    statusBadge(row).boundingBox(),
     row.locator('td[data-label="Status"]').boundingBox(),
     row.locator('td[data-label="Date"]').boundingBox(),
   ]);
@@ -408,6 +502,12 @@ test.describe("accessibility", () => {
       await page.keyboard.press("Escape");
 
       await page.getByRole("tab", { name: /^Messages/ }).click();
+      expect(await violations(page)).toEqual([]);
+
+      await page.getByRole("tab", { name: "Money" }).click();
+      await expect(
+        page.getByRole("region", { name: "Balances" }).getByRole("heading", { name: "Orders owing" }),
+      ).toBeVisible();
       expect(await violations(page)).toEqual([]);
     });
   }

@@ -107,7 +107,7 @@ test("staff cancel a paid order after a confirmation with a reason, and take it 
   const orderId = await placeOrder(page);
   const csrf = await signIn(page);
   const paid = await page.request.post(`${server.base}/api/admin/orders/${orderId}/payment`, {
-    data: { paymentStatus: "paid", paidVia: "cash" },
+    data: { method: "cash" },
     headers: { "X-CSRF-Token": csrf },
   });
   expect(paid.status()).toBe(200);
@@ -128,6 +128,7 @@ test("staff cancel a paid order after a confirmation with a reason, and take it 
   await panel.getByRole("button", { name: "Cancel order" }).click();
   await expect(panel).toHaveCount(0);
   await expect(row.locator(".badge", { hasText: "Cancelled" })).toBeVisible();
+  await expect(row.locator(".orders-table__money")).toHaveText("In credit Paid KSh 450 · KSh 450 to come back to you");
   expect((await server.textWith(`order ${orderId} has been cancelled.`)).message).toContain(
     "We will send back your KSh 450.",
   );
@@ -140,6 +141,7 @@ test("staff cancel a paid order after a confirmation with a reason, and take it 
   await status.selectOption("pending");
   await panel.getByRole("button", { name: "Take back the cancellation" }).click();
   await expect(row.locator(".badge", { hasText: "Pending" })).toBeVisible();
+  await expect(row.locator(".orders-table__money")).toHaveText("Paid Paid KSh 450");
   await server.textWith(`order ${orderId} is back on.`);
   expect(problems).toEqual([]);
 });

@@ -70,7 +70,7 @@ export function OrderLedger({ detail, csrf, onChanged, onSessionEnded }: OrderLe
         <dd>{PAYMENT_METHODS[detail.paymentMethod] ?? detail.paymentMethod}</dd>
         <dt>Now</dt>
         <dd>
-          <SettlementBadge settlement={detail.settlement} /> {detail.moneyWords}
+          <SettlementBadge settlement={detail.settlement} words={detail.moneyWords} />
         </dd>
       </dl>
       <table className="ledger-table">

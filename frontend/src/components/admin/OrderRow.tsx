@@ -162,7 +162,7 @@ export function OrderRow({
         <td data-label={amount}>
           <span className="orders-table__main">{formatKsh(order.totalAmount)}</span>
           <span className="orders-table__money">
-            <SettlementBadge settlement={order.settlement} /> <small>{order.moneyWords}</small>
+            <SettlementBadge settlement={order.settlement} words={order.moneyWords} />
           </span>
           {order.prompt && order.toPay > 0 && (
             <small className="orders-table__prompt">{promptLine(order.prompt)}</small>
