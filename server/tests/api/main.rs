@@ -12,6 +12,8 @@ mod eta_texts;
 mod failures;
 mod helpers;
 mod http;
+mod ledger;
+mod ledger_migration;
 mod lifecycle;
 mod limits;
 mod mail;
