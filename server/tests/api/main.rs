@@ -14,6 +14,7 @@ mod helpers;
 mod http;
 mod ledger;
 mod ledger_migration;
+mod ledger_sums;
 mod lifecycle;
 mod limits;
 mod mail;
