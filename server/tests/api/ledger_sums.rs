@@ -1,11 +1,16 @@
 //! The ledger's sums as the database computes them (the balances every page reads, the orders
 //! owing and owed back, the takings of any period) equal the domain's sums of the same entries,
-//! for any sequence of charges, payments, refunds and corrections, on both backends.
+//! for any sequence of charges, payments, refunds and corrections, on both backends; and what the
+//! dashboard and the customer's page show of an order's money is that balance.
 
 use diesel::connection::SimpleConnection;
 use laundry::db::{Database, DbConnection};
 use laundry::domain::{Balance, EntryKind, Method, Takings, TextEnum};
 use laundry::models::ledger::{Entry, NewEntry};
+use laundry::models::order::Order;
+use laundry::models::order_list::MoneyFacts;
+use laundry::views::orders::AdminOrder;
+use laundry::views::payment::CustomerPayment;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::HashMap;
@@ -59,8 +64,18 @@ fn run(database: &Database, cases: u32) {
                 expected.entry(ORDERS[*order]).or_default().add(*kind, i64::from(*amount));
             }
             for id in ORDERS {
+                let want = expected.get(id).copied().unwrap_or_default();
                 let balance = Entry::balance(&mut connection, id).unwrap();
-                prop_assert_eq!(balance, expected.get(id).copied().unwrap_or_default(), "{}", id);
+                prop_assert_eq!(balance, want, "{}", id);
+                // What the dashboard and the customer's page show of it.
+                let order = Order::find(&mut connection, id).unwrap().unwrap();
+                let facts = MoneyFacts::of_order(&mut connection, id).unwrap();
+                let shown = AdminOrder::new(&order, &[], Some(&facts));
+                prop_assert_eq!((shown.to_pay, shown.owed_back), (want.to_pay(), want.owed_back()));
+                prop_assert_eq!(&shown.money_words, &want.customer_words());
+                let entries = Entry::of_order(&mut connection, id).unwrap();
+                let customer = CustomerPayment::new(&order, &entries, None, false, START);
+                prop_assert_eq!((customer.due, &customer.words), (want.to_pay(), &want.customer_words()));
             }
             let balances = Entry::balances(&mut connection, &ORDERS).unwrap();
             let by_id: HashMap<String, Balance> = expected.iter().map(|(id, b)| ((*id).to_owned(), *b)).collect();
