@@ -109,7 +109,12 @@ pub fn void_charges(
 
 /// A cancellation taken back: the charges its cancellation took back come back (none when it
 /// took none back: an order that cost nothing then).
-pub fn restore_charges(connection: &mut DbConnection, order_id: &str, by: &str, now: PrimitiveDateTime) -> QueryResult<()> {
+pub fn restore_charges(
+    connection: &mut DbConnection,
+    order_id: &str,
+    by: &str,
+    now: PrimitiveDateTime,
+) -> QueryResult<()> {
     let newest = Entry::of_order(connection, order_id)?.into_iter().rev().find(|entry| {
         entry.kind == EntryKind::Adjustment && (entry.note.starts_with(CANCELLED) || entry.note == REINSTATED)
     });

@@ -74,10 +74,16 @@ async fn a_paid_estimate_weighed_heavier_asks_for_the_difference_and_counts_each
     let pushes = daraja.wait_for_pushes(2, WAIT).await;
     assert_eq!(pushes[1].body["Amount"], json!(300), "{:#?}", pushes[1].body);
     let picked_up = texts(&app, &placed.id, MessageKind::SmsPickedUp).concat();
-    assert!(picked_up.contains("Bill KSh 750. Paid KSh 450, KSh 300 to pay: M-PESA prompt for KSh 300 coming."), "{picked_up}");
+    assert!(
+        picked_up.contains("Bill KSh 750. Paid KSh 450, KSh 300 to pay: M-PESA prompt for KSh 300 coming."),
+        "{picked_up}"
+    );
     assert!(!picked_up.contains("Paid, thank you"), "{picked_up}");
     let payment = customer_payment(&app, &reference).await;
-    assert_eq!((payment["due"].clone(), payment["words"].clone()), (json!(300), json!("Paid KSh 450 · KSh 300 to pay")));
+    assert_eq!(
+        (payment["due"].clone(), payment["words"].clone()),
+        (json!(300), json!("Paid KSh 450 · KSh 300 to pay"))
+    );
 
     let top_up = sent_prompt(&app, &placed.id).await;
     let rest = success_callback(top_up.checkout_request_id.as_deref().unwrap(), 300, "QKH94M1Z22");
@@ -220,7 +226,10 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     let (balance, entries) = money(&app, &reference);
     assert_eq!((balance.due(), balance.received()), (0, 0));
     let refund = entries.last().unwrap();
-    assert_eq!((refund.kind, refund.method, refund.recorded_by.as_deref()), (EntryKind::Refund, Some(Method::Reversal), Some(OWNER)));
+    assert_eq!(
+        (refund.kind, refund.method, refund.recorded_by.as_deref()),
+        (EntryKind::Refund, Some(Method::Reversal), Some(OWNER))
+    );
     let balances = get_json(&app, &staff, "/api/admin/balances").await;
     assert_eq!(balances["owedBack"], json!([]));
     // Taken in and given back on the same day: nothing taken.
@@ -271,7 +280,8 @@ async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backe
     let holder = &cash_up["holders"][0];
     assert_eq!(holder["holder"], "otieno@example.com", "{cash_up:#}");
     assert_eq!((holder["collected"].clone(), holder["stillHeld"].clone()), (json!(1150), json!(1150)));
-    let orders: Vec<&str> = holder["entries"].as_array().unwrap().iter().map(|e| e["orderId"].as_str().unwrap()).collect();
+    let orders: Vec<&str> =
+        holder["entries"].as_array().unwrap().iter().map(|e| e["orderId"].as_str().unwrap()).collect();
     assert_eq!(orders, references.iter().map(String::as_str).collect::<Vec<_>>());
     let takings = &cash_up["takings"];
     assert_eq!(takings["total"], json!(1350));
@@ -291,7 +301,8 @@ async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backe
     let holder = &cash_up["holders"][0];
     assert_eq!((holder["handedIn"].clone(), holder["stillHeld"].clone()), (json!(1000), json!(150)));
     assert_eq!(holder["handovers"][0]["by"], OWNER);
-    let bad = api_post(&app, &staff, "/api/admin/cash-up", json!({"holder": "", "day": "yesterday", "amount": -5})).await;
+    let bad =
+        api_post(&app, &staff, "/api/admin/cash-up", json!({"holder": "", "day": "yesterday", "amount": -5})).await;
     assert_eq!(bad.status(), 422);
     let fields: Value = bad.json().await.unwrap();
     for field in ["holder", "day", "amount"] {

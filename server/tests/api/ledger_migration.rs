@@ -116,10 +116,10 @@ fn check(connection: &mut DbConnection) {
     // Weighed heavier, unpaid: the estimate and the bill's difference, by the valet who weighed.
     assert_eq!(balance(connection, "AAAAAAA7"), owes(750, 0));
     let weighed = Entry::of_order(connection, "AAAAAAA7").unwrap();
-    assert_eq!(weighed.iter().map(|e| (e.kind, e.amount)).collect::<Vec<_>>(), [
-        (EntryKind::Charge, 450),
-        (EntryKind::Adjustment, 300)
-    ]);
+    assert_eq!(
+        weighed.iter().map(|e| (e.kind, e.amount)).collect::<Vec<_>>(),
+        [(EntryKind::Charge, 450), (EntryKind::Adjustment, 300)]
+    );
     assert_eq!(weighed[1].recorded_by.as_deref(), Some("otieno@example.com"));
     // Cancelled after payment: the KSh 450 owed back, as refund_due said.
     let cancelled = balance(connection, "AAAAAAA8");
