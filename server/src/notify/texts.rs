@@ -391,7 +391,8 @@ mod tests {
             assert!(is_gsm(text), "{name}: {text}");
             assert!(segments(text) <= 2, "{name} is {} characters: {text}", text.len());
         }
-        // With an ordinary address and name, the step texts fit one segment.
+        // With an ordinary address and name, the step texts fit one segment (a part payment, and a
+        // bill raised above what was paid, also say what is left to pay and take two: see above).
         let texts =
             Texts { shop: "Usafi Express Laundry".to_owned(), base_url: "https://usafi.co.ke".to_owned(), ..texts };
         for text in [
@@ -453,6 +454,7 @@ mod tests {
     #[test]
     fn the_delivered_text_links_the_receipt_and_the_picked_up_text_announces_the_prompt() {
         let (texts, order) = longest();
+        let order = Order { total_amount: 1500, ..order };
         let owing = Balance { charged: 1500, paid: 0, refunded: 0 };
         let delivered = texts.delivered(&order, &owing, None);
         assert!(
