@@ -28,6 +28,7 @@ where
         source.migrations().unwrap().into_iter().filter(|m| m.name().version().to_string().as_str() < LEDGER).collect();
     before.sort_by_key(|m| m.name().version().to_string());
     assert!(before.len() > 10, "the migrations before the ledger");
+    connection.applied_migrations().unwrap(); // creates diesel's table of applied migrations
     for migration in &before {
         connection.run_migration(&**migration).unwrap();
     }

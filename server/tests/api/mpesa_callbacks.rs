@@ -73,7 +73,11 @@ async fn another_amount_than_the_prompts_counts_against_the_order(backend: Backe
     assert_eq!((receipts.len(), receipts[0].amount, receipts[0].problem), (1, 60, None));
     let texts = received_texts(&app, &part.id);
     assert_eq!(texts.len(), 1);
-    assert!(texts[0].contains("KSh 60 received for order") && texts[0].contains("Paid KSh 60, KSh 390 to pay."), "{}", texts[0]);
+    assert!(
+        texts[0].contains("KSh 60 received for order") && texts[0].contains("Paid KSh 60, KSh 390 to pay."),
+        "{}",
+        texts[0]
+    );
 
     // More than asked: paid, and the difference is the customer's.
     let (over, checkout) = waiting_order(&app, "+254712345679").await;

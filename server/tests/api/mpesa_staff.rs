@@ -13,8 +13,8 @@ use laundry::clock::{Clock, stored};
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{ReceiptSource, Settlement, StaffRole, StopKind};
-use laundry::models::mpesa::{ReceivedPayment, Recorded};
 use laundry::lifecycle::payment::StaffPayment;
+use laundry::models::mpesa::{ReceivedPayment, Recorded};
 use laundry::models::order::Order;
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
@@ -156,7 +156,10 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
     assert_eq!((balance.settlement(), balance.to_pay()), (Settlement::PartPaid, 100));
     assert!(receipts(&get(&app, &session, "/api/admin/payments").await).is_empty(), "nothing to check");
     let listed = get(&app, &session, "/api/admin/orders").await;
-    assert_eq!((listed["items"][0]["paymentsToCheck"].as_i64(), listed["items"][0]["toPay"].as_i64()), (Some(0), Some(100)));
+    assert_eq!(
+        (listed["items"][0]["paymentsToCheck"].as_i64(), listed["items"][0]["toPay"].as_i64()),
+        (Some(0), Some(100))
+    );
 
     // A code staff typed on another order, then reported by the till for this one: it is not
     // entered twice, and waits for staff.
@@ -175,7 +178,8 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
     assert_eq!(money(&app, &reference).0.to_pay(), 100, "never counted twice");
     assert_eq!(orders["items"][0]["paymentsToCheck"], 1);
     let detail = get(&app, &session, &format!("/api/admin/orders/{reference}")).await;
-    let listed: Vec<&str> = detail["payments"].as_array().unwrap().iter().map(|p| p["receipt"].as_str().unwrap()).collect();
+    let listed: Vec<&str> =
+        detail["payments"].as_array().unwrap().iter().map(|p| p["receipt"].as_str().unwrap()).collect();
     assert_eq!(listed, ["QKH66F6F66", "QKH67F6F67"]);
 
     let checked = post(&app, &session, "/api/admin/payments/QKH67F6F67/checked", json!({})).await;
@@ -184,7 +188,10 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
     let answer: Value = checked.json().await.unwrap();
     assert_eq!(answer["payment"]["checkedBy"], crate::admin_dashboard::EMAIL);
     assert!(receipts(&get(&app, &session, "/api/admin/payments").await).is_empty());
-    assert_eq!(get(&app, &session, &format!("/api/admin/orders?q={reference}")).await["items"][0]["paymentsToCheck"], 0);
+    assert_eq!(
+        get(&app, &session, &format!("/api/admin/orders?q={reference}")).await["items"][0]["paymentsToCheck"],
+        0
+    );
     receive(&app, &till_payment("QKH77G7G77", 300, "2547 ***** 555", None), clock_now(&app));
     let unmatched = post(&app, &session, "/api/admin/payments/QKH77G7G77/checked", json!({})).await;
     assert_eq!(unmatched.status(), 422, "an unmatched payment is matched, not checked");
@@ -270,7 +277,15 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     let (_, old) = pay_on_delivery(&app, "0733444004", 3).await;
     app.with_db(|c| {
         let cash = StaffPayment::Cash(None);
-        laundry::lifecycle::payment::record_payment(c, &old.id, &cash, "desk", false, &NotifyCustomer::nobody(), yesterday)
+        laundry::lifecycle::payment::record_payment(
+            c,
+            &old.id,
+            &cash,
+            "desk",
+            false,
+            &NotifyCustomer::nobody(),
+            yesterday,
+        )
     })
     .unwrap()
     .unwrap();
