@@ -52,7 +52,7 @@ on_both_backends! {
              entry["amount"].as_i64().unwrap(), entry["by"].as_str(), entry["correctable"].as_bool().unwrap())
         }).collect();
         assert_eq!(ledger, vec![
-            ("charge", None, "Wash & Fold, 3 kg", 450, None, false),
+            ("charge", None, "Wash & Fold × 3", 450, None, false),
             ("charge", None, "Shirt × 2", 400, None, false),
             ("charge", None, "Graduation Gown", 700, None, false),
             ("payment", Some("cash"), "Cash", 1550, Some(EMAIL), true),
