@@ -106,11 +106,15 @@ test("the balance line sums the ledger and ends with what is due either way", ()
 });
 
 test("a changed order stays in a list filtered by payment only while it still fits", () => {
-  assert.equal(keepsPaymentFilter("unpaid", { toPay: 300 }), true);
-  assert.equal(keepsPaymentFilter("unpaid", { toPay: 0 }), false);
-  assert.equal(keepsPaymentFilter("paid", { toPay: 0 }), true);
-  assert.equal(keepsPaymentFilter("paid", { toPay: 300 }), false);
-  assert.equal(keepsPaymentFilter(null, { toPay: 300 }), true);
+  const unpaid = { status: null, payment: "unpaid" } as const;
+  const paid = { status: null, payment: "paid" } as const;
+  assert.equal(keepsPaymentFilter(unpaid, { toPay: 300, status: "ready" }), true);
+  assert.equal(keepsPaymentFilter(unpaid, { toPay: 0, status: "ready" }), false);
+  assert.equal(keepsPaymentFilter(paid, { toPay: 0, status: "ready" }), true);
+  assert.equal(keepsPaymentFilter(paid, { toPay: 300, status: "ready" }), false);
+  assert.equal(keepsPaymentFilter({ status: null, payment: null }, { toPay: 300, status: "ready" }), true);
+  assert.equal(keepsPaymentFilter(paid, { toPay: 0, status: "cancelled" }), false, "cancelled: nobody chases it");
+  assert.equal(keepsPaymentFilter({ status: "cancelled", payment: "paid" }, { toPay: 0, status: "cancelled" }), true);
 });
 
 test("amounts are whole shillings from 1 to a million; separators are allowed", () => {

@@ -3,7 +3,7 @@
 // holder, and the amounts staff type (whole shillings, checked before they are sent).
 import { formatKsh } from "../format";
 import type { AdminTone } from "./display";
-import type { AdminOrder, Balance, CashHolder, LedgerEntryView, Method, Settlement } from "./types";
+import type { AdminOrder, Balance, CashHolder, LedgerEntryView, Method, OrdersFilter, Settlement } from "./types";
 
 /** The most one entry staff type may move, KSh (the server's `MAX_AMOUNT`). */
 export const MAX_AMOUNT = 1_000_000;
@@ -111,11 +111,18 @@ export function balanceLine(order: Pick<AdminOrder, "balance" | "settlement" | "
   ].join(" · ");
 }
 
-/** Whether an order still belongs in the orders list filtered by payment ('unpaid': it owes). */
-export function keepsPaymentFilter(payment: string | null, order: Pick<AdminOrder, "toPay">): boolean {
-  if (payment === "unpaid") return order.toPay > 0;
-  if (payment === "paid") return order.toPay === 0;
-  return true;
+/**
+ * Whether a changed order still belongs in the orders list filtered by payment: 'unpaid' lists the
+ * orders that owe, 'paid' those that do not; either leaves out cancelled orders unless the status
+ * filter asks for them (as the server's filter does).
+ */
+export function keepsPaymentFilter(
+  filter: Pick<OrdersFilter, "status" | "payment">,
+  order: Pick<AdminOrder, "toPay" | "status">,
+): boolean {
+  if (filter.payment === null) return true;
+  if (order.status === "cancelled" && filter.status === null) return false;
+  return filter.payment === "unpaid" ? order.toPay > 0 : order.toPay === 0;
 }
 
 /** An amount staff typed: whole shillings from 1 to [`MAX_AMOUNT`], or what is wrong with it. */

@@ -149,8 +149,7 @@ export function useDashboardData(
     setOrders((current) => ({ ...current, items: replaceItem(current.items, order) }));
     // Filtered by status or payment, the changed order may no longer belong on this page: fetch it anew.
     const leftFilter =
-      (orders.filter.status && orders.filter.status !== order.status) ||
-      !keepsPaymentFilter(orders.filter.payment, order);
+      (orders.filter.status && orders.filter.status !== order.status) || !keepsPaymentFilter(orders.filter, order);
     if (leftFilter) loadOrders({ ...orders.filter, page: orders.page });
     setStats(fresh);
     setAnnouncement(`Order ${order.id}: ${statusLabel(order.status)}, ${order.moneyWords}.`);
