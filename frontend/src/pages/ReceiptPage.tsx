@@ -27,9 +27,9 @@ export function meta(props: ReceiptProps): PageMeta {
 }
 
 /** A row of the receipt's facts. */
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, children, className }: { term: string; children: ReactNode; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>
@@ -77,7 +77,9 @@ export default function ReceiptPage(props: ReceiptProps) {
                 </div>
               );
             })}
-            <Fact term="Balance">{payment.words}</Fact>
+            <Fact term="Balance" className="receipt__balance">
+              {payment.words}
+            </Fact>
             {payment.due > 0 && <Fact term="Pay to">{`M-PESA till ${business.mpesaTill}`}</Fact>}
           </dl>
           <p className="receipt__thanks">Thank you for choosing {business.name}.</p>

@@ -6,6 +6,7 @@
 //   then lists both payments and says "Paid KSh 1,600".
 // - The customer's page says "Paid KSh 1,100 · KSh 500 to pay"; its button sends a prompt for the
 //   KSh 500, M-PESA's callback pays it, and the page says "Paid KSh 1,600" without a reload.
+// - Paid KSh 2,000 for it, without JavaScript the customer keeps the KSh 400 as store credit.
 //
 // The valet sees today's run only, so this server's one window opens a few minutes from now
 // (Nairobi time), with no cut-off, and the delivery is moved into it.
@@ -208,4 +209,30 @@ test("the customer's page shows the balance and pays the rest with a prompt", as
   expect(problems).toEqual([]);
   await desk.close();
   await context.close();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, viewport: PHONE });
+
+  test("money paid over the bill is kept as credit with a plain form", async ({ browser, page }) => {
+    const desk = await staffDesk(browser);
+    const id = await placeOrder(page, "+254711300600");
+    await desk.post(`/admin/orders/${id}/payment`, { method: "mpesa", mpesaCode: "QLX2000KLM", amount: 2000 });
+
+    await page.goto(await orderLink(id));
+    const card = page.locator(".payment-state");
+    await expect(card.locator(".payment-state__balance")).toHaveText("Paid KSh 2,000 · KSh 400 to come back to you");
+    await expect(card).toContainText("Otherwise we refund the KSh 400 to you.");
+    await expect(card.getByRole("button", { name: /M-PESA/ })).toHaveCount(0);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("customer-owed-back-390x844.png") });
+    await card.getByRole("button", { name: "Keep KSh 400 as credit for my next order" }).click();
+
+    await expect(page).toHaveURL(/\?done=credit$/);
+    await expect(page.getByText("Done: the money is kept as credit, and your next order uses it.")).toBeVisible();
+    await expect(card.locator(".payment-state__balance")).toHaveText("Paid KSh 1,600");
+    await expect(card.locator(".payment-list li", { hasText: "Kept as store credit" })).toContainText("−KSh 400");
+    await expect(card.getByRole("button", { name: /as credit/ })).toHaveCount(0);
+    await desk.close();
+  });
 });
