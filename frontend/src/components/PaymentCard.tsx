@@ -8,7 +8,16 @@ import { useEffect, useState } from "react";
 import { formatKsh } from "../lib/format";
 import type { ChangeProblem } from "../lib/generated/ChangeProblem";
 import type { CustomerPayment } from "../lib/generated/CustomerPayment";
-import { askLabel, HELD_PROMPT, moneyLine, POLL_MS, paysAtDoor, promptWords, showsPrompt } from "../lib/payment";
+import {
+  askLabel,
+  HELD_PROMPT,
+  moneyLine,
+  POLL_MS,
+  paysAtDoor,
+  promptComing,
+  promptWords,
+  showsPrompt,
+} from "../lib/payment";
 
 interface PaymentCardProps {
   payment: CustomerPayment;
@@ -157,6 +166,9 @@ export function PaymentCard(props: PaymentCardProps) {
       <h2 className="step__title">Payment</h2>
       <div aria-live="polite" role="status">
         <p className="payment-state__balance">{payment.words}</p>
+        {promptComing(payment) && (
+          <p>{`Check your phone: we send an M-PESA prompt for ${formatKsh(payment.due)}. Enter your M-PESA PIN to pay.`}</p>
+        )}
         {prompt && (
           <>
             {prompt.tone !== "waiting" && <p className="payment-state__title">{prompt.title}</p>}

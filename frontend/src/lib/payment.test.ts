@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { CustomerPayment } from "./generated/CustomerPayment";
 import type { PromptView } from "./generated/PromptView";
 import type { PaidView } from "./generated/PaidView";
-import { askLabel, moneyLine, paysAtDoor, promptWords, showsPrompt } from "./payment";
+import { askLabel, moneyLine, paysAtDoor, promptComing, promptWords, showsPrompt } from "./payment";
 
 const prompt = (extra: Partial<PromptView>): PromptView => ({
   state: "waiting",
@@ -105,4 +105,12 @@ test("the prompt's state shows only while something is to pay and a prompt reach
   assert.equal(showsPrompt({ ...unpaid, prompt: prompt({ state: "paid" }) }), false, "paid shows as a payment");
   assert.equal(showsPrompt({ ...unpaid, due: 0, settlement: "paid" }), false);
   assert.equal(showsPrompt({ ...unpaid, payAtTill: true }), false, "a prompt held by the limits per phone");
+});
+
+test("a prompt is said to be coming only for an unpaid Pay Now order whose prompt is not shown", () => {
+  assert.equal(promptComing({ ...unpaid, prompt: null }), true, "the confirmation by order ID alone");
+  assert.equal(promptComing(unpaid), false, "the prompt's own state shows instead");
+  assert.equal(promptComing({ ...unpaid, prompt: null, prompts: false }), false);
+  assert.equal(promptComing({ ...unpaid, prompt: null, method: "pay-delivery" }), false);
+  assert.equal(promptComing({ ...unpaid, prompt: null, settlement: "part-paid" }), false);
 });

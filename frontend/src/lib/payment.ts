@@ -97,6 +97,18 @@ export function askLabel(payment: CustomerPayment): string {
   return showsPrompt(payment) ? "Send the M-PESA prompt again" : `Pay ${formatKsh(payment.due)} by M-PESA`;
 }
 
+/** Whether a prompt is on its way though none is known here: a Pay Now order on a site that sends
+ * prompts, nothing paid, none held (the confirmation shown by order ID alone, without the prompt). */
+export function promptComing(payment: CustomerPayment): boolean {
+  return (
+    payment.prompts &&
+    payment.method === "pay-now" &&
+    payment.settlement === "unpaid" &&
+    !payment.prompt &&
+    !payment.payAtTill
+  );
+}
+
 /** Whether the customer pays the valet at the door: on delivery, and nothing received yet. */
 export function paysAtDoor(payment: CustomerPayment): boolean {
   return payment.method === "pay-delivery" && payment.settlement === "unpaid";
