@@ -107,18 +107,18 @@ pub fn void_charges(
     Ok(())
 }
 
-/// A cancellation taken back: the charges it took back come back.
+/// A cancellation taken back: the charges its cancellation took back come back (none when it
+/// took none back: an order that cost nothing then).
 pub fn restore_charges(
     connection: &mut DbConnection,
     order_id: &str,
     by: &str,
     now: PrimitiveDateTime,
 ) -> QueryResult<()> {
-    let voided = Entry::of_order(connection, order_id)?
-        .into_iter()
-        .rev()
-        .find(|entry| entry.kind == EntryKind::Adjustment && entry.note.starts_with(CANCELLED));
-    if let Some(voided) = voided {
+    let newest = Entry::of_order(connection, order_id)?.into_iter().rev().find(|entry| {
+        entry.kind == EntryKind::Adjustment && (entry.note.starts_with(CANCELLED) || entry.note == REINSTATED)
+    });
+    if let Some(voided) = newest.filter(|entry| entry.note.starts_with(CANCELLED)) {
         let entry = NewEntry::charge(EntryKind::Adjustment, -voided.amount, REINSTATED, Some(by));
         Entry::add(connection, order_id, &entry, now)?;
     }

@@ -27,8 +27,10 @@ const OWING: &str = "orders.id IN (SELECT ledger_entries.order_id FROM ledger_en
 pub struct OrderFilter {
     /// Only this status.
     pub status: Option<OrderStatus>,
-    /// Only orders with something still to pay (leaving out cancelled orders unless `status` asks
-    /// for them), or only orders with nothing to pay; from their ledgers.
+    /// Only orders with something still to pay, or only orders with nothing to pay; from their
+    /// ledgers. Either leaves out cancelled orders unless `status` asks for them: nobody chases
+    /// their money, and one never paid has "nothing to pay" without being paid (a refund due is
+    /// in the balances' list).
     pub payment: Option<PaymentStatus>,
     /// A name or a pickup location (part of it, any case), a phone number (any usual form, or its
     /// last digits) or an order ID (with or without the '#' the table shows).
@@ -61,7 +63,7 @@ impl ListedOrder {
                     PaymentStatus::Unpaid => query.filter(owing),
                     PaymentStatus::Paid => query.filter(diesel::dsl::not(owing)),
                 };
-                if payment == PaymentStatus::Unpaid && filter.status.is_none() {
+                if filter.status.is_none() {
                     query = query.filter(orders::status.ne(OrderStatus::Cancelled));
                 }
             }

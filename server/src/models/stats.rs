@@ -90,14 +90,14 @@ impl Stats {
     /// Counts everything now; the takings are those of `today` (Nairobi).
     pub fn load(connection: &mut DbConnection, today: Date) -> QueryResult<Stats> {
         let total_revenue: Option<i64> = orders::table.select(sum(orders::total_amount)).first(connection)?;
-        let paid_revenue = Some(Entry::takings_ever(connection)?.total);
+        let paid_revenue = Entry::takings_ever(connection)?.total;
         let cancelled_revenue: Option<i64> = orders::table
             .filter(orders::status.eq(OrderStatus::Cancelled))
             .select(sum(orders::total_amount))
             .first(connection)?;
         Ok(Stats {
             total_revenue: total_revenue.unwrap_or(0),
-            paid_revenue: paid_revenue.unwrap_or(0),
+            paid_revenue,
             cancelled_revenue: cancelled_revenue.unwrap_or(0),
             total_orders: orders::table.count().get_result(connection)?,
             pending_orders: orders::table

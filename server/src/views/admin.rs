@@ -42,7 +42,7 @@ pub enum AdminTab {
 pub struct OrdersFilter {
     /// Only this status.
     pub status: Option<OrderStatus>,
-    /// Only paid, or only unpaid (and not cancelled) orders.
+    /// Only paid, or only unpaid orders (cancelled ones only when `status` asks for them).
     pub payment: Option<PaymentStatus>,
     /// The search, or empty.
     pub q: String,

@@ -1,11 +1,11 @@
 //! The staff dashboard against both backends: stats, pagination, filters, status and payment
 //! changes by the order ID, handled messages, the server-rendered first page, and signing out.
 
-use crate::helpers::{SignedIn, TestApp};
+use crate::helpers::{SignedIn, TestApp, money};
 use crate::on_both_backends;
 use laundry::domain::OrderReference;
 use laundry::models::order::Order;
-use laundry::views::requests::{PaidWith, PaymentChange};
+use laundry::views::requests::PaymentBody;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -27,9 +27,12 @@ async fn order(app: &TestApp, name: &str, phone: &str, service: &str, kg: u32) -
     order_with(app, json!({ "customerName": name, "phone": phone, "serviceType": service, "quantity": kg })).await
 }
 
-/// A payment change as the dashboard's payment panel sends it (the generated `PaymentChange`).
-fn payment(change: PaymentChange) -> Value {
-    serde_json::to_value(change).unwrap()
+/// A payment as the dashboard's payment panel sends it (the generated `PaymentBody`): cash, or an
+/// M-PESA code, for what the order owes.
+pub fn payment(mpesa_code: Option<&str>) -> Value {
+    let method = if mpesa_code.is_some() { "mpesa" } else { "cash" };
+    let body = PaymentBody { method: method.to_owned(), amount: None, mpesa_code: mpesa_code.map(str::to_owned) };
+    serde_json::to_value(body).unwrap()
 }
 
 /// The order ID of a placed order, as the API answered it.
@@ -81,24 +84,29 @@ on_both_backends! {
             "totalRevenue": 1900, "paidRevenue": 0, "cancelledRevenue": 0, "totalOrders": 2, "pendingOrders": 2,
             "messages": 1, "newMessages": 1, "unreadTexts": 0
         }));
-        assert_eq!(takings["total"], json!({ "count": 0, "amount": 0 }));
+        assert_eq!(takings["takings"], json!({ "received": [], "refunded": [], "total": 0 }));
 
         let id = order_id(&first);
         let changed = post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "picked-up" })).await;
         assert_eq!(changed.status(), 200);
-        let paid = post(&app, &session, &format!("/api/admin/orders/{id}/payment"),
-            payment(PaymentChange::Paid(PaidWith::Mpesa { mpesa_code: "qjk3l5x9tz".to_owned() }))).await;
+        let paid = post(&app, &session, &format!("/api/admin/orders/{id}/payment"), payment(Some("qjk3l5x9tz"))).await;
         assert_eq!(paid.status(), 200);
         let paid: Value = paid.json().await.unwrap();
-        assert_eq!(paid["order"]["mpesaCode"], "QJK3L5X9TZ");
-        assert_eq!(paid["order"]["paymentStatus"], "paid");
+        assert_eq!((paid["order"]["settlement"].as_str(), paid["order"]["moneyWords"].as_str()), (Some("paid"), Some("Paid KSh 1,500")));
+        let (_, entries) = money(&app, id);
+        let entered = entries.last().unwrap();
+        assert_eq!(
+            (entered.method, entered.amount, entered.reference.as_deref(), entered.recorded_by.as_deref()),
+            (Some(laundry::domain::Method::Code), 1500, Some("QJK3L5X9TZ"), Some(EMAIL)),
+            "what the order owed, with the code as typed (upper case), under the staff member"
+        );
         assert_eq!(paid["order"]["status"], "picked-up", "payment is kept apart from the work status");
         assert_eq!(paid["stats"]["pendingOrders"], 1);
         assert_eq!(paid["stats"]["paidRevenue"], 1500);
         assert_eq!(paid["stats"]["totalRevenue"], 1900);
-        // A code staff typed in from the customer's message: paid to the till by hand, today.
-        assert_eq!(paid["stats"]["takings"]["mpesaTill"], json!({ "count": 1, "amount": 1500 }));
-        assert_eq!(paid["stats"]["takings"]["total"], json!({ "count": 1, "amount": 1500 }));
+        // A code staff typed in from the customer's message: today's takings, as an M-PESA code.
+        let received = json!([{ "method": "code", "label": "M-PESA code", "amount": 1500 }]);
+        assert_eq!(paid["stats"]["takings"]["takings"], json!({ "received": received, "refunded": [], "total": 1500 }));
     }
 
     async fn total_revenue_keeps_cancelled_orders_and_says_how_much_they_are(app: TestApp) {
@@ -207,9 +215,10 @@ on_both_backends! {
         let path = format!("/api/admin/orders/{}/payment", order_id(&placed));
 
         for (body, field) in [
-            (json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "SHORT" }), "mpesaCode"),
-            (json!({ "paymentStatus": "paid", "paidVia": "cheque" }), "paidVia"),
-            (json!({ "paymentStatus": "maybe" }), "paymentStatus"),
+            (json!({ "method": "mpesa", "mpesaCode": "SHORT" }), "mpesaCode"),
+            (json!({ "method": "cheque" }), "method"),
+            (json!({ "method": "cash", "amount": "lots" }), "amount"),
+            (json!({ "method": "cash", "amount": 0 }), "amount"),
         ] {
             let response = post(&app, &session, &path, body).await;
             assert_eq!(response.status(), 422);
@@ -218,17 +227,35 @@ on_both_backends! {
         }
         assert_eq!(post(&app, &session, &path, json!("paid")).await.status(), 400);
         let unpaid = stored(&app, order_id(&placed));
-        assert_eq!((unpaid.payment_status.as_str(), unpaid.mpesa_code), ("unpaid", None));
+        let (balance, entries) = money(&app, order_id(&placed));
+        assert_eq!((balance.paid, balance.to_pay()), (0, 400), "nothing entered");
+        assert!(entries.iter().all(|entry| entry.method.is_none()), "only the charges: {entries:?}");
         let internal = format!("/api/admin/orders/{}/payment", unpaid.id);
-        let by_internal_id = post(&app, &session, &internal, json!({ "paymentStatus": "paid", "paidVia": "cash" })).await;
+        let by_internal_id = post(&app, &session, &internal, json!({ "method": "cash" })).await;
         assert_eq!(by_internal_id.status(), 404, "the internal id names no order");
-        assert_eq!(stored(&app, order_id(&placed)).payment_status.as_str(), "unpaid");
+        assert_eq!(money(&app, order_id(&placed)).0.paid, 0);
 
-        let cash = post(&app, &session, &path, payment(PaymentChange::Paid(PaidWith::Cash))).await;
-        assert_eq!(cash.json::<Value>().await.unwrap()["order"]["paidVia"], "cash");
-        let undone = post(&app, &session, &path, payment(PaymentChange::Unpaid)).await;
+        // A payment entered by mistake is corrected by a new entry, with a reason; both stay.
+        let cash: Value = post(&app, &session, &path, payment(None)).await.json().await.unwrap();
+        assert_eq!((cash["order"]["settlement"].as_str(), cash["order"]["toPay"].as_i64()), (Some("paid"), Some(0)));
+        let detail = get(&app, &session, &format!("/api/admin/orders/{}", order_id(&placed))).await;
+        let entry = detail["ledger"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!((entry["method"].as_str(), entry["amount"].as_i64(), entry["correctable"].as_bool()), (Some("cash"), Some(400), Some(true)));
+        let correct = format!("/api/admin/orders/{}/entries/{}/correct", order_id(&placed), entry["id"]);
+        let without_reason = post(&app, &session, &correct, json!({ "reason": "  " })).await;
+        assert_eq!(without_reason.status(), 422);
+        assert!(without_reason.json::<Value>().await.unwrap()["fields"]["reason"].is_string());
+        let undone = post(&app, &session, &correct, json!({ "reason": "Entered on the wrong order" })).await;
         let undone: Value = undone.json().await.unwrap();
-        assert_eq!((undone["order"]["paymentStatus"].as_str(), &undone["order"]["paidAt"]), (Some("unpaid"), &Value::Null));
+        assert_eq!((undone["order"]["settlement"].as_str(), undone["order"]["toPay"].as_i64()), (Some("unpaid"), Some(400)));
+        let (balance, entries) = money(&app, order_id(&placed));
+        assert_eq!(balance.paid, 0);
+        let correction = entries.last().unwrap();
+        assert_eq!(
+            (correction.amount, correction.corrects, correction.note.as_str()),
+            (-400, entry["id"].as_i64(), "Entered on the wrong order"),
+        );
+        assert_eq!(post(&app, &session, &correct, json!({ "reason": "Again" })).await.status(), 409, "corrected once");
     }
 
     async fn one_mpesa_code_pays_for_one_order_only(app: TestApp) {
@@ -237,38 +264,34 @@ on_both_backends! {
         let second = order(&app, "Brian Otieno", "0722000111", "ironing", 3).await;
         let pay = |placed: &Value, code: &str| {
             let path = format!("/api/admin/orders/{}/payment", order_id(placed));
-            (path, json!({ "paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": code }))
+            (path, payment(Some(code)))
         };
+        let expected = format!(
+            "This M-PESA code is already recorded for order {}. Check the code in the customer's M-PESA message.",
+            order_id(&first)
+        );
 
         let (path, body) = pay(&first, "qjk3l5x9tz");
         assert_eq!(post(&app, &session, &path, body).await.status(), 200);
         let (path, body) = pay(&first, "QJK3L5X9TZ");
-        assert_eq!(post(&app, &session, &path, body).await.status(), 200, "the same order again is fine");
+        let again = post(&app, &session, &path, body).await;
+        assert_eq!(again.status(), 409, "the same payment typed twice is entered once");
+        assert_eq!(again.json::<Value>().await.unwrap()["error"], "This order has nothing to pay.");
+        assert_eq!(money(&app, order_id(&first)).0.paid, 400);
         let (path, body) = pay(&second, " QJK3L5X9TZ ");
         let refused = post(&app, &session, &path, body).await;
 
         assert_eq!(refused.status(), 422);
         let error: Value = refused.json().await.unwrap();
-        let expected = format!(
-            "This M-PESA code is already recorded for order {}. Check the code in the customer's M-PESA message.",
-            order_id(&first)
-        );
         assert_eq!(error["fields"]["mpesaCode"], expected.as_str());
-        let unchanged = stored(&app, order_id(&second));
-        assert_eq!((unchanged.payment_status.as_str(), unchanged.mpesa_code), ("unpaid", None), "the second order is unchanged");
-
-        let (path, _) = pay(&first, "");
-        assert_eq!(post(&app, &session, &path, json!({ "paymentStatus": "unpaid" })).await.status(), 200);
-        let (path, body) = pay(&second, "QJK3L5X9TZ");
-        assert_eq!(post(&app, &session, &path, body).await.status(), 200, "a code freed by undoing a payment can be used");
+        let (unchanged, _) = money(&app, order_id(&second));
+        assert_eq!((unchanged.paid, unchanged.to_pay()), (0, 600), "the second order is unchanged");
 
         // Two staff members typing one code at once: the database holds the line as well.
+        let second_key = stored(&app, order_id(&second)).id;
         let twice = app.with_db(|c| {
-            use diesel::prelude::*;
-            use laundry::db::schema::orders;
-            diesel::update(orders::table.find(stored(&app, order_id(&first)).id))
-                .set(orders::mpesa_code.eq("QJK3L5X9TZ"))
-                .execute(c)
+            let entry = laundry::models::ledger::NewEntry::payment(laundry::domain::Method::Code, 600, Some("QJK3L5X9TZ"), Some(EMAIL));
+            laundry::models::ledger::Entry::add(c, &second_key, &entry, app.now())
         });
         assert!(
             matches!(twice, Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))),

@@ -32,7 +32,7 @@ on_both_backends! {
             assert_eq!(changed.status(), 200);
         }
         let paid = post(&app, &session, &format!("/api/admin/orders/{id}/payment"),
-            json!({ "paymentStatus": "paid", "paidVia": "cash" })).await;
+            json!({ "method": "cash" })).await;
         assert_eq!(paid.status(), 200);
 
         let detail = get(&app, &session, &format!("/api/admin/orders/{id}")).await;
@@ -41,11 +41,22 @@ on_both_backends! {
         for (field, value) in [
             ("customerName", "Achieng Odhiambo"), ("phone", "+254712345678"), ("email", "achieng@example.com"),
             ("location", "Kilimani, Argwings Kodhek Rd, Hse 4"), ("specialInstructions", "Gate code 1234. Call on arrival."),
-            ("paymentMethod", "pay-delivery"), ("status", "in-progress"), ("paymentStatus", "paid"), ("paidVia", "cash"),
-            ("paymentRecordedBy", EMAIL),
+            ("paymentMethod", "pay-delivery"), ("status", "in-progress"), ("settlement", "paid"),
+            ("moneyWords", "Paid KSh 1,550"),
         ] {
             assert_eq!(detail[field], value, "{field}");
         }
+        // The ledger: a charge per line when it was placed, then the cash, under who took it.
+        let ledger: Vec<(&str, Option<&str>, &str, i64, Option<&str>, bool)> = detail["ledger"].as_array().unwrap().iter().map(|entry| {
+            (entry["kind"].as_str().unwrap(), entry["method"].as_str(), entry["what"].as_str().unwrap(),
+             entry["amount"].as_i64().unwrap(), entry["by"].as_str(), entry["correctable"].as_bool().unwrap())
+        }).collect();
+        assert_eq!(ledger, vec![
+            ("charge", None, "Wash & Fold × 3", 450, None, false),
+            ("charge", None, "Shirt × 2", 400, None, false),
+            ("charge", None, "Graduation Gown", 700, None, false),
+            ("payment", Some("cash"), "Cash", 1550, Some(EMAIL), true),
+        ]);
         let lines: Vec<(&str, &str, i64, i64)> = detail["lines"].as_array().unwrap().iter().map(|line| {
             (line["kind"].as_str().unwrap(), line["item"].as_str().unwrap(), line["quantity"].as_i64().unwrap(), line["amount"].as_i64().unwrap())
         }).collect();

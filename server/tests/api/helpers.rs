@@ -569,3 +569,14 @@ pub fn is_paid(app: &TestApp, reference: &str) -> bool {
     let (balance, _) = money(app, reference);
     balance.to_pay() == 0 && balance.received() > 0
 }
+
+/// The payments entered on the order with order ID `reference`, oldest first: how, KSh (a
+/// correction negative) and the M-PESA code.
+pub fn payments(app: &TestApp, reference: &str) -> Vec<(laundry::domain::Method, i32, Option<String>)> {
+    let (_, entries) = money(app, reference);
+    entries
+        .into_iter()
+        .filter(|entry| entry.kind == laundry::domain::EntryKind::Payment)
+        .filter_map(|entry| Some((entry.method?, entry.amount, entry.reference)))
+        .collect()
+}

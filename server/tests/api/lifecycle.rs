@@ -4,7 +4,7 @@
 //! missed pickup is never followed by a delivery; staff cancel a paid order with a reason (its
 //! money owed back), take the cancellation back, and move a delivery.
 
-use crate::helpers::{Backend, SignedIn, TestApp, valet_post};
+use crate::helpers::{Backend, SignedIn, TestApp, money, valet_post};
 use crate::sms::{place, texting_app, texts};
 use crate::sms_mock::MockAt;
 use crate::sms_steps::{OWNER, PHONE, api_post, order, owner};
@@ -144,7 +144,7 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     let (session, _) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
     let key = order(&app, &id).id;
-    let paid = json!({"paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QKH94M1Z11"});
+    let paid = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z11"});
     assert_eq!(api_post(&app, &session, &format!("/api/admin/orders/{id}/payment"), paid).await.status(), 200);
     let status = format!("/api/admin/orders/{id}/status");
     assert_eq!(api_post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
@@ -163,7 +163,14 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     let stored = order(&app, &id);
     assert_eq!(stored.status, OrderStatus::Cancelled);
     assert_eq!(stored.cancel_reason.as_deref(), Some("Customer moved away"));
-    assert_eq!(stored.refund_due, 450, "the KSh 450 paid is owed back");
+    assert_eq!(money(&app, &id).0.owed_back(), 450, "the KSh 450 paid is owed back");
+    let balances = api_get(&app, &session, "/api/admin/balances").await;
+    let due = balances["owedBack"].as_array().unwrap();
+    assert_eq!(
+        (due.len(), due[0]["orderId"].as_str(), due[0]["status"].as_str(), due[0]["amount"].as_i64()),
+        (1, Some(id.as_str()), Some("cancelled"), Some(450)),
+        "listed for staff as a refund due"
+    );
     assert_eq!(stop_of(&app, &key, StopKind::Delivery).state, StopState::Cancelled);
     assert_eq!(stop_of(&app, &key, StopKind::Pickup).state, StopState::Done, "what happened stays");
     let words = texts_of(&app, MessageKind::SmsCancelled);
@@ -175,7 +182,8 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     let undone = api_post(&app, &session, &status, json!({"status": "picked-up"})).await;
     assert_eq!(undone.status(), 200);
     let stored = order(&app, &id);
-    assert_eq!((stored.status, stored.refund_due, stored.cancel_reason), (OrderStatus::PickedUp, 0, None));
+    assert_eq!((stored.status, money(&app, &id).0.owed_back(), stored.cancel_reason), (OrderStatus::PickedUp, 0, None));
+    assert_eq!(api_get(&app, &session, "/api/admin/balances").await["owedBack"], json!([]), "no refund due");
     assert_eq!(stop_of(&app, &key, StopKind::Delivery).state, StopState::Planned);
     let words = texts_of(&app, MessageKind::SmsReinstated);
     assert_eq!(words.len(), 1);

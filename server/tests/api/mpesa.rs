@@ -4,12 +4,12 @@
 //! M-PESA. The helpers here serve the other `mpesa_*` modules too.
 
 use crate::helpers::{
-    Backend, MPESA_HOOK_SECRET, TestApp, mpesa_env, quick_retries, spawn_app_at, spawn_app_on, spawn_sibling,
-    stopped_clock,
+    Backend, MPESA_HOOK_SECRET, TestApp, is_paid, mpesa_env, payments, quick_retries, spawn_app_at, spawn_app_on,
+    spawn_sibling, stopped_clock,
 };
 use crate::mpesa_mock::{MockDaraja, PushReply};
 use base64::Engine as _;
-use laundry::domain::{MessageKind, OrderReference, PaymentStatus, PromptState};
+use laundry::domain::{MessageKind, Method, OrderReference, PromptState};
 use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
@@ -176,9 +176,8 @@ async fn a_pay_now_order_prompts_the_phone_with_the_exact_request_and_its_callba
 
     let callback = success_callback(&checkout, stored.total_amount, "QKH94M1Z11");
     assert_eq!(post_prompt_callback(&app, &callback).await.status(), 200);
-    let paid = order(&app, &reference);
-    assert_eq!(paid.payment_status, PaymentStatus::Paid);
-    assert_eq!(paid.mpesa_code.as_deref(), Some("QKH94M1Z11"));
+    assert!(is_paid(&app, &reference));
+    assert_eq!(payments(&app, &reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))]);
     let ended = app.with_db(|c| MpesaPrompt::latest(c, &stored.id).unwrap().unwrap());
     assert_eq!(ended.state, PromptState::Paid);
     assert_eq!(ended.receipt.as_deref(), Some("QKH94M1Z11"));
@@ -222,7 +221,7 @@ async fn a_prompt_daraja_refuses_or_never_answers_ends_failed_with_words_and_the
         assert!(prompt.detail.as_deref().unwrap_or_default().starts_with(words), "{prompt:#?}");
         assert!(prompt.detail.as_deref().unwrap_or_default().contains("till"), "{prompt:#?}");
         assert_eq!(prompt.checkout_request_id, None);
-        assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Unpaid);
+        assert_eq!(payments(&app, &reference), [], "unpaid");
     }
 }
 
@@ -251,7 +250,7 @@ async fn without_mpesa_a_pay_now_order_writes_no_prompt_and_the_server_runs(back
     let reference = place_pay_now(&app, PHONE).await;
     let stored = order(&app, &reference);
     assert_eq!(app.with_db(|c| MpesaPrompt::for_order(c, &stored.id).unwrap()), vec![]);
-    assert_eq!(stored.payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &reference), [], "unpaid");
     assert_eq!(app.get("/healthz").await.status(), 200);
     // Its callbacks are off.
     let callback = success_callback("ws_CO_1", 450, "QKH94M1Z11");

@@ -2,15 +2,25 @@
 //! time; refused without the secret; read strictly), the status query that settles a prompt whose
 //! callback never came, and the results that are not payments.
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET};
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, money, payments};
 use crate::mpesa::{
-    PHONE, failure_callback, order, paying_app, payment_texts, post_prompt_callback, receipts_of, success_callback,
+    PHONE, failure_callback, paying_app, payment_texts, post_prompt_callback, receipts_of, success_callback,
     until_prompt, waiting_order,
 };
 use crate::mpesa_mock::QueryReply;
-use laundry::domain::{PaymentStatus, PromptState, ReceiptProblem};
+use laundry::domain::{MessageKind, Method, PromptState, Settlement};
 use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
+use laundry::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
+
+/// The words of the "received" texts of the order `order_id`.
+fn received_texts(app: &TestApp, order_id: &str) -> Vec<String> {
+    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    all.into_iter()
+        .filter(|m| m.kind == MessageKind::SmsPaymentReceived && m.order_id.as_deref() == Some(order_id))
+        .filter_map(|m| m.sms_text())
+        .collect()
+}
 
 async fn a_success_callback_pays_the_order_with_its_receipt_and_texts_once(backend: Backend) {
     let Some((app, _daraja)) = paying_app(backend).await else { return };
@@ -20,9 +30,8 @@ async fn a_success_callback_pays_the_order_with_its_receipt_and_texts_once(backe
     let response = post_prompt_callback(&app, &success_callback(&checkout, 450, "QKH94M1Z11")).await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Value>().await.unwrap(), json!({"ResultCode": 0, "ResultDesc": "Accepted"}));
-    let paid = order(&app, &stored.reference);
-    assert_eq!(paid.payment_status, PaymentStatus::Paid);
-    assert_eq!(paid.mpesa_code.as_deref(), Some("QKH94M1Z11"));
+    assert!(is_paid(&app, &stored.reference));
+    assert_eq!(payments(&app, &stored.reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))]);
     let receipts = receipts_of(&app, &stored.id);
     assert_eq!(receipts.len(), 1);
     assert_eq!((receipts[0].receipt.as_str(), receipts[0].amount, receipts[0].problem), ("QKH94M1Z11", 450, None));
@@ -39,6 +48,7 @@ async fn the_same_callback_twice_or_two_at_once_record_one_payment(backend: Back
         assert_eq!(post_prompt_callback(&app, &callback).await.status(), 200);
     }
     assert_eq!(receipts_of(&app, &first.id).len(), 1);
+    assert_eq!(payments(&app, &first.reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))]);
     assert_eq!(payment_texts(&app, &first.id), 1);
 
     // At the same moment.
@@ -46,24 +56,38 @@ async fn the_same_callback_twice_or_two_at_once_record_one_payment(backend: Back
     let callback = success_callback(&checkout, 450, "QKH94M1Z12");
     let (a, b) = tokio::join!(post_prompt_callback(&app, &callback), post_prompt_callback(&app, &callback));
     assert_eq!((a.status().as_u16(), b.status().as_u16()), (200, 200));
-    assert_eq!(order(&app, &second.reference).mpesa_code.as_deref(), Some("QKH94M1Z12"));
+    assert_eq!(payments(&app, &second.reference), [(Method::Prompt, 450, Some("QKH94M1Z12".to_owned()))]);
     assert_eq!(receipts_of(&app, &second.id).len(), 1);
     assert_eq!(payment_texts(&app, &second.id), 1);
 }
 
-async fn a_wrong_amount_is_recorded_and_flagged_not_paid(backend: Backend) {
+async fn another_amount_than_the_prompts_counts_against_the_order(backend: Backend) {
     let Some((app, _daraja)) = paying_app(backend).await else { return };
-    let (stored, checkout) = waiting_order(&app, PHONE).await;
+    // Less than asked: a part payment, the rest still to pay.
+    let (part, checkout) = waiting_order(&app, PHONE).await;
     assert_eq!(post_prompt_callback(&app, &success_callback(&checkout, 60, "QKH94M1Z11")).await.status(), 200);
-    let unpaid = order(&app, &stored.reference);
-    assert_eq!(unpaid.payment_status, PaymentStatus::Unpaid);
-    assert_eq!(unpaid.mpesa_code, None);
-    let receipts = receipts_of(&app, &stored.id);
-    assert_eq!(receipts.len(), 1);
-    assert_eq!((receipts[0].amount, receipts[0].problem), (60, Some(ReceiptProblem::Amount)));
+    assert_eq!(payments(&app, &part.reference), [(Method::Prompt, 60, Some("QKH94M1Z11".to_owned()))]);
+    let (balance, _) = money(&app, &part.reference);
+    assert_eq!((balance.settlement(), balance.to_pay()), (Settlement::PartPaid, 390));
+    let receipts = receipts_of(&app, &part.id);
+    assert_eq!((receipts.len(), receipts[0].amount, receipts[0].problem), (1, 60, None));
+    let texts = received_texts(&app, &part.id);
+    assert_eq!(texts.len(), 1);
+    assert!(
+        texts[0].contains("KSh 60 received for order") && texts[0].contains("Paid KSh 60, KSh 390 to pay."),
+        "{}",
+        texts[0]
+    );
+
+    // More than asked: paid, and the difference is the customer's.
+    let (over, checkout) = waiting_order(&app, "+254712345679").await;
+    assert_eq!(post_prompt_callback(&app, &success_callback(&checkout, 600, "QKH94M1Z12")).await.status(), 200);
+    let (balance, _) = money(&app, &over.reference);
+    assert_eq!((balance.settlement(), balance.paid, balance.owed_back()), (Settlement::InCredit, 600, 150));
+    assert!(received_texts(&app, &over.id)[0].contains("Paid KSh 600, KSh 150 to come back to you."));
+
     let to_check = app.with_db(|c| MpesaReceipt::to_check(c, 10).unwrap());
-    assert_eq!(to_check.iter().map(|r| r.receipt.as_str()).collect::<Vec<_>>(), ["QKH94M1Z11"]);
-    assert_eq!(payment_texts(&app, &stored.id), 0);
+    assert_eq!(to_check, vec![], "nothing waits for staff: both are matched and counted");
 }
 
 async fn callbacks_without_their_secret_or_with_bad_bodies_are_refused_and_store_nothing(backend: Backend) {
@@ -106,7 +130,7 @@ async fn callbacks_without_their_secret_or_with_bad_bodies_are_refused_and_store
     assert_eq!(amount.status(), 400);
     assert!(amount.text().await.unwrap().contains("Amount"));
 
-    assert_eq!(order(&app, &stored.reference).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &stored.reference), [], "unpaid");
     assert_eq!(receipts_of(&app, &stored.id), vec![]);
     assert_eq!(app.with_db(|c| MpesaReceipt::to_check(c, 10).unwrap()), vec![]);
     let prompt = app.with_db(|c| MpesaPrompt::latest(c, &stored.id).unwrap().unwrap());
@@ -128,7 +152,7 @@ async fn results_that_are_not_payments_end_the_prompt_with_words(backend: Backen
         assert_eq!((prompt.state, prompt.result_code), (state, Some(code as i32)), "{code}");
         assert!(prompt.detail.as_deref().unwrap_or_default().starts_with(words), "{prompt:#?}");
         assert_eq!(prompt.next_query_at, None);
-        assert_eq!(order(&app, &stored.reference).payment_status, PaymentStatus::Unpaid);
+        assert_eq!(payments(&app, &stored.reference), [], "unpaid");
         assert_eq!(payment_texts(&app, &stored.id), 0);
         // A later result without money changes nothing.
         assert_eq!(post_prompt_callback(&app, &failure_callback(&checkout, 0, "")).await.status(), 200);
@@ -152,11 +176,11 @@ async fn without_a_callback_the_status_query_settles_the_prompt(backend: Backend
     app.clock.advance(time::Duration::seconds(91));
     let settled = until_prompt(&app, &paid.id, "paid by the query", |p| p.state == PromptState::Paid).await;
     assert_eq!(settled.receipt, None);
-    let order_paid = order(&app, &paid.reference);
-    assert_eq!((order_paid.payment_status, order_paid.mpesa_code), (PaymentStatus::Paid, None));
+    assert!(is_paid(&app, &paid.reference));
+    assert_eq!(payments(&app, &paid.reference), [(Method::Prompt, 450, None)], "the amount asked, its code to come");
     assert_eq!(payment_texts(&app, &paid.id), 1);
     until_prompt(&app, &cancelled.id, "cancelled by the query", |p| p.state == PromptState::Cancelled).await;
-    assert_eq!(order(&app, &cancelled.reference).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &cancelled.reference), [], "unpaid");
     // "Still being processed": waiting, asked again two minutes later.
     let asked = until_prompt(&app, &pending.id, "asked", |p| p.queries == 1).await;
     assert_eq!(asked.state, PromptState::Waiting);
@@ -166,10 +190,11 @@ async fn without_a_callback_the_status_query_settles_the_prompt(backend: Backend
     assert_eq!(query.body["BusinessShortCode"], json!(174379));
     assert!(query.body["Password"].is_string() && query.body["Timestamp"].is_string());
 
-    // The receipt number comes later with the callback: recorded, no second text.
+    // The receipt number comes later with the callback: it names the payment, entered once, and
+    // no second text.
     let late = success_callback(&paid_checkout, 450, "QKH94M1Z11");
     assert_eq!(post_prompt_callback(&app, &late).await.status(), 200);
-    assert_eq!(order(&app, &paid.reference).mpesa_code.as_deref(), Some("QKH94M1Z11"));
+    assert_eq!(payments(&app, &paid.reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))]);
     assert_eq!(receipts_of(&app, &paid.id).len(), 1);
     assert_eq!(payment_texts(&app, &paid.id), 1);
 }
@@ -184,8 +209,8 @@ async fn money_reported_after_a_query_said_failed_is_recorded(backend: Backend) 
     assert_eq!(post_prompt_callback(&app, &success_callback(&checkout, 450, "QKH94M1Z11")).await.status(), 200);
     let prompt = app.with_db(|c| MpesaPrompt::latest(c, &stored.id).unwrap().unwrap());
     assert_eq!((prompt.state, prompt.receipt.as_deref()), (PromptState::Paid, Some("QKH94M1Z11")));
-    let paid = order(&app, &stored.reference);
-    assert_eq!((paid.payment_status, paid.mpesa_code.as_deref()), (PaymentStatus::Paid, Some("QKH94M1Z11")));
+    assert!(is_paid(&app, &stored.reference));
+    assert_eq!(payments(&app, &stored.reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))]);
     assert_eq!(payment_texts(&app, &stored.id), 1);
 }
 
@@ -194,8 +219,7 @@ async fn money_for_a_checkout_request_we_do_not_know_is_recorded_and_matched_lik
     let (stored, _) = waiting_order(&app, PHONE).await;
     let unknown = success_callback("ws_CO_999999999999", 450, "QKH94M1Z11");
     assert_eq!(post_prompt_callback(&app, &unknown).await.status(), 200);
-    let paid = order(&app, &stored.reference);
-    assert_eq!(paid.mpesa_code.as_deref(), Some("QKH94M1Z11"));
+    assert_eq!(payments(&app, &stored.reference), [(Method::Till, 450, Some("QKH94M1Z11".to_owned()))]);
     assert_eq!(receipts_of(&app, &stored.id)[0].matched_by.as_deref(), Some("phone-and-amount"));
     // A failure for an unknown one is answered and changes nothing.
     let failure = failure_callback("ws_CO_999999999998", 1032, "Request cancelled by user");
@@ -205,7 +229,7 @@ async fn money_for_a_checkout_request_we_do_not_know_is_recorded_and_matched_lik
 crate::on_each_backend!(
     a_success_callback_pays_the_order_with_its_receipt_and_texts_once,
     the_same_callback_twice_or_two_at_once_record_one_payment,
-    a_wrong_amount_is_recorded_and_flagged_not_paid,
+    another_amount_than_the_prompts_counts_against_the_order,
     callbacks_without_their_secret_or_with_bad_bodies_are_refused_and_store_nothing,
     results_that_are_not_payments_end_the_prompt_with_words,
     without_a_callback_the_status_query_settles_the_prompt,

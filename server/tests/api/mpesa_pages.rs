@@ -106,7 +106,8 @@ async fn a_paid_prompt_shows_its_code_and_links_the_receipt(backend: Backend) {
     assert!(!html.contains("Send the M-PESA prompt again"));
     let json = payment(&app, &token).await;
     assert_eq!(json["paid"]["code"], "QKH94M1Z11");
-    assert_eq!(json["paid"]["via"], "mpesa");
+    assert_eq!((json["paid"]["method"].as_str(), json["paid"]["amount"].as_i64()), (Some("prompt"), Some(450)));
+    assert_eq!((json["settlement"].as_str(), json["words"].as_str()), (Some("paid"), Some("Paid KSh 450")));
     assert_eq!((json["due"].clone(), json["poll"].clone()), (json!(0), json!(false)));
     // Paid: another prompt is refused, where the button was.
     let again = pay_again(&app, &token, "same-origin").await;
@@ -185,7 +186,7 @@ async fn the_receipt_lists_the_lines_total_and_code_and_is_kept_out_of_search(ba
     let Some((app, _daraja)) = paying_app(backend).await else { return };
     let (reference, token, checkout) = waiting_order(&app).await;
     let unpaid = app.get(&format!("/t/{token}/receipt")).await.text().await.unwrap();
-    assert!(unpaid.contains("Not paid yet") && unpaid.contains("KSh 450"), "{unpaid}");
+    assert!(unpaid.contains("KSh 450 to pay") && !unpaid.contains("M-PESA prompt"), "{unpaid}");
 
     let callback = success_callback(&checkout, 450, "QKH94M1Z11");
     assert_eq!(post_prompt_callback(&app, &callback).await.status(), 200);
@@ -199,7 +200,8 @@ async fn the_receipt_lists_the_lines_total_and_code_and_is_kept_out_of_search(ba
     assert!(html.contains(r#"<meta name="robots" content="noindex">"#));
     assert!(html.contains(&reference) && html.contains("Receipt"));
     assert!(html.contains("Wash &amp; Fold") && html.contains("KSh 450"), "{html}");
-    assert!(html.contains("M-PESA, code QKH94M1Z11"), "{html}");
+    assert!(html.contains("<dt>M-PESA prompt</dt><dd>KSh 450</dd>") && html.contains("code QKH94M1Z11 · "), "{html}");
+    assert!(html.contains("Paid KSh 450") && !html.contains("to pay"), "the balance: {html}");
     assert!(html.contains("M-PESA till 3552248"), "the shop's details");
     assert!(!html.contains("size: 80mm auto"));
     let thermal = app.get(&format!("/t/{token}/receipt?paper=80mm")).await.text().await.unwrap();

@@ -4,11 +4,11 @@
 //! prompt "paid" to the customer, and waits for staff in the payments to check; the same callback
 //! again changes nothing more.
 
-use crate::helpers::{Backend, TestApp};
+use crate::helpers::{Backend, TestApp, is_paid, payments};
 use crate::mpesa::{
     PHONE, failure_callback, order, paying_app, payment_texts, post_prompt_callback, success_callback, waiting_order,
 };
-use laundry::domain::{PaymentStatus, PromptState, ReceiptProblem};
+use laundry::domain::{PromptState, ReceiptProblem};
 use laundry::models::mpesa::{CODE_ELSEWHERE_WORDS, MpesaPrompt, MpesaReceipt, UNPROVEN_WORDS};
 use laundry::models::order::Order;
 use serde_json::{Value, json};
@@ -32,14 +32,14 @@ async fn a_success_callback_with_a_receipt_of_another_order_leaves_this_one_unpa
     let (first, first_checkout) = waiting_order(&app, PHONE).await;
     let (second, second_checkout) = waiting_order(&app, "+254712345679").await;
     assert_eq!(post_prompt_callback(&app, &success_callback(&first_checkout, 450, "QKH94M1Z11")).await.status(), 200);
-    assert_eq!(order(&app, &first.reference).payment_status, PaymentStatus::Paid);
+    assert!(is_paid(&app, &first.reference));
 
     // The second prompt's callback names the first order's receipt.
     let reused = success_callback(&second_checkout, 450, "QKH94M1Z11");
     assert_eq!(post_prompt_callback(&app, &reused).await.status(), 200);
 
     let unpaid = order(&app, &second.reference);
-    assert_eq!((unpaid.payment_status, unpaid.mpesa_code.as_deref()), (PaymentStatus::Unpaid, None));
+    assert_eq!(payments(&app, &second.reference), [], "unpaid");
     let prompt = latest_prompt(&app, &second);
     assert_eq!(prompt.state, PromptState::Failed, "{prompt:#?}");
     assert_eq!(prompt.detail.as_deref(), Some(CODE_ELSEWHERE_WORDS));
@@ -49,14 +49,15 @@ async fn a_success_callback_with_a_receipt_of_another_order_leaves_this_one_unpa
     let flagged = to_check(&app);
     assert_eq!(flagged.len(), 1, "{flagged:#?}");
     assert_eq!((flagged[0].receipt.as_str(), flagged[0].problem), ("QKH94M1Z11", Some(ReceiptProblem::Code)));
-    assert_eq!(order(&app, &first.reference).payment_status, PaymentStatus::Paid, "the first order stays paid");
+    let first_payment = [(laundry::domain::Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))];
+    assert_eq!(payments(&app, &first.reference), first_payment, "the first order stays paid, once");
     assert_eq!(payment_texts(&app, &second.id), 0);
 
     // The same callback again changes nothing more.
     assert_eq!(post_prompt_callback(&app, &reused).await.status(), 200);
     assert_eq!(latest_prompt(&app, &second), prompt);
     assert_eq!(to_check(&app), flagged);
-    assert_eq!(order(&app, &second.reference).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &second.reference), []);
     assert_eq!(payment_texts(&app, &second.id), 0);
 }
 
@@ -73,7 +74,7 @@ async fn a_success_callback_without_its_receipt_or_amount_leaves_the_order_unpai
     for (placed, callback) in [(&bare, &without_metadata), (&no_amount, &without_amount)] {
         assert_eq!(post_prompt_callback(&app, callback).await.status(), 200);
         let unpaid = order(&app, &placed.reference);
-        assert_eq!((unpaid.payment_status, unpaid.paid_via), (PaymentStatus::Unpaid, None), "{callback}");
+        assert_eq!(payments(&app, &placed.reference), [], "{callback}");
         let prompt = latest_prompt(&app, placed);
         assert_eq!((prompt.state, prompt.detail.as_deref()), (PromptState::Failed, Some(UNPROVEN_WORDS)));
         assert_eq!(prompt.next_query_at, None, "no status query will pay it either");
@@ -89,7 +90,7 @@ async fn a_success_callback_without_its_receipt_or_amount_leaves_the_order_unpai
         assert_eq!(post_prompt_callback(&app, callback).await.status(), 200);
         assert_eq!(latest_prompt(&app, placed), prompt);
         assert_eq!(app.with_db(|c| MpesaReceipt::for_order(c, &placed.id).unwrap()).len(), 1);
-        assert_eq!(order(&app, &placed.reference).payment_status, PaymentStatus::Unpaid);
+        assert_eq!(payments(&app, &placed.reference), []);
         assert_eq!(payment_texts(&app, &placed.id), 0);
     }
     assert_eq!(to_check(&app).len(), 2);

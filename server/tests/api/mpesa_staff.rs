@@ -1,20 +1,21 @@
 //! M-PESA as staff and valets meet it, on both backends, against the mock Daraja: the payments to
 //! check (unmatched till payments with masked numbers, searched by phone, code or amount; matched
-//! to an order by staff, once; flagged amounts until checked), the unpaid filter, the day's takings
-//! by method, the staff's "Send M-PESA prompt", and the valet's at the door.
+//! to an order by staff, once; a code entered on another order flagged until checked; any other
+//! amount counted against its order), the unpaid filter, the day's takings by method, the staff's "Send M-PESA prompt", and the valet's at the door.
 
 use crate::admin_dashboard::{get, order_id, order_with, post, staff};
 use crate::helpers::valet_post;
-use crate::helpers::{Backend, SignedIn, TestApp, set_cookie};
+use crate::helpers::{Backend, SignedIn, TestApp, is_paid, money, payments, set_cookie};
 use crate::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
 use diesel::prelude::*;
 use laundry::clock::{Clock, stored};
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
-use laundry::domain::{PaidVia, PaymentStatus, ReceiptSource, StaffRole, StopKind};
+use laundry::domain::{ReceiptSource, Settlement, StaffRole, StopKind};
+use laundry::lifecycle::payment::StaffPayment;
 use laundry::models::mpesa::{ReceivedPayment, Recorded};
-use laundry::models::order::{Order, Payment};
+use laundry::models::order::Order;
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
 use laundry::notify::NotifyCustomer;
@@ -117,16 +118,16 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
     assert_eq!(answer["payment"]["orderId"], reference.as_str());
     assert_eq!(answer["payment"]["matchedBy"], crate::admin_dashboard::EMAIL);
     assert_eq!(answer["message"], format!("Matched to order {reference}: the order is paid."));
-    let paid = order(&app, &reference);
-    assert_eq!((paid.payment_status, paid.paid_via), (PaymentStatus::Paid, Some(PaidVia::Mpesa)));
-    assert_eq!(paid.mpesa_code.as_deref(), Some("QKH44D4D44"));
+    assert!(is_paid(&app, &reference));
+    let till = laundry::domain::Method::Till;
+    assert_eq!(payments(&app, &reference), [(till, placed.total_amount, Some("QKH44D4D44".to_owned()))]);
     assert!(receipts(&get(&app, &session, "/api/admin/payments").await).is_empty());
 
     let again = post(&app, &session, "/api/admin/payments/QKH44D4D44/match", json!({"orderId": other})).await;
     assert_eq!(again.status(), 422);
     let refusal: Value = again.json().await.unwrap();
     assert_eq!(refusal["error"], format!("This payment is matched to order {reference} already."));
-    assert_eq!(order(&app, &other).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &other), [], "the other order is unchanged");
 
     receive(&app, &till_payment("QKH55E5E55", 700, "2547 ***** 555", None), clock_now(&app));
     let unknown_order =
@@ -143,30 +144,54 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
     assert_eq!(receipts(&get(&app, &session, "/api/admin/payments").await), ["QKH55E5E55"]);
 }
 
-async fn a_wrong_amount_is_flagged_listed_and_checked_away(backend: Backend) {
+async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_until_checked(backend: Backend) {
     let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
     let (reference, placed) = pay_on_delivery(&app, "0733444555", 3).await;
+    // Less than the bill, with the order ID: entered on the order, the rest still to pay.
     let short = till_payment("QKH66F6F66", placed.total_amount - 100, "2547 ***** 555", Some(&reference));
-    assert!(matches!(receive(&app, &short, clock_now(&app)), Recorded::Flagged(..)));
+    assert_eq!(receive(&app, &short, clock_now(&app)), Recorded::Paid(reference.clone()));
+    let till = laundry::domain::Method::Till;
+    assert_eq!(payments(&app, &reference), [(till, placed.total_amount - 100, Some("QKH66F6F66".to_owned()))]);
+    let (balance, _) = money(&app, &reference);
+    assert_eq!((balance.settlement(), balance.to_pay()), (Settlement::PartPaid, 100));
+    assert!(receipts(&get(&app, &session, "/api/admin/payments").await).is_empty(), "nothing to check");
+    let listed = get(&app, &session, "/api/admin/orders").await;
+    assert_eq!(
+        (listed["items"][0]["paymentsToCheck"].as_i64(), listed["items"][0]["toPay"].as_i64()),
+        (Some(0), Some(100))
+    );
+
+    // A code staff typed on another order, then reported by the till for this one: it is not
+    // entered twice, and waits for staff.
+    let (elsewhere, _) = pay_on_delivery(&app, "0733444556", 3).await;
+    let typed = json!({"method": "mpesa", "mpesaCode": "QKH67F6F67"});
+    assert_eq!(post(&app, &session, &format!("/api/admin/orders/{elsewhere}/payment"), typed).await.status(), 200);
+    let reported = till_payment("QKH67F6F67", 100, "2547 ***** 555", Some(&reference));
+    assert!(matches!(receive(&app, &reported, clock_now(&app)), Recorded::Flagged(..)));
 
     let list = get(&app, &session, "/api/admin/payments").await;
-    let orders = get(&app, &session, "/api/admin/orders").await;
+    let orders = get(&app, &session, &format!("/api/admin/orders?q={reference}")).await;
 
-    assert_eq!(receipts(&list), ["QKH66F6F66"]);
-    assert_eq!(list["items"][0]["problem"], "amount");
+    assert_eq!(receipts(&list), ["QKH67F6F67"]);
+    assert_eq!(list["items"][0]["problem"], "code");
     assert_eq!(list["items"][0]["orderId"], reference.as_str());
-    assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Unpaid, "never silently paid");
+    assert_eq!(money(&app, &reference).0.to_pay(), 100, "never counted twice");
     assert_eq!(orders["items"][0]["paymentsToCheck"], 1);
     let detail = get(&app, &session, &format!("/api/admin/orders/{reference}")).await;
-    assert_eq!(detail["payments"][0]["receipt"], "QKH66F6F66");
+    let listed: Vec<&str> =
+        detail["payments"].as_array().unwrap().iter().map(|p| p["receipt"].as_str().unwrap()).collect();
+    assert_eq!(listed, ["QKH66F6F66", "QKH67F6F67"]);
 
-    let checked = post(&app, &session, "/api/admin/payments/QKH66F6F66/checked", json!({})).await;
+    let checked = post(&app, &session, "/api/admin/payments/QKH67F6F67/checked", json!({})).await;
 
     assert_eq!(checked.status(), 200);
     let answer: Value = checked.json().await.unwrap();
     assert_eq!(answer["payment"]["checkedBy"], crate::admin_dashboard::EMAIL);
     assert!(receipts(&get(&app, &session, "/api/admin/payments").await).is_empty());
-    assert_eq!(get(&app, &session, "/api/admin/orders").await["items"][0]["paymentsToCheck"], 0);
+    assert_eq!(
+        get(&app, &session, &format!("/api/admin/orders?q={reference}")).await["items"][0]["paymentsToCheck"],
+        0
+    );
     receive(&app, &till_payment("QKH77G7G77", 300, "2547 ***** 555", None), clock_now(&app));
     let unmatched = post(&app, &session, "/api/admin/payments/QKH77G7G77/checked", json!({})).await;
     assert_eq!(unmatched.status(), 422, "an unmatched payment is matched, not checked");
@@ -201,7 +226,7 @@ async fn payments_to_check_are_for_staff_with_their_csrf_token(backend: Backend)
     assert_eq!(as_valet.status(), 403);
     assert_eq!(without_csrf.status(), 403);
     assert_eq!(prompt_without_csrf.status(), 403);
-    assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &reference), [], "unpaid");
 }
 
 async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
@@ -209,7 +234,7 @@ async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
     let (unpaid, _) = pay_on_delivery(&app, "0733444001", 3).await;
     let (paid, _) = pay_on_delivery(&app, "0733444002", 3).await;
     let (cancelled, _) = pay_on_delivery(&app, "0733444003", 3).await;
-    let cash = json!({"paymentStatus": "paid", "paidVia": "cash"});
+    let cash = json!({"method": "cash"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{paid}/payment"), cash).await.status(), 200);
     let cancel = json!({"status": "cancelled", "notifyCustomer": false, "reason": "Duplicate"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{cancelled}/status"), cancel).await.status(), 200);
@@ -235,7 +260,7 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     let yesterday = now - time::Duration::hours(1);
     // Cash, by staff.
     let (cash, cash_order) = pay_on_delivery(&app, "0733444001", 3).await;
-    let body = json!({"paymentStatus": "paid", "paidVia": "cash"});
+    let body = json!({"method": "cash"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{cash}/payment"), body).await.status(), 200);
     // By a prompt: its callback.
     let prompted = place_pay_now(&app, "+254712345678").await;
@@ -251,32 +276,37 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     // Yesterday's cash, and money that paid no order today and yesterday.
     let (_, old) = pay_on_delivery(&app, "0733444004", 3).await;
     app.with_db(|c| {
+        let cash = StaffPayment::Cash(None);
         laundry::lifecycle::payment::record_payment(
             c,
             &old.id,
-            &Payment::Cash,
+            &cash,
             "desk",
+            false,
             &NotifyCustomer::nobody(),
             yesterday,
         )
     })
+    .unwrap()
     .unwrap();
     receive(&app, &till_payment("QKH13U1U13", 999, "2547 ***** 999", None), now);
     receive(&app, &till_payment("QKH14V1V14", 444, "2547 ***** 444", None), yesterday);
+    // Less than the bill, with the order ID: it counts, as the till's.
     let (short, short_order) = pay_on_delivery(&app, "0733444005", 3).await;
     receive(&app, &till_payment("QKH15W1W15", short_order.total_amount - 50, "2547 ***** 005", Some(&short)), now);
 
     let takings = get(&app, &session, "/api/admin/stats").await["takings"].clone();
 
-    let tally = |count: i64, amount: i32| json!({"count": count, "amount": amount});
     assert_eq!(takings["day"], nairobi_day(app.clock.now()).to_string());
-    assert_eq!(takings["cash"], tally(1, cash_order.total_amount));
-    assert_eq!(takings["mpesaPrompt"], tally(1, prompted_order.total_amount));
-    assert_eq!(takings["mpesaTill"], tally(1, till_order.total_amount));
-    let all = cash_order.total_amount + prompted_order.total_amount + till_order.total_amount;
-    assert_eq!(takings["total"], tally(3, all));
-    assert_eq!(takings["unmatched"], tally(1, 999));
-    assert_eq!(takings["flagged"], tally(1, short_order.total_amount - 50));
+    let at_till = till_order.total_amount + short_order.total_amount - 50;
+    let received = json!([
+        {"method": "prompt", "label": "M-PESA prompt", "amount": prompted_order.total_amount},
+        {"method": "till", "label": "M-PESA till", "amount": at_till},
+        {"method": "cash", "label": "Cash", "amount": cash_order.total_amount},
+    ]);
+    let all = cash_order.total_amount + prompted_order.total_amount + at_till;
+    assert_eq!(takings["takings"], json!({"received": received, "refunded": [], "total": all}));
+    assert_eq!(takings["unmatched"], json!({"count": 1, "amount": 999}));
 }
 
 async fn staff_send_a_prompt_that_reaches_daraja(backend: Backend) {
@@ -304,7 +334,7 @@ async fn staff_send_a_prompt_that_reaches_daraja(backend: Backend) {
     assert_eq!(again.status(), 422);
     let refusal: Value = again.json().await.unwrap();
     assert!(refusal["error"].as_str().unwrap().contains("less than a minute ago"), "{refusal}");
-    let cash = json!({"paymentStatus": "paid", "paidVia": "cash"});
+    let cash = json!({"method": "cash"});
     post(&app, &session, &format!("/api/admin/orders/{reference}/payment"), cash).await;
     let paid = post(&app, &session, &path, json!({})).await;
     assert_eq!(paid.status(), 422);
@@ -375,14 +405,14 @@ async fn a_valet_sends_the_prompt_at_the_door_and_sees_it_paid(backend: Backend)
     let page = valet_page(&app, &session).await;
     assert!(page.contains("M-PESA prompt: paid"), "the stop shows the prompt paid");
     assert!(!page.contains(&format!("/valet/stops/{delivery}/prompt")), "a paid order is not prompted again");
-    assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Paid);
+    assert!(is_paid(&app, &reference));
     assert_eq!(daraja.pushes().len(), 1);
 }
 
 crate::on_each_backend!(
     staff_find_unmatched_payments_by_phone_code_or_amount,
     staff_match_a_payment_to_an_order_once,
-    a_wrong_amount_is_flagged_listed_and_checked_away,
+    a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_until_checked,
     payments_to_check_are_for_staff_with_their_csrf_token,
     the_unpaid_filter_shows_orders_still_to_pay,
     the_days_takings_are_counted_by_method_for_today_only,

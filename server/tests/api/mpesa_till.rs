@@ -3,11 +3,11 @@
 //! staff, who match them; each M-PESA code recorded once, also when the prompt's callback reports
 //! the same payment (before, after, or at the same moment).
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp};
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, payments};
 use crate::mpesa::{
     PHONE, order, paying_app, payment_texts, place, post_prompt_callback, receipts_of, success_callback, waiting_order,
 };
-use laundry::domain::{PaymentStatus, PromptState, ReceiptSource};
+use laundry::domain::{Method, PromptState, ReceiptSource};
 use laundry::models::mpesa::{MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use serde_json::{Value, json};
 
@@ -35,8 +35,8 @@ async fn a_till_payment_naming_the_order_id_pays_that_order(backend: Backend) {
     let response = post_confirmation(&app, &confirmation("RKTQDM7W6S", "450.00", "254712345678", &typed)).await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Value>().await.unwrap(), json!({"ResultCode": 0, "ResultDesc": "Accepted"}));
-    let paid = order(&app, &reference);
-    assert_eq!((paid.payment_status, paid.mpesa_code.as_deref()), (PaymentStatus::Paid, Some("RKTQDM7W6S")));
+    assert!(is_paid(&app, &reference));
+    assert_eq!(payments(&app, &reference), [(Method::Till, 450, Some("RKTQDM7W6S".to_owned()))]);
     let receipt = &receipts_of(&app, &stored.id)[0];
     assert_eq!((receipt.source, receipt.matched_by.as_deref()), (ReceiptSource::Till, Some("order-id")));
     assert_eq!(receipt.payer_name.as_deref(), Some("AMINA WANJIRU"));
@@ -49,11 +49,13 @@ async fn a_till_payment_from_the_phone_of_one_unpaid_order_with_that_bill_pays_i
     let response = post_confirmation(&app, &confirmation("RKTQDM7W6S", "450", "254712345678", "")).await;
     assert_eq!(response.status(), 200);
     let paid = order(&app, &reference);
-    assert_eq!((paid.payment_status, paid.mpesa_code.as_deref()), (PaymentStatus::Paid, Some("RKTQDM7W6S")));
+    assert!(is_paid(&app, &reference));
+    assert_eq!(payments(&app, &reference), [(Method::Till, 450, Some("RKTQDM7W6S".to_owned()))]);
     assert_eq!(receipts_of(&app, &paid.id)[0].matched_by.as_deref(), Some("phone-and-amount"));
     // The same TransID again records nothing more.
     assert_eq!(post_confirmation(&app, &confirmation("RKTQDM7W6S", "450", "254712345678", "")).await.status(), 200);
     assert_eq!(receipts_of(&app, &paid.id).len(), 1);
+    assert_eq!(payments(&app, &reference).len(), 1, "entered once");
     assert_eq!(payment_texts(&app, &paid.id), 1);
 }
 
@@ -63,7 +65,7 @@ async fn a_masked_number_waits_for_staff_who_match_it_to_its_order(backend: Back
     let stored = order(&app, &reference);
     let masked = confirmation("RKTQDM7W6S", "450.00", "2547 ***** 678", "");
     assert_eq!(post_confirmation(&app, &masked).await.status(), 200);
-    assert_eq!(order(&app, &reference).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &reference), [], "unpaid");
     let waiting = app.with_db(|c| MpesaReceipt::to_check(c, 10).unwrap());
     assert_eq!(waiting.len(), 1);
     assert_eq!((waiting[0].receipt.as_str(), waiting[0].order_id.as_deref()), ("RKTQDM7W6S", None));
@@ -75,8 +77,8 @@ async fn a_masked_number_waits_for_staff_who_match_it_to_its_order(backend: Back
             .unwrap()
     });
     assert_eq!(matched, Ok(Recorded::Paid(reference.clone())));
-    let paid = order(&app, &reference);
-    assert_eq!((paid.payment_status, paid.mpesa_code.as_deref()), (PaymentStatus::Paid, Some("RKTQDM7W6S")));
+    assert!(is_paid(&app, &reference));
+    assert_eq!(payments(&app, &reference), [(Method::Till, 450, Some("RKTQDM7W6S".to_owned()))]);
     assert_eq!(receipts_of(&app, &stored.id)[0].matched_by.as_deref(), Some("njeri@example.com"));
     assert_eq!(app.with_db(|c| MpesaReceipt::to_check(c, 10).unwrap()), vec![]);
     assert_eq!(payment_texts(&app, &stored.id), 1);
@@ -100,6 +102,7 @@ async fn a_till_confirmation_of_a_payment_the_prompt_reported_changes_nothing(ba
     assert_eq!(post_confirmation(&app, &confirmation("QKH94M1Z11", "450.00", "254712345678", "")).await.status(), 200);
     assert_eq!(receipts_of(&app, &stored.id), before);
     assert_eq!(before[0].source, ReceiptSource::Prompt);
+    assert_eq!(payments(&app, &stored.reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))], "once");
     assert_eq!(payment_texts(&app, &stored.id), 1);
 }
 
@@ -108,11 +111,11 @@ async fn a_payment_the_till_reported_unmatched_is_matched_by_its_prompt_callback
     let (stored, checkout) = waiting_order(&app, PHONE).await;
     let masked = confirmation("QKH94M1Z11", "450.00", "0f4a1c9e2b7d", "");
     assert_eq!(post_confirmation(&app, &masked).await.status(), 200);
-    assert_eq!(order(&app, &stored.reference).payment_status, PaymentStatus::Unpaid);
+    assert_eq!(payments(&app, &stored.reference), [], "unpaid");
 
     assert_eq!(post_prompt_callback(&app, &success_callback(&checkout, 450, "QKH94M1Z11")).await.status(), 200);
-    let paid = order(&app, &stored.reference);
-    assert_eq!((paid.payment_status, paid.mpesa_code.as_deref()), (PaymentStatus::Paid, Some("QKH94M1Z11")));
+    assert!(is_paid(&app, &stored.reference));
+    assert_eq!(payments(&app, &stored.reference), [(Method::Prompt, 450, Some("QKH94M1Z11".to_owned()))]);
     let receipts = receipts_of(&app, &stored.id);
     assert_eq!(receipts.len(), 1);
     assert_eq!(receipts[0].matched_by.as_deref(), Some("prompt"));
@@ -129,8 +132,10 @@ async fn the_prompt_callback_and_the_till_confirmation_at_once_record_one_paymen
         let till = confirmation(&receipt, "450.00", &format!("25471234567{n}"), "");
         let (a, b) = tokio::join!(post_prompt_callback(&app, &callback), post_confirmation(&app, &till));
         assert_eq!((a.status().as_u16(), b.status().as_u16()), (200, 200), "{n}");
-        let paid = order(&app, &stored.reference);
-        assert_eq!(paid.mpesa_code.as_deref(), Some(receipt.as_str()));
+        // Entered once, by whichever came first (the prompt's, or the till's matched by phone).
+        let entered = payments(&app, &stored.reference);
+        assert_eq!(entered.len(), 1, "{n}: {entered:?}");
+        assert_eq!((entered[0].1, entered[0].2.as_deref()), (450, Some(receipt.as_str())));
         assert_eq!(receipts_of(&app, &stored.id).len(), 1);
         assert_eq!(payment_texts(&app, &stored.id), 1);
         let prompt = app.with_db(|c| MpesaPrompt::latest(c, &stored.id).unwrap().unwrap());

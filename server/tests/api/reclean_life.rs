@@ -2,11 +2,11 @@
 //! collect (no KSh 0 payment is recorded), a cancelled re-clean gives its lines back, and two
 //! requests at once book one re-clean.
 
-use crate::helpers::valet_post;
+use crate::helpers::{money, payments, valet_post};
 use crate::mpesa_staff::{put_in_run, valet};
 use crate::on_both_backends;
 use crate::recleans::{ask_for, counts, delivered, reclean_of, set_status};
-use laundry::domain::{OrderStatus, PaymentStatus, StopKind};
+use laundry::domain::{OrderStatus, Settlement, StopKind};
 use laundry::models::order::Order;
 
 on_both_backends! {
@@ -26,7 +26,8 @@ on_both_backends! {
         assert_eq!(done.status(), 303, "{}", done.text().await.unwrap());
         let after = app.with_db(|c| Order::find(c, &reclean.id).unwrap().unwrap());
         assert_eq!((after.status, after.total_amount), (OrderStatus::Delivered, 0));
-        assert_eq!((after.payment_status, after.paid_via), (PaymentStatus::Unpaid, None), "no KSh 0 payment");
+        assert_eq!(payments(&app, &reclean.reference), [], "no KSh 0 payment");
+        assert_eq!(money(&app, &reclean.reference).0.settlement(), Settlement::NothingToPay);
     }
 
     async fn a_cash_choice_on_a_free_re_clean_records_nothing_either(app: TestApp) {
@@ -41,7 +42,9 @@ on_both_backends! {
 
         assert_eq!(done.status(), 303);
         let after = app.with_db(|c| Order::find(c, &reclean.id).unwrap().unwrap());
-        assert_eq!((after.status, after.payment_status), (OrderStatus::Delivered, PaymentStatus::Unpaid));
+        assert_eq!(after.status, OrderStatus::Delivered);
+        assert_eq!(payments(&app, &reclean.reference), [], "no KSh 0 payment");
+        assert_eq!(money(&app, &reclean.reference).0.settlement(), Settlement::NothingToPay);
     }
 
     async fn a_cancelled_re_clean_gives_its_lines_back(app: TestApp) {

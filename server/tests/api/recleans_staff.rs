@@ -137,10 +137,15 @@ on_both_backends! {
         assert_eq!(changed.status(), 200);
         let changed: Value = changed.json().await.unwrap();
         assert_eq!(changed["order"]["recleanOf"], original.as_str(), "the row keeps its badge after a change");
-        let paid = post(&app, &session, &format!("/api/admin/orders/{reclean}/payment"),
-            json!({ "paymentStatus": "paid", "paidVia": "cash" })).await;
+        // A free re-clean has nothing to pay; money handed over anyway is the customer's credit.
+        let path = format!("/api/admin/orders/{reclean}/payment");
+        let nothing = post(&app, &session, &path, json!({ "method": "cash" })).await;
+        assert_eq!(nothing.status(), 409);
+        assert_eq!(nothing.json::<Value>().await.unwrap()["error"], "This order has nothing to pay.");
+        let paid = post(&app, &session, &path, json!({ "method": "cash", "amount": 100 })).await;
         let paid: Value = paid.json().await.unwrap();
-        assert_eq!(paid["order"]["recleanOf"], original.as_str());
+        assert_eq!(paid["order"]["recleanOf"], original.as_str(), "the row keeps its badge after a payment");
+        assert_eq!((paid["order"]["settlement"].as_str(), paid["order"]["owedBack"].as_i64()), (Some("in-credit"), Some(100)));
     }
 
     async fn the_stats_count_recleans_in_each_of_the_last_six_months_of_nairobi(app: TestApp) {

@@ -176,11 +176,12 @@ async fn a_payment_texts_once_and_a_refused_or_silent_change_texts_nothing(backe
     let second = place_with_email(&app).await;
     let before = texts(&app).len();
 
-    // Staff record an M-PESA payment: the amount and the code; recording it again texts nothing.
-    let payment = json!({"paymentStatus": "paid", "paidVia": "mpesa", "mpesaCode": "QKH94M1Z11"});
+    // Staff record an M-PESA payment: the amount and the code; recording it again is refused (the
+    // order owes nothing now) and texts nothing.
+    let payment = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z11"});
     let path = format!("/api/admin/orders/{first}/payment");
     assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 200);
-    assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 200);
+    assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 409);
     let text = only_text(&app, MessageKind::SmsPaymentReceived);
     assert!(text.contains(&format!("KSh 450 received for order {first} (M-PESA QKH94M1Z11)")), "{text}");
 

@@ -5,13 +5,14 @@
 //! Stops are put into runs directly in the database: the day board is not part of this page.
 
 use crate::helpers::valet_post as post;
-use crate::helpers::{SignedIn, TestApp, set_cookie};
+use crate::helpers::{SignedIn, TestApp, money, payments, set_cookie};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::db::schema::{order_bills, stops};
 use laundry::domain::schedule::{eta, nairobi_minute};
-use laundry::domain::{MpesaCode, OrderStatus, PaidVia, PaymentStatus, StaffRole, StopKind, StopState};
-use laundry::models::order::{Order, Payment};
+use laundry::domain::{Method, MpesaCode, OrderStatus, Settlement, StaffRole, StopKind, StopState};
+use laundry::lifecycle::payment::StaffPayment;
+use laundry::models::order::Order;
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
@@ -330,22 +331,42 @@ on_both_backends! {
         post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "4")]).await;
         let path = format!("/valet/stops/{delivery}/delivered");
 
-        let short = post(&app, &session, &path, &[("paid", "cash"), ("cash", "450")]).await;
+        let more = post(&app, &session, &path, &[("paid", "cash"), ("cash", "700")]).await;
 
-        assert_eq!(short.status(), 422);
-        assert!(short.text().await.unwrap().contains("The bill is KSh 600: collect exactly that"));
-        assert_eq!(order(&app, &placed).payment_status, PaymentStatus::Unpaid);
+        assert_eq!(more.status(), 422);
+        assert!(more.text().await.unwrap().contains("Collect KSh 600 (what is owed); more would be the customer&#x27;s credit."));
+        assert_eq!(payments(&app, &placed.reference), []);
+        assert_eq!(order(&app, &placed).status, OrderStatus::PickedUp);
 
         let paid = post(&app, &session, &path, &[("paid", "cash"), ("cash", "600")]).await;
 
         assert_eq!(paid.status(), 303);
         let delivered = order(&app, &placed);
         assert_eq!(delivered.status, OrderStatus::Delivered);
-        assert_eq!((delivered.payment_status, delivered.paid_via), (PaymentStatus::Paid, Some(PaidVia::Cash)));
-        assert_eq!(delivered.payment_recorded_by.as_deref(), Some("otieno@example.com"));
+        let (balance, entries) = money(&app, &placed.reference);
+        assert_eq!((balance.settlement(), balance.paid), (Settlement::Paid, 600));
+        let cash = entries.last().unwrap();
+        assert_eq!((cash.method, cash.amount, cash.recorded_by.as_deref()), (Some(Method::Cash), 600, Some("otieno@example.com")), "under the valet, for their cash-up");
         assert_eq!(stop(&app, &delivery).state, StopState::Done);
         let again = post(&app, &session, &path, &[("paid", "cash"), ("cash", "600")]).await;
         assert!(again.headers()["location"].to_str().unwrap().contains("notice=unchanged"));
+        assert_eq!(payments(&app, &placed.reference), [(Method::Cash, 600, None)], "entered once");
+    }
+
+    async fn delivered_with_less_cash_than_owed_leaves_the_rest_to_pay(app: TestApp) {
+        let (me, session) = valet(&app, "otieno@example.com").await;
+        let placed = place(&app, "0712345678", 3).await;
+        let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2, 1140);
+        post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "4")]).await;
+
+        let part = post(&app, &session, &format!("/valet/stops/{delivery}/delivered"), &[("paid", "cash"), ("cash", "450")]).await;
+
+        assert_eq!(part.status(), 303);
+        assert_eq!(order(&app, &placed).status, OrderStatus::Delivered);
+        assert_eq!(payments(&app, &placed.reference), [(Method::Cash, 450, None)]);
+        let (balance, _) = money(&app, &placed.reference);
+        assert_eq!((balance.settlement(), balance.to_pay()), (Settlement::PartPaid, 150), "the rest stays owed");
     }
 
     async fn an_mpesa_code_already_used_for_another_order_is_refused(app: TestApp) {
@@ -353,7 +374,9 @@ on_both_backends! {
         let earlier = place(&app, "0722000111", 4).await;
         let code = MpesaCode::parse("QJK3L5X9TZ").unwrap();
         app.with_db(|c| {
-            laundry::lifecycle::payment::record_payment(c, &earlier.key, &Payment::Mpesa(code), "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
+            let typed = StaffPayment::Mpesa(code, None);
+            laundry::lifecycle::payment::record_payment(c, &earlier.key, &typed, "desk@example.com", false, &laundry::notify::NotifyCustomer::nobody(), app.now())
+                .unwrap()
                 .unwrap()
         });
         let placed = place(&app, "0712345678", 3).await;
@@ -371,7 +394,7 @@ on_both_backends! {
         let html = response.text().await.unwrap();
         assert!(html.contains(&format!("This M-PESA code is already recorded for order {}.", earlier.reference)));
         let refused = order(&app, &placed);
-        assert_eq!((refused.payment_status, refused.status), (PaymentStatus::Unpaid, OrderStatus::Ready));
+        assert_eq!((payments(&app, &placed.reference), refused.status), (vec![], OrderStatus::Ready));
         assert_eq!(stop(&app, &delivery).state, StopState::Planned);
     }
 

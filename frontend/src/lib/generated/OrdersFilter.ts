@@ -11,7 +11,7 @@ export type OrdersFilter = {
  */
 status: OrderStatus | null, 
 /**
- * Only paid, or only unpaid (and not cancelled) orders.
+ * Only paid, or only unpaid orders (cancelled ones only when `status` asks for them).
  */
 payment: PaymentStatus | null, 
 /**
