@@ -1,8 +1,12 @@
 // What the customer reads of an order's payment: the M-PESA prompt on the phone (the order's page and
-// the confirmation), how it was paid (the receipt). Plain functions, so that the words are tested.
+// the confirmation), the payments and refunds of its ledger (those and the receipt). The balance's
+// own words ("Paid KSh 1,200 · KSh 300 to pay") come from the server. Plain functions, so that the
+// words are tested.
 import { formatDateTime, formatKsh } from "./format";
 import type { CustomerPayment } from "./generated/CustomerPayment";
+import type { PaidView } from "./generated/PaidView";
 import type { PromptView } from "./generated/PromptView";
+import { formatAmount } from "./order";
 
 /** How often the pages ask for the payment while a prompt is on the phone. */
 export const POLL_MS = 4000;
@@ -53,20 +57,61 @@ export function promptWords(prompt: PromptView): PromptWords {
   }
 }
 
-/** How a paid order was paid, for the order's page and the receipt: 'M-PESA, code QKH94M1Z11'. */
-export function paidHow(payment: CustomerPayment): string {
-  const paid = payment.paid;
-  if (!paid) return "Not paid yet";
-  const how = paid.via === "cash" ? "Cash" : paid.via === "mpesa" ? "M-PESA" : "Paid";
-  const code = paid.code ? `, code ${paid.code}` : "";
-  const when = paid.at ? `, ${formatDateTime(paid.at)}` : "";
-  return `${how}${code}${when}`;
+/** One payment or refund as the order's page and the receipt list it. */
+export interface MoneyLine {
+  /** How: "M-PESA prompt", "Cash", "Refund (M-PESA reversal)", "Kept as store credit". */
+  what: string;
+  /** "KSh 1,100"; a refund, or a payment taken back, is "−KSh 300". */
+  amount: string;
+  /** The M-PESA code, when known, and when: "code QKH94M1Z11 · Tue, 24 Nov 2026 at 19:30". */
+  detail: string;
 }
 
-/** Whether the pages show the prompt's state rather than the till instructions (not when the
- * prompt was held by the limits per phone: none is coming). */
+/** The line of `view`: money in counts up, money given back (or a payment taken back) down. */
+export function moneyLine(view: PaidView): MoneyLine {
+  const refund = view.kind === "refund";
+  const how = refund ? (view.method === "credit" ? "Kept as store credit" : `Refund (${view.label})`) : view.label;
+  // A correction is an entry of the same kind with the opposite amount.
+  const corrected = view.amount < 0 ? `${how}, corrected` : how;
+  const when = formatDateTime(view.at);
+  return {
+    what: corrected,
+    amount: formatAmount(refund ? -view.amount : view.amount),
+    detail: view.code ? `code ${view.code}${when ? ` · ${when}` : ""}` : when,
+  };
+}
+
+/** Whether the card shows the newest prompt's state: while it is on the phone, or when the one
+ * that asked for what is still to pay failed (its words say why). A paid prompt shows as a
+ * payment; a prompt held by the limits per phone never reached it. */
 export function showsPrompt(payment: CustomerPayment): boolean {
-  return payment.prompts && payment.method === "pay-now" && !payment.paid && !payment.payAtTill;
+  const prompt = payment.prompt;
+  if (!prompt || payment.due <= 0 || payment.payAtTill || prompt.state === "paid") return false;
+  const onThePhone = prompt.state === "sending" || prompt.state === "waiting" || prompt.state === "checking";
+  return onThePhone || prompt.amount === payment.due;
+}
+
+/** The words of the button that asks for a prompt: again for the one the phone had, or for what is
+ * still to pay. */
+export function askLabel(payment: CustomerPayment): string {
+  return showsPrompt(payment) ? "Send the M-PESA prompt again" : `Pay ${formatKsh(payment.due)} by M-PESA`;
+}
+
+/** Whether a prompt is on its way though none is known here: a Pay Now order on a site that sends
+ * prompts, nothing paid, none held (the confirmation shown by order ID alone, without the prompt). */
+export function promptComing(payment: CustomerPayment): boolean {
+  return (
+    payment.prompts &&
+    payment.method === "pay-now" &&
+    payment.settlement === "unpaid" &&
+    !payment.prompt &&
+    !payment.payAtTill
+  );
+}
+
+/** Whether the customer pays the valet at the door: on delivery, and nothing received yet. */
+export function paysAtDoor(payment: CustomerPayment): boolean {
+  return payment.method === "pay-delivery" && payment.settlement === "unpaid";
 }
 
 /** Why the till's steps show where a prompt was expected. */

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lineText, paymentText, sentBack, stateText } from "./valet";
+import { lineText, sentBack, stateText } from "./valet";
 
 test("bill lines read as kg, pieces or their label", () => {
   const line = { item: "x", unitPrice: 150, amount: 750 };
@@ -23,12 +23,6 @@ test("a missed stop says why", () => {
     "Missed: Not home",
   );
   assert.equal(stateText({ kind: "delivery", state: "missed", doneAt: null, missedReason: null }), "Missed");
-});
-
-test("the payment says what to collect until it is paid", () => {
-  const unpaid = { paymentStatus: "unpaid", paidVia: null, paymentMethod: "pay-delivery", total: 1500 } as const;
-  assert.equal(paymentText(unpaid), "Pay on Delivery: collect KSh 1,500");
-  assert.equal(paymentText({ ...unpaid, paymentStatus: "paid", paidVia: "mpesa" }), "Paid by M-PESA");
 });
 
 test("a form sent back belongs to one stop and one action", () => {

@@ -1,6 +1,5 @@
-// What the valet page writes about a stop: its lines, state and payment in a few words, and the
-// form the server sent back for it, if any.
-import { formatKsh } from "./format";
+// What the valet page writes about a stop: its lines and state in a few words, and the form the
+// server sent back for it, if any. (What to collect is the ledger's words, from the server.)
 import type { OrderLine } from "./generated/OrderLine";
 import type { StopFormError } from "./generated/StopFormError";
 import type { ValetAction } from "./generated/ValetAction";
@@ -28,14 +27,6 @@ export function stateText(stop: Pick<ValetStop, "kind" | "state" | "doneAt" | "m
       return stop.doneAt ? `${done} at ${stop.doneAt}` : done;
     }
   }
-}
-
-/** The payment in a few words: 'Paid by M-PESA', 'Pay on Delivery: collect KSh 750'. */
-export function paymentText(stop: Pick<ValetStop, "paymentStatus" | "paidVia" | "paymentMethod" | "total">): string {
-  if (stop.paymentStatus === "paid") return stop.paidVia === "cash" ? "Paid in cash" : "Paid by M-PESA";
-  return stop.paymentMethod === "pay-delivery"
-    ? `Pay on Delivery: collect ${formatKsh(stop.total)}`
-    : `Pay Now (M-PESA): not paid yet, ${formatKsh(stop.total)}`;
 }
 
 /** What the server sent back for this stop's `action` form: its messages and the values entered. */

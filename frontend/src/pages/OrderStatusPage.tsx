@@ -238,7 +238,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
               orderPath={`/t/${props.token}`}
               till={props.business.mpesaTill}
               phone={props.order.phone}
-              problem={props.problem?.form === "pay" ? props.problem.message : null}
+              problem={props.problem}
             />
             {props.receiptPath && (
               <p className="order-payment__receipt">

@@ -1,12 +1,13 @@
 // /t/{token}/receipt: the receipt of one order, opened from the delivered text and the order's page
-// (the token is the signed link). The shop's details, the order's lines and total, how and when it was
-// paid. It prints on A4, and on an 80 mm thermal roll with ?paper=80mm (the page size is then set).
+// (the token is the signed link). The shop's details, the order's lines and total, each payment and
+// refund (how, the M-PESA code, when) and the balance in the ledger's words. It prints on A4, and on
+// an 80 mm thermal roll with ?paper=80mm (the page size is then set).
 import type { ReactNode } from "react";
 import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
-import { formatDateTime, formatKsh, orderMessage, whatsappHref } from "../lib/format";
+import { formatDateTime, orderMessage, whatsappHref } from "../lib/format";
 import type { ReceiptProps as OwnProps } from "../lib/generated/ReceiptProps";
-import { paidHow } from "../lib/payment";
+import { moneyLine } from "../lib/payment";
 import type { SharedProps } from "../lib/types";
 import { useHydrated } from "../lib/useHydrated";
 import type { PageMeta } from "../routes";
@@ -26,9 +27,9 @@ export function meta(props: ReceiptProps): PageMeta {
 }
 
 /** A row of the receipt's facts. */
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, children, className }: { term: string; children: ReactNode; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>
@@ -66,17 +67,20 @@ export default function ReceiptPage(props: ReceiptProps) {
           </dl>
           <OrderLines lines={props.lines} total={props.total} />
           <dl className="receipt__facts receipt__payment">
-            {payment.paid ? (
-              <Fact term="Paid">{paidHow(payment)}</Fact>
-            ) : payment.due <= 0 ? (
-              <Fact term="Payment">Nothing to pay</Fact>
-            ) : (
-              <>
-                <Fact term="Payment">Not paid yet</Fact>
-                <Fact term="Amount due">{formatKsh(payment.due)}</Fact>
-                <Fact term="Pay to">{`M-PESA till ${business.mpesaTill}`}</Fact>
-              </>
-            )}
+            {payment.payments.map((view, index) => {
+              const line = moneyLine(view);
+              return (
+                <div key={index}>
+                  <dt>{line.what}</dt>
+                  <dd>{line.amount}</dd>
+                  {line.detail && <dd className="receipt__detail">{line.detail}</dd>}
+                </div>
+              );
+            })}
+            <Fact term="Balance" className="receipt__balance">
+              {payment.words}
+            </Fact>
+            {payment.due > 0 && <Fact term="Pay to">{`M-PESA till ${business.mpesaTill}`}</Fact>}
           </dl>
           <p className="receipt__thanks">Thank you for choosing {business.name}.</p>
         </article>

@@ -142,7 +142,9 @@ test("a pay-now order says check your phone, then paid without a reload; its rec
   page.on("framenavigated", (frame) => navigations.push(frame.url()));
   const answer = await page.request.post(`/hooks/payments/prompt/${SECRET}`, { data: callback });
   expect(answer.status()).toBe(200);
-  await expect(page.locator(".payment-state--paid")).toContainText("M-PESA, code QKH94M1Z11", { timeout: 15_000 });
+  const paid = page.locator(".payment-state--paid");
+  await expect(paid.locator(".payment-state__balance")).toHaveText("Paid KSh 450", { timeout: 15_000 });
+  await expect(paid.locator(".payment-list li", { hasText: "M-PESA prompt" })).toContainText("code QKH94M1Z11");
   expect(navigations).toEqual([]);
   expect(problems).toEqual([]);
 
@@ -153,6 +155,10 @@ test("a pay-now order says check your phone, then paid without a reload; its rec
   await page.getByRole("link", { name: "View and print the receipt" }).click();
   await expect(page.getByRole("heading", { name: "Receipt" })).toBeVisible();
   await expect(page.getByText(reference, { exact: true })).toBeVisible();
+  const receipt = page.locator(".receipt__payment");
+  await expect(receipt.locator("div", { hasText: "M-PESA prompt" })).toContainText("KSh 450");
+  await expect(receipt).toContainText("code QKH94M1Z11");
+  await expect(receipt.locator("div", { hasText: "Balance" })).toContainText("Paid KSh 450");
   await expect(page.getByRole("button", { name: "Print" })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("receipt-390.png"), fullPage: true });
   await page.getByRole("link", { name: "Lay out for 80 mm receipt paper" }).click();
@@ -185,6 +191,8 @@ test("the receipt and the order's page look right on a laptop", async ({ browser
   await page.screenshot({ path: test.info().outputPath("confirmation-prompt-1280.png"), fullPage: true });
   const orderPath = await page.getByRole("link", { name: "Track this order" }).getAttribute("href");
   await page.goto(`${orderPath}/receipt`);
-  await expect(page.getByText("Not paid yet")).toBeVisible();
+  const balance = page.locator(".receipt__payment > div", { hasText: "Balance" });
+  await expect(balance).toContainText("KSh 600 to pay");
+  await expect(page.locator(".receipt__payment")).not.toContainText("paid");
   await page.screenshot({ path: test.info().outputPath("receipt-1280.png"), fullPage: true });
 });

@@ -1,5 +1,6 @@
-// "Delivered": how the customer paid. Cash must be the bill; an M-PESA code pays one order only;
-// "Already paid" is offered once the order is paid; a KSh 0 order (a free re-clean) has nothing to pay.
+// "Delivered": how the customer paid what is still to collect (the ledger's `toCollect`). Cash is
+// prefilled with it, and less is a part payment; an M-PESA code pays one order only. With nothing
+// owed the form only says so: the order was paid before, or (a free re-clean) costs nothing.
 import { describedBy, Field } from "../Field";
 import { formatKsh } from "../../lib/format";
 import type { ValetStop } from "../../lib/generated/ValetStop";
@@ -9,23 +10,22 @@ import { type FormContext, StopForm } from "./StopForm";
 /** The payment form of a delivery stop. */
 export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context: FormContext; sent: SentBack }) {
   const id = (name: string) => `${stop.id}-${name}`;
-  const paid = stop.paymentStatus === "paid";
-  const chosen = sent.values.paid ?? (paid ? "already" : "");
-  const choice = (value: string, label: string) => (
-    <label className="choice">
-      <input type="radio" name="paid" value={value} defaultChecked={chosen === value} required />
-      {label}
-    </label>
-  );
-  if (!paid && stop.total <= 0) {
-    // A free re-clean: nothing to collect, nothing to record.
+  if (stop.toCollect <= 0) {
+    // Nothing owed: a free re-clean has nothing to pay, a paid order was paid before the door.
+    const free = stop.settlement === "nothing-to-pay";
     return (
       <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
-        <input type="hidden" name="paid" value="none" />
-        <p className="stop__note">{`Nothing to pay: ${formatKsh(0)}.`}</p>
+        <input type="hidden" name="paid" value={free ? "none" : "already"} />
+        <p className="stop__note">{free ? `Nothing to pay: ${formatKsh(0)}.` : "Already paid: nothing to collect."}</p>
       </StopForm>
     );
   }
+  const choice = (value: string, label: string) => (
+    <label className="choice">
+      <input type="radio" name="paid" value={value} defaultChecked={sent.values.paid === value} required />
+      {label}
+    </label>
+  );
   return (
     <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
       <fieldset
@@ -33,7 +33,6 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
         aria-describedby={describedBy(id("paid"), false, sent.errors.paid)}
       >
         <legend>Payment</legend>
-        {paid && choice("already", "Already paid")}
         {choice("cash", "Cash")}
         {choice("mpesa", "M-PESA")}
         {sent.errors.paid && (
@@ -45,7 +44,7 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
       <Field
         id={id("cash")}
         label="Cash collected (KSh)"
-        hint={`Bill: ${formatKsh(stop.total)}`}
+        hint={`To collect: ${formatKsh(stop.toCollect)}. Less is a part payment: the rest stays owed.`}
         error={sent.errors.cash}
       >
         <input
@@ -54,7 +53,8 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
           type="number"
           inputMode="numeric"
           min={0}
-          defaultValue={sent.values.cash ?? ""}
+          max={stop.toCollect}
+          defaultValue={sent.values.cash ?? String(stop.toCollect)}
           aria-invalid={sent.errors.cash ? true : undefined}
           aria-describedby={describedBy(id("cash"), true, sent.errors.cash)}
         />

@@ -5,7 +5,7 @@ import { formatKsh } from "../../lib/format";
 import type { PriceItem } from "../../lib/generated/PriceItem";
 import type { StopFormError } from "../../lib/generated/StopFormError";
 import type { ValetStop } from "../../lib/generated/ValetStop";
-import { lineText, paymentText, sentBack, stateText } from "../../lib/valet";
+import { lineText, sentBack, stateText } from "../../lib/valet";
 import { DeliveryForm } from "./DeliveryForm";
 import { NotHomeForm } from "./NotHomeForm";
 import { PickupForm } from "./PickupForm";
@@ -76,7 +76,7 @@ export function StopCard({
           </li>
         )}
       </ul>
-      <p className="stop__pay">{paymentText(stop)}</p>
+      <p className="stop__pay">{stop.moneyWords}</p>
       {/* At a pickup only a Pay Now order's prompt matters (the bill's, set at the door). */}
       {stop.prompt && (stop.kind === "delivery" || stop.paymentMethod === "pay-now") && (
         <p className="stop__prompt">{promptLine(stop.prompt)}</p>
@@ -99,7 +99,7 @@ export function StopCard({
           context={context}
           button={stop.prompt ? "Send M-PESA prompt again" : "Send M-PESA prompt"}
         >
-          <p className="stop__hint">{`The customer's phone asks for ${formatKsh(stop.total)}; they enter their M-PESA PIN.`}</p>
+          <p className="stop__hint">{`The customer's phone asks for ${formatKsh(stop.toCollect)}; they enter their M-PESA PIN.`}</p>
         </StopForm>
       )}
       {stop.actions.includes("delivered") && (
