@@ -47,7 +47,8 @@ on_both_backends! {
             assert_eq!(detail[field], value, "{field}");
         }
         // The ledger: a charge per line when it was placed, then the cash, under who took it.
-        let ledger: Vec<(&str, Option<&str>, &str, i64, Option<&str>, bool)> = detail["ledger"].as_array().unwrap().iter().map(|entry| {
+        type Row<'a> = (&'a str, Option<&'a str>, &'a str, i64, Option<&'a str>, bool);
+        let ledger: Vec<Row<'_>> = detail["ledger"].as_array().unwrap().iter().map(|entry| {
             (entry["kind"].as_str().unwrap(), entry["method"].as_str(), entry["what"].as_str().unwrap(),
              entry["amount"].as_i64().unwrap(), entry["by"].as_str(), entry["correctable"].as_bool().unwrap())
         }).collect();
