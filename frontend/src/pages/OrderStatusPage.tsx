@@ -142,13 +142,15 @@ function DeliveryForm({ props }: { props: OrderStatusProps }) {
 
 /** Cancel the order, once the box is ticked; a paid one only by calling us (its money goes back). */
 function CancelForm({ props }: { props: OrderStatusProps }) {
-  if (props.payment.paid) {
+  // Money received (whatever is still to pay): as the server refuses it.
+  const received = ["part-paid", "paid", "in-credit"].includes(props.payment.settlement);
+  if (received) {
     return (
       <div className="card form">
         <h2>Cancel the Order</h2>
         <p>
-          This order is paid, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send
-          your money back.
+          Money was paid for this order, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it
+          and send your money back.
         </p>
       </div>
     );

@@ -38,7 +38,7 @@ pub enum ChangeRefusal {
     PastCutoff(u16),
     /// The order is paid: cancelling means sending money back, which staff do.
     #[error(
-        "This order is paid, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send your money back."
+        "Money was paid for this order, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send your money back."
     )]
     Paid,
     /// The window asked for is the one already booked.

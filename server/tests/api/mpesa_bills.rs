@@ -133,7 +133,7 @@ async fn a_paid_order_is_not_cancelled_from_its_page(backend: Backend) {
         .unwrap();
     assert_eq!(response.status(), 409);
     let html = response.text().await.unwrap();
-    assert!(html.contains("This order is paid, so it cannot be cancelled online."), "{html}");
+    assert!(html.contains("Money was paid for this order, so it cannot be cancelled online."), "{html}");
     assert_eq!(order(&app, &reference).status, OrderStatus::Pending);
 }
 

@@ -208,7 +208,7 @@ pub enum Refusal {
     DeliveryBooked,
     /// A paid order is cancelled by staff, who send the money back.
     #[error(
-        "This order is paid, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send your money back."
+        "Money was paid for this order, so it cannot be cancelled online. Please call or WhatsApp us: we will cancel it and send your money back."
     )]
     Paid,
 }
