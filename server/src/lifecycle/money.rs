@@ -213,8 +213,7 @@ pub fn refund(
     by: &str,
     now: PrimitiveDateTime,
 ) -> QueryResult<Result<Balance, MoneyRefusal>> {
-    Order::lock(connection, order_id)?;
-    if Order::find(connection, order_id)?.is_none() {
+    if !locked(connection, order_id)? {
         return Ok(Err(MoneyRefusal::NotFound));
     }
     if !method.refunds() {
@@ -273,8 +272,7 @@ pub fn discount(
     by: &str,
     now: PrimitiveDateTime,
 ) -> QueryResult<Result<Balance, MoneyRefusal>> {
-    Order::lock(connection, order_id)?;
-    if Order::find(connection, order_id)?.is_none() {
+    if !locked(connection, order_id)? {
         return Ok(Err(MoneyRefusal::NotFound));
     }
     let Some(reason) = valid_reason(reason) else { return Ok(Err(MoneyRefusal::Reason)) };
@@ -319,6 +317,12 @@ pub fn correct(
     };
     Entry::add(connection, order_id, &correction, now)?;
     Ok(Ok(Entry::balance(connection, order_id)?))
+}
+
+/// Whether the order exists, locked to the end of the transaction once it does.
+fn locked(connection: &mut DbConnection, order_id: &str) -> QueryResult<bool> {
+    Order::lock(connection, order_id)?;
+    Ok(Order::find(connection, order_id)?.is_some())
 }
 
 fn valid_reason(reason: &str) -> Option<String> {
