@@ -54,6 +54,8 @@ async function findOrder(page: Page, reference: string) {
   await search.press("Enter");
   const status = page.getByLabel(`Status of order ${reference}`);
   await expect(status).toBeVisible();
+  // The row may show before the search's answer replaces the list (dimmed while it loads).
+  await expect(page.locator(".tab-panel.is-loading")).toHaveCount(0);
   return { status, row: page.locator("tr", { has: status }) };
 }
 

@@ -31,9 +31,10 @@ CREATE TABLE ledger_entries (
 CREATE INDEX ledger_entries_order ON ledger_entries (order_id, id);
 CREATE INDEX ledger_entries_money ON ledger_entries (kind, recorded_at);
 CREATE INDEX ledger_entries_cash ON ledger_entries (method, recorded_by, recorded_at);
--- An M-PESA payment is entered once, on one order; a prompt's payment once.
-CREATE UNIQUE INDEX ledger_entries_code ON ledger_entries (reference)
-    WHERE kind = 'payment' AND amount > 0 AND reference IS NOT NULL;
+-- An M-PESA code is entered on one order at a time: checked under a lock on the code
+-- (`lifecycle::money::pay`), not by a unique index, since a payment entered on the wrong order and
+-- corrected may then be entered on the right one. A prompt's payment is entered once.
+CREATE INDEX ledger_entries_code ON ledger_entries (reference);
 CREATE UNIQUE INDEX ledger_entries_prompt ON ledger_entries (prompt_id)
     WHERE kind = 'payment' AND amount > 0 AND prompt_id IS NOT NULL;
 CREATE UNIQUE INDEX ledger_entries_corrects ON ledger_entries (corrects) WHERE corrects IS NOT NULL;

@@ -4,7 +4,7 @@
 //! corrected by a new entry with its reason. Every function runs inside the caller's transaction
 //! and takes the order's lock first. Payments that M-PESA reports are matched in [`super::payment`].
 
-use crate::db::DbConnection;
+use crate::db::{DbConnection, lock_until_commit};
 use crate::domain::{Balance, EntryKind, Line, MessageKind, Method, OrderStatus};
 use crate::models::ledger::{Entry, NewEntry};
 use crate::models::order::Order;
@@ -162,8 +162,9 @@ pub struct Pay<'a> {
 }
 
 /// Enters a payment on the order `order_id` whatever its amount (money received always counts:
-/// more than the bill becomes credit). An M-PESA code is entered once: a code entered already is
-/// refused, naming its order. Returns the entry and the balance after it.
+/// more than the bill becomes credit). An M-PESA code is entered on one order: a code entered
+/// already (and not corrected) is refused, naming its order; the check is made under the code's
+/// lock (PostgreSQL; SQLite writes one transaction at a time). Returns the entry and the balance after it.
 pub fn pay(
     connection: &mut DbConnection,
     order_id: &str,
@@ -175,6 +176,10 @@ pub fn pay(
     let Some(order) = Order::find(connection, order_id)? else { return Ok(Err(MoneyRefusal::NotFound)) };
     if !(1..=MAX_AMOUNT).contains(&pay.amount) || !pay.method.pays() {
         return Ok(Err(MoneyRefusal::Amount(i64::from(MAX_AMOUNT))));
+    }
+    if let Some(code) = pay.code {
+        // Two orders given one code at the same moment: the second waits, then sees it.
+        lock_until_commit(connection, &format!("mpesa-code:{code}"))?;
     }
     if let Some(code) = pay.code
         && let Some(entered) = Entry::payment_with_code(connection, code)?

@@ -177,11 +177,16 @@ impl Entry {
             .load(connection)
     }
 
-    /// The payment entered with the M-PESA code `code` (on any order), if one was.
+    /// The payment entered with the M-PESA code `code` (on any order) and not corrected since, if
+    /// one was. A payment corrected (entered on the wrong order, say) holds its code no more.
     pub fn payment_with_code(connection: &mut DbConnection, code: &str) -> QueryResult<Option<Entry>> {
         ledger_entries::table
             .filter(ledger_entries::kind.eq(EntryKind::Payment))
             .filter(ledger_entries::reference.eq(code).and(ledger_entries::amount.gt(0)))
+            .filter(sql::<Bool>(
+                "NOT EXISTS (SELECT 1 FROM ledger_entries AS correction \
+                 WHERE correction.corrects = ledger_entries.id)",
+            ))
             .select(Entry::as_select())
             .first(connection)
             .optional()

@@ -251,6 +251,23 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     let (balance, entries) = money(&app, &other);
     assert_eq!((balance.received(), balance.to_pay(), entries.len()), (0, 450, 3));
     assert_eq!(entries.last().unwrap().corrects, Some(typed));
+
+    // An M-PESA code typed on the wrong order: refused on the right one until it is corrected.
+    let code = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z55"});
+    let third = place(&app, "+254712345670", "pay-delivery").await;
+    assert_eq!(api_post(&app, &staff, &format!("/api/admin/orders/{third}/payment"), code.clone()).await.status(), 200);
+    let right = format!("/api/admin/orders/{other}/payment");
+    let taken = api_post(&app, &staff, &right, code.clone()).await;
+    assert_eq!(taken.status(), 422);
+    assert!(taken.text().await.unwrap().contains(&format!("already recorded for order {third}")));
+    let wrong = money(&app, &third).1.last().unwrap().id;
+    let reason = json!({"reason": "Typed on the wrong order"});
+    let correct = format!("/api/admin/orders/{third}/entries/{wrong}/correct");
+    assert_eq!(api_post(&app, &staff, &correct, reason).await.status(), 200);
+    assert_eq!(api_post(&app, &staff, &right, code).await.status(), 200);
+    let (balance, entries) = money(&app, &other);
+    assert_eq!((balance.to_pay(), entries.last().unwrap().reference.as_deref()), (0, Some("QKH94M1Z55")));
+    assert_eq!(money(&app, &third).0.to_pay(), 450);
 }
 
 async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backend) {

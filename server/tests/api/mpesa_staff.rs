@@ -117,7 +117,7 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
     assert_eq!(answer["paid"], true);
     assert_eq!(answer["payment"]["orderId"], reference.as_str());
     assert_eq!(answer["payment"]["matchedBy"], crate::admin_dashboard::EMAIL);
-    assert_eq!(answer["message"], format!("Matched to order {reference}: the order is paid."));
+    assert_eq!(answer["message"], format!("Matched to order {reference} and entered on its ledger: Paid KSh 450."));
     assert!(is_paid(&app, &reference));
     let till = laundry::domain::Method::Till;
     assert_eq!(payments(&app, &reference), [(till, placed.total_amount, Some("QKH44D4D44".to_owned()))]);

@@ -94,8 +94,9 @@ fn refused(field: &'static str, message: String) -> ApiError {
 }
 
 /// POST /api/admin/payments/{receipt}/match `{"orderId": "K7MX2QPD"}`: staff pick the order an
-/// unmatched payment pays. It pays the order when the amount is its bill and the order is unpaid;
-/// otherwise it is matched but flagged, and the answer says why. A payment matched already, or an
+/// unmatched payment pays. It is entered on the order's ledger whatever its amount, and the answer
+/// says where the order's money stands (`paid`: nothing left to pay); one whose receipt is not an
+/// M-PESA code, or is entered on another order, is matched but flagged, and the answer says why. A payment matched already, or an
 /// order ID that names no order, is refused (422) and nothing changes.
 pub async fn match_payment(
     state: web::Data<AppState>,
@@ -117,26 +118,33 @@ pub async fn match_payment(
             let stored = MpesaReceipt::find(connection, &receipt)?;
             let ids: Vec<&str> = stored.iter().filter_map(|found| found.order_id.as_deref()).collect();
             let references = Order::references(connection, &ids)?;
+            let balance = match ids.first() {
+                Some(id) => Some(Entry::balance(connection, id)?),
+                None => None,
+            };
             let payment = stored.map(|found| MpesaPayment::new(&found, &references));
-            Ok::<_, DbError>((matched, payment, Stats::load(connection, day)?))
+            Ok::<_, DbError>((matched, payment, balance, Stats::load(connection, day)?))
         })
         .await
         .map_err(|source| ApiError::Storage {
             message: "The payment could not be matched. Please try again.",
             source,
         })?;
-    let (matched, payment, stats) = answer;
-    let (paid, message) = match matched {
-        Ok(Recorded::Paid(reference)) => (true, format!("Matched to order {reference}: the order is paid.")),
-        Ok(Recorded::Flagged(reference, problem)) => {
-            (false, format!("Matched to order {reference}, but it is not marked paid. {}", problem_text(problem)))
+    let (matched, payment, balance, stats) = answer;
+    let (paid, message) = match (matched, balance) {
+        (Ok(Recorded::Paid(reference)), Some(balance)) => {
+            let words = balance.customer_words();
+            (balance.to_pay() == 0, format!("Matched to order {reference} and entered on its ledger: {words}."))
         }
-        Ok(Recorded::AlreadyRecorded) => (false, "Nothing changed: this payment was recorded already.".to_owned()),
-        Ok(Recorded::Unmatched) | Err(MatchRefusal::NoSuchOrder) => {
+        (Ok(Recorded::Flagged(reference, problem)), _) => {
+            (false, format!("Matched to order {reference}, but not entered on its ledger. {}", problem_text(problem)))
+        }
+        (Ok(Recorded::AlreadyRecorded), _) => (false, "Nothing changed: this payment was recorded already.".to_owned()),
+        (Ok(Recorded::Unmatched | Recorded::Paid(_)), _) | (Err(MatchRefusal::NoSuchOrder), _) => {
             return Err(refused("orderId", MatchRefusal::NoSuchOrder.message()));
         }
-        Err(MatchRefusal::NoSuchPayment) => return Err(no_such_payment()),
-        Err(refusal @ MatchRefusal::AlreadyMatched(_)) => return Err(refused("orderId", refusal.message())),
+        (Err(MatchRefusal::NoSuchPayment), _) => return Err(no_such_payment()),
+        (Err(refusal @ MatchRefusal::AlreadyMatched(_)), _) => return Err(refused("orderId", refusal.message())),
     };
     let payment = payment.ok_or_else(no_such_payment)?;
     tracing::info!(receipt = %payment.receipt, order_id = ?payment.order_id, paid, staff = %staff.email, "M-PESA payment matched by staff");
