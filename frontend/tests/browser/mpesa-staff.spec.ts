@@ -66,7 +66,9 @@ test("staff match an unmatched till payment to its order from the dashboard", as
   await row.getByLabel("Order ID it pays").fill(`#${order.id.toLowerCase()}`);
   await row.getByRole("button", { name: "Match" }).click();
 
-  await expect(panel.getByRole("status")).toHaveText(`Matched to order ${order.id}: the order is paid.`);
+  await expect(panel.getByRole("status")).toHaveText(
+    `Matched to order ${order.id} and entered on its ledger: Paid KSh 600.`,
+  );
   await expect(panel).not.toContainText(code);
   await page.getByLabel("Search name, location, phone or order ID").fill(order.id);
   const orderRow = page.getByRole("row").filter({ hasText: `#${order.id}` });
