@@ -177,15 +177,10 @@ pub fn pay(
     if !(1..=MAX_AMOUNT).contains(&pay.amount) || !pay.method.pays() {
         return Ok(Err(MoneyRefusal::Amount(i64::from(MAX_AMOUNT))));
     }
-    if let Some(code) = pay.code {
-        // Two orders given one code at the same moment: the second waits, then sees it.
-        lock_until_commit(connection, &format!("mpesa-code:{code}"))?;
-    }
     if let Some(code) = pay.code
-        && let Some(entered) = Entry::payment_with_code(connection, code)?
+        && let Some(holder) = code_holder(connection, code)?
     {
-        let holder = Order::references(connection, &[entered.order_id.as_str()])?;
-        return Ok(Err(MoneyRefusal::CodeUsed(holder.get(&entered.order_id).cloned().unwrap_or_default())));
+        return Ok(Err(MoneyRefusal::CodeUsed(holder)));
     }
     let entry =
         NewEntry { prompt_id: pay.prompt_id, ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by)) };
@@ -203,6 +198,16 @@ pub fn pay(
         )?;
     }
     Ok(Ok((entry, balance)))
+}
+
+/// The order ID of the order the M-PESA code `code` is entered on (and not corrected), if any;
+/// asked under the code's lock, held to the end of the transaction, so that two orders given one
+/// code at the same moment do not both take it: the second waits, then sees it.
+pub fn code_holder(connection: &mut DbConnection, code: &str) -> QueryResult<Option<String>> {
+    lock_until_commit(connection, &format!("mpesa-code:{code}"))?;
+    let Some(entered) = Entry::payment_with_code(connection, code)? else { return Ok(None) };
+    let references = Order::references(connection, &[entered.order_id.as_str()])?;
+    Ok(Some(references.get(&entered.order_id).cloned().unwrap_or_default()))
 }
 
 /// Gives money back (`method` an M-PESA reversal done by hand, cash, or store credit kept for the

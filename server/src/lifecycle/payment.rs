@@ -82,11 +82,8 @@ pub fn record_payment_within(
                 }
                 Some(receipt) if receipt.order_id.is_none() => {
                     // Checked before the claim, which a refusal must not leave behind.
-                    if let Some(entered) = Entry::payment_with_code(connection, code.as_str())? {
-                        let holder = Order::references(connection, &[entered.order_id.as_str()])?;
-                        return Ok(Err(MoneyRefusal::CodeUsed(
-                            holder.get(&entered.order_id).cloned().unwrap_or_default(),
-                        )));
+                    if let Some(holder) = money::code_holder(connection, code.as_str())? {
+                        return Ok(Err(MoneyRefusal::CodeUsed(holder)));
                     }
                     if !MpesaReceipt::claim(connection, code.as_str(), id, by, now)? {
                         return Ok(Err(MoneyRefusal::CodeUsed(String::new())));

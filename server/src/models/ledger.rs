@@ -212,6 +212,11 @@ impl Entry {
         Ok(())
     }
 
+    /// The balance of `entries` already loaded (an order's, to show them with it).
+    pub fn sum(entries: &[Entry]) -> Balance {
+        Balance::of(entries.iter().map(|entry| (entry.kind, i64::from(entry.amount))))
+    }
+
     /// The order's balance.
     pub fn balance(connection: &mut DbConnection, order_id: &str) -> QueryResult<Balance> {
         let sums: Vec<(EntryKind, Option<i64>)> = ledger_entries::table

@@ -8,8 +8,8 @@ use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use super::run::DayRun;
 use super::time;
 use crate::domain::{
-    Balance, Channel, Delivery, EntryKind, MessageKind, MessageStatus, Method, OrderStatus, OutboxStatus,
-    PaymentStatus, StaffRole, TextEnum,
+    Channel, Delivery, EntryKind, MessageKind, MessageStatus, Method, OrderStatus, OutboxStatus, PaymentStatus,
+    StaffRole, TextEnum,
 };
 use crate::models::Page;
 use crate::models::contact_message::ContactMessage;
@@ -494,7 +494,7 @@ impl OrderDetail {
     /// The order of `record` with its M-PESA: its `prompts` (newest first) and the `payments`
     /// matched to it.
     pub fn new(record: &OrderRecord, prompts: &[MpesaPrompt], payments: &[MpesaReceipt]) -> Self {
-        let balance = Balance::of(record.entries.iter().map(|entry| (entry.kind, i64::from(entry.amount))));
+        let balance = Entry::sum(&record.entries);
         let facts = MoneyFacts {
             balance,
             prompt: prompts.first().cloned(),

@@ -3,7 +3,7 @@
 //! on the receipt.
 
 use super::time;
-use crate::domain::{Balance, EntryKind, Method, OrderStatus, PaymentMethod, PromptState, Settlement};
+use crate::domain::{EntryKind, Method, OrderStatus, PaymentMethod, PromptState, Settlement};
 use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
@@ -151,7 +151,7 @@ impl CustomerPayment {
         prompts: bool,
         now: PrimitiveDateTime,
     ) -> Self {
-        let balance = Balance::of(entries.iter().map(|entry| (entry.kind, i64::from(entry.amount))));
+        let balance = Entry::sum(entries);
         let payments: Vec<PaidView> = entries.iter().filter_map(PaidView::of).collect();
         let paid = payments.iter().rev().find(|view| view.kind == EntryKind::Payment && view.amount > 0).cloned();
         let prompt = latest.filter(|_| prompts).map(|prompt| PromptView {
