@@ -16,8 +16,14 @@ const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|
 laundry mpesa register-urls [--shortcode N] (laundry mpesa help)\n\n\
 Configuration is read from the environment; see .env.example.";
 
-#[actix_web::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    // Started by the server as a render process: that and nothing else (never returns), before
+    // any thread or runtime of the server's exists.
+    ssr_runtime::run_if_render_process();
+    actix_web::rt::System::new().block_on(laundry())
+}
+
+async fn laundry() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => {}

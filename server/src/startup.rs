@@ -82,6 +82,8 @@ impl Application {
             render_timeout: settings.render_timeout,
             // Renders are the expensive work; under load the pages served from memory go first.
             low_priority: true,
+            program: settings.render_program.clone(),
+            bytecode_cache: settings.ssr_bytecode_cache.clone(),
             ..RendererConfig::default()
         };
         let bundle = frontend.server_bundle().to_owned();

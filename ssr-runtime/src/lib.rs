@@ -1,9 +1,17 @@
-//! Server-side rendering of a JavaScript bundle in a pool of warm, embedded engines.
+//! Server-side rendering of a JavaScript bundle in render processes the server supervises.
 //!
-//! The caller hands over the source of a *server bundle* once; every engine of the pool evaluates
-//! it at start and keeps it loaded. A render is `(page, props JSON) → RenderedPage`. Nothing in this
-//! API names the engine behind it (QuickJS today), so another backend can be added without touching
-//! the server.
+//! The caller hands over the source of a *server bundle* once; every render process loads it at
+//! start and keeps it loaded. A render is `(page, props JSON) → RenderedPage`. The engine is
+//! deno_core, on QuickJS by default or on V8 with the `v8` feature; nothing in this API names it.
+//!
+//! # Processes
+//!
+//! Each engine runs in a process of its own: the server's own executable started again with an
+//! argument only this crate uses ([`run_if_render_process`] must be the first call of its `main`),
+//! with an empty environment, at nice 19 when asked, and killed if the server dies. Renders go to
+//! it as frames over its stdin and stdout (see `frame.rs`). Why processes: an engine that leaks
+//! when dropped, or may crash, cannot hurt the server from there, and giving a process back to the
+//! operating system returns every byte it held.
 //!
 //! # The bundle contract
 //!
@@ -15,14 +23,20 @@
 //!
 //! # Limits
 //!
-//! Each render has a time limit, enforced by the engine's interrupt handler, and each engine a memory
-//! limit. A bundle that does not parse, a component that throws, a loop that never ends or a render
-//! that runs out of memory all come back as a [`RenderError`]; an engine whose render was cut off is
-//! rebuilt from the bundle before it takes the next job.
+//! The server keeps them: each render has a deadline, at which the process is killed; each engine
+//! has a heap limit, and a render that reaches it is answered, then its process ended; a process
+//! above a memory bound, or after its share of renders, is replaced; a spare process is always
+//! started ahead, so a replacement costs no render an engine's start. A bundle that does not parse,
+//! a component that throws, a loop that never ends, a render that runs out of memory and a process
+//! that dies all come back as a [`RenderError`].
 
+mod child;
 mod engine;
+mod frame;
 mod pool;
+mod process;
 
+pub use child::run_if_render_process;
 pub use pool::{Renderer, RendererConfig, RendererStats};
 
 use serde::Deserialize;
@@ -74,7 +88,15 @@ pub enum RenderError {
         /// What was wrong with it.
         message: String,
     },
-    /// No engine could take the job (the pool is shutting down, or an engine failed to rebuild).
+    /// The render process died during the render (the engine crashed or was killed by
+    /// something other than the renderer); it has been replaced.
+    #[error("the render process died during the render: {message}")]
+    Crashed {
+        /// How the process ended.
+        message: String,
+    },
+    /// No process could take the job (the renderer is shutting down, or processes keep failing to
+    /// start).
     #[error("no rendering engine is available")]
     Unavailable,
 }

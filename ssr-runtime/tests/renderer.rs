@@ -1,7 +1,9 @@
-//! The renderer against small hand-written bundles that follow the bundle contract.
+//! The renderer against small hand-written bundles that follow the bundle contract, in render
+//! processes of this crate's `render-process` binary.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use ssr_runtime::{RenderError, Renderer, RendererConfig};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,8 +34,13 @@ fn config() -> RendererConfig {
         render_timeout: Duration::from_millis(200),
         load_timeout: Duration::from_secs(5),
         memory_limit_bytes: 32 * 1024 * 1024,
-        low_priority: false,
+        program: Some(program()),
+        ..RendererConfig::default()
     }
+}
+
+fn program() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_render-process"))
 }
 
 fn renderer() -> Renderer {
@@ -105,7 +112,7 @@ fn a_bundle_that_does_not_parse_fails_to_start_with_a_load_error() {
     let result = Renderer::start("globalThis.ssrRender = function ( {", config());
 
     match result {
-        Err(RenderError::BundleLoad { message }) => assert!(message.contains("eval_script:1"), "{message}"),
+        Err(RenderError::BundleLoad { message }) => assert!(message.contains("server-bundle.js:1"), "{message}"),
         Err(other) => panic!("expected BundleLoad, got {other:?}"),
         Ok(_) => panic!("a broken bundle started"),
     }
@@ -175,33 +182,38 @@ async fn render_can_be_awaited_on_an_async_runtime() {
     assert_eq!(page.html, "<p>Hello, Async</p>");
 }
 
-/// The nice values of this process's threads named `name…`, from /proc.
-#[cfg(target_os = "linux")]
-fn nice_of_threads(name: &str) -> Vec<i64> {
-    std::fs::read_dir("/proc/self/task")
-        .unwrap()
-        .filter_map(|task| {
-            let path = task.ok()?.path();
-            let comm = std::fs::read_to_string(path.join("comm")).ok()?;
-            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
-            // Fields after the command's closing parenthesis: state is the 3rd field, nice the 19th.
-            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-            comm.trim().starts_with(name).then(|| fields[16].parse().ok()).flatten()
-        })
-        .collect()
+/// Field `index` (1-based, after the command) of /proc/<pid>/stat: 19 is the nice value.
+fn stat_field(pid: u32, index: usize) -> Option<i64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command's closing parenthesis: state is the 3rd field.
+    stat.rsplit_once(')')?.1.split_whitespace().nth(index - 3)?.parse().ok()
 }
 
-#[cfg(target_os = "linux")]
 #[test]
-fn engines_asked_to_run_at_low_priority_do_so_and_still_render() {
+fn processes_asked_to_run_at_low_priority_do_so_and_still_render() {
     let renderer = Renderer::start(BUNDLE, RendererConfig { low_priority: true, ..config() }).unwrap();
 
     let page = renderer.render_blocking("greeting", r#"{"name":"Wanjiru"}"#).unwrap();
 
     assert!(page.html.contains("Wanjiru"), "{}", page.html);
-    // Other tests' engines (normal priority) may be running in this process at the same time.
-    let nice = nice_of_threads("ssr-engine-");
-    assert!(nice.iter().filter(|&&n| n == 19).count() >= 2, "both engine threads run at nice 19: {nice:?}");
+    let nice: Vec<_> = renderer.process_ids().into_iter().map(|pid| stat_field(pid, 19)).collect();
+    assert!(nice.len() >= 2 && nice.iter().all(|n| *n == Some(19)), "every process runs at nice 19: {nice:?}");
+}
+
+#[test]
+fn a_render_process_inherits_nothing_of_the_servers_environment() {
+    let renderer = renderer();
+    assert!(std::env::var_os("PATH").is_some(), "the test needs a variable to be inherited");
+
+    let pid = renderer.process_ids()[0];
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+
+    let names: Vec<String> = environ
+        .split(|&b| b == 0)
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| String::from_utf8_lossy(entry).split('=').next().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(names, ["V82JSC_NO_BC_CACHE"], "only the engine's own setting");
 }
 
 #[tokio::test]
@@ -226,9 +238,9 @@ async fn shutdown_answers_the_renders_already_asked_for_then_refuses_new_ones() 
 }
 
 #[test]
-fn an_engine_cut_off_by_a_limit_renders_next_from_a_fresh_engine() {
-    // `loads` lives on the global object: it counts evaluations of the bundle in this engine.
-    // `renders` is the bundle's own state. A rebuilt engine starts both afresh.
+fn a_process_cut_off_by_a_limit_is_replaced_by_a_fresh_one() {
+    // `loads` counts evaluations of the bundle in this process; `renders` is the bundle's own
+    // state. A new process starts both afresh.
     let bundle = r#"
         (() => {
             globalThis.loads = (globalThis.loads || 0) + 1;
@@ -250,15 +262,113 @@ fn an_engine_cut_off_by_a_limit_renders_next_from_a_fresh_engine() {
     assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "2/1");
 
     let pages = ["endless", "greedy", "greedy-buffers"];
-    for (round, page) in pages.into_iter().cycle().take(30).enumerate() {
+    for (round, page) in pages.into_iter().cycle().take(9).enumerate() {
         let error = renderer.render_blocking(page, "{}").unwrap_err();
         let stopped_as_expected = match page {
             "endless" => matches!(error, RenderError::TimedOut { .. }),
             _ => matches!(error, RenderError::OutOfMemory { .. }),
         };
         assert!(stopped_as_expected, "round {round}, {page}: {error:?}");
-        // A new engine, with its memory back: the page that needs a fair share of the heap renders.
         assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "1/1", "round {round}");
     }
-    assert_eq!(renderer.stats().engines_rebuilt, 30);
+    assert_eq!(renderer.stats().engines_rebuilt, 9);
+}
+
+/// Sends SIGKILL to `pid`, as the kernel's out-of-memory killer or an operator would.
+fn kill_9(pid: u32) {
+    let status = std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_process_killed_during_a_render_answers_it_as_crashed_and_is_replaced() {
+    let bundle = r#"
+        globalThis.ssrRender = function (page) {
+            if (page === "slow") { const until = Date.now() + 2000; while (Date.now() < until) {} }
+            return JSON.stringify({ html: page, title: "", description: "", status: 200 });
+        };
+    "#;
+    let renderer = Arc::new(
+        Renderer::start(bundle, RendererConfig { engines: 1, render_timeout: Duration::from_secs(5), ..config() })
+            .unwrap(),
+    );
+    let pid = renderer.process_ids()[0];
+    let slow = {
+        let renderer = Arc::clone(&renderer);
+        std::thread::spawn(move || renderer.render_blocking("slow", "{}"))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+
+    kill_9(pid);
+
+    match slow.join().unwrap() {
+        Err(RenderError::Crashed { message }) => assert!(message.contains("signal: 9"), "{message}"),
+        other => panic!("expected Crashed, got {other:?}"),
+    }
+    let started = Instant::now();
+    assert_eq!(renderer.render_blocking("next", "{}").unwrap().html, "next");
+    assert!(started.elapsed() < Duration::from_millis(500), "the spare took over: {:?}", started.elapsed());
+    let stats = renderer.stats();
+    assert_eq!((stats.crashed, stats.engines_rebuilt), (1, 1));
+    assert!(!renderer.process_ids().contains(&pid));
+}
+
+#[test]
+fn a_process_killed_between_renders_is_replaced_before_its_next_render() {
+    let renderer = Renderer::start(BUNDLE, RendererConfig { engines: 1, ..config() }).unwrap();
+    renderer.render_blocking("greeting", r#"{"name":"A"}"#).unwrap();
+    let first = renderer.process_ids()[0];
+
+    kill_9(first);
+    std::thread::sleep(Duration::from_millis(100));
+
+    assert_eq!(renderer.render_blocking("greeting", r#"{"name":"B"}"#).unwrap().html, "<p>Hello, B</p>");
+    assert_eq!(renderer.stats().crashed, 1);
+}
+
+#[test]
+fn a_process_is_recycled_after_its_share_of_renders_and_above_the_memory_bound() {
+    let by_count = Renderer::start(BUNDLE, RendererConfig { engines: 1, recycle_after_renders: 3, ..config() }).unwrap();
+    let first = by_count.process_ids();
+    for n in 0..7 {
+        assert!(by_count.render_blocking("greeting", &format!(r#"{{"name":"{n}"}}"#)).is_ok());
+    }
+    assert_eq!(by_count.stats().recycled, 2);
+    assert!(!by_count.process_ids().contains(&first[0]));
+
+    let by_memory = Renderer::start(BUNDLE, RendererConfig { engines: 1, recycle_above_bytes: 1, ..config() }).unwrap();
+    for n in 0..3 {
+        assert!(by_memory.render_blocking("greeting", &format!(r#"{{"name":"{n}"}}"#)).is_ok());
+    }
+    assert_eq!(by_memory.stats().recycled, 3);
+    assert_eq!(by_memory.stats().failed, 0);
+}
+
+#[test]
+fn processes_that_keep_failing_to_start_are_given_up_on_and_renders_are_unavailable() {
+    // The renderer starts from a link to the real program; the link then points at one that
+    // exits at once, and the running process is killed.
+    let folder = tempfile::tempdir().unwrap();
+    let link = folder.path().join("render-process");
+    std::os::unix::fs::symlink(program(), &link).unwrap();
+    let renderer =
+        Renderer::start(BUNDLE, RendererConfig { engines: 1, program: Some(link.clone()), ..config() }).unwrap();
+    // The spare is started in the background: wait for it, then kill it and the working process.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while renderer.process_ids().len() < 2 {
+        assert!(Instant::now() < deadline, "no spare was started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink("/bin/false", &link).unwrap();
+    for pid in renderer.process_ids() {
+        kill_9(pid);
+    }
+    std::thread::sleep(Duration::from_millis(100));
+
+    // Back-offs of 0.1, 0.2, 0.4, 0.8 and 1.6 s at most before the fifth failed start.
+    let started = Instant::now();
+    assert_eq!(renderer.render_blocking("greeting", r#"{"name":"A"}"#), Err(RenderError::Unavailable));
+    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+    assert_eq!(renderer.render_blocking("greeting", r#"{"name":"B"}"#), Err(RenderError::Unavailable));
 }

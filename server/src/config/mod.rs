@@ -32,6 +32,12 @@ pub struct Settings {
     pub workers: usize,
     /// Time limit of one server render (`LAUNDRY_RENDER_TIMEOUT_MS`, default 1000).
     pub render_timeout: Duration,
+    /// Where the render processes' QuickJS engine keeps the server bundle's compiled bytecode
+    /// (`LAUNDRY_SSR_BYTECODE_CACHE`, an absolute directory; unset: no cache, nothing written).
+    pub ssr_bytecode_cache: Option<PathBuf>,
+    /// The executable started as a render process (not from the environment): `None` is this
+    /// server's own; tests, whose process is not the server, name the `laundry` binary.
+    pub render_program: Option<PathBuf>,
     /// The business details pages show.
     pub business: Business,
     /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
@@ -147,6 +153,13 @@ impl Settings {
             .filter(|ms| (10..=60_000).contains(ms))
             .map(Duration::from_millis)
             .ok_or_else(|| invalid(name, &timeout_text, "expected milliseconds from 10 to 60000"))?;
+        let ssr_bytecode_cache = match var("LAUNDRY_SSR_BYTECODE_CACHE", "") {
+            (_, dir) if dir.is_empty() => None,
+            (_, dir) if std::path::Path::new(&dir).is_absolute() => Some(PathBuf::from(dir)),
+            (name, dir) => {
+                return Err(invalid(name, &dir, "expected an absolute directory path, like /var/cache/laundry"));
+            }
+        };
 
         let business = Business {
             name: checked(var("BUSINESS_NAME", "Usafi Express Laundry"), |v| v.len() <= 60, "at most 60 characters")?,
@@ -246,6 +259,8 @@ impl Settings {
             frontend_dir: PathBuf::from(frontend_dir),
             workers,
             render_timeout,
+            ssr_bytecode_cache,
+            render_program: None,
             business,
             base_url,
             intro_video_url,

@@ -340,6 +340,7 @@ async fn start_at(
         outbox_retry: retries.unwrap_or_default(),
         clock: clock.clone(),
         job_poll: std::time::Duration::from_millis(50),
+        render_program: Some(env!("CARGO_BIN_EXE_laundry").into()),
         ..settings
     };
     let application = Application::build(settings).await.unwrap();

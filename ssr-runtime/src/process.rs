@@ -1,0 +1,227 @@
+//! The server's side of one render process: start it, hand it renders under a deadline, read its
+//! memory, end it.
+
+use crate::child::CHILD_ARG;
+use crate::frame::{self, Failure, Kind};
+use crate::{RenderError, RenderedPage};
+use rustix::event::{PollFd, PollFlags, Timespec};
+use std::io;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How render processes are started: the same for every process of a renderer.
+#[derive(Debug, Clone)]
+pub(crate) struct Recipe {
+    pub program: PathBuf,
+    pub heap_limit_bytes: usize,
+    pub low_priority: bool,
+    pub load_timeout: Duration,
+    pub bytecode_cache: Option<PathBuf>,
+}
+
+/// A render process with the bundle loaded, waiting for renders.
+pub(crate) struct RenderProcess {
+    child: Child,
+    input: ChildStdin,
+    output: ChildStdout,
+    renders: u64,
+}
+
+/// How a render ended, for the process that did it.
+pub(crate) struct Outcome {
+    pub result: Result<RenderedPage, RenderError>,
+    /// Whether the process may take another render: false after it was cut off (killed at the
+    /// deadline, or stopped at its heap limit) or died.
+    pub fit: bool,
+}
+
+/// Why a process did not get ready.
+#[derive(Debug)]
+pub(crate) enum StartError {
+    /// The bundle does not load: no process will ever load it.
+    Bundle(String),
+    /// The process could not be started, died, or took longer than the load time limit.
+    Process(String),
+}
+
+impl RenderProcess {
+    /// Starts a process, loads the bundle into it and waits until it is ready, at most the load
+    /// time limit. Its environment is empty but for the engine's own settings: it inherits no
+    /// secret of the server's.
+    pub fn start(recipe: &Recipe, bundle: &[u8]) -> Result<Self, StartError> {
+        let mut command = Command::new(&recipe.program);
+        command
+            .arg(CHILD_ARG)
+            .arg(std::process::id().to_string())
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        match &recipe.bytecode_cache {
+            // The QuickJS backend's bytecode cache: where the server says, or off (never under
+            // a home directory it would otherwise pick).
+            Some(dir) => command.env("V82JSC_BC_CACHE_DIR", dir),
+            None => command.env("V82JSC_NO_BC_CACHE", "1"),
+        };
+        let program = recipe.program.display();
+        let mut child =
+            command.spawn().map_err(|error| StartError::Process(format!("cannot start {program}: {error}")))?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(StartError::Process("the process has no pipes".to_owned()));
+        };
+        let mut process = RenderProcess { child, input, output, renders: 0 };
+        let deadline = Instant::now() + recipe.load_timeout;
+        let mut settings = (recipe.heap_limit_bytes as u64).to_le_bytes().to_vec();
+        settings.push(u8::from(recipe.low_priority));
+        let sent = frame::write(&mut process.input, Kind::Start, &[&settings])
+            .and_then(|()| frame::write(&mut process.input, Kind::Bundle, &[bundle]));
+        let answer = match sent {
+            Ok(()) => process.receive(deadline),
+            Err(error) => Err(Received::Broken(error)),
+        };
+        match answer {
+            Ok((Kind::Ready, _)) => Ok(process),
+            Ok((Kind::Failed, payload)) if payload.first() == Some(&(Failure::BundleLoad as u8)) => {
+                process.end();
+                Err(StartError::Bundle(String::from_utf8_lossy(&payload[1..]).into_owned()))
+            }
+            Ok((kind, _)) => Err(StartError::Process(process.died(&format!("answered {kind:?} to the bundle")))),
+            Err(Received::Deadline) => Err(StartError::Process(process.died(&format!(
+                "did not load the bundle within {} ms",
+                recipe.load_timeout.as_millis()
+            )))),
+            Err(Received::Broken(error)) => Err(StartError::Process(process.died(&error.to_string()))),
+        }
+    }
+
+    /// Renders one page, killing the process if it has not answered by `deadline`.
+    pub fn render(&mut self, page: &str, props_json: &str, limit: Duration, heap_limit_bytes: usize) -> Outcome {
+        let deadline = Instant::now() + limit;
+        self.renders += 1;
+        let mut head = Vec::with_capacity(4 + page.len());
+        frame::put_str(&mut head, page);
+        let answer = match frame::write(&mut self.input, Kind::Render, &[&head, props_json.as_bytes()]) {
+            Ok(()) => self.receive(deadline),
+            Err(error) => Err(Received::Broken(error)),
+        };
+        let crashed = |message: String| Outcome { result: Err(RenderError::Crashed { message }), fit: false };
+        match answer {
+            Ok((Kind::Page, payload)) => match frame::read_page(&payload) {
+                Some(page) => Outcome { result: Ok(page), fit: true },
+                None => crashed(self.died("sent a page frame that does not read")),
+            },
+            Ok((Kind::Failed, payload)) => {
+                let message = String::from_utf8_lossy(payload.get(1..).unwrap_or_default()).into_owned();
+                match payload.first().copied().and_then(Failure::from_byte) {
+                    Some(Failure::Threw) => Outcome { result: Err(RenderError::Threw { message }), fit: true },
+                    Some(Failure::InvalidOutput) => {
+                        Outcome { result: Err(RenderError::InvalidOutput { message }), fit: true }
+                    }
+                    Some(Failure::OutOfMemory) => Outcome {
+                        result: Err(RenderError::OutOfMemory { limit_bytes: heap_limit_bytes }),
+                        fit: false,
+                    },
+                    Some(Failure::BundleLoad) | None => crashed(self.died("sent a failure it may not send")),
+                }
+            }
+            Ok((kind, _)) => crashed(self.died(&format!("answered {kind:?} to a render"))),
+            Err(Received::Deadline) => {
+                self.kill();
+                Outcome { result: Err(RenderError::TimedOut { limit }), fit: false }
+            }
+            Err(Received::Broken(error)) => crashed(self.died(&error.to_string())),
+        }
+    }
+
+    /// Renders done by this process.
+    pub fn renders(&self) -> u64 {
+        self.renders
+    }
+
+    /// Whether the process has ended on its own since its last render (killed from outside, say).
+    pub fn has_ended(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// The process's operating-system ID.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Resident memory of the process (`/proc/<pid>/statm`), when it can be read.
+    pub fn resident_bytes(&self) -> Option<u64> {
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
+        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        Some(pages * rustix::param::page_size() as u64)
+    }
+
+    /// Ends the process: its stdin closes (a process between renders exits on that) and it is
+    /// killed, then reaped.
+    pub fn end(mut self) {
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Kills and reaps a process that broke its side of the frames, and describes how it ended.
+    fn died(&mut self, what: &str) -> String {
+        let _ = self.child.kill();
+        match self.child.wait() {
+            Ok(status) => format!("render process {} {what} ({status})", self.child.id()),
+            Err(_) => format!("render process {} {what}", self.child.id()),
+        }
+    }
+
+    /// Reads frames until one that is not a log line, or the deadline. Log lines go to the log.
+    fn receive(&mut self, deadline: Instant) -> Result<(Kind, Vec<u8>), Received> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Received::Deadline);
+            }
+            let wait = Timespec { tv_sec: left.as_secs() as i64, tv_nsec: i64::from(left.subsec_nanos()) };
+            let mut fds = [PollFd::new(&self.output, PollFlags::IN)];
+            match rustix::event::poll(&mut fds, Some(&wait)) {
+                Ok(0) => return Err(Received::Deadline),
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(error) => return Err(Received::Broken(error.into())),
+            }
+            // Readable or closed: a frame's header is there (a child writes whole frames), or the
+            // end of the stream, which `read` reports.
+            match frame::read(&mut self.output) {
+                Ok((Kind::Log, payload)) => log_line(self.child.id(), &payload),
+                Ok(frame) => return Ok(frame),
+                Err(error) => return Err(Received::Broken(error)),
+            }
+        }
+    }
+}
+
+impl Drop for RenderProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            self.kill();
+        }
+    }
+}
+
+enum Received {
+    Deadline,
+    Broken(io::Error),
+}
+
+fn log_line(pid: u32, payload: &[u8]) {
+    let message = String::from_utf8_lossy(payload.get(1..).unwrap_or_default());
+    match payload.first() {
+        Some(2) => tracing::error!(target: "ssr_runtime::console", pid, "{message}"),
+        Some(1) => tracing::warn!(target: "ssr_runtime::console", pid, "{message}"),
+        _ => tracing::info!(target: "ssr_runtime::console", pid, "{message}"),
+    }
+}
