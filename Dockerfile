@@ -9,11 +9,14 @@ COPY frontend/ ./
 RUN node build.mjs
 
 FROM rust:1-bookworm AS server
+# cmake and libsimde-dev build the JavaScript engine (deno_core on QuickJS) without downloads.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev \
+ && apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev cmake libsimde-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Cargo.toml Cargo.lock rustfmt.toml clippy.toml ./
+COPY Cargo.toml Cargo.lock rust-toolchain.toml rustfmt.toml clippy.toml ./
+COPY .cargo .cargo
+COPY cmake cmake
 COPY ssr-runtime ssr-runtime
 COPY server server
 COPY migrations migrations
@@ -28,10 +31,11 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=server /src/target/release/laundry /usr/local/bin/laundry
 COPY --from=frontend /src/frontend/dist /app/frontend/dist
-RUN mkdir -p /app/data && chown laundry /app/data
+RUN mkdir -p /app/data /app/cache && chown laundry /app/data /app/cache
 USER laundry
 ENV LAUNDRY_ADDR=0.0.0.0:8080 \
     LAUNDRY_FRONTEND_DIR=/app/frontend/dist \
+    LAUNDRY_SSR_BYTECODE_CACHE=/app/cache \
     DATABASE_URL=sqlite:///app/data/laundry.db
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1

@@ -74,7 +74,11 @@ await build({
   platform: "neutral",
   mainFields: ["module", "main"],
   target: "es2022",
-  minify: production,
+  // Names and syntax minified, line breaks kept: QuickJS parses one long line many times slower
+  // than the same code over many lines (a render process's start, BENCHMARKS.md).
+  minifyIdentifiers: production,
+  minifySyntax: production,
+  minifyWhitespace: false,
   legalComments: "none",
   define,
   plugins: [legacyServerRenderer],

@@ -1,20 +1,24 @@
 //! `make bench`: prints figures that nothing checks, except in the soak (section 4), which is there
 //! to fail the bench when the renderer misbehaves or leaks.
 //! 1. Render time of each page (median and p95), including the staff dashboard's first page with a
-//!    full page of orders and messages: in the embedded engine, beside Node (V8) rendering the same
-//!    server bundle with the same props (`frontend/scripts/node-render-times.mjs`, the same warm-up
-//!    and timed renders), and the ratio of the two. Without Node, the embedded figures alone.
-//! 2. Cold start of one engine (create it and load the server bundle).
+//!    full page of orders and messages: in a render process (deno_core, the frames over its pipes
+//!    included), beside Node (V8) rendering the same server bundle with the same props
+//!    (`frontend/scripts/node-render-times.mjs`, the same warm-up and timed renders), and the ratio
+//!    of the two. Without Node, the embedded figures alone. Then what the pipes cost: the
+//!    dashboard's props in and its page out with no rendering in between.
+//! 2. Cold start of one render process (start it and load the server bundle).
 //! 3. Against the release server: the first-visit transfer of each public page (brotli), then
 //!    requests per second and p50/p99 latency for the cached /pricing under load on loopback, with
 //!    wrk against the release binary.
 //! 4. A soak, last so that when it fails the figures above are still printed: 50,000 renders of
-//!    every page, from 4 threads over 2 engines, with one render that never ends and one that
-//!    allocates without bound in every 1,000 (the server bundle plus a wrapper that adds those two
-//!    pages). Fails unless they end in `TimedOut` and `OutOfMemory`, every other render returns a
-//!    page, the renderer's counters agree, and, in the full run, the process's RSS grows by at most
-//!    20% from the end of the soak's first tenth (where the allocator has settled) to the end; RSS
-//!    is printed after the warm-up, at every tenth and at the end.
+//!    every page, from 4 threads over 2 render processes, with one render that never ends and one
+//!    that allocates without bound in every 1,000 (the server bundle plus a wrapper that adds those
+//!    two pages), and a render process killed with SIGKILL every 5,000. Fails unless every render is
+//!    answered (counted: ok, timed out, out of memory, crashed), the endless and greedy ones end in
+//!    `TimedOut` and `OutOfMemory`, the renderer's counters agree, and, in the full run, the memory
+//!    (this process's RSS plus the `Pss` of its render processes) grows by at most 20% from the end
+//!    of the soak's first tenth to the end. Memory is printed after the warm-up, at every tenth and
+//!    at the end; so is the longest wait of a render right after a kill (the spare's hand-over).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod common;
@@ -59,8 +63,7 @@ fn main() {
         pages.iter().map(|page| (page.page().name(), page.props().clone())).collect();
     // Node first, while no engine is busy, so the two sides never share the CPU.
     let node = node_render_times(&root, &pages, renders);
-    let renderer =
-        Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
+    let renderer = Renderer::start(frontend.server_bundle(), bench_config(1)).unwrap();
     for (label, props) in &pages {
         let page = *label;
         let props = props.to_string();
@@ -88,20 +91,21 @@ fn main() {
         );
     }
     drop(renderer);
+    let dashboard = pages.iter().find(|(label, _)| *label == "admin").map(|(_, props)| props.to_string());
+    pipe_overhead(frontend.server_bundle(), &dashboard.expect("the dashboard is among the pages"), renders);
 
-    println!("\n## Cold start of one engine ({cold_starts} starts)");
+    println!("\n## Cold start of one render process ({cold_starts} starts)");
     let mut starts: Vec<Duration> = (0..cold_starts)
         .map(|_| {
             let started = Instant::now();
-            let renderer =
-                Renderer::start(frontend.server_bundle(), RendererConfig { engines: 1, ..Default::default() }).unwrap();
+            let renderer = Renderer::start(frontend.server_bundle(), bench_config(1)).unwrap();
             let elapsed = started.elapsed();
             drop(renderer);
             elapsed
         })
         .collect();
     println!(
-        "create + load bundle: median {:.1} ms, max {:.1} ms",
+        "start the process + load the bundle: median {:.1} ms, max {:.1} ms",
         ms(percentile(&mut starts, 50.0)),
         ms(percentile(&mut starts, 100.0))
     );
@@ -167,9 +171,9 @@ fn node_render_times(
 /// never ends and one that allocates until the engine's heap limit stops it; every other page goes
 /// to the bundle's own `ssrRender`.
 ///
-/// The greedy page fills the heap with arrays of numbers, as a runaway component would, under
-/// [`SOAK_CONFIG`]'s 64 MB heap limit and a time limit long enough that it reaches the heap limit
-/// first even on a busy machine.
+/// The greedy page fills the heap with arrays of numbers, as a runaway component would, under the
+/// soak's 64 MB heap limit and a time limit long enough that it reaches the heap limit first even
+/// on a busy machine.
 const SOAK_PAGES: &str = r#"
 ;(() => {
   const render = globalThis.ssrRender;
@@ -184,49 +188,67 @@ const SOAK_PAGES: &str = r#"
 })();
 "#;
 
-/// The soak's engines: two, with a 64 MB heap limit (the pages need a few MB) and a 1 s time limit.
-const SOAK_CONFIG: RendererConfig = RendererConfig {
-    engines: 2,
-    render_timeout: Duration::from_secs(1),
-    load_timeout: Duration::from_secs(10),
-    memory_limit_bytes: 64 * 1024 * 1024,
-    low_priority: false,
-};
-
-/// Threads that share the soak's renderer: more than its engines, so both always have work.
+/// Threads that share the soak's renderer: more than its processes, so both always have work.
 const SOAK_THREADS: usize = 4;
 
 /// What the `index`th render of the soak is: in every 1,000, one that never ends and one that
-/// runs out of memory; else the pages in turn.
+/// runs out of memory; in every 5,000, a render process killed with SIGKILL first; else the pages
+/// in turn.
 #[derive(Clone, Copy)]
 enum SoakRender {
     Endless,
     Greedy,
+    Kill,
     Page(usize),
 }
 
 impl SoakRender {
     fn at(index: usize, pages: usize) -> Self {
-        match index % 1_000 {
-            250 => Self::Endless,
-            750 => Self::Greedy,
+        match (index % 5_000, index % 1_000) {
+            (4_500, _) => Self::Kill,
+            (_, 250) => Self::Endless,
+            (_, 750) => Self::Greedy,
             _ => Self::Page(index % pages),
         }
     }
 }
 
-/// Section 4: a long run with renders that poison their engine mixed in; panics when a render ends
-/// otherwise than it must, or when the process's memory grows.
+/// How the soak's renders ended.
+#[derive(Default)]
+struct Tally {
+    ok: AtomicUsize,
+    timed_out: AtomicUsize,
+    out_of_memory: AtomicUsize,
+    crashed: AtomicUsize,
+    /// The longest render right after a kill, in microseconds.
+    after_kill_us: AtomicUsize,
+}
+
+impl Tally {
+    fn count(&self, index: usize, page: &str, result: &Result<ssr_runtime::RenderedPage, RenderError>) {
+        let counter = match (page, result) {
+            (_, Err(RenderError::Crashed { .. })) => &self.crashed,
+            ("soak-endless", Err(RenderError::TimedOut { .. })) => &self.timed_out,
+            ("soak-greedy", Err(RenderError::OutOfMemory { .. })) => &self.out_of_memory,
+            (page, Ok(_)) if !page.starts_with("soak-") => &self.ok,
+            (page, other) => panic!("soak render {index}: {page} gave {}", outcome(other)),
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Section 4: a long run with renders cut off and processes killed; panics when a render ends
+/// otherwise than it may, or when the memory grows.
 fn soak(bundle: &str, pages: &[(&str, String)]) {
     let total = scaled(50_000, 5_000);
     println!(
-        "\n## Soak: {total} renders from {SOAK_THREADS} threads over 2 engines, one endless and one greedy in every 1,000"
+        "\n## Soak: {total} renders from {SOAK_THREADS} threads over 2 render processes, one endless and one greedy \
+         in every 1,000, a process killed with SIGKILL in every 5,000"
     );
-    let renderer = Renderer::start(format!("{bundle}\n{SOAK_PAGES}"), SOAK_CONFIG).unwrap();
+    let renderer = Renderer::start(format!("{bundle}\n{SOAK_PAGES}"), soak_config()).unwrap();
 
-    // Every page on both engines, and a few cut-off renders, before the first RSS reading: the
-    // baseline holds the engines' warm heaps and the allocator's high-water mark of a render that
-    // filled the heap, so that growth after it is memory not given back.
+    // Every page on both processes and a few cut-off renders before the first reading, so that
+    // the baseline holds warm processes and the allocator's settled state.
     render_from_threads(WARMUP_RENDERS * pages.len(), |index| {
         let (label, props) = &pages[index % pages.len()];
         if let Err(error) = renderer.render_blocking(label, props) {
@@ -240,83 +262,145 @@ fn soak(bundle: &str, pages: &[(&str, String)]) {
             panic!("soak warm-up: {page} was not cut off by a limit");
         }
     });
+    // The spare, replaced after the last cut-off, is ready again.
+    std::thread::sleep(Duration::from_millis(500));
     let before = renderer.stats();
-    let rss_start = rss_kib();
+    let memory_start = memory_kib(&renderer);
+    let tally = Tally::default();
     let started = Instant::now();
-    // RSS along the way, to tell a leak (growing with every tenth) from a plateau. The allocator
-    // settles during the first tenth (measured: 12.9 MB after the warm-up, 17.7 MB after 5,000
-    // renders, then 17.6 to 18.7 MB to the end), so the bound is checked from there.
     let tenth = (total / 10).max(1);
-    let rss_settled = AtomicUsize::new(0);
-    render_from_threads(total, |index| match SoakRender::at(index, pages.len()) {
-        _ if index % tenth == 0 && index > 0 => {
-            let rss = rss_kib();
+    let memory_settled = AtomicUsize::new(0);
+    render_from_threads(total, |index| {
+        if index % tenth == 0 && index > 0 {
+            let memory = memory_kib(&renderer);
             if index == tenth {
-                rss_settled.store(rss as usize, Ordering::Relaxed);
+                memory_settled.store(memory.total() as usize, Ordering::Relaxed);
             }
-            println!("after {index:>6} renders: RSS {:.1} MB", rss as f64 / 1024.0);
-            render_soak_page(&renderer, pages, index % pages.len(), index);
+            println!("after {index:>6} renders: {memory}");
         }
-        SoakRender::Endless => match renderer.render_blocking("soak-endless", "{}") {
-            Err(RenderError::TimedOut { .. }) => {}
-            other => panic!("soak render {index}: the endless page gave {}, not TimedOut", outcome(&other)),
-        },
-        SoakRender::Greedy => match renderer.render_blocking("soak-greedy", "{}") {
-            Err(RenderError::OutOfMemory { .. }) => {}
-            other => panic!("soak render {index}: the greedy page gave {}, not OutOfMemory", outcome(&other)),
-        },
-        SoakRender::Page(page) => render_soak_page(&renderer, pages, page, index),
+        let (page, props) = match SoakRender::at(index, pages.len()) {
+            SoakRender::Endless => ("soak-endless", "{}"),
+            SoakRender::Greedy => ("soak-greedy", "{}"),
+            SoakRender::Page(page) => (pages[page].0, pages[page].1.as_str()),
+            SoakRender::Kill => {
+                kill_a_render_process(&renderer);
+                // The renders right after: each process's next one runs in the spare at the latest.
+                for next in 0..4 {
+                    let (label, props) = &pages[(index + next) % pages.len()];
+                    let render_started = Instant::now();
+                    let result = renderer.render_blocking(label, props);
+                    let waited = render_started.elapsed().as_micros() as usize;
+                    tally.after_kill_us.fetch_max(waited, Ordering::Relaxed);
+                    tally.count(index, label, &result);
+                }
+                return;
+            }
+        };
+        tally.count(index, page, &renderer.render_blocking(page, props));
     });
     let elapsed = started.elapsed();
-    let rss_end = rss_kib();
-    // An engine is rebuilt after it answered its poisoned render: once the engines are joined, the
-    // counters hold the last rebuild too.
+    let memory_end = memory_kib(&renderer);
+    // A process is replaced after it answered its cut-off render: once the threads are joined,
+    // the counters hold the last replacement too.
     renderer.shutdown();
     let stats = renderer.stats();
 
-    let rss_settled = rss_settled.into_inner() as u64;
-    let growth = 100.0 * (rss_end as f64 - rss_settled as f64) / rss_settled as f64;
+    let kills = (0..total).filter(|&index| matches!(SoakRender::at(index, pages.len()), SoakRender::Kill)).count();
+    let renders = (total - kills) + 4 * kills;
+    let counted =
+        [&tally.ok, &tally.timed_out, &tally.out_of_memory, &tally.crashed].map(|c| c.load(Ordering::Relaxed));
     println!(
-        "{total} renders in {:.1} s: {:.0} renders/s",
+        "{renders} renders in {:.1} s: {:.0} renders/s; answered: ok {}, timed out {}, out of memory {}, crashed {} \
+         ({kills} processes killed)",
         elapsed.as_secs_f64(),
-        total as f64 / elapsed.as_secs_f64()
+        renders as f64 / elapsed.as_secs_f64(),
+        counted[0],
+        counted[1],
+        counted[2],
+        counted[3],
     );
     println!(
-        "renderer.stats(): rendered {}, failed {}, engines_rebuilt {} (with the warm-up)",
-        stats.rendered, stats.failed, stats.engines_rebuilt
+        "renderer.stats(): rendered {}, failed {}, engines_rebuilt {}, crashed {}, recycled {} (with the warm-up)",
+        stats.rendered, stats.failed, stats.engines_rebuilt, stats.crashed, stats.recycled
     );
-    // Per engine rebuilt: a rebuilt engine is where memory should be given back.
-    let rebuilt = stats.engines_rebuilt - before.engines_rebuilt;
     println!(
-        "RSS after the warm-up {:.1} MB, after the first tenth {:.1} MB, at the end {:.1} MB: \
-         {growth:+.1}% from the first tenth ({:+.0} KB per engine rebuilt after it)",
-        rss_start as f64 / 1024.0,
-        rss_settled as f64 / 1024.0,
-        rss_end as f64 / 1024.0,
-        (rss_end as f64 - rss_settled as f64) / (rebuilt as f64 * 0.9).max(1.0)
+        "longest render right after a kill: {:.1} ms (a process's start: section 2)",
+        tally.after_kill_us.load(Ordering::Relaxed) as f64 / 1000.0
     );
-    let poisoned =
-        (0..total).filter(|&index| !matches!(SoakRender::at(index, pages.len()), SoakRender::Page(_))).count();
-    let counted = (stats.rendered - before.rendered, stats.failed - before.failed, rebuilt);
+    let settled = memory_settled.into_inner() as f64;
+    let growth = 100.0 * (memory_end.total() as f64 - settled) / settled;
+    println!(
+        "memory after the warm-up: {memory_start}\nafter the first tenth {:.1} MB, at the end {memory_end}: \
+         {growth:+.1}% from the first tenth",
+        settled / 1024.0
+    );
+    assert_eq!(counted.iter().sum::<usize>(), renders, "every render is answered once");
+    assert!(counted[3] <= kills, "no render crashed but those of a killed process");
     assert_eq!(
-        counted,
-        ((total - poisoned) as u64, poisoned as u64, poisoned as u64),
-        "the soak's (rendered, failed, engines_rebuilt) counters do not match its renders"
+        (stats.rendered - before.rendered, stats.failed - before.failed),
+        (counted[0] as u64, (counted[1] + counted[2] + counted[3]) as u64),
+        "the renderer's counters agree with the answers"
     );
-    // The bound is the full run's (50,000 renders); a quick run's few MB of baseline make its
-    // percentage noise, and CI compares no figures of the benches (.ci/run).
+    assert!(
+        stats.crashed - before.crashed == kills as u64,
+        "each killed process is counted as crashed once ({} for {kills})",
+        stats.crashed - before.crashed
+    );
+    // The bound is the full run's (50,000 renders); a quick run's percentage is noise, and CI
+    // compares no figures of the benches (.ci/run).
     if quick() {
-        println!("(the 20% bound on RSS growth is checked by the full run)");
+        println!("(the 20% bound on memory growth is checked by the full run)");
     } else {
-        assert!(growth <= 20.0, "RSS grew by {growth:.1}% after the soak's first tenth (20% at most)");
+        assert!(growth <= 20.0, "memory grew by {growth:.1}% after the soak's first tenth (20% at most)");
     }
 }
 
-fn render_soak_page(renderer: &Renderer, pages: &[(&str, String)], page: usize, index: usize) {
-    let (label, props) = &pages[page];
-    if let Err(error) = renderer.render_blocking(label, props) {
-        panic!("soak render {index}: {label} failed: {error}");
+/// Kills the render process that has lived longest (a working one, not the spare, which is always
+/// the newest) with SIGKILL.
+fn kill_a_render_process(renderer: &Renderer) {
+    let Some(pid) = renderer.process_ids().first().copied() else { return };
+    let status = Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
+    assert!(status.success(), "kill -KILL {pid}");
+}
+
+/// This process's RSS and its render processes' proportional share of memory.
+struct Memory {
+    rss_kib: u64,
+    children_pss_kib: u64,
+    children: usize,
+}
+
+impl Memory {
+    fn total(&self) -> u64 {
+        self.rss_kib + self.children_pss_kib
     }
+}
+
+impl std::fmt::Display for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.1} MB (server RSS {:.1} MB + {} render processes' Pss {:.1} MB)",
+            self.total() as f64 / 1024.0,
+            self.rss_kib as f64 / 1024.0,
+            self.children,
+            self.children_pss_kib as f64 / 1024.0
+        )
+    }
+}
+
+fn memory_kib(renderer: &Renderer) -> Memory {
+    let ids = renderer.process_ids();
+    let children_pss_kib = ids.iter().filter_map(|pid| kib_field(&format!("/proc/{pid}/smaps_rollup"), "Pss:")).sum();
+    Memory { rss_kib: rss_kib(), children_pss_kib, children: ids.len() }
+}
+
+/// A `Name:   123 kB` line of a /proc file, in KiB.
+fn kib_field(path: &str, name: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
 /// Calls `render(index)` for every index below `count`, from [`SOAK_THREADS`] threads taking the
@@ -348,12 +432,7 @@ fn outcome(result: &Result<ssr_runtime::RenderedPage, RenderError>) -> String {
 
 /// This process's resident memory, in KiB (`VmRSS` of /proc/self/status).
 fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("the soak reads /proc/self/status (Linux)");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("no VmRSS in /proc/self/status")
+    kib_field("/proc/self/status", "VmRSS:").expect("the soak reads /proc/self/status (Linux)")
 }
 
 fn load_test(root: &Path) {

@@ -94,14 +94,15 @@ impl Engine {
             });
         }
         runtime.execute_script("ssr-host.js", PRELUDE).map_err(|e| load_error(e.to_string()))?;
-        let loaded = runtime.execute_script("server-bundle.js", bundle.to_owned()).map_err(|e| e.to_string()).and_then(
-            |_| {
+        let loaded =
+            runtime.execute_script("server-bundle.js", bundle.to_owned()).map_err(|e| e.to_string()).and_then(|_| {
                 runtime.v8_isolate().perform_microtask_checkpoint();
                 render_function(&mut runtime)
-            },
-        );
+            });
         if runtime.v8_isolate().is_execution_terminating() {
-            return Err(load_error(format!("loading ran out of the engine's memory limit of {heap_limit_bytes} bytes")));
+            return Err(load_error(format!(
+                "loading ran out of the engine's memory limit of {heap_limit_bytes} bytes"
+            )));
         }
         let render = loaded.map_err(load_error)?;
         Ok(Engine { render, runtime })
@@ -116,7 +117,9 @@ impl Engine {
             return Err(EngineError::new(Failure::OutOfMemory, "the render reached the engine's heap limit"));
         }
         match result {
-            Ok(json) => serde_json::from_str(&json).map_err(|e| EngineError::new(Failure::InvalidOutput, e.to_string())),
+            Ok(json) => {
+                serde_json::from_str(&json).map_err(|e| EngineError::new(Failure::InvalidOutput, e.to_string()))
+            }
             Err(message) => Err(EngineError::new(Failure::Threw, message)),
         }
     }

@@ -317,7 +317,12 @@ fn with_jitter(renders: u64) -> u64 {
     renders - tenth + random % (2 * tenth + 1)
 }
 
-fn run_slot(shared: &Shared, queue: &Mutex<Receiver<Job>>, limits: SlotLimits, ready: &Sender<Result<(), RenderError>>) {
+fn run_slot(
+    shared: &Shared,
+    queue: &Mutex<Receiver<Job>>,
+    limits: SlotLimits,
+    ready: &Sender<Result<(), RenderError>>,
+) {
     let mut process = match shared.start_process() {
         Ok(process) => {
             let _ = ready.send(Ok(()));

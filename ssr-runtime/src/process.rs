@@ -89,10 +89,9 @@ impl RenderProcess {
                 Err(StartError::Bundle(String::from_utf8_lossy(&payload[1..]).into_owned()))
             }
             Ok((kind, _)) => Err(StartError::Process(process.died(&format!("answered {kind:?} to the bundle")))),
-            Err(Received::Deadline) => Err(StartError::Process(process.died(&format!(
-                "did not load the bundle within {} ms",
-                recipe.load_timeout.as_millis()
-            )))),
+            Err(Received::Deadline) => Err(StartError::Process(
+                process.died(&format!("did not load the bundle within {} ms", recipe.load_timeout.as_millis())),
+            )),
             Err(Received::Broken(error)) => Err(StartError::Process(process.died(&error.to_string()))),
         }
     }
@@ -120,10 +119,9 @@ impl RenderProcess {
                     Some(Failure::InvalidOutput) => {
                         Outcome { result: Err(RenderError::InvalidOutput { message }), fit: true }
                     }
-                    Some(Failure::OutOfMemory) => Outcome {
-                        result: Err(RenderError::OutOfMemory { limit_bytes: heap_limit_bytes }),
-                        fit: false,
-                    },
+                    Some(Failure::OutOfMemory) => {
+                        Outcome { result: Err(RenderError::OutOfMemory { limit_bytes: heap_limit_bytes }), fit: false }
+                    }
                     Some(Failure::BundleLoad) | None => crashed(self.died("sent a failure it may not send")),
                 }
             }

@@ -328,7 +328,8 @@ fn a_process_killed_between_renders_is_replaced_before_its_next_render() {
 
 #[test]
 fn a_process_is_recycled_after_its_share_of_renders_and_above_the_memory_bound() {
-    let by_count = Renderer::start(BUNDLE, RendererConfig { engines: 1, recycle_after_renders: 3, ..config() }).unwrap();
+    let by_count =
+        Renderer::start(BUNDLE, RendererConfig { engines: 1, recycle_after_renders: 3, ..config() }).unwrap();
     let first = by_count.process_ids();
     for n in 0..7 {
         assert!(by_count.render_blocking("greeting", &format!(r#"{{"name":"{n}"}}"#)).is_ok());

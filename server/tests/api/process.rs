@@ -158,6 +158,56 @@ fn sigterm_under_load_stops_the_server_cleanly_with_every_answer_whole() {
     assert!(log.contains("stopped"), "the server logs its clean stop:\n{log}");
 }
 
+/// The render processes the server started: its children, from /proc.
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok())
+        .flat_map(|children| children.split_whitespace().filter_map(|id| id.parse().ok()).collect::<Vec<u32>>())
+        .collect()
+}
+
+/// Whether `pid` is a live process (not gone, not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')))
+}
+
+#[test]
+fn render_processes_hold_no_secret_of_the_server_and_die_with_it() {
+    let data = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut server = ServerProcess::start(data.path(), home.path(), &[]);
+    assert_eq!(get_status(server.port, "/admin/login"), Some(200));
+    // Two working processes (LAUNDRY_WORKERS=2) and the spare, started in the background.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let children = loop {
+        let children = children_of(server.child.id());
+        if children.len() >= 3 {
+            break children;
+        }
+        assert!(Instant::now() < deadline, "render processes: {children:?}\n{}", server.log());
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    for child in &children {
+        let environ = std::fs::read(format!("/proc/{child}/environ")).unwrap();
+        let environ = String::from_utf8_lossy(&environ);
+        assert!(!environ.contains("DATABASE_URL") && !environ.contains("HOME="), "{environ}");
+        let command = std::fs::read(format!("/proc/{child}/cmdline")).unwrap();
+        assert!(String::from_utf8_lossy(&command).contains("__ssr-render-process"));
+    }
+
+    // SIGKILL: the server gets no chance to stop them; the kernel's parent-death signal does.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while children.iter().any(|&child| alive(child)) {
+        assert!(Instant::now() < deadline, "render processes outlived the server: {children:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// `laundry mpesa …` with `env` (and nothing else) against the mock Daraja; its exit code,
 /// standard output and standard error. Run off the test's runtime, which serves the mock.
 async fn laundry_mpesa(args: &[&str], env: Vec<(&'static str, String)>) -> (Option<i32>, String, String) {
