@@ -1,5 +1,6 @@
 //! `make bench`: prints figures that nothing checks, except in the soak (section 4), which is there
-//! to fail the bench when the renderer misbehaves or leaks.
+//! to fail the bench when the renderer misbehaves or leaks. `BENCH_PARTS=1,4` runs only those
+//! sections.
 //! 1. Render time of each page (median and p95), including the staff dashboard's first page with a
 //!    full page of orders and messages: in a render process (deno_core, the frames over its pipes
 //!    included), beside Node (V8) rendering the same server bundle with the same props
@@ -48,10 +49,10 @@ fn main() {
     let settings = Settings::from_lookup(|_| None).unwrap();
     println!("machine: {} cores, {}", std::thread::available_parallelism().map_or(0, usize::from), cpu_model());
     println!("server bundle: {} KB", frontend.server_bundle().len() / 1024);
+    // `BENCH_PARTS=1` runs only that section (all by default), as in the load bench.
+    let parts = std::env::var("BENCH_PARTS").unwrap_or_else(|_| "1,2,3,4".to_owned());
+    let part = |number: &str| parts.split(',').any(|part| part.trim() == number);
 
-    println!(
-        "\n## Render time, embedded engine beside Node ({renders} renders after {WARMUP_RENDERS} warm-up renders each)"
-    );
     // The props the server renders: public pages as the cache has them, the others from the
     // view structs filled with samples.
     let now = settings.clock.now();
@@ -61,10 +62,31 @@ fn main() {
     pages.push(PageJson::new(&settings.business, &settings.clock, "/admin", &samples::dashboard()));
     let pages: Vec<(&str, serde_json::Value)> =
         pages.iter().map(|page| (page.page().name(), page.props().clone())).collect();
+    let soak_pages: Vec<(&str, String)> = pages.iter().map(|(label, props)| (*label, props.to_string())).collect();
+    if part("1") {
+        render_times(&root, frontend.server_bundle(), &pages, renders);
+    }
+    if part("2") {
+        cold_start(frontend.server_bundle(), cold_starts);
+    }
+    if part("3") {
+        println!("\n## Against the release server");
+        load_test(&root);
+    }
+    if part("4") {
+        soak(frontend.server_bundle(), &soak_pages);
+    }
+}
+
+/// Section 1: each page's render time here and in Node, then the pipes' cost.
+fn render_times(root: &Path, bundle: &str, pages: &[(&str, serde_json::Value)], renders: usize) {
+    println!(
+        "\n## Render time in a render process beside Node ({renders} renders after {WARMUP_RENDERS} warm-up renders each)"
+    );
     // Node first, while no engine is busy, so the two sides never share the CPU.
-    let node = node_render_times(&root, &pages, renders);
-    let renderer = Renderer::start(frontend.server_bundle(), bench_config(1)).unwrap();
-    for (label, props) in &pages {
+    let node = node_render_times(root, pages, renders);
+    let renderer = Renderer::start(bundle, bench_config(1)).unwrap();
+    for (label, props) in pages {
         let page = *label;
         let props = props.to_string();
         for _ in 0..WARMUP_RENDERS {
@@ -92,13 +114,16 @@ fn main() {
     }
     drop(renderer);
     let dashboard = pages.iter().find(|(label, _)| *label == "admin").map(|(_, props)| props.to_string());
-    pipe_overhead(frontend.server_bundle(), &dashboard.expect("the dashboard is among the pages"), renders);
+    pipe_overhead(bundle, &dashboard.expect("the dashboard is among the pages"), renders);
+}
 
+/// Section 2: how long a render process takes to start and load the bundle.
+fn cold_start(bundle: &str, cold_starts: usize) {
     println!("\n## Cold start of one render process ({cold_starts} starts)");
     let mut starts: Vec<Duration> = (0..cold_starts)
         .map(|_| {
             let started = Instant::now();
-            let renderer = Renderer::start(frontend.server_bundle(), bench_config(1)).unwrap();
+            let renderer = Renderer::start(bundle, bench_config(1)).unwrap();
             let elapsed = started.elapsed();
             drop(renderer);
             elapsed
@@ -109,12 +134,6 @@ fn main() {
         ms(percentile(&mut starts, 50.0)),
         ms(percentile(&mut starts, 100.0))
     );
-
-    println!("\n## Against the release server");
-    load_test(&root);
-
-    let pages: Vec<(&str, String)> = pages.iter().map(|(label, props)| (*label, props.to_string())).collect();
-    soak(frontend.server_bundle(), &pages);
 }
 
 /// Node's (median, p95) in ms of each page, from `frontend/scripts/node-render-times.mjs` run on
@@ -433,6 +452,54 @@ fn outcome(result: &Result<ssr_runtime::RenderedPage, RenderError>) -> String {
 /// This process's resident memory, in KiB (`VmRSS` of /proc/self/status).
 fn rss_kib() -> u64 {
     kib_field("/proc/self/status", "VmRSS:").expect("the soak reads /proc/self/status (Linux)")
+}
+
+/// One render process per engine of the release server binary, with the defaults' limits.
+fn bench_config(engines: usize) -> RendererConfig {
+    RendererConfig { engines, program: Some(server_binary()), ..RendererConfig::default() }
+}
+
+/// The soak's render processes: two, with a 64 MB heap limit (the pages need a few MB) and a 1 s
+/// time limit.
+fn soak_config() -> RendererConfig {
+    RendererConfig { render_timeout: Duration::from_secs(1), memory_limit_bytes: 64 * 1024 * 1024, ..bench_config(2) }
+}
+
+/// Appended to the server bundle to time the pipes: the page `pipe-echo` answers the JSON it was
+/// given at its first render (the dashboard's page), without rendering.
+const ECHO_PAGE: &str = r#"
+;(() => {
+  const render = globalThis.ssrRender;
+  let kept = null;
+  globalThis.ssrRender = (page, propsJson) => {
+    if (page !== "pipe-echo") return render(page, propsJson);
+    if (kept === null) kept = render("admin", propsJson);
+    return kept;
+  };
+})();
+"#;
+
+/// Section 1's last line: the dashboard's props in and its page out through a render process,
+/// with no rendering in between (the page is kept from the first render): what the frames, the
+/// pipes and the result's JSON cost per render, beside the dashboard's whole render.
+fn pipe_overhead(bundle: &str, dashboard_props: &str, renders: usize) {
+    let renderer = Renderer::start(format!("{bundle}\n{ECHO_PAGE}"), bench_config(1)).unwrap();
+    let mut times = Vec::with_capacity(renders);
+    let mut html_bytes = 0;
+    for round in 0..WARMUP_RENDERS + renders {
+        let started = Instant::now();
+        html_bytes = renderer.render_blocking("pipe-echo", dashboard_props).unwrap().html.len();
+        if round >= WARMUP_RENDERS {
+            times.push(started.elapsed());
+        }
+    }
+    println!(
+        "pipes: the dashboard's {} KB of props in and {} KB of HTML out, no rendering: median {:.3} ms p95 {:.3} ms",
+        dashboard_props.len() / 1024,
+        html_bytes / 1024,
+        ms(percentile(&mut times, 50.0)),
+        ms(percentile(&mut times, 95.0)),
+    );
 }
 
 fn load_test(root: &Path) {

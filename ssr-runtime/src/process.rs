@@ -6,9 +6,14 @@ use crate::frame::{self, Failure, Kind};
 use crate::{RenderError, RenderedPage};
 use rustix::event::{PollFd, PollFlags, Timespec};
 use std::io;
+use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// The size asked for each of a render process's pipes: 1 MB, Linux's default ceiling for
+/// `F_SETPIPE_SZ` (`/proc/sys/fs/pipe-max-size`).
+const PIPE_BYTES: usize = 1024 * 1024;
 
 /// How render processes are started: the same for every process of a renderer.
 #[derive(Debug, Clone)]
@@ -72,6 +77,12 @@ impl RenderProcess {
             let _ = child.wait();
             return Err(StartError::Process("the process has no pipes".to_owned()));
         };
+        // Pipes big enough for a whole page (Linux's default is 64 KB): a render's props go in and
+        // its page comes out in one write, without a wake-up per 64 KB. Best effort: a system that
+        // caps pipes lower keeps its default.
+        for pipe in [input.as_fd(), output.as_fd()] {
+            let _ = rustix::pipe::fcntl_setpipe_size(pipe, PIPE_BYTES);
+        }
         let mut process = RenderProcess { child, input, output, renders: 0 };
         let deadline = Instant::now() + recipe.load_timeout;
         let mut settings = (recipe.heap_limit_bytes as u64).to_le_bytes().to_vec();
