@@ -62,6 +62,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    order_totals (id) {
+        id -> Integer,
+        orders -> BigInt,
+        amount -> BigInt,
+        cancelled_amount -> BigInt,
+    }
+}
+
+diesel::table! {
+    ledger_totals (kind, method) {
+        kind -> Text,
+        method -> Text,
+        amount -> BigInt,
+    }
+}
+
+diesel::table! {
     stops (id) {
         id -> Text,
         order_id -> Text,
@@ -351,5 +368,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     recleans,
     reclean_lines,
     ledger_entries,
-    cash_handovers
+    cash_handovers,
+    order_totals,
+    ledger_totals
 );

@@ -2,10 +2,10 @@
 //! re-cleans asked for per month (the satisfaction guarantee's count).
 
 use crate::db::DbConnection;
-use crate::db::schema::{contact_messages, mpesa_receipts, orders, sms_incoming};
+use crate::db::schema::{contact_messages, ledger_totals, mpesa_receipts, order_totals, orders, sms_incoming};
 use crate::domain::ledger::Takings;
 use crate::domain::schedule::day_bounds;
-use crate::domain::{InboxStatus, MessageStatus, OrderStatus};
+use crate::domain::{EntryKind, InboxStatus, MessageStatus, Method, OrderStatus};
 use crate::models::ledger::Entry;
 use crate::models::reclean::Reclean;
 use diesel::dsl::sum;
@@ -87,19 +87,16 @@ pub struct DayTakings {
 }
 
 impl Stats {
-    /// Counts everything now; the takings are those of `today` (Nairobi).
+    /// Counts everything now; the takings are those of `today` (Nairobi). Nothing here reads more
+    /// rows as history grows: the figures over all time come from the totals the database keeps
+    /// as orders and entries change ([`HistoryTotals`]), the others from indexes on what waits.
     pub fn load(connection: &mut DbConnection, today: Date) -> QueryResult<Stats> {
-        let total_revenue: Option<i64> = orders::table.select(sum(orders::total_amount)).first(connection)?;
-        let paid_revenue = Entry::takings_ever(connection)?.total;
-        let cancelled_revenue: Option<i64> = orders::table
-            .filter(orders::status.eq(OrderStatus::Cancelled))
-            .select(sum(orders::total_amount))
-            .first(connection)?;
+        let totals = HistoryTotals::load(connection)?;
         Ok(Stats {
-            total_revenue: total_revenue.unwrap_or(0),
-            paid_revenue,
-            cancelled_revenue: cancelled_revenue.unwrap_or(0),
-            total_orders: orders::table.count().get_result(connection)?,
+            total_revenue: totals.orders_amount,
+            paid_revenue: totals.takings.total,
+            cancelled_revenue: totals.cancelled_amount,
+            total_orders: totals.orders,
             pending_orders: orders::table
                 .filter(orders::status.eq(OrderStatus::Pending))
                 .count()
@@ -118,6 +115,49 @@ impl Stats {
                 .into_iter()
                 .map(|((year, month), count)| MonthCount { month: format!("{year:04}-{month:02}"), count })
                 .collect(),
+        })
+    }
+}
+
+/// The figures over all history, from the totals that triggers keep (migration
+/// `2026-12-01-000001_dashboard_totals`): one row for the orders, one per payment or refund method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryTotals {
+    /// Orders ever placed.
+    pub orders: i64,
+    /// The sum of their totals, KSh.
+    pub orders_amount: i64,
+    /// The sum of the totals of cancelled orders, KSh.
+    pub cancelled_amount: i64,
+    /// Every payment less every refund, by method (as [`Entry::takings_ever`] counts them).
+    pub takings: Takings,
+}
+
+impl HistoryTotals {
+    /// Reads the kept totals: two small tables, whatever the size of the history.
+    pub fn load(connection: &mut DbConnection) -> QueryResult<HistoryTotals> {
+        let (orders, orders_amount, cancelled_amount) = order_totals::table
+            .select((order_totals::orders, order_totals::amount, order_totals::cancelled_amount))
+            .first::<(i64, i64, i64)>(connection)?;
+        let sums: Vec<(EntryKind, Method, i64)> = ledger_totals::table
+            .select((ledger_totals::kind, ledger_totals::method, ledger_totals::amount))
+            .load(connection)?;
+        let takings = Takings::of(sums);
+        Ok(HistoryTotals { orders, orders_amount, cancelled_amount, takings })
+    }
+
+    /// The same figures counted from every order and entry: what the kept totals must equal.
+    pub fn recount(connection: &mut DbConnection) -> QueryResult<HistoryTotals> {
+        let orders_amount: Option<i64> = orders::table.select(sum(orders::total_amount)).first(connection)?;
+        let cancelled_amount: Option<i64> = orders::table
+            .filter(orders::status.eq(OrderStatus::Cancelled))
+            .select(sum(orders::total_amount))
+            .first(connection)?;
+        Ok(HistoryTotals {
+            orders: orders::table.count().get_result(connection)?,
+            orders_amount: orders_amount.unwrap_or(0),
+            cancelled_amount: cancelled_amount.unwrap_or(0),
+            takings: Entry::takings_ever(connection)?,
         })
     }
 }

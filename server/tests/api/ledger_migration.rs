@@ -130,6 +130,10 @@ fn check(connection: &mut DbConnection) {
     assert_eq!(balance(connection, "AAAAAAB1").settlement(), Settlement::NothingToPay);
     // Takings over all time: each payment once.
     assert_eq!(Entry::takings_ever(connection).unwrap().total, 600 + 450 + 700 + 500 + 450 + 450);
+    // The dashboard's totals (a later migration) start from the orders and entries already there.
+    let totals = laundry::models::stats::HistoryTotals::load(connection).unwrap();
+    assert_eq!(totals, laundry::models::stats::HistoryTotals::recount(connection).unwrap());
+    assert_eq!(totals.takings.total, 600 + 450 + 700 + 500 + 450 + 450);
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod admin_run;
 mod admin_slots;
 mod assets;
 mod contacts;
+mod dashboard_totals;
 mod eta_texts;
 mod failures;
 mod helpers;
