@@ -141,13 +141,17 @@ impl Renderer {
     /// background. Returns when the first ones are ready, or with the first error (a bundle that
     /// does not load is [`RenderError::BundleLoad`]).
     pub fn start(bundle: impl Into<String>, config: RendererConfig) -> Result<Self, RenderError> {
-        let program = match config.program.clone() {
-            Some(program) => program,
-            // The running executable itself, even if its file has been replaced since it started.
-            None => PathBuf::from("/proc/self/exe"),
+        let (program, name) = match config.program.clone() {
+            Some(program) => (program.clone(), program.into_os_string()),
+            // The running executable itself, even if its file has been replaced since it started,
+            // under the name the server was started with (what `ps` shows).
+            None => {
+                (PathBuf::from("/proc/self/exe"), std::env::args_os().next().unwrap_or_else(|| "/proc/self/exe".into()))
+            }
         };
         let recipe = Recipe {
             program,
+            name,
             heap_limit_bytes: config.memory_limit_bytes,
             low_priority: config.low_priority,
             load_timeout: config.load_timeout,

@@ -5,8 +5,10 @@ use crate::child::CHILD_ARG;
 use crate::frame::{self, Failure, Kind};
 use crate::{RenderError, RenderedPage};
 use rustix::event::{PollFd, PollFlags, Timespec};
+use std::ffi::OsString;
 use std::io;
 use std::os::fd::AsFd;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,6 +21,8 @@ const PIPE_BYTES: usize = 1024 * 1024;
 #[derive(Debug, Clone)]
 pub(crate) struct Recipe {
     pub program: PathBuf,
+    /// The process's `argv[0]`: the name it is listed under.
+    pub name: OsString,
     pub heap_limit_bytes: usize,
     pub low_priority: bool,
     pub load_timeout: Duration,
@@ -57,6 +61,7 @@ impl RenderProcess {
     pub fn start(recipe: &Recipe, bundle: &[u8]) -> Result<Self, StartError> {
         let mut command = Command::new(&recipe.program);
         command
+            .arg0(&recipe.name)
             .arg(CHILD_ARG)
             .arg(std::process::id().to_string())
             .env_clear()
