@@ -79,6 +79,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    outbox_totals (channel, status) {
+        channel -> Text,
+        status -> Text,
+        messages -> BigInt,
+        undelivered -> BigInt,
+    }
+}
+
+diesel::table! {
     stops (id) {
         id -> Text,
         order_id -> Text,
@@ -370,5 +379,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     ledger_entries,
     cash_handovers,
     order_totals,
-    ledger_totals
+    ledger_totals,
+    outbox_totals
 );

@@ -1,12 +1,14 @@
 //! The dashboard's figures over all history come from totals the database keeps with triggers
 //! (issue 32). For any history of orders placed, re-billed, cancelled and restored, deleted, and of
 //! payments, refunds and corrections entered and taken out, the kept totals equal a full recount,
-//! on both backends; and the database built before the totals existed starts with the right ones.
+//! on both backends; so do the outbox report's counts for any history of messages queued, sent,
+//! failed, reported undelivered and removed.
 
 use diesel::connection::SimpleConnection;
 use laundry::db::{Database, DbConnection};
-use laundry::domain::{EntryKind, Method, TextEnum};
+use laundry::domain::{Channel, EntryKind, Method, OutboxStatus, TextEnum};
 use laundry::models::ledger::{Entry, NewEntry};
+use laundry::models::outbox::OutboxMessage;
 use laundry::models::stats::HistoryTotals;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -24,6 +26,10 @@ enum Step {
     Enter { order: usize, kind: EntryKind, method: Method, amount: i32 },
     TakeOut { entry: usize },
     Correct { entry: usize, amount: i32 },
+    Queue { channel: Channel, status: OutboxStatus, undelivered: bool },
+    MarkStatus { message: usize, status: OutboxStatus },
+    MarkDelivery { message: usize, undelivered: bool },
+    Remove { message: usize },
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -38,6 +44,12 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(order, kind, method, amount)| Step::Enter { order, kind, method, amount }),
         1 => (0_usize..64).prop_map(|entry| Step::TakeOut { entry }),
         1 => (0_usize..64, -5_000_i32..5_000).prop_map(|(entry, amount)| Step::Correct { entry, amount }),
+        3 => (prop::sample::select(Channel::ALL), prop::sample::select(OutboxStatus::ALL), any::<bool>())
+            .prop_map(|(channel, status, undelivered)| Step::Queue { channel, status, undelivered }),
+        2 => (0_usize..64, prop::sample::select(OutboxStatus::ALL))
+            .prop_map(|(message, status)| Step::MarkStatus { message, status }),
+        1 => (0_usize..64, any::<bool>()).prop_map(|(message, undelivered)| Step::MarkDelivery { message, undelivered }),
+        1 => (0_usize..64).prop_map(|message| Step::Remove { message }),
     ]
 }
 
@@ -57,6 +69,8 @@ fn pick(list: &[String], index: usize) -> Option<&String> {
 fn apply(connection: &mut DbConnection, step: &Step, placed: &mut usize) {
     let orders = ids(connection, "SELECT id FROM orders ORDER BY id");
     let entries = ids(connection, "SELECT CAST(id AS TEXT) AS id FROM ledger_entries ORDER BY id");
+    let messages = ids(connection, "SELECT id FROM outbox ORDER BY id");
+    let delivery = |undelivered: bool| if undelivered { "'failed'" } else { "'delivered'" };
     let sql = match step {
         Step::Place { total, cancelled } => {
             *placed += 1;
@@ -103,6 +117,33 @@ fn apply(connection: &mut DbConnection, step: &Step, placed: &mut usize) {
             Some(id) => format!("UPDATE ledger_entries SET amount = amount + {amount} WHERE id = {id}"),
             None => return,
         },
+        Step::Queue { channel, status, undelivered } => {
+            *placed += 1;
+            let (kind, email, phone) = match channel {
+                Channel::Email => ("order-admin", "'shop@example.com'", "NULL"),
+                Channel::Sms => ("sms-reply", "NULL", "'+254712345678'"),
+            };
+            format!(
+                "INSERT INTO outbox (id, channel, kind, to_email, to_phone, params, status, attempts, \
+                 next_attempt_at, created_at, delivery) VALUES ('message-{placed:05}', '{channel}', '{kind}', \
+                 {email}, {phone}, '{{}}', '{status}', 0, '2026-11-20 00:00:00', '2026-11-20 00:00:00', {})",
+                delivery(*undelivered),
+                channel = channel.as_str(),
+                status = status.as_str(),
+            )
+        }
+        Step::MarkStatus { message, status } => match pick(&messages, *message) {
+            Some(id) => format!("UPDATE outbox SET status = '{}' WHERE id = '{id}'", status.as_str()),
+            None => return,
+        },
+        Step::MarkDelivery { message, undelivered } => match pick(&messages, *message) {
+            Some(id) => format!("UPDATE outbox SET delivery = {} WHERE id = '{id}'", delivery(*undelivered)),
+            None => return,
+        },
+        Step::Remove { message } => match pick(&messages, *message) {
+            Some(id) => format!("DELETE FROM outbox WHERE id = '{id}'"),
+            None => return,
+        },
     };
     connection.batch_execute(&sql).unwrap();
 }
@@ -112,7 +153,7 @@ fn run(database: &Database, cases: u32) {
     runner
         .run(&prop::collection::vec(step(), 0..60), |steps| {
             let mut connection = database.connection().unwrap();
-            connection.batch_execute("DELETE FROM ledger_entries; DELETE FROM orders;").unwrap();
+            connection.batch_execute("DELETE FROM ledger_entries; DELETE FROM outbox; DELETE FROM orders;").unwrap();
             prop_assert_eq!(
                 HistoryTotals::load(&mut connection).unwrap(),
                 HistoryTotals::recount(&mut connection).unwrap()
@@ -123,6 +164,13 @@ fn run(database: &Database, cases: u32) {
             }
             let kept = HistoryTotals::load(&mut connection).unwrap();
             prop_assert_eq!(&kept, &HistoryTotals::recount(&mut connection).unwrap(), "after {:?}", steps);
+            for channel in Channel::ALL {
+                let mut kept = OutboxMessage::kept_counts(&mut connection, *channel).unwrap();
+                let mut counted = OutboxMessage::recount(&mut connection, *channel).unwrap();
+                kept.sort_by_key(|(status, _, _)| status.as_str());
+                counted.sort_by_key(|(status, _, _)| status.as_str());
+                prop_assert_eq!(kept, counted, "{:?} after {:?}", channel, steps);
+            }
             Ok(())
         })
         .unwrap();

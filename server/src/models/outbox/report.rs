@@ -4,7 +4,7 @@
 use super::OutboxMessage;
 use super::sms::OVER_LIMIT;
 use crate::db::DbConnection;
-use crate::db::schema::{orders, outbox};
+use crate::db::schema::{orders, outbox, outbox_totals};
 use crate::domain::{Channel, Delivery, OutboxStatus};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
@@ -33,21 +33,17 @@ pub struct OutboxSummary {
 impl OutboxMessage {
     /// A channel's counts by status and its newest problem.
     pub fn summary(connection: &mut DbConnection, channel: Channel) -> QueryResult<OutboxSummary> {
-        let counts: Vec<(OutboxStatus, i64)> = outbox::table
-            .filter(outbox::channel.eq(channel))
-            .group_by(outbox::status)
-            .select((outbox::status, diesel::dsl::count_star()))
-            .load(connection)?;
-        let count = |status: OutboxStatus| counts.iter().find(|(s, _)| *s == status).map_or(0, |(_, n)| *n);
-        let undelivered: i64 = outbox::table
-            .filter(outbox::channel.eq(channel))
-            .filter(outbox::status.eq(OutboxStatus::Sent))
-            .filter(outbox::delivery.eq(Delivery::Failed))
-            .count()
-            .get_result(connection)?;
+        // Kept by triggers as rows change (migration `2026-12-01-000002_outbox_totals`): the same
+        // two small reads at 100 messages and at a million.
+        let counts = Self::kept_counts(connection, channel)?;
+        let count = |status: OutboxStatus| counts.iter().find(|(s, _, _)| *s == status).map_or(0, |(_, n, _)| *n);
+        let undelivered =
+            counts.iter().find(|(s, _, _)| *s == OutboxStatus::Sent).map_or(0, |(_, _, undelivered)| *undelivered);
         let unsent = outbox::table
             .filter(outbox::channel.eq(channel))
-            .filter(outbox::status.ne_all([OutboxStatus::Sent, OutboxStatus::Skipped]))
+            // The statuses not sent nor skipped, named: the index (channel, status, last attempt)
+            // then reaches them without passing over the sent ones.
+            .filter(outbox::status.eq_any([OutboxStatus::Pending, OutboxStatus::Failed, OutboxStatus::Blocked]))
             .filter(outbox::last_error.is_not_null())
             .filter(outbox::last_attempt_at.is_not_null())
             .order(outbox::last_attempt_at.desc())
@@ -77,6 +73,38 @@ impl OutboxMessage {
             undelivered,
             last_error,
         })
+    }
+
+    /// The counts [`OutboxMessage::summary`] reads, by status, counted from every row instead:
+    /// what the kept totals must equal. `(status, messages, undelivered)`, statuses with no row
+    /// left out.
+    pub fn recount(connection: &mut DbConnection, channel: Channel) -> QueryResult<Vec<(OutboxStatus, i64, i64)>> {
+        let all: Vec<(OutboxStatus, Option<Delivery>)> = outbox::table
+            .filter(outbox::channel.eq(channel))
+            .select((outbox::status, outbox::delivery))
+            .load(connection)?;
+        let mut counts: Vec<(OutboxStatus, i64, i64)> = Vec::new();
+        for (status, delivery) in all {
+            let undelivered = i64::from(delivery == Some(Delivery::Failed));
+            match counts.iter_mut().find(|(s, _, _)| *s == status) {
+                Some(count) => {
+                    count.1 += 1;
+                    count.2 += undelivered;
+                }
+                None => counts.push((status, 1, undelivered)),
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The kept counts of `channel` by status, statuses with none left out (see
+    /// [`OutboxMessage::recount`]).
+    pub fn kept_counts(connection: &mut DbConnection, channel: Channel) -> QueryResult<Vec<(OutboxStatus, i64, i64)>> {
+        outbox_totals::table
+            .filter(outbox_totals::channel.eq(channel))
+            .filter(outbox_totals::messages.ne(0).or(outbox_totals::undelivered.ne(0)))
+            .select((outbox_totals::status, outbox_totals::messages, outbox_totals::undelivered))
+            .load(connection)
     }
 
     /// Rows staff should look at: failed, blocked, pending after a failed attempt, held back by a
