@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{Server, ms, percentile, quick, scaled, server_binary};
+use common::{Server, ms, percentile, quick, runs_part, scaled, server_binary};
 use laundry::domain::PaymentMethod;
 use laundry::views::requests::OrderBody;
 use serde_json::{Value, json};
@@ -57,8 +57,6 @@ fn main() {
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
     // `BENCH_PARTS=3,4` runs only those parts (all by default).
-    let parts = std::env::var("BENCH_PARTS").unwrap_or_else(|_| "1,2,3,4".to_owned());
-    let runs_part = |part: &str| parts.split(',').any(|p| p.trim() == part);
     if runs_part("1") || runs_part("2") {
         per_request_pages(&root, seconds);
     }

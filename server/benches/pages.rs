@@ -24,7 +24,7 @@
 
 mod common;
 
-use common::{Server, ms, percentile, quick, scaled, server_binary};
+use common::{Server, ms, percentile, quick, runs_part, scaled, server_binary};
 use laundry::config::Settings;
 use laundry::frontend::Frontend;
 use laundry::rendering::PageJson;
@@ -49,9 +49,6 @@ fn main() {
     let settings = Settings::from_lookup(|_| None).unwrap();
     println!("machine: {} cores, {}", std::thread::available_parallelism().map_or(0, usize::from), cpu_model());
     println!("server bundle: {} KB", frontend.server_bundle().len() / 1024);
-    // `BENCH_PARTS=1` runs only that section (all by default), as in the load bench.
-    let parts = std::env::var("BENCH_PARTS").unwrap_or_else(|_| "1,2,3,4".to_owned());
-    let part = |number: &str| parts.split(',').any(|part| part.trim() == number);
 
     // The props the server renders: public pages as the cache has them, the others from the
     // view structs filled with samples.
@@ -63,17 +60,17 @@ fn main() {
     let pages: Vec<(&str, serde_json::Value)> =
         pages.iter().map(|page| (page.page().name(), page.props().clone())).collect();
     let soak_pages: Vec<(&str, String)> = pages.iter().map(|(label, props)| (*label, props.to_string())).collect();
-    if part("1") {
+    if runs_part("1") {
         render_times(&root, frontend.server_bundle(), &pages, renders);
     }
-    if part("2") {
+    if runs_part("2") {
         cold_start(frontend.server_bundle(), cold_starts);
     }
-    if part("3") {
+    if runs_part("3") {
         println!("\n## Against the release server");
         load_test(&root);
     }
-    if part("4") {
+    if runs_part("4") {
         soak(frontend.server_bundle(), &soak_pages);
     }
 }

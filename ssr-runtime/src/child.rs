@@ -95,7 +95,7 @@ fn serve(input: &mut impl io::Read, heap_limit: usize) -> i32 {
     let mut engine = match Engine::load(&bundle, heap_limit) {
         Ok(engine) => engine,
         Err(error) => {
-            let _ = send(Kind::Failed, &[&[error.failure as u8], error.message.as_bytes()]);
+            let _ = send(Kind::Failed, &[&frame::failure_payload(error.failure, &error.message)]);
             return EXIT_BUNDLE;
         }
     };
@@ -115,7 +115,7 @@ fn serve(input: &mut impl io::Read, heap_limit: usize) -> i32 {
         let sent = match engine.render(&page, &props) {
             Ok(rendered) => send(Kind::Page, &[&frame::page_payload(&rendered)]),
             Err(error) => {
-                let sent = send(Kind::Failed, &[&[error.failure as u8], error.message.as_bytes()]);
+                let sent = send(Kind::Failed, &[&frame::failure_payload(error.failure, &error.message)]);
                 if error.failure == Failure::OutOfMemory {
                     return EXIT_OUT_OF_MEMORY;
                 }

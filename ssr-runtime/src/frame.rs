@@ -18,7 +18,8 @@ pub(crate) const MAX_PAYLOAD_BYTES: usize = 64 * 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Kind {
-    /// The engine's settings: the heap limit in bytes, a little-endian `u64`.
+    /// The engine's settings: the heap limit in bytes (a little-endian `u64`), then 1 to run at
+    /// nice 19 or 0.
     Start = 1,
     /// The server bundle's source.
     Bundle = 2,
@@ -58,7 +59,7 @@ pub(crate) enum Failure {
 }
 
 impl Failure {
-    pub(crate) fn from_byte(byte: u8) -> Option<Self> {
+    fn from_byte(byte: u8) -> Option<Self> {
         [Failure::BundleLoad, Failure::Threw, Failure::OutOfMemory, Failure::InvalidOutput]
             .into_iter()
             .find(|failure| *failure as u8 == byte)
@@ -113,6 +114,21 @@ pub(crate) fn take_str(payload: &mut &[u8]) -> Option<String> {
     let (text, rest) = rest.split_at(length);
     *payload = rest;
     String::from_utf8(text.to_vec()).ok()
+}
+
+/// A [`Kind::Failed`] frame's payload, as the child sends it.
+pub(crate) fn failure_payload(failure: Failure, message: &str) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(1 + message.len());
+    payload.push(failure as u8);
+    payload.extend_from_slice(message.as_bytes());
+    payload
+}
+
+/// Reads a [`Kind::Failed`] payload: the failure (`None` for a byte that names none) and its
+/// message.
+pub(crate) fn read_failure(payload: &[u8]) -> (Option<Failure>, String) {
+    let failure = payload.first().copied().and_then(Failure::from_byte);
+    (failure, String::from_utf8_lossy(payload.get(1..).unwrap_or_default()).into_owned())
 }
 
 /// A [`Kind::Page`] frame's payload, the HTML last and unframed.

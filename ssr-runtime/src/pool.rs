@@ -13,8 +13,6 @@
 
 use crate::process::{Recipe, RenderProcess, StartError};
 use crate::{RenderError, RenderedPage};
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -155,7 +153,10 @@ impl Renderer {
             heap_limit_bytes: config.memory_limit_bytes,
             low_priority: config.low_priority,
             load_timeout: config.load_timeout,
+            render_timeout: config.render_timeout,
             bytecode_cache: config.bytecode_cache.clone(),
+            recycle_above_bytes: config.recycle_above_bytes,
+            recycle_after_renders: config.recycle_after_renders,
         };
         let shared = Arc::new(Shared {
             recipe,
@@ -171,18 +172,13 @@ impl Renderer {
         let (ready_tx, ready_rx) = mpsc::channel::<Result<(), RenderError>>();
         let engines = config.engines.max(1);
         let mut threads = Vec::with_capacity(engines + 1);
-        let limits = SlotLimits {
-            render_timeout: config.render_timeout,
-            recycle_above_bytes: config.recycle_above_bytes,
-            recycle_after_renders: config.recycle_after_renders.max(1),
-        };
         for index in 0..engines {
             let shared = Arc::clone(&shared);
             let queue = Arc::clone(&queue);
             let ready = ready_tx.clone();
             let thread = thread::Builder::new()
                 .name(format!("ssr-slot-{index}"))
-                .spawn(move || run_slot(&shared, &queue, limits, &ready))
+                .spawn(move || run_slot(&shared, &queue, &ready))
                 .map_err(|_| RenderError::Unavailable)?;
             threads.push(thread);
         }
@@ -269,13 +265,6 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-#[derive(Clone, Copy)]
-struct SlotLimits {
-    render_timeout: Duration,
-    recycle_above_bytes: u64,
-    recycle_after_renders: u64,
-}
-
 impl Shared {
     fn start_process(&self) -> Result<RenderProcess, StartError> {
         let started = RenderProcess::start(&self.recipe, &self.bundle);
@@ -291,16 +280,29 @@ impl Shared {
 
     fn end_process(&self, process: RenderProcess) {
         let id = process.id();
-        process.end();
+        drop(process);
         lock(&self.process_ids).retain(|&live| live != id);
+    }
+
+    /// Takes the spare out, if there is one, and wakes the spare's thread to start the next.
+    fn take_from(&self, spare: &mut Spare) -> Option<RenderProcess> {
+        let process = spare.process.take();
+        if process.is_some() {
+            self.spare_changed.notify_all();
+        }
+        process
+    }
+
+    /// The spare if it is ready now.
+    fn ready_spare(&self) -> Option<RenderProcess> {
+        self.take_from(&mut lock(&self.spare))
     }
 
     /// The spare, once there is one; `None` when the spare's thread has stopped and none is left.
     fn take_spare(&self) -> Option<RenderProcess> {
         let mut spare = lock(&self.spare);
         loop {
-            if let Some(process) = spare.process.take() {
-                self.spare_changed.notify_all();
+            if let Some(process) = self.take_from(&mut spare) {
                 return Some(process);
             }
             if spare.stopped {
@@ -311,22 +313,7 @@ impl Shared {
     }
 }
 
-/// A share of renders for one process: `renders`, give or take a tenth.
-fn with_jitter(renders: u64) -> u64 {
-    let tenth = renders / 10;
-    if tenth == 0 {
-        return renders;
-    }
-    let random = RandomState::new().build_hasher().finish();
-    renders - tenth + random % (2 * tenth + 1)
-}
-
-fn run_slot(
-    shared: &Shared,
-    queue: &Mutex<Receiver<Job>>,
-    limits: SlotLimits,
-    ready: &Sender<Result<(), RenderError>>,
-) {
+fn run_slot(shared: &Shared, queue: &Mutex<Receiver<Job>>, ready: &Sender<Result<(), RenderError>>) {
     let mut process = match shared.start_process() {
         Ok(process) => {
             let _ = ready.send(Ok(()));
@@ -342,7 +329,6 @@ fn run_slot(
             return;
         }
     };
-    let mut share = with_jitter(limits.recycle_after_renders);
     loop {
         // The lock is held only while waiting for a job, never during a render.
         let job = match queue.lock() {
@@ -350,14 +336,12 @@ fn run_slot(
             Err(_) => break,
         };
         let Ok(job) = job else { break };
-        if ready_process(shared, &mut process) {
-            share = with_jitter(limits.recycle_after_renders);
-        }
+        ready_process(shared, &mut process);
         let Some(current) = process.as_mut() else {
             let _ = job.reply.send(Err(RenderError::Unavailable));
             continue;
         };
-        let outcome = current.render(&job.page, &job.props_json, limits.render_timeout, shared.recipe.heap_limit_bytes);
+        let outcome = current.render(&shared.recipe, &job.page, &job.props_json);
         let counters = &shared.counters;
         match &outcome.result {
             Ok(_) => {
@@ -373,9 +357,7 @@ fn run_slot(
                 }
             }
         }
-        let worn = outcome.fit
-            && (current.renders() >= share
-                || current.resident_bytes().is_some_and(|bytes| bytes > limits.recycle_above_bytes));
+        let worn = outcome.fit && current.worn(&shared.recipe);
         // Counted before the answer, so that whoever gets it sees the replacement in the stats.
         if !outcome.fit {
             counters.engines_rebuilt.fetch_add(1, Ordering::Relaxed);
@@ -388,11 +370,7 @@ fn run_slot(
             if let Some(old) = process.take() {
                 shared.end_process(old);
             }
-            if let Some(spare) = lock(&shared.spare).process.take() {
-                shared.spare_changed.notify_all();
-                process = Some(spare);
-                share = with_jitter(limits.recycle_after_renders);
-            }
+            process = shared.ready_spare();
         }
     }
     if let Some(process) = process {
@@ -401,10 +379,8 @@ fn run_slot(
 }
 
 /// Makes sure `process` holds a live process, if one can be had: one that died between renders
-/// (killed from outside) is replaced before it is given a render, by the spare. True when the
-/// process is a new one.
-fn ready_process(shared: &Shared, process: &mut Option<RenderProcess>) -> bool {
-    let mut replaced = false;
+/// (killed from outside) is replaced before it is given a render, by the spare.
+fn ready_process(shared: &Shared, process: &mut Option<RenderProcess>) {
     loop {
         if let Some(dead) = process.take_if(|process| process.has_ended()) {
             tracing::error!(pid = dead.id(), "a render process died between renders");
@@ -414,14 +390,11 @@ fn ready_process(shared: &Shared, process: &mut Option<RenderProcess>) -> bool {
             shared.end_process(dead);
         }
         if process.is_some() {
-            return replaced;
+            return;
         }
-        match shared.take_spare() {
-            Some(spare) => {
-                *process = Some(spare);
-                replaced = true;
-            }
-            None => return replaced,
+        *process = shared.take_spare();
+        if process.is_none() {
+            return;
         }
     }
 }

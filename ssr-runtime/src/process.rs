@@ -5,7 +5,9 @@ use crate::child::CHILD_ARG;
 use crate::frame::{self, Failure, Kind};
 use crate::{RenderError, RenderedPage};
 use rustix::event::{PollFd, PollFlags, Timespec};
+use std::collections::hash_map::RandomState;
 use std::ffi::OsString;
+use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
@@ -26,7 +28,12 @@ pub(crate) struct Recipe {
     pub heap_limit_bytes: usize,
     pub low_priority: bool,
     pub load_timeout: Duration,
+    pub render_timeout: Duration,
     pub bytecode_cache: Option<PathBuf>,
+    /// A process whose resident memory is above this after a render is replaced.
+    pub recycle_above_bytes: u64,
+    /// A process is replaced after about this many renders.
+    pub recycle_after_renders: u64,
 }
 
 /// A render process with the bundle loaded, waiting for renders.
@@ -35,6 +42,9 @@ pub(crate) struct RenderProcess {
     input: ChildStdin,
     output: ChildStdout,
     renders: u64,
+    /// Renders after which it is replaced: the recipe's, give or take a tenth, so that processes
+    /// started together are not replaced together.
+    share: u64,
 }
 
 /// How a render ended, for the process that did it.
@@ -88,7 +98,8 @@ impl RenderProcess {
         for pipe in [input.as_fd(), output.as_fd()] {
             let _ = rustix::pipe::fcntl_setpipe_size(pipe, PIPE_BYTES);
         }
-        let mut process = RenderProcess { child, input, output, renders: 0 };
+        let share = with_jitter(recipe.recycle_after_renders.max(1));
+        let mut process = RenderProcess { child, input, output, renders: 0, share };
         let deadline = Instant::now() + recipe.load_timeout;
         let mut settings = (recipe.heap_limit_bytes as u64).to_le_bytes().to_vec();
         settings.push(u8::from(recipe.low_priority));
@@ -100,10 +111,11 @@ impl RenderProcess {
         };
         match answer {
             Ok((Kind::Ready, _)) => Ok(process),
-            Ok((Kind::Failed, payload)) if payload.first() == Some(&(Failure::BundleLoad as u8)) => {
-                process.end();
-                Err(StartError::Bundle(String::from_utf8_lossy(&payload[1..]).into_owned()))
-            }
+            // The process is ended as it is dropped.
+            Ok((Kind::Failed, payload)) => match frame::read_failure(&payload) {
+                (Some(Failure::BundleLoad), message) => Err(StartError::Bundle(message)),
+                _ => Err(StartError::Process(process.died("sent a failure it may not send to the bundle"))),
+            },
             Ok((kind, _)) => Err(StartError::Process(process.died(&format!("answered {kind:?} to the bundle")))),
             Err(Received::Deadline) => Err(StartError::Process(
                 process.died(&format!("did not load the bundle within {} ms", recipe.load_timeout.as_millis())),
@@ -112,8 +124,9 @@ impl RenderProcess {
         }
     }
 
-    /// Renders one page, killing the process if it has not answered by `deadline`.
-    pub fn render(&mut self, page: &str, props_json: &str, limit: Duration, heap_limit_bytes: usize) -> Outcome {
+    /// Renders one page, killing the process if it has not answered within the recipe's time limit.
+    pub fn render(&mut self, recipe: &Recipe, page: &str, props_json: &str) -> Outcome {
+        let (limit, heap_limit_bytes) = (recipe.render_timeout, recipe.heap_limit_bytes);
         let deadline = Instant::now() + limit;
         self.renders += 1;
         let mut head = Vec::with_capacity(4 + page.len());
@@ -129,8 +142,8 @@ impl RenderProcess {
                 None => crashed(self.died("sent a page frame that does not read")),
             },
             Ok((Kind::Failed, payload)) => {
-                let message = String::from_utf8_lossy(payload.get(1..).unwrap_or_default()).into_owned();
-                match payload.first().copied().and_then(Failure::from_byte) {
+                let (failure, message) = frame::read_failure(&payload);
+                match failure {
                     Some(Failure::Threw) => Outcome { result: Err(RenderError::Threw { message }), fit: true },
                     Some(Failure::InvalidOutput) => {
                         Outcome { result: Err(RenderError::InvalidOutput { message }), fit: true }
@@ -150,9 +163,10 @@ impl RenderProcess {
         }
     }
 
-    /// Renders done by this process.
-    pub fn renders(&self) -> u64 {
-        self.renders
+    /// Whether the process has done its share of renders or grown above the recipe's memory
+    /// bound (`/proc/<pid>/statm`), and is to be replaced.
+    pub fn worn(&self, recipe: &Recipe) -> bool {
+        self.renders >= self.share || self.resident_bytes().is_some_and(|bytes| bytes > recipe.recycle_above_bytes)
     }
 
     /// Whether the process has ended on its own since its last render (killed from outside, say).
@@ -166,16 +180,10 @@ impl RenderProcess {
     }
 
     /// Resident memory of the process (`/proc/<pid>/statm`), when it can be read.
-    pub fn resident_bytes(&self) -> Option<u64> {
+    fn resident_bytes(&self) -> Option<u64> {
         let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
         let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
         Some(pages * rustix::param::page_size() as u64)
-    }
-
-    /// Ends the process: its stdin closes (a process between renders exits on that) and it is
-    /// killed, then reaped.
-    pub fn end(mut self) {
-        self.kill();
     }
 
     fn kill(&mut self) {
@@ -199,7 +207,7 @@ impl RenderProcess {
             if left.is_zero() {
                 return Err(Received::Deadline);
             }
-            let wait = Timespec { tv_sec: left.as_secs() as i64, tv_nsec: i64::from(left.subsec_nanos()) };
+            let wait = Timespec::try_from(left).map_err(|error| Received::Broken(io::Error::other(error)))?;
             let mut fds = [PollFd::new(&self.output, PollFlags::IN)];
             match rustix::event::poll(&mut fds, Some(&wait)) {
                 Ok(0) => return Err(Received::Deadline),
@@ -218,12 +226,23 @@ impl RenderProcess {
     }
 }
 
+/// Dropping a process ends it: killed, then reaped (its stdin closes with it).
 impl Drop for RenderProcess {
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(None)) {
             self.kill();
         }
     }
+}
+
+/// `renders`, give or take a tenth.
+fn with_jitter(renders: u64) -> u64 {
+    let tenth = renders / 10;
+    if tenth == 0 {
+        return renders;
+    }
+    let random = RandomState::new().build_hasher().finish();
+    renders - tenth + random % (2 * tenth + 1)
 }
 
 enum Received {

@@ -32,6 +32,11 @@ pub fn scaled(full: usize, floor: usize) -> usize {
     if quick() { (full / 10).max(floor) } else { full }
 }
 
+/// Whether `BENCH_PARTS` (a comma-separated list, like `1,4`; all parts when unset) names `part`.
+pub fn runs_part(part: &str) -> bool {
+    std::env::var("BENCH_PARTS").map_or(true, |parts| parts.split(',').any(|p| p.trim() == part))
+}
+
 /// The server binary cargo built for this bench (the release profile).
 pub fn server_binary() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_BIN_EXE_laundry"))

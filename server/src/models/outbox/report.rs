@@ -5,7 +5,7 @@ use super::OutboxMessage;
 use super::sms::OVER_LIMIT;
 use crate::db::DbConnection;
 use crate::db::schema::{orders, outbox, outbox_totals};
-use crate::domain::{Channel, Delivery, OutboxStatus};
+use crate::domain::{Channel, Delivery, OutboxStatus, TextEnum};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
 
@@ -36,9 +36,10 @@ impl OutboxMessage {
         // Kept by triggers as rows change (migration `2026-12-01-000002_outbox_totals`): the same
         // two small reads at 100 messages and at a million.
         let counts = Self::kept_counts(connection, channel)?;
-        let count = |status: OutboxStatus| counts.iter().find(|(s, _, _)| *s == status).map_or(0, |(_, n, _)| *n);
-        let undelivered =
-            counts.iter().find(|(s, _, _)| *s == OutboxStatus::Sent).map_or(0, |(_, _, undelivered)| *undelivered);
+        let of =
+            |status: OutboxStatus| counts.iter().find(|(s, _, _)| *s == status).map_or((0, 0), |(_, n, u)| (*n, *u));
+        let count = |status: OutboxStatus| of(status).0;
+        let undelivered = of(OutboxStatus::Sent).1;
         let unsent = outbox::table
             .filter(outbox::channel.eq(channel))
             // The statuses not sent nor skipped, named: the index (channel, status, last attempt)
@@ -75,36 +76,32 @@ impl OutboxMessage {
         })
     }
 
-    /// The counts [`OutboxMessage::summary`] reads, by status, counted from every row instead:
-    /// what the kept totals must equal. `(status, messages, undelivered)`, statuses with no row
-    /// left out.
+    /// The counts [`OutboxMessage::summary`] reads, counted from every row instead: what the kept
+    /// totals must equal. `(status, messages, undelivered)` for every status, in
+    /// [`OutboxStatus::ALL`]'s order.
     pub fn recount(connection: &mut DbConnection, channel: Channel) -> QueryResult<Vec<(OutboxStatus, i64, i64)>> {
         let all: Vec<(OutboxStatus, Option<Delivery>)> = outbox::table
             .filter(outbox::channel.eq(channel))
             .select((outbox::status, outbox::delivery))
             .load(connection)?;
-        let mut counts: Vec<(OutboxStatus, i64, i64)> = Vec::new();
-        for (status, delivery) in all {
-            let undelivered = i64::from(delivery == Some(Delivery::Failed));
-            match counts.iter_mut().find(|(s, _, _)| *s == status) {
-                Some(count) => {
-                    count.1 += 1;
-                    count.2 += undelivered;
-                }
-                None => counts.push((status, 1, undelivered)),
-            }
-        }
-        Ok(counts)
+        Ok(every_status(|status| {
+            let rows = all.iter().filter(|(s, _)| *s == status);
+            (rows.clone().count() as i64, rows.filter(|(_, d)| *d == Some(Delivery::Failed)).count() as i64)
+        }))
     }
 
-    /// The kept counts of `channel` by status, statuses with none left out (see
-    /// [`OutboxMessage::recount`]).
+    /// The kept counts of `channel`: `(status, messages, undelivered)` for every status, in
+    /// [`OutboxStatus::ALL`]'s order (see [`OutboxMessage::recount`]).
     pub fn kept_counts(connection: &mut DbConnection, channel: Channel) -> QueryResult<Vec<(OutboxStatus, i64, i64)>> {
-        outbox_totals::table
+        let kept: Vec<(OutboxStatus, i64, i64)> = outbox_totals::table
             .filter(outbox_totals::channel.eq(channel))
-            .filter(outbox_totals::messages.ne(0).or(outbox_totals::undelivered.ne(0)))
             .select((outbox_totals::status, outbox_totals::messages, outbox_totals::undelivered))
-            .load(connection)
+            .load(connection)?;
+        Ok(every_status(|status| {
+            kept.iter()
+                .find(|(s, _, _)| *s == status)
+                .map_or((0, 0), |(_, messages, undelivered)| (*messages, *undelivered))
+        }))
     }
 
     /// Rows staff should look at: failed, blocked, pending after a failed attempt, held back by a
@@ -173,4 +170,15 @@ impl OutboxMessage {
             .select(OutboxMessage::as_select())
             .load(connection)
     }
+}
+
+/// `(status, messages, undelivered)` for every status, in [`OutboxStatus::ALL`]'s order.
+fn every_status(count: impl Fn(OutboxStatus) -> (i64, i64)) -> Vec<(OutboxStatus, i64, i64)> {
+    OutboxStatus::ALL
+        .iter()
+        .map(|&status| {
+            let (messages, undelivered) = count(status);
+            (status, messages, undelivered)
+        })
+        .collect()
 }
