@@ -59,7 +59,7 @@ deny: ## Licences, duplicate and wildcard crates, sources (cargo-deny; see deny.
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs
 
-bench: frontend ## Print render, load, order, Node-comparison and login-flood figures (see BENCHMARKS.md)
+bench: frontend ## Print render, load, order, Node-comparison, login-flood and history-size figures (see BENCHMARKS.md)
 	@# Each bench runs the server binary cargo builds with it, in the release profile.
 	cargo bench -p laundry --bench pages
 	@# Orders on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (as .ci/run sets it).
@@ -67,6 +67,8 @@ bench: frontend ## Print render, load, order, Node-comparison and login-flood fi
 	@# Per-request pages against a Node peer (frontend/scripts/node-render-server.mjs), /pricing
 	@# beside them, and a login flood (issue 13).
 	cargo bench -p laundry --bench load
+	@# A year of history at 1,000, 10,000 and 100,000 orders, on SQLite and on PostgreSQL (issue 32).
+	cargo bench -p laundry --bench scale
 
 bench-quick: ## The benches with a tenth of the work: they still run and their checks hold (CI)
 	BENCH_QUICK=1 $(MAKE) bench

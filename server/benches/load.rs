@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{Server, ms, percentile, quick, runs_part, scaled, server_binary};
+use common::{Server, free_port, ms, percentile, quick, runs_part, scaled, server_binary};
 use laundry::domain::PaymentMethod;
 use laundry::views::requests::OrderBody;
 use serde_json::{Value, json};
@@ -878,10 +878,6 @@ fn runs(program: &str, arg: &str) -> bool {
 
 fn sqlite_url(folder: &Path) -> String {
     format!("sqlite://{}/bench.db", folder.display())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn kb(bytes: usize) -> f64 {

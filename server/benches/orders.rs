@@ -7,13 +7,11 @@
 
 mod common;
 
-use common::{Server, ms, percentile, scaled, server_binary};
+use common::{ScratchPostgres, Server, free_port, ms, order_body, percentile, scaled, server_binary, wait_until_up};
 use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
 use laundry::db::schema::orders;
-use laundry::domain::PaymentMethod;
-use laundry::views::requests::OrderBody;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -185,71 +183,4 @@ async fn submit_all(base: &str, count: usize) -> Outcome {
         }
     }
     outcome
-}
-
-/// The `n`th order, as the order form sends it: the four services by the kg, 1 to 20 kg, both ways
-/// to pay, every other one with an e-mail.
-fn order_body(n: usize) -> OrderBody {
-    let services = ["wash-fold", "dry-cleaning", "ironing", "bedding"];
-    OrderBody {
-        customer_name: format!("Bench Customer {n}"),
-        phone: format!("07{:08}", n % 100_000_000),
-        email: n.is_multiple_of(2).then(|| format!("bench{n}@example.com")),
-        location: "Kilimani, Nairobi".to_owned(),
-        landmark: None,
-        service_type: services[n % services.len()].to_owned(),
-        quantity: (1 + n % 20).to_string(),
-        payment_method: if n.is_multiple_of(3) { PaymentMethod::PayNow } else { PaymentMethod::PayDelivery },
-        special_instructions: String::new(),
-        pickup: None,
-        rush: false,
-        pin_lat: None,
-        pin_lng: None,
-        pieces: Default::default(),
-    }
-}
-
-async fn wait_until_up(base: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(response) = reqwest::get(format!("{base}/healthz")).await
-            && response.status().is_success()
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "the server did not start on {base}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// A PostgreSQL database made for this run and dropped after it.
-struct ScratchPostgres {
-    admin_url: String,
-    name: String,
-    url: String,
-}
-
-impl ScratchPostgres {
-    fn create(admin_url: &str) -> Self {
-        let mut admin = diesel::PgConnection::establish(admin_url)
-            .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
-        let name = format!("laundry_bench_{}", uuid::Uuid::new_v4().simple());
-        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
-        let server = admin_url.split('?').next().unwrap_or(admin_url);
-        let server = server.rsplit_once('/').map_or(server, |(server, _)| server);
-        Self { admin_url: admin_url.to_owned(), url: format!("{server}/{name}"), name }
-    }
-}
-
-impl Drop for ScratchPostgres {
-    fn drop(&mut self) {
-        if let Ok(mut admin) = diesel::PgConnection::establish(&self.admin_url) {
-            let _ =
-                diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
-        }
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }

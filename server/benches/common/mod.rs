@@ -1,4 +1,5 @@
-//! What both benches use: the release server as a child process, and percentiles.
+//! What the benches share: the release server as a child process, percentiles, an order as the
+//! form sends it, and a scratch PostgreSQL database.
 #![allow(dead_code)]
 
 use std::process::Child;
@@ -45,4 +46,79 @@ pub fn server_binary() -> std::path::PathBuf {
 /// Milliseconds, for printing.
 pub fn ms(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
+}
+
+/// The `n`th order, as the order form sends it: the four services by the kg, 1 to 20 kg, both ways
+/// to pay, every other one with an e-mail.
+pub fn order_body(n: usize) -> laundry::views::requests::OrderBody {
+    use laundry::domain::PaymentMethod;
+    use laundry::views::requests::OrderBody;
+    let services = ["wash-fold", "dry-cleaning", "ironing", "bedding"];
+    OrderBody {
+        customer_name: format!("Bench Customer {n}"),
+        phone: format!("07{:08}", n % 100_000_000),
+        email: n.is_multiple_of(2).then(|| format!("bench{n}@example.com")),
+        location: "Kilimani, Nairobi".to_owned(),
+        landmark: None,
+        service_type: services[n % services.len()].to_owned(),
+        quantity: (1 + n % 20).to_string(),
+        payment_method: if n.is_multiple_of(3) { PaymentMethod::PayNow } else { PaymentMethod::PayDelivery },
+        special_instructions: String::new(),
+        pickup: None,
+        rush: false,
+        pin_lat: None,
+        pin_lng: None,
+        pieces: Default::default(),
+    }
+}
+
+pub async fn wait_until_up(base: &str) {
+    use std::time::Instant;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(response) = reqwest::get(format!("{base}/healthz")).await
+            && response.status().is_success()
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the server did not start on {base}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A PostgreSQL database made for this run and dropped after it.
+pub struct ScratchPostgres {
+    admin_url: String,
+    name: String,
+    /// Its URL.
+    pub url: String,
+}
+
+impl ScratchPostgres {
+    /// A new database on the server `admin_url` names.
+    pub fn create(admin_url: &str) -> Self {
+        use diesel::{Connection, RunQueryDsl};
+        let mut admin = diesel::PgConnection::establish(admin_url)
+            .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+        let name = format!("laundry_bench_{}", uuid::Uuid::new_v4().simple());
+        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
+        let server = admin_url.split('?').next().unwrap_or(admin_url);
+        let server = server.rsplit_once('/').map_or(server, |(server, _)| server);
+        Self { admin_url: admin_url.to_owned(), url: format!("{server}/{name}"), name }
+    }
+}
+
+impl Drop for ScratchPostgres {
+    fn drop(&mut self) {
+        use diesel::{Connection, RunQueryDsl};
+        if let Ok(mut admin) = diesel::PgConnection::establish(&self.admin_url) {
+            let _ =
+                diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
+        }
+    }
+}
+
+/// A port nobody listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }

@@ -19,7 +19,7 @@ use tokio::sync::Semaphore;
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
 
-pub use connection::DbConnection;
+pub use connection::{DbConnection, MultiBackend as DbBackend};
 
 /// The key of the PostgreSQL advisory lock held while migrating ("laundry migrations" as ASCII,
 /// folded into 63 bits): one instance migrates at a time.

@@ -71,6 +71,28 @@ diesel::table! {
 }
 
 diesel::table! {
+    order_balances (order_id) {
+        order_id -> Text,
+        due -> BigInt,
+        first_entry -> BigInt,
+    }
+}
+
+diesel::table! {
+    order_search (order_id) {
+        order_id -> Text,
+        words -> Text,
+    }
+}
+
+diesel::table! {
+    order_status_counts (status) {
+        status -> Text,
+        orders -> BigInt,
+    }
+}
+
+diesel::table! {
     ledger_totals (kind, method) {
         kind -> Text,
         method -> Text,
@@ -379,6 +401,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     ledger_entries,
     cash_handovers,
     order_totals,
+    order_balances,
+    order_search,
+    order_status_counts,
     ledger_totals,
     outbox_totals
 );

@@ -3,7 +3,7 @@
 //! change writes is `lifecycle::money`'s.
 
 use crate::db::DbConnection;
-use crate::db::schema::{cash_handovers, ledger_entries, orders};
+use crate::db::schema::{cash_handovers, ledger_entries, order_balances, orders};
 use crate::domain::schedule::day_bounds;
 use crate::domain::{Balance, EntryKind, Method, Takings};
 use diesel::dsl::{sql, sum};
@@ -244,15 +244,27 @@ impl Entry {
     }
 
     /// The orders that owe something (`owing`) or are owed something back (not `owing`), with
-    /// what, oldest order first, at most `limit`.
+    /// what, oldest order first, at most `limit`: from the balances the triggers keep
+    /// (`order_balances`), which hold the same sums as the entries.
     pub fn unsettled(connection: &mut DbConnection, owing: bool, limit: i64) -> QueryResult<Vec<(String, i64)>> {
+        let mut query = order_balances::table.into_boxed();
+        query = if owing { query.filter(order_balances::due.gt(0)) } else { query.filter(order_balances::due.lt(0)) };
+        query
+            .order(order_balances::first_entry.asc())
+            .limit(limit)
+            .select((order_balances::order_id, order_balances::due))
+            .load(connection)
+    }
+
+    /// The same as [`Entry::unsettled`] with no limit, summed from every entry: what the kept
+    /// balances must equal (tests).
+    pub fn unsettled_recounted(connection: &mut DbConnection, owing: bool) -> QueryResult<Vec<(String, i64)>> {
         let condition = if owing { format!("{DUE} > 0") } else { format!("{DUE} < 0") };
         ledger_entries::table
             .group_by(ledger_entries::order_id)
             .having(sql::<Bool>(&condition))
             .select((ledger_entries::order_id, sql::<BigInt>(DUE)))
             .order(sql::<BigInt>("MIN(ledger_entries.id)"))
-            .limit(limit)
             .load(connection)
     }
 

@@ -4,8 +4,8 @@
 //! model: it joins orders with their prompts, payments and re-clean links, and writes nothing;
 //! no other model imports it.
 
-use crate::db::DbConnection;
-use crate::db::schema::{mpesa_prompts, mpesa_receipts, orders};
+use crate::db::schema::{mpesa_prompts, mpesa_receipts, order_balances, order_status_counts, orders};
+use crate::db::{DbBackend, DbConnection};
 use crate::domain::{Balance, OrderReference, OrderStatus, PaymentStatus, PhoneNumber};
 use crate::models::Page;
 use crate::models::ledger::Entry;
@@ -14,13 +14,12 @@ use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
 use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::sql_types::Bool;
+use diesel::query_builder::QueryFragment;
+use diesel::sql_types::{Bool, Nullable, Text};
 use std::collections::HashMap;
 
-/// The orders whose ledger says something is still to pay.
-const OWING: &str = "orders.id IN (SELECT ledger_entries.order_id FROM ledger_entries GROUP BY ledger_entries.order_id \
-                     HAVING SUM(CASE WHEN ledger_entries.kind = 'payment' THEN -ledger_entries.amount \
-                     ELSE ledger_entries.amount END) > 0)";
+/// A query of the staff's list, before its order and page.
+type Filtered = orders::BoxedQuery<'static, DbBackend>;
 
 /// What the staff's order list shows: optionally one status, optionally a search.
 #[derive(Debug, Clone, Default)]
@@ -37,11 +36,6 @@ pub struct OrderFilter {
     pub search: Option<String>,
 }
 
-diesel::define_sql_function! {
-    /// SQL `lower`, the same on both backends.
-    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
-
 impl ListedOrder {
     /// A page of orders matching `filter`, newest first, each with its lines, its M-PESA and (a
     /// re-clean) the order ID of the order it cleans again.
@@ -52,48 +46,20 @@ impl ListedOrder {
         page: i64,
         page_size: i64,
     ) -> QueryResult<Page<ListedOrder>> {
-        let query = || {
-            let mut query = orders::table.into_boxed();
-            if let Some(status) = filter.status {
-                query = query.filter(orders::status.eq(status));
+        let search = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        // Counted from the counts the triggers keep where they can be: counting the orders would
+        // cost more as history grows. Filtered by status alone, or not at all, the count is kept;
+        // "paid" is every order of those statuses less the few that owe.
+        let total = match (filter.payment, search) {
+            (None, None) => Self::kept_count(connection, filter.status, false)?,
+            (Some(PaymentStatus::Paid), None) => {
+                let owing = OrderFilter { payment: Some(PaymentStatus::Unpaid), ..filter.clone() };
+                let owing: i64 = filtered(&owing).count().get_result(connection)?;
+                Self::kept_count(connection, filter.status, filter.status.is_none())? - owing
             }
-            if let Some(payment) = filter.payment {
-                let owing = sql::<Bool>(OWING);
-                query = match payment {
-                    PaymentStatus::Unpaid => query.filter(owing),
-                    PaymentStatus::Paid => query.filter(diesel::dsl::not(owing)),
-                };
-                if filter.status.is_none() {
-                    query = query.filter(orders::status.ne(OrderStatus::Cancelled));
-                }
-            }
-            if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-                let pattern = format!("%{}%", escape_like(&search.to_lowercase()));
-                let mut matches: Box<dyn BoxableExpression<orders::table, _, SqlType = diesel::sql_types::Bool>> =
-                    Box::new(
-                        lower(orders::customer_name)
-                            .like(pattern.clone())
-                            .escape('\\')
-                            .or(lower(orders::location).like(pattern).escape('\\')),
-                    );
-                // The dashboard shows the order ID after '#'; `parse` drops it.
-                if let Some(reference) = OrderReference::parse(search) {
-                    matches = Box::new(matches.or(orders::reference.eq(reference.as_str().to_owned())));
-                }
-                if let Ok(phone) = PhoneNumber::parse(search) {
-                    matches = Box::new(matches.or(orders::phone.eq(phone.as_str().to_owned())));
-                } else {
-                    let digits: String = search.chars().filter(char::is_ascii_digit).collect();
-                    if digits.len() >= 4 && search.chars().all(|c| c.is_ascii_digit() || " +-".contains(c)) {
-                        matches = Box::new(matches.or(orders::phone.like(format!("%{digits}"))));
-                    }
-                }
-                query = query.filter(matches);
-            }
-            query
+            _ => filtered(filter).count().get_result(connection)?,
         };
-        let total = query().count().get_result(connection)?;
-        let items = query()
+        let items = filtered(filter)
             .order((orders::created_at.desc(), orders::id.desc()))
             .limit(page_size)
             .offset((page.max(1) - 1) * page_size)
@@ -114,6 +80,88 @@ impl ListedOrder {
             .collect();
         Ok(Page { items, total })
     }
+}
+
+impl ListedOrder {
+    /// The orders of `status` (without one: all orders, or all but the cancelled ones), from the
+    /// counts the triggers keep.
+    fn kept_count(connection: &mut DbConnection, status: Option<OrderStatus>, but_cancelled: bool) -> QueryResult<i64> {
+        let mut counts = order_status_counts::table.into_boxed();
+        if let Some(status) = status {
+            counts = counts.filter(order_status_counts::status.eq(status.as_str()));
+        } else if but_cancelled {
+            counts = counts.filter(order_status_counts::status.ne(OrderStatus::Cancelled.as_str()));
+        }
+        let counts: Vec<i64> = counts.select(order_status_counts::orders).load(connection)?;
+        Ok(counts.into_iter().sum())
+    }
+}
+
+/// The orders matching `filter`, unordered.
+fn filtered(filter: &OrderFilter) -> Filtered {
+    let mut query = orders::table.into_boxed();
+    if let Some(status) = filter.status {
+        query = query.filter(orders::status.eq(status));
+    }
+    if let Some(payment) = filter.payment {
+        // The orders whose ledger says something is still to pay, from the kept balances.
+        let owing =
+            orders::id.eq_any(order_balances::table.filter(order_balances::due.gt(0)).select(order_balances::order_id));
+        query = match payment {
+            PaymentStatus::Unpaid => query.filter(owing),
+            PaymentStatus::Paid => query.filter(diesel::dsl::not(owing)),
+        };
+        if filter.status.is_none() {
+            query = query.filter(orders::status.ne(OrderStatus::Cancelled));
+        }
+    }
+    if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        query = query.filter(search_matches(search));
+    }
+    query
+}
+
+/// What a search looks for that nothing holds: it stands for the alternatives a search does not
+/// use, and is looked up in the trigram index like any other three characters (finding nothing).
+const NOTHING: &str = "\u{1}\u{1}\u{1}";
+
+/// The orders a staff search finds, each alternative through an index: a name or a pickup
+/// location holding the search (three characters or more, any case: the trigram index of
+/// `order_search` cannot look up less), the order ID (with or without '#'), the phone number in
+/// any usual form, or its last digits (four or more). One `IN` over their union: OR-ing them would
+/// make PostgreSQL read every order.
+fn search_matches(
+    search: &str,
+) -> diesel::expression::SqlLiteral<Bool, impl Expression + QueryFragment<DbBackend> + use<>> {
+    // LIKE's wildcards are dropped rather than escaped: FTS5 does not take an ESCAPE clause.
+    let words: String = search.chars().filter(|c| !"%_\\".contains(*c)).collect::<String>().to_lowercase();
+    let words = if words.trim().chars().count() >= 3 { format!("%{words}%") } else { format!("%{NOTHING}%") };
+    // The dashboard shows the order ID after '#'; `parse` drops it.
+    let reference = OrderReference::parse(search).map(|reference| reference.as_str().to_owned());
+    let (phone, digits) = match PhoneNumber::parse(search) {
+        Ok(phone) => (Some(phone.as_str().to_owned()), format!("%{NOTHING}%")),
+        Err(_) => {
+            let digits: String = search.chars().filter(char::is_ascii_digit).collect();
+            let only_digits = search.chars().all(|c| c.is_ascii_digit() || " +-".contains(c));
+            (None, if digits.len() >= 4 && only_digits { digits } else { NOTHING.to_owned() })
+        }
+    };
+    sql::<Bool>(
+        "orders.id IN (SELECT order_search.order_id FROM order_search WHERE order_search.words LIKE ",
+    )
+    .bind::<Text, _>(words)
+    .sql(" UNION ALL SELECT by_reference.id FROM orders AS by_reference WHERE by_reference.reference = ")
+    .bind::<Nullable<Text>, _>(reference)
+    .sql(" UNION ALL SELECT by_phone.id FROM orders AS by_phone WHERE by_phone.phone = ")
+    .bind::<Nullable<Text>, _>(phone)
+    .sql(
+        " UNION ALL SELECT ending.order_search_id FROM (SELECT order_search.order_id AS order_search_id \
+         FROM order_search WHERE order_search.words LIKE ",
+    )
+    .bind::<Text, _>(format!("%{digits}%"))
+    .sql(") AS ending INNER JOIN orders AS by_ending ON by_ending.id = ending.order_search_id WHERE by_ending.phone LIKE ")
+    .bind::<Text, _>(format!("%{digits}"))
+    .sql(")")
 }
 
 /// An order of the staff's list.
@@ -179,9 +227,4 @@ impl MoneyFacts {
     pub fn of_order(connection: &mut DbConnection, id: &str) -> QueryResult<MoneyFacts> {
         Ok(MoneyFacts::of_orders(connection, &[id])?.remove(id).unwrap_or_default())
     }
-}
-
-/// `text` with LIKE's wildcards escaped by `\`.
-fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }

@@ -139,6 +139,11 @@ impl TestApp {
         self.post_json("/api/tracking", &serde_json::json!({ "by": "order", "q": order_id }), &[]).await
     }
 
+    /// The URL of the app's database.
+    pub fn database_url(&self) -> String {
+        self._database.url()
+    }
+
     /// Runs a query on the app's database.
     pub fn with_db<T>(&self, query: impl FnOnce(&mut laundry::db::DbConnection) -> T) -> T {
         let mut connection = self.state.db().connection().unwrap();

@@ -38,6 +38,7 @@ mod pages;
 mod phone_bookings;
 mod process;
 mod prompt_limits;
+mod query_plans;
 mod reclean_life;
 mod recleans;
 mod recleans_staff;

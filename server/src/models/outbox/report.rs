@@ -105,23 +105,47 @@ impl OutboxMessage {
     }
 
     /// Rows staff should look at: failed, blocked, pending after a failed attempt, held back by a
-    /// limit per phone, or sent but reported undelivered; newest first; each with the order ID of the order it is about.
+    /// limit per phone, or sent but reported undelivered; newest first; each with the order ID of
+    /// the order it is about. Each kind is looked up by its own index (channel and status first)
+    /// and the newest `limit` of them kept: one query OR-ing them would read every message ever
+    /// sent.
     pub fn problems(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<(OutboxMessage, Option<String>)>> {
-        outbox::table
-            .left_join(orders::table.on(orders::id.nullable().eq(outbox::order_id)))
-            .filter(
-                outbox::status
-                    .eq_any([OutboxStatus::Failed, OutboxStatus::Blocked])
-                    .or(outbox::last_error.is_not_null().and(outbox::status.eq(OutboxStatus::Pending)))
-                    .or(outbox::delivery.eq(Delivery::Failed))
-                    .or(outbox::status
-                        .eq(OutboxStatus::Skipped)
-                        .and(outbox::last_error.like(format!("{OVER_LIMIT}%")))),
-            )
-            .order(outbox::created_at.desc())
-            .limit(limit)
-            .select((OutboxMessage::as_select(), orders::reference.nullable()))
-            .load(connection)
+        let channels = [Channel::Email, Channel::Sms];
+        let newest = || {
+            outbox::table
+                .left_join(orders::table.on(orders::id.nullable().eq(outbox::order_id)))
+                .filter(outbox::channel.eq_any(channels))
+                .order(outbox::created_at.desc())
+                .limit(limit)
+                .select((OutboxMessage::as_select(), orders::reference.nullable()))
+                .into_boxed()
+        };
+        let mut rows: Vec<(OutboxMessage, Option<String>)> =
+            newest().filter(outbox::status.eq_any([OutboxStatus::Failed, OutboxStatus::Blocked])).load(connection)?;
+        rows.extend(
+            newest()
+                .filter(outbox::status.eq(OutboxStatus::Pending))
+                .filter(outbox::last_error.is_not_null())
+                .load(connection)?,
+        );
+        rows.extend(
+            newest()
+                .filter(outbox::status.eq(OutboxStatus::Skipped))
+                .filter(outbox::last_error.like(format!("{OVER_LIMIT}%")))
+                .load(connection)?,
+        );
+        // Reported undelivered, whatever its status (only a sent text is reported on).
+        rows.extend(
+            newest()
+                .filter(outbox::status.eq_any(OutboxStatus::ALL))
+                .filter(outbox::delivery.eq(Delivery::Failed))
+                .filter(outbox::status.ne_all([OutboxStatus::Failed, OutboxStatus::Blocked]))
+                .load(connection)?,
+        );
+        rows.sort_by(|(a, _), (b, _)| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+        rows.dedup_by(|(a, _), (b, _)| a.id == b.id);
+        rows.truncate(usize::try_from(limit).unwrap_or(0));
+        Ok(rows)
     }
 
     /// The order ID (the customers' and staff's, not the database key) of the order `message` is about.

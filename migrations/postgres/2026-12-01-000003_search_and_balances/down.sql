@@ -1,0 +1,12 @@
+DROP INDEX outbox_phone;
+DROP TRIGGER order_balances_update ON ledger_entries;
+DROP TRIGGER order_balances_insert_delete ON ledger_entries;
+DROP FUNCTION order_balances_keep();
+DROP TABLE order_balances;
+DROP TRIGGER order_status_counts_update ON orders;
+DROP TRIGGER order_status_counts_insert_delete ON orders;
+DROP FUNCTION order_status_counts_keep();
+DROP TABLE order_status_counts;
+DROP TRIGGER order_search_keep ON orders;
+DROP FUNCTION order_search_keep();
+DROP TABLE order_search;

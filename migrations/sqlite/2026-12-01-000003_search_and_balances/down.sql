@@ -1,0 +1,13 @@
+DROP INDEX outbox_phone;
+DROP TRIGGER order_balances_delete;
+DROP TRIGGER order_balances_update;
+DROP TRIGGER order_balances_insert;
+DROP TABLE order_balances;
+DROP TRIGGER order_status_counts_delete;
+DROP TRIGGER order_status_counts_update;
+DROP TRIGGER order_status_counts_insert;
+DROP TABLE order_status_counts;
+DROP TRIGGER order_search_delete;
+DROP TRIGGER order_search_update;
+DROP TRIGGER order_search_insert;
+DROP TABLE order_search;
