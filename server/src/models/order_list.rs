@@ -12,10 +12,9 @@ use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
-use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::query_builder::QueryFragment;
-use diesel::sql_types::{Bool, Nullable, Text};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::sql_types::{Bool, Text};
 use std::collections::HashMap;
 
 /// A query of the staff's list, before its order and page.
@@ -116,52 +115,99 @@ fn filtered(filter: &OrderFilter) -> Filtered {
         }
     }
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        query = query.filter(search_matches(search));
+        query = query.filter(SearchMatches::of(search));
     }
     query
 }
 
-/// What a search looks for that nothing holds: it stands for the alternatives a search does not
-/// use, and is looked up in the trigram index like any other three characters (finding nothing).
-const NOTHING: &str = "\u{1}\u{1}\u{1}";
-
 /// The orders a staff search finds, each alternative through an index: a name or a pickup
 /// location holding the search (three characters or more, any case: the trigram index of
 /// `order_search` cannot look up less), the order ID (with or without '#'), the phone number in
-/// any usual form, or its last digits (four or more). One `IN` over their union: OR-ing them would
-/// make PostgreSQL read every order.
-fn search_matches(
-    search: &str,
-) -> diesel::expression::SqlLiteral<Bool, impl Expression + QueryFragment<DbBackend> + use<>> {
-    // LIKE's wildcards are dropped rather than escaped: FTS5 does not take an ESCAPE clause.
-    let words: String = search.chars().filter(|c| !"%_\\".contains(*c)).collect::<String>().to_lowercase();
-    let words = if words.trim().chars().count() >= 3 { format!("%{words}%") } else { format!("%{NOTHING}%") };
-    // The dashboard shows the order ID after '#'; `parse` drops it.
-    let reference = OrderReference::parse(search).map(|reference| reference.as_str().to_owned());
-    let (phone, digits) = match PhoneNumber::parse(search) {
-        Ok(phone) => (Some(phone.as_str().to_owned()), format!("%{NOTHING}%")),
-        Err(_) => {
-            let digits: String = search.chars().filter(char::is_ascii_digit).collect();
-            let only_digits = search.chars().all(|c| c.is_ascii_digit() || " +-".contains(c));
-            (None, if digits.len() >= 4 && only_digits { digits } else { NOTHING.to_owned() })
+/// any usual form, or its last digits (four or more). Written as one `IN` over the union of the
+/// alternatives the search uses (OR-ing them makes PostgreSQL read every order); a search with
+/// none of them finds nothing.
+#[derive(Debug, Clone, Default, QueryId)]
+struct SearchMatches {
+    /// `%words%`, lower case.
+    words: Option<String>,
+    /// An order ID.
+    reference: Option<String>,
+    /// A phone number, stored form.
+    phone: Option<String>,
+    /// The last digits of a phone number: `%digits%` for the trigram index, `%digits` for the
+    /// number itself.
+    ending: Option<(String, String)>,
+}
+
+impl SearchMatches {
+    fn of(search: &str) -> Self {
+        // LIKE's wildcards stand for themselves as any one character, rather than escaped (FTS5
+        // does not use its index with an ESCAPE clause): "100%" finds "100%" (and "100x").
+        let words: String =
+            search.chars().map(|c| if "%_\\".contains(c) { '_' } else { c }).collect::<String>().to_lowercase();
+        let (phone, ending) = match PhoneNumber::parse(search) {
+            Ok(phone) => (Some(phone.as_str().to_owned()), None),
+            Err(_) => {
+                let digits: String = search.chars().filter(char::is_ascii_digit).collect();
+                let only_digits = search.chars().all(|c| c.is_ascii_digit() || " +-".contains(c));
+                (None, (digits.len() >= 4 && only_digits).then(|| (format!("%{digits}%"), format!("%{digits}"))))
+            }
+        };
+        SearchMatches {
+            words: (words.trim().chars().count() >= 3).then(|| format!("%{words}%")),
+            // The dashboard shows the order ID after '#'; `parse` drops it.
+            reference: OrderReference::parse(search).map(|reference| reference.as_str().to_owned()),
+            phone,
+            ending,
         }
-    };
-    sql::<Bool>(
-        "orders.id IN (SELECT order_search.order_id FROM order_search WHERE order_search.words LIKE ",
-    )
-    .bind::<Text, _>(words)
-    .sql(" UNION ALL SELECT by_reference.id FROM orders AS by_reference WHERE by_reference.reference = ")
-    .bind::<Nullable<Text>, _>(reference)
-    .sql(" UNION ALL SELECT by_phone.id FROM orders AS by_phone WHERE by_phone.phone = ")
-    .bind::<Nullable<Text>, _>(phone)
-    .sql(
-        " UNION ALL SELECT ending.order_search_id FROM (SELECT order_search.order_id AS order_search_id \
-         FROM order_search WHERE order_search.words LIKE ",
-    )
-    .bind::<Text, _>(format!("%{digits}%"))
-    .sql(") AS ending INNER JOIN orders AS by_ending ON by_ending.id = ending.order_search_id WHERE by_ending.phone LIKE ")
-    .bind::<Text, _>(format!("%{digits}"))
-    .sql(")")
+    }
+}
+
+impl Expression for SearchMatches {
+    type SqlType = Bool;
+}
+
+impl diesel::expression::ValidGrouping<()> for SearchMatches {
+    type IsAggregate = diesel::expression::is_aggregate::Never;
+}
+
+impl AppearsOnTable<orders::table> for SearchMatches {}
+
+impl SelectableExpression<orders::table> for SearchMatches {}
+
+impl QueryFragment<DbBackend> for SearchMatches {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DbBackend>) -> QueryResult<()> {
+        let mut alternatives = 0;
+        let mut union = |out: &mut AstPass<'_, 'b, DbBackend>, sql: &str| {
+            out.push_sql(if alternatives == 0 { "orders.id IN (" } else { " UNION ALL " });
+            out.push_sql(sql);
+            alternatives += 1;
+        };
+        if let Some(words) = &self.words {
+            union(&mut out, "SELECT order_search.order_id FROM order_search WHERE order_search.words LIKE ");
+            out.push_bind_param::<Text, _>(words)?;
+        }
+        if let Some(reference) = &self.reference {
+            union(&mut out, "SELECT by_reference.id FROM orders AS by_reference WHERE by_reference.reference = ");
+            out.push_bind_param::<Text, _>(reference)?;
+        }
+        if let Some(phone) = &self.phone {
+            union(&mut out, "SELECT by_phone.id FROM orders AS by_phone WHERE by_phone.phone = ");
+            out.push_bind_param::<Text, _>(phone)?;
+        }
+        if let Some((holding, ending)) = &self.ending {
+            union(
+                &mut out,
+                "SELECT by_ending.id FROM order_search AS ending INNER JOIN orders AS by_ending \
+                 ON by_ending.id = ending.order_id WHERE ending.words LIKE ",
+            );
+            out.push_bind_param::<Text, _>(holding)?;
+            out.push_sql(" AND by_ending.phone LIKE ");
+            out.push_bind_param::<Text, _>(ending)?;
+        }
+        out.push_sql(if alternatives == 0 { "1 = 0" } else { ")" });
+        Ok(())
+    }
 }
 
 /// An order of the staff's list.

@@ -170,7 +170,9 @@ on_both_backends! {
         assert_eq!(found("q=kilimani").await.len(), 2, "every order picked up there");
         let by_order_id = get(&app, &session, &format!("/api/admin/orders?q={}", amina_ref.to_lowercase())).await;
         assert_eq!(order_ids(&by_order_id), vec![amina_ref.clone()]);
-        assert_eq!(found("q=%25").await.len(), 1, "% is a character to find, not a wildcard");
+        assert_eq!(found("q=100%25").await.len(), 1, "% is a character to find");
+        assert_eq!(found("q=e_nam").await.len(), 1, "so is _");
+        assert_eq!(found("q=1%25").await.len(), 0, "names and places match from three characters");
         let by_shown_id = get(&app, &session, &format!("/api/admin/orders?q=%23{amina_ref}")).await;
         assert_eq!(order_ids(&by_shown_id), vec![amina_ref.clone()], "the order ID as the table shows it, #K7MX2QPD");
         assert_eq!(found("status=ready&q=amina").await.len(), 0, "filters combine");

@@ -2,7 +2,8 @@
 //! (issue 32). For any history of orders placed, re-billed, cancelled and restored, deleted, and of
 //! payments, refunds and corrections entered and taken out, the kept totals equal a full recount,
 //! on both backends; so do the outbox report's counts for any history of messages queued, sent,
-//! failed, reported undelivered and removed.
+//! failed, reported undelivered and removed; and so do each order's kept balance, the kept count
+//! of each status and the search's rows (one per order).
 
 use diesel::connection::SimpleConnection;
 use laundry::db::{Database, DbConnection};
@@ -169,6 +170,26 @@ fn run(database: &Database, cases: u32) {
                 let counted = OutboxMessage::recount(&mut connection, *channel).unwrap();
                 prop_assert_eq!(kept, counted, "{:?} after {:?}", channel, steps);
             }
+            // Each order's balance, the orders of each status, the search's rows.
+            for owing in [true, false] {
+                let mut kept = Entry::unsettled(&mut connection, owing, i64::MAX).unwrap();
+                let mut counted = Entry::unsettled_recounted(&mut connection, owing).unwrap();
+                kept.sort();
+                counted.sort();
+                prop_assert_eq!(kept, counted, "balances (owing: {}) after {:?}", owing, steps);
+            }
+            let kept = ids(
+                &mut connection,
+                "SELECT status || ' ' || CAST(orders AS TEXT) AS id FROM order_status_counts WHERE orders <> 0 \
+                 ORDER BY status",
+            );
+            let counted = ids(
+                &mut connection,
+                "SELECT status || ' ' || CAST(COUNT(*) AS TEXT) AS id FROM orders GROUP BY status ORDER BY status",
+            );
+            prop_assert_eq!(kept, counted, "status counts after {:?}", steps);
+            let searched = ids(&mut connection, "SELECT order_id AS id FROM order_search ORDER BY order_id");
+            prop_assert_eq!(searched, ids(&mut connection, "SELECT id FROM orders ORDER BY id"), "after {:?}", steps);
             Ok(())
         })
         .unwrap();
