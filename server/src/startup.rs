@@ -62,6 +62,7 @@ fn job_context(state: &AppState) -> JobContext {
         outbox_wakes: vec![state.mail_wake().clone(), state.sms_wake().clone()],
         daraja: Some(state.daraja().clone()),
         notify: state.notify_customer(),
+        keep_messages_months: state.settings().keep_messages_months,
     }
 }
 

@@ -1,11 +1,13 @@
 // /privacy: the privacy notice, as Kenya's Data Protection Act 2019 asks of a business that keeps
 // customers' personal data: what we keep, why, for how long, whom we share it with, and the
 // customer's rights. Static: the same for every visitor, so the server renders it once.
+import type { PrivacyProps as OwnProps } from "../lib/generated/PrivacyProps";
 import type { SharedProps } from "../lib/types";
 import type { PageMeta } from "../routes";
 
-/** Props of the privacy page: the shared ones only (the business e-mail comes from them). */
-export type PrivacyProps = SharedProps;
+/** Props of the privacy page: the shared ones (the business e-mail comes from them) and how long
+ * copies of messages are kept. */
+export type PrivacyProps = SharedProps & OwnProps;
 
 /** What we keep, why, and for how long, one row per kind of record. */
 const RECORDS: readonly { title: string; what: string; why: string; kept: string }[] = [
@@ -52,7 +54,21 @@ export function meta(props: PrivacyProps): PageMeta {
 }
 
 /** The privacy notice. */
-export default function PrivacyPage({ business }: PrivacyProps) {
+/** How long copies of the messages about an order are kept. */
+export function messagesKept(months: number | null): string {
+  if (months === null) return "As long as the order.";
+  const span =
+    months === 1
+      ? "1 month"
+      : months % 12 === 0
+        ? months === 12
+          ? "1 year"
+          : `${months / 12} years`
+        : `${months} months`;
+  return `${span} after we send them; the order then keeps only a note of what was sent and when.`;
+}
+
+export default function PrivacyPage({ business, keepMessagesMonths }: PrivacyProps) {
   const email = <a href={`mailto:${business.email}`}>{business.email}</a>;
   return (
     <>
@@ -71,7 +87,10 @@ export default function PrivacyPage({ business }: PrivacyProps) {
 
           <h2>What we keep, why, and for how long</h2>
           <ul className="privacy__records">
-            {RECORDS.map((record) => (
+            {RECORDS.map((record) => ({
+              ...record,
+              kept: record.title === "Messages about your order" ? messagesKept(keepMessagesMonths) : record.kept,
+            })).map((record) => (
               <li key={record.title} className="card">
                 <h3>{record.title}</h3>
                 <p>{record.what}</p>

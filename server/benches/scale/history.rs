@@ -198,7 +198,7 @@ struct GeneratedOrder {
 fn generated_order(n: usize, placed: PrimitiveDateTime, status: OrderStatus) -> GeneratedOrder {
     let service = &SERVICES[n % 4];
     let mut lines = vec![Line::by_the_kg(service, 1 + (n % 9) as i32)];
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         lines.push(Line::of_item(&PRICE_LIST[4 + n % 20], 1 + (n % 4) as i32));
     }
     GeneratedOrder {
@@ -211,7 +211,7 @@ fn generated_order(n: usize, placed: PrimitiveDateTime, status: OrderStatus) -> 
         lines,
         status,
         placed,
-        payment: if n % 3 == 0 { PaymentMethod::PayNow } else { PaymentMethod::PayDelivery },
+        payment: if n.is_multiple_of(3) { PaymentMethod::PayNow } else { PaymentMethod::PayDelivery },
     }
 }
 

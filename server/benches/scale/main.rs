@@ -35,7 +35,7 @@ fn main() {
     let sizes: Vec<usize> = if quick() { vec![100, 1_000, 10_000] } else { vec![1_000, 10_000, 100_000] };
     let mut met = true;
     let folder = tempfile::tempdir().unwrap();
-    let mut backends: Vec<(&str, Box<dyn Fn(usize) -> (String, Option<ScratchPostgres>)>)> =
+    let mut backends: Vec<(&str, Box<NewDatabase<'_>>)> =
         vec![("SQLite", Box::new(|n| (format!("sqlite://{}/scale-{n}.db", folder.path().display()), None)))];
     match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty()) {
         Some(admin_url) => backends.push((
@@ -64,6 +64,9 @@ fn main() {
         println!("\nsome of issue 32's targets are missed (see above)");
     }
 }
+
+/// Makes the database for a size: its URL, and the scratch PostgreSQL database to drop after it.
+type NewDatabase<'a> = dyn Fn(usize) -> (String, Option<ScratchPostgres>) + 'a;
 
 /// What one size measured: each target's median and size, orders/s, RSS.
 struct Column {

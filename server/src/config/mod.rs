@@ -46,6 +46,9 @@ pub struct Settings {
     /// `LAUNDRY_BEHIND_PROXY=true`: take the client address from the last `X-Forwarded-For` entry
     /// (only behind a proxy that sets them; otherwise clients could pick their own address).
     pub behind_proxy: bool,
+    /// How many months the outbox keeps a message before the retention job summarises it for its
+    /// order and deletes it (`LAUNDRY_KEEP_MESSAGES_MONTHS`, default 12, `forever` for never).
+    pub keep_messages_months: Option<u32>,
     /// Orders and contact messages one client may send per hour (`LAUNDRY_SUBMISSIONS_PER_HOUR`,
     /// default 30): enough for a household or an office behind one address, not for a script
     /// filling the order list and spending the mail quota.
@@ -237,6 +240,13 @@ impl Settings {
             .ok()
             .filter(|days| (1..=90).contains(days))
             .ok_or_else(|| invalid(name, &days, "expected a whole number of days from 1 to 90"))?;
+        let (name, months) = var("LAUNDRY_KEEP_MESSAGES_MONTHS", "12");
+        let keep_messages_months = match months.trim() {
+            "forever" => None,
+            text => Some(text.parse::<u32>().ok().filter(|months| (1..=120).contains(months)).ok_or_else(|| {
+                invalid(name, &months, "expected a whole number of months from 1 to 120, or forever")
+            })?),
+        };
         let mail = mail::mail_settings(&lookup)?;
         let sms = sms::sms_settings(&lookup)?;
         let mpesa = mpesa::mpesa_settings(&lookup)?;
@@ -244,6 +254,7 @@ impl Settings {
         let schedule = schedule::schedule(&lookup)?;
         Ok(Self {
             schedule,
+            keep_messages_months,
             submissions_per_hour,
             tracking_per_10_minutes,
             limit_clients,
@@ -381,6 +392,13 @@ mod tests {
         assert_eq!(settings(&[]).unwrap().submissions_per_hour, 30);
         assert_eq!(settings(&[]).unwrap().tracking_per_10_minutes, 10);
         assert_eq!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "40")]).unwrap().tracking_per_10_minutes, 40);
+        assert_eq!(settings(&[]).unwrap().keep_messages_months, Some(12));
+        assert_eq!(settings(&[("LAUNDRY_KEEP_MESSAGES_MONTHS", "forever")]).unwrap().keep_messages_months, None);
+        assert_eq!(settings(&[("LAUNDRY_KEEP_MESSAGES_MONTHS", "3")]).unwrap().keep_messages_months, Some(3));
+        for bad in ["0", "121", "-1", "a year"] {
+            let error = settings(&[("LAUNDRY_KEEP_MESSAGES_MONTHS", bad)]).unwrap_err().to_string();
+            assert!(error.contains("LAUNDRY_KEEP_MESSAGES_MONTHS"), "{error}");
+        }
         assert!(settings(&[("LAUNDRY_TRACKING_PER_10_MINUTES", "0")]).is_err());
         assert_eq!(settings(&[]).unwrap().limit_clients, 100_000);
         assert_eq!(settings(&[("LAUNDRY_LIMIT_CLIENTS", "500")]).unwrap().limit_clients, 500);

@@ -71,6 +71,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    outbox_archive (id) {
+        id -> BigInt,
+        order_id -> Nullable<Text>,
+        channel -> Text,
+        kind -> Text,
+        status -> Text,
+        delivery -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     order_balances (order_id) {
         order_id -> Text,
         due -> BigInt,
@@ -402,6 +415,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     cash_handovers,
     order_totals,
     order_balances,
+    outbox_archive,
     order_search,
     order_status_counts,
     ledger_totals,

@@ -2,8 +2,8 @@
 //! `job_poll` (30 s) and lets each [`Job`] do what is due by the [`Clock`] of the settings. A job
 //! that must happen once for all instances claims its run in the database under a lease
 //! (`models::job_run`), so that several instances on one PostgreSQL, and restarts, never do it
-//! twice. The jobs: the 5:30pm texts ([`eta_texts`]) and the status queries of M-PESA prompts
-//! ([`payment_queries`]).
+//! twice. The jobs: the 5:30pm texts ([`eta_texts`]), the status queries of M-PESA prompts
+//! ([`payment_queries`]) and, once a day, the retention of old messages ([`retention`]).
 //!
 //! The workers, woken as soon as this instance writes work for them: the outbox's, one per channel
 //! ([`outbox_worker`]), and the M-PESA prompts' ([`prompt_worker`]). They live here rather than
@@ -15,6 +15,7 @@ pub mod eta_texts;
 pub mod outbox_worker;
 pub mod payment_queries;
 pub mod prompt_worker;
+pub mod retention;
 
 use crate::clock::Clock;
 use crate::db::Database;
@@ -51,6 +52,8 @@ pub struct JobContext {
     pub daraja: Option<Arc<Daraja>>,
     /// How a payment found by a query tells the customer.
     pub notify: NotifyCustomer,
+    /// Months the outbox keeps a message (`None`: every message, forever).
+    pub keep_messages_months: Option<u32>,
 }
 
 impl JobContext {
@@ -85,8 +88,12 @@ pub struct Scheduler {
 impl Scheduler {
     /// Every job, looking for work every `poll`.
     pub fn new(context: JobContext, poll: Duration) -> Self {
-        let jobs: Vec<Arc<dyn Job>> =
-            vec![Arc::new(eta_texts::EtaTexts::default()), Arc::new(payment_queries::PaymentQueries)];
+        let retention = retention::Retention { keep_months: context.keep_messages_months };
+        let jobs: Vec<Arc<dyn Job>> = vec![
+            Arc::new(eta_texts::EtaTexts::default()),
+            Arc::new(payment_queries::PaymentQueries),
+            Arc::new(retention),
+        ];
         Self { context: Arc::new(context), jobs, poll }
     }
 

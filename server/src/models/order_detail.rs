@@ -8,7 +8,7 @@ use crate::db::schema::outbox;
 use crate::domain::OrderReference;
 use crate::models::ledger::Entry;
 use crate::models::order::{Order, OrderLine, StatusChange};
-use crate::models::outbox::OutboxMessage;
+use crate::models::outbox::{ArchivedMessage, OutboxMessage};
 use crate::models::reclean::{Reclean, RecleanLinks};
 use diesel::prelude::*;
 
@@ -21,7 +21,8 @@ pub struct OrderRecord {
     pub lines: Vec<OrderLine>,
     /// Its status changes, oldest first (the first is 'pending', when it was placed).
     pub history: Vec<StatusChange>,
-    /// The e-mails and texts about it (to staff and to the customer), oldest first.
+    /// The e-mails and texts about it (to staff and to the customer), oldest first; those older than
+    /// the outbox keeps as their summaries.
     pub messages: Vec<OutboxMessage>,
     /// The order it re-cleans, and the re-cleans asked of it.
     pub links: RecleanLinks,
@@ -38,11 +39,15 @@ impl OrderRecord {
         };
         let lines = Order::lines(connection, &order.id)?;
         let history = Order::history(connection, &order.id)?;
-        let messages = outbox::table
+        let mut messages: Vec<OutboxMessage> = outbox::table
             .filter(outbox::order_id.eq(&order.id))
             .order((outbox::created_at.asc(), outbox::id.asc()))
             .select(OutboxMessage::as_select())
             .load(connection)?;
+        // Those the retention job deleted, as it summarised them (no recipient, no words).
+        let summarised = ArchivedMessage::of_order(connection, &order.id)?;
+        messages.extend(summarised.iter().map(ArchivedMessage::as_message));
+        messages.sort_by_key(|message| message.created_at);
         let links = Reclean::links(connection, &order.id)?;
         let entries = Entry::of_order(connection, &order.id)?;
         Ok(Some(OrderRecord { order, lines, history, messages, links, entries }))

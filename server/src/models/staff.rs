@@ -242,6 +242,12 @@ impl LoginFailures {
             .get_result(connection)
     }
 
+    /// Forgets every failure older than `before` (the retention job: failures are forgotten as
+    /// sign-ins are tried, and this catches the days nobody tries).
+    pub fn forget_before(connection: &mut DbConnection, before: PrimitiveDateTime) -> QueryResult<usize> {
+        diesel::delete(login_failures::table.filter(login_failures::failed_at.lt(before))).execute(connection)
+    }
+
     /// Takes back one attempt recorded by [`LoginFailures::record`] (one refused by the limit
     /// before its password was checked).
     pub fn forget(connection: &mut DbConnection, id: i64) -> QueryResult<()> {

@@ -101,7 +101,10 @@ impl PublicPage {
             }
             PublicPage::Tracking => PageJson::new(business, clock, path, &TrackingProps { query: None, result: None }),
             PublicPage::Contact => PageJson::new(business, clock, path, &ContactPageProps { form: None, sent: false }),
-            PublicPage::Privacy => PageJson::new(business, clock, path, &PrivacyProps {}),
+            PublicPage::Privacy => {
+                let props = PrivacyProps { keep_messages_months: settings.keep_messages_months };
+                PageJson::new(business, clock, path, &props)
+            }
             PublicPage::Confirmation => {
                 PageJson::new(business, clock, path, &ConfirmationProps { order: None, error: None })
             }

@@ -146,7 +146,8 @@ pub struct OutboxMessageView {
     pub kind: MessageKind,
     /// What staff read for the kind.
     pub label: String,
-    /// 'staff', the customer's address, or for a text the customer's phone (E.164).
+    /// 'staff', the customer's address, for a text the customer's phone (E.164), or 'the customer'
+    /// (a message summarised by the retention job keeps no recipient).
     pub to: String,
     /// The order ID of the order it is about (never the database's key).
     pub order_id: Option<String>,
@@ -183,7 +184,12 @@ impl OutboxMessageView {
             to: if message.kind.to_staff() {
                 "staff".to_owned()
             } else {
-                message.to_email.clone().or_else(|| message.to_phone.clone()).unwrap_or_default()
+                // A message the retention job summarised keeps no recipient.
+                message
+                    .to_email
+                    .clone()
+                    .or_else(|| message.to_phone.clone())
+                    .unwrap_or_else(|| "the customer".to_owned())
             },
             order_id: order_id.map(str::to_owned),
             status: message.status,

@@ -266,9 +266,14 @@ pub struct ContactPageProps {
     pub sent: bool,
 }
 
-/// The privacy page's own props: none (the business e-mail it names is in the shared props).
+/// The privacy page's own props (the business e-mail it names is in the shared props).
 #[derive(Debug, Clone, Default, Serialize, TS)]
-pub struct PrivacyProps {}
+#[serde(rename_all = "camelCase")]
+pub struct PrivacyProps {
+    /// Months the outbox keeps a copy of a message (`LAUNDRY_KEEP_MESSAGES_MONTHS`); null: as long
+    /// as the order.
+    pub keep_messages_months: Option<u32>,
+}
 
 /// The order just placed, as the confirmation shows it (no more personal data than needed).
 #[derive(Debug, Clone, Serialize, TS)]

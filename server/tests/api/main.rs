@@ -42,6 +42,7 @@ mod query_plans;
 mod reclean_life;
 mod recleans;
 mod recleans_staff;
+mod retention;
 mod seo;
 mod shell;
 mod slots;

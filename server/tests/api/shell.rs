@@ -65,6 +65,10 @@ async fn the_privacy_notice_says_what_is_kept_why_how_long_and_whom_to_ask() {
     assert!(html.contains("Data Protection"));
     assert!(html.contains("5 years after the order"));
     assert!(html.contains("1 year after we answer"));
+    assert!(
+        html.contains("1 year after we send them; the order then keeps only a note of what was sent and when."),
+        "copies of messages for LAUNDRY_KEEP_MESSAGES_MONTHS (12 by default)"
+    );
     assert!(html.contains(r#"href="mailto:sales@example.com""#), "the business e-mail from the configuration");
     assert!(html.contains("Office of the Data Protection Commissioner"));
     assert!(html.contains(r#"<link rel="canonical" href="http://127.0.0.1:8080/privacy">"#));

@@ -26,7 +26,8 @@ kind: MessageKind,
  */
 label: string, 
 /**
- * 'staff', the customer's address, or for a text the customer's phone (E.164).
+ * 'staff', the customer's address, for a text the customer's phone (E.164), or 'the customer'
+ * (a message summarised by the retention job keeps no recipient).
  */
 to: string, 
 /**

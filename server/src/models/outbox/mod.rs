@@ -1,14 +1,16 @@
 //! The outbox of every message, e-mail and SMS: rows written with the order or message they belong
 //! to (`notify` words the texts and builds the e-mails), claimed per channel by the outbox workers
 //! under a lease ([`queue`]), what staff see of it ([`report`]), and the SMS side: opt-outs, kinds
-//! switched off, delivery reports ([`sms`]).
+//! switched off, delivery reports ([`sms`]), and what is kept of old messages ([`retention`]).
 
 mod queue;
 mod report;
+mod retention;
 mod sms;
 
 pub use queue::{DayBudget, Finish, Pace};
 pub use report::OutboxSummary;
+pub use retention::ArchivedMessage;
 pub use sms::{DeliveryReport, Enqueued, MessageSwitch, OVER_LIMIT, OptOut};
 
 use crate::db::DbConnection;

@@ -1,0 +1,2 @@
+DROP INDEX outbox_created;
+DROP TABLE outbox_archive;
