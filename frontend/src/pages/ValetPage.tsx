@@ -28,7 +28,9 @@ export default function ValetPage(props: ValetProps) {
     csrf: props.csrf,
     day: props.chooser ? props.day : null,
     valet: props.chooser?.valet ?? null,
+    window: props.chooser?.window ?? null,
   };
+  const windows = props.chooser?.windows ?? [];
   const toGo = props.stops.filter((stop) => stop.state === "planned" || stop.state === "on-the-way").length;
   // Items a customer may add at the door: the price list's entries counted by the piece or kg
   // (General Laundry's are weighed as the order's kg).
@@ -66,6 +68,24 @@ export default function ValetPage(props: ValetProps) {
               Show
             </button>
           </form>
+        )}
+        {windows.length > 0 && (
+          <nav className="valet-windows" aria-label="Windows of the day">
+            <p>{`${windows.reduce((sum, window) => sum + window.stops, 0)} stops on ${props.dayLabel}, one window at a time:`}</p>
+            <ul>
+              {windows.map((window) => (
+                <li key={window.start}>
+                  <a
+                    className="button button--light"
+                    href={`/valet?date=${encodeURIComponent(props.day)}&window=${encodeURIComponent(window.start)}`}
+                    aria-current={window.start === props.chooser?.window ? "page" : undefined}
+                  >
+                    {`${window.label} (${window.stops})`}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
         )}
         {props.notice && (
           <p className="note note--ok" role="status">

@@ -7,7 +7,7 @@
 use crate::auth::CurrentStaff;
 use crate::clock::stored;
 use crate::db::DbError;
-use crate::domain::schedule::{day_label, nairobi_day, parse_day};
+use crate::domain::schedule::{Window, clock_time, day_label, nairobi_day, parse_day};
 use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::lifecycle::Context;
 use crate::lifecycle::valet::{self, Actor, MAX_MISSED_REASON, Outcome, RunError};
@@ -16,7 +16,9 @@ use crate::models::order_list::MoneyFacts;
 use crate::models::staff::Staff;
 use crate::models::valet_run::RunStop;
 use crate::state::AppState;
-use crate::views::valet::{RunChooser, StopFormError, ValetAction, ValetChoice, ValetProps, ValetStop};
+use crate::views::valet::{
+    RunChooser, RunWindowChoice, StopFormError, ValetAction, ValetChoice, ValetProps, ValetStop,
+};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -26,36 +28,49 @@ use time::Date;
 /// What a valet reads when a change could not be stored.
 const SAVE_FAILED: &str = "That could not be saved. Please try again.";
 
-/// `?date=YYYY-MM-DD&valet=<id>` (staff and owners only: a valet always sees their own run
-/// today), and what the last form did (`notice`, `stop`).
+/// `?date=YYYY-MM-DD&valet=<id>&window=HH:MM` (staff and owners only: a valet always sees their
+/// own run today), and what the last form did (`notice`, `stop`).
 #[derive(Debug, Default, Deserialize)]
 pub struct RunQuery {
     date: Option<String>,
     valet: Option<String>,
+    window: Option<String>,
     notice: Option<String>,
     stop: Option<String>,
 }
 
-/// Whose run, which day.
+/// Everyone's stops of a day are shown a window at a time above this many: a page of 300 stops
+/// with their forms would be too heavy to send and to read.
+pub const WINDOWS_APART_ABOVE: usize = 50;
+
+/// Whose run, which day, and (everyone's stops of a busy day) which window.
 #[derive(Debug, Clone)]
 struct RunView {
     day: Date,
     /// The valet whose run it is; none: everyone's stops (staff only).
     valet: Option<String>,
+    /// The window asked for (its first minute), when everyone's stops are shown a window at a time.
+    window: Option<u16>,
 }
 
 impl RunView {
     /// A valet's own run `today` (in Nairobi); for staff, the day and run asked for (today and
     /// everyone's when not given, or not readable).
-    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>, today: Date) -> RunView {
+    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>, window: Option<&str>, today: Date) -> RunView {
         if staff.role == StaffRole::Valet {
-            return RunView { day: today, valet: Some(staff.id.clone()) };
+            return RunView { day: today, valet: Some(staff.id.clone()), window: None };
         }
         let day = date.and_then(parse_day).unwrap_or(today);
         // Account ids are UUIDs; anything else is no valet's.
         let valet =
             valet.map(str::trim).filter(|id| id.len() == 36 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-'));
-        RunView { day, valet: valet.map(str::to_owned) }
+        // A window is named by its start, HH:MM; anything else shows the first.
+        let window = window.and_then(|text| {
+            let (hours, minutes) = text.trim().split_once(':')?;
+            let (hours, minutes) = (hours.parse::<u16>().ok()?, minutes.parse::<u16>().ok()?);
+            (hours < 24 && minutes < 60).then_some(hours * 60 + minutes)
+        });
+        RunView { day, valet: valet.map(str::to_owned), window }
     }
 
     /// `/valet` showing this view again, with what a form did.
@@ -65,6 +80,9 @@ impl RunView {
             query.push(("date", self.day.to_string()));
             if let Some(valet) = &self.valet {
                 query.push(("valet", valet.clone()));
+            }
+            if let Some(window) = self.window {
+                query.push(("window", clock_time(window)));
             }
         }
         query.push(("notice", notice.as_str().to_owned()));
@@ -142,7 +160,8 @@ pub async fn show_run(
     staff: CurrentStaff,
     query: web::Query<RunQuery>,
 ) -> HttpResponse {
-    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), nairobi_day(state.clock().now()));
+    let today = nairobi_day(state.clock().now());
+    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), query.window.as_deref(), today);
     let notice = query.notice.as_deref().and_then(Notice::parse).map(|notice| (notice, query.stop.clone()));
     run_page(&state, &request, &staff, view, Said::default(), notice, StatusCode::OK).await
 }
@@ -244,7 +263,8 @@ async fn act(
 ) -> HttpResponse {
     let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(body).unwrap_or_default();
     let field = |name: &str| fields.iter().find(|(field, _)| field == name).map(|(_, value)| value.as_str());
-    let view = RunView::of(staff, field("date"), field("valet"), nairobi_day(state.clock().now()));
+    let today = nairobi_day(state.clock().now());
+    let view = RunView::of(staff, field("date"), field("valet"), field("window"), today);
     let sent_back = |errors: FieldErrors, message: Option<String>| Said {
         form_error: Some(StopFormError {
             stop_id: id.to_owned(),
@@ -392,7 +412,7 @@ async fn run_page(
     status: StatusCode,
 ) -> HttpResponse {
     let chooses = staff.role != StaffRole::Valet;
-    let (day, valet) = (view.day, view.valet.clone());
+    let (day, valet, asked_window) = (view.day, view.valet.clone(), view.window);
     let loaded = state
         .db()
         .run(move |connection| {
@@ -405,7 +425,7 @@ async fn run_page(
             Ok::<_, DbError>((valets, valet, run, mpesa))
         })
         .await;
-    let (valets, valet, run, mpesa) = match loaded {
+    let (valets, valet, mut run, mpesa) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the valet page could not be loaded");
@@ -415,6 +435,30 @@ async fn run_page(
                 .body("The day's stops could not be loaded. Please try again.");
         }
     };
+    // Everyone's stops of a busy day, a window at a time: the one asked for, or the first.
+    let mut windows = Vec::new();
+    let mut window = None;
+    if valet.is_none() && chooses && run.len() > WINDOWS_APART_ABOVE {
+        let mut counts: BTreeMap<(i32, i32), usize> = BTreeMap::new();
+        for stop in &run {
+            *counts.entry((stop.stop.window_start, stop.stop.window_end)).or_default() += 1;
+        }
+        let shown = counts
+            .keys()
+            .map(|(start, _)| *start)
+            .find(|start| Some(*start) == asked_window.map(i32::from))
+            .or_else(|| counts.keys().next().map(|(start, _)| *start));
+        run.retain(|stop| Some(stop.stop.window_start) == shown);
+        windows = counts
+            .into_iter()
+            .map(|((start, end), stops)| RunWindowChoice {
+                start: clock_time(start as u16),
+                label: Window { start: start as u16, end: end as u16 }.to_string(),
+                stops,
+            })
+            .collect();
+        window = shown.map(|start| clock_time(start as u16));
+    }
     let minutes_per_stop = state.settings().schedule.minutes_per_stop;
     let prompts_on = state.sends_prompts();
     let valet_email = |id: &Option<String>| {
@@ -450,6 +494,8 @@ async fn run_page(
                 .map(|account| ValetChoice { id: account.id.clone(), email: account.email.clone() })
                 .collect(),
             valet: valet.clone(),
+            windows,
+            window,
         }),
         stops,
         notice: said.notice,

@@ -48,6 +48,22 @@ pub struct RunChooser {
     pub valets: Vec<ValetChoice>,
     /// The valet whose run is shown; none: everyone's stops of the day.
     pub valet: Option<String>,
+    /// Everyone's stops of a day with more than 50 are shown a window at a time: the windows with
+    /// stops (empty otherwise).
+    pub windows: Vec<RunWindowChoice>,
+    /// The window shown (`HH:MM`, its start), when they are.
+    pub window: Option<String>,
+}
+
+/// A window of a busy day, to choose.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RunWindowChoice {
+    /// `HH:MM`, its start (`?window=`).
+    pub start: String,
+    /// `19:00-20:00`.
+    pub label: String,
+    /// Its stops (everyone's).
+    pub stops: usize,
 }
 
 /// A valet to choose.

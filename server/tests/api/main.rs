@@ -54,5 +54,6 @@ mod sms_mock;
 mod sms_steps;
 mod tracking;
 mod valet;
+mod valet_windows;
 mod whatsapp_links;
 mod window_choice;
