@@ -2,7 +2,6 @@
 //! time (the page of a busy day would be too heavy otherwise), with links to the other windows and
 //! the window kept by every form; a valet's own run is whole.
 
-use crate::helpers::*;
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::db::schema::stops;
