@@ -7,14 +7,13 @@
 
 mod common;
 
-use common::{ScratchPostgres, Server, free_port, ms, order_body, percentile, scaled, server_binary, wait_until_up};
+use common::{ScratchPostgres, ms, order_body, percentile, scaled, serve_for_load, wait_until_up};
 use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
 use laundry::db::schema::orders;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const CONCURRENCY: usize = 32;
@@ -24,18 +23,17 @@ fn main() {
     // plain HTTP, but the client still wants one installed.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let binary = server_binary();
     let count = scaled(2_000, 200);
     println!("## Concurrent order submission ({count} orders, {CONCURRENCY} at a time, 10% retried once)");
 
     let folder = tempfile::tempdir().unwrap();
     let sqlite_url = format!("sqlite://{}/bench.db", folder.path().display());
-    let mut consistent = run_backend("SQLite", &root, &binary, &sqlite_url, count);
+    let mut consistent = run_backend("SQLite", &root, &sqlite_url, count);
 
     match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty()) {
         Some(admin_url) => {
             let database = ScratchPostgres::create(&admin_url);
-            consistent &= run_backend("PostgreSQL", &root, &binary, &database.url, count);
+            consistent &= run_backend("PostgreSQL", &root, &database.url, count);
         }
         None => println!("PostgreSQL: skipped (set TEST_DATABASE_URL=postgres://user@host:5432/db to include it)"),
     }
@@ -46,24 +44,8 @@ fn main() {
 }
 
 /// Runs the load on one backend and prints its figures; false when the rows and answers disagree.
-fn run_backend(label: &str, root: &Path, binary: &Path, database_url: &str, count: usize) -> bool {
-    let port = free_port();
-    let _server = Server(
-        Command::new(binary)
-            .arg("serve")
-            .env("LAUNDRY_ADDR", format!("127.0.0.1:{port}"))
-            .env("LAUNDRY_FRONTEND_DIR", root.join("frontend/dist"))
-            .env("DATABASE_URL", database_url)
-            .env("RUST_LOG", "warn")
-            // Every order of the load comes from 127.0.0.1.
-            .env("LAUNDRY_SUBMISSIONS_PER_HOUR", "1000000")
-            // Orders without a pickup take the next open window: room for every order of the run.
-            .env("LAUNDRY_WINDOW_CAPACITY", "1000")
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let base = format!("http://127.0.0.1:{port}");
+fn run_backend(label: &str, root: &Path, database_url: &str, count: usize) -> bool {
+    let (_server, base) = serve_for_load(root, database_url);
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let outcome = runtime.block_on(async {
         wait_until_up(&base).await;

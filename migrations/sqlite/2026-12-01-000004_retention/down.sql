@@ -1,2 +1,3 @@
+DROP INDEX outbox_skipped;
 DROP INDEX outbox_created;
 DROP TABLE outbox_archive;

@@ -122,3 +122,27 @@ impl Drop for ScratchPostgres {
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
+
+/// The release server on a free port with its database at `database_url`, its limits raised for a
+/// load from one address (orders, look-ups) and room in every pickup window; its base URL.
+pub fn serve_for_load(root: &std::path::Path, database_url: &str) -> (Server, String) {
+    use std::process::{Command, Stdio};
+    let port = free_port();
+    let server = Server(
+        Command::new(server_binary())
+            .arg("serve")
+            .env("LAUNDRY_ADDR", format!("127.0.0.1:{port}"))
+            .env("LAUNDRY_FRONTEND_DIR", root.join("frontend/dist"))
+            .env("DATABASE_URL", database_url)
+            .env("RUST_LOG", "warn")
+            // Every request of the load comes from 127.0.0.1.
+            .env("LAUNDRY_SUBMISSIONS_PER_HOUR", "1000000")
+            .env("LAUNDRY_TRACKING_PER_10_MINUTES", "1000")
+            // Orders without a pickup take the next open window: room for every order of the run.
+            .env("LAUNDRY_WINDOW_CAPACITY", "1000")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    (server, format!("http://127.0.0.1:{port}"))
+}

@@ -135,6 +135,17 @@ pub fn write(
             batch.entries.push(entry(&order.id, EntryKind::Charge, None, line.amount, None, placed));
         }
         let total = lines_total(&order.lines);
+        // A cancellation takes the charges back, as the lifecycle does.
+        if status == OrderStatus::Cancelled {
+            batch.entries.push(entry(
+                &order.id,
+                EntryKind::Adjustment,
+                None,
+                -total,
+                None,
+                placed + Duration::hours(1),
+            ));
+        }
         if status == OrderStatus::Delivered {
             let method = [Method::Cash, Method::Prompt, Method::Till][n % 3];
             let code = (method != Method::Cash).then(|| format!("SCL{n:07}"));

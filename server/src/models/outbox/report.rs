@@ -131,7 +131,9 @@ impl OutboxMessage {
         rows.extend(
             newest()
                 .filter(outbox::status.eq(OutboxStatus::Skipped))
-                .filter(outbox::last_error.like(format!("{OVER_LIMIT}%")))
+                // Starting with OVER_LIMIT, as a range the index `outbox_skipped` answers.
+                .filter(outbox::last_error.ge(OVER_LIMIT))
+                .filter(outbox::last_error.lt(format!("{OVER_LIMIT}\u{10FFFF}")))
                 .load(connection)?,
         );
         // Reported undelivered, whatever its status (only a sent text is reported on).
