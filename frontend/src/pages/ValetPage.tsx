@@ -71,7 +71,7 @@ export default function ValetPage(props: ValetProps) {
         )}
         {windows.length > 0 && (
           <nav className="valet-windows" aria-label="Windows of the day">
-            <p>{`${windows.reduce((sum, window) => sum + window.stops, 0)} stops on ${props.dayLabel}, one window at a time:`}</p>
+            <p>{`${windows.reduce((sum, window) => sum + window.stops, 0)} stops on ${props.dayLabel}, one window at a time and without their forms: choose a valet to record at the door.`}</p>
             <ul>
               {windows.map((window) => (
                 <li key={window.start}>

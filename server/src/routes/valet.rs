@@ -465,7 +465,7 @@ async fn run_page(
         let id = id.as_deref()?;
         valets.iter().find(|account| account.id == id).map(|account| account.email.clone())
     };
-    let stops: Vec<ValetStop> = run
+    let mut stops: Vec<ValetStop> = run
         .iter()
         .map(|stop| {
             let shown_valet = if valet.is_none() { valet_email(&stop.stop.valet_id) } else { None };
@@ -473,6 +473,13 @@ async fn run_page(
             ValetStop::new(&state.settings().business.name, stop, minutes_per_stop, shown_valet, prompt, prompts_on)
         })
         .collect();
+    // A busy day's overview, a window at a time, carries no forms (they are most of a stop's
+    // weight): staff recording at the door choose the valet whose run it is.
+    if !windows.is_empty() {
+        for stop in &mut stops {
+            stop.actions.clear();
+        }
+    }
     // A form for a stop that is not on this page (another day's) says what went wrong at the top.
     if let Some(sent) = said.form_error.take_if(|sent| !stops.iter().any(|stop| stop.id == sent.stop_id)) {
         let first = sent.errors.names().next().and_then(|name| sent.errors.get(name)).map(str::to_owned);

@@ -48,8 +48,8 @@ pub struct RunChooser {
     pub valets: Vec<ValetChoice>,
     /// The valet whose run is shown; none: everyone's stops of the day.
     pub valet: Option<String>,
-    /// Everyone's stops of a day with more than 50 are shown a window at a time: the windows with
-    /// stops (empty otherwise).
+    /// Everyone's stops of a day with more than 50 are shown a window at a time, without their
+    /// forms (a valet's run has them): the windows with stops (empty otherwise).
     pub windows: Vec<RunWindowChoice>,
     /// The window shown (`HH:MM`, its start), when they are.
     pub window: Option<String>,
