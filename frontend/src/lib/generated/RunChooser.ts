@@ -15,8 +15,8 @@ valets: Array<ValetChoice>,
  */
 valet: string | null, 
 /**
- * Everyone's stops of a day with more than 50 are shown a window at a time: the windows with
- * stops (empty otherwise).
+ * Everyone's stops of a day with more than 50 are shown a window at a time, without their
+ * forms (a valet's run has them): the windows with stops (empty otherwise).
  */
 windows: Array<RunWindowChoice>, 
 /**
