@@ -88,7 +88,7 @@ pub struct Scheduler {
 impl Scheduler {
     /// Every job, looking for work every `poll`.
     pub fn new(context: JobContext, poll: Duration) -> Self {
-        let retention = retention::Retention { keep_months: context.keep_messages_months };
+        let retention = retention::Retention::new(context.keep_messages_months);
         let jobs: Vec<Arc<dyn Job>> = vec![
             Arc::new(eta_texts::EtaTexts::default()),
             Arc::new(payment_queries::PaymentQueries),

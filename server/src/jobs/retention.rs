@@ -16,6 +16,7 @@ use crate::domain::schedule::nairobi_day;
 use crate::models::job_run::{Claim, JobRun};
 use crate::models::outbox::OutboxMessage;
 use crate::models::staff::{LoginFailures, StaffSession};
+use std::sync::{Mutex, PoisonError};
 use time::{Date, Month, PrimitiveDateTime, Time};
 
 /// The job's name in `job_runs`.
@@ -24,11 +25,19 @@ pub const JOB: &str = "retention";
 /// Messages summarised in one transaction.
 const BATCH: i64 = 500;
 
-/// The job; `keep_months` is `LAUNDRY_KEEP_MESSAGES_MONTHS` (`None`: keep every message).
-#[derive(Debug, Clone, Copy)]
+/// The job; `keep_months` is `LAUNDRY_KEEP_MESSAGES_MONTHS` (`None`: keep every message). It
+/// remembers the day it found done, so that it does not ask the database again until the next.
+#[derive(Debug)]
 pub struct Retention {
-    /// Months a message is kept.
-    pub keep_months: Option<u32>,
+    keep_months: Option<u32>,
+    done: Mutex<Option<Date>>,
+}
+
+impl Retention {
+    /// The job keeping messages `keep_months` months (`None`: forever).
+    pub fn new(keep_months: Option<u32>) -> Self {
+        Retention { keep_months, done: Mutex::new(None) }
+    }
 }
 
 /// Midnight (Nairobi) at the start of the day `months` calendar months before `day` (the 31st
@@ -92,10 +101,16 @@ impl super::Job for Retention {
         Box::pin(async move {
             let at = context.clock.now();
             let (day, now, keep, owner) = (nairobi_day(at), stored(at), self.keep_months, context.owner.clone());
+            if *self.done.lock().unwrap_or_else(PoisonError::into_inner) == Some(day) {
+                return Ok(());
+            }
             let removed = context.database.run(move |c| run(c, keep, day, &owner, now).map_err(DbError::from)).await?;
             if let Some(removed) = removed {
                 tracing::info!(%day, messages = removed.messages, sessions = removed.sessions, "retention: old messages summarised");
             }
+            // Done here or elsewhere; a run another instance held and never finished is caught up
+            // the next day (the cutoff finds what was left).
+            *self.done.lock().unwrap_or_else(PoisonError::into_inner) = Some(day);
             Ok(())
         })
     }
