@@ -1,6 +1,7 @@
 //! Response bodies and their content codings. A body kept in memory ([`Compressed`]) is stored in
-//! the three encodings a browser may ask for, compressed once at the best levels, with a strong
-//! ETag: cached pages and assets. A body made for one request ([`respond_once`]) is compressed
+//! the three encodings a browser may ask for, compressed once at the best levels (when it is kept,
+//! or, [`Compressed::deferred`], when a client first asks for the coding), with a strong ETag:
+//! cached pages and assets. A body made for one request ([`respond_once`]) is compressed
 //! once, in the one coding that request accepts, at a level that costs less than rendering it.
 
 use actix_web::http::StatusCode;
@@ -9,13 +10,14 @@ use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
+use std::sync::OnceLock;
 
 /// One body, stored as is, gzip and brotli.
 #[derive(Debug, Clone)]
 pub struct Compressed {
     identity: Bytes,
-    gzip: Bytes,
-    brotli: Bytes,
+    gzip: OnceLock<Bytes>,
+    brotli: OnceLock<Bytes>,
     etag: String,
 }
 
@@ -30,14 +32,17 @@ enum Coding {
 impl Compressed {
     /// Compresses `body` with both codings at their best levels: it is done once per body.
     pub fn new(body: impl Into<Bytes>) -> Self {
-        let identity: Bytes = body.into();
-        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        let gzip = gzip.write_all(&identity).and_then(|()| gzip.finish()).unwrap_or_default();
-        let mut brotli = Vec::new();
-        let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() };
-        let brotli_ok = brotli::BrotliCompress(&mut identity.as_ref(), &mut brotli, &params).is_ok();
-        let gzip = if gzip.is_empty() { None } else { Some(Bytes::from(gzip)) };
-        Self::from_parts(identity, gzip, brotli_ok.then(|| Bytes::from(brotli)))
+        let compressed = Self::deferred(body);
+        compressed.gzip();
+        compressed.brotli();
+        compressed
+    }
+
+    /// `body`, compressed in a coding only when a client first asks for it (at the best level,
+    /// then kept). Quality 11 brotli is most of the cost of starting a server whose pages are
+    /// warmed and few of them asked for compressed: the tests' servers.
+    pub fn deferred(body: impl Into<Bytes>) -> Self {
+        Self::from_parts(body.into(), None, None).with_codings_deferred()
     }
 
     /// A body compressed beforehand (by the frontend build). A missing coding falls back to the
@@ -47,10 +52,15 @@ impl Compressed {
         identity.hash(&mut hasher);
         Self {
             etag: format!("\"{:016x}-{:x}\"", hasher.finish(), identity.len()),
-            gzip: gzip.unwrap_or_else(|| identity.clone()),
-            brotli: brotli.unwrap_or_else(|| identity.clone()),
+            gzip: OnceLock::from(gzip.unwrap_or_else(|| identity.clone())),
+            brotli: OnceLock::from(brotli.unwrap_or_else(|| identity.clone())),
             identity,
         }
+    }
+
+    /// The same body with both codings left to be made when first asked for.
+    fn with_codings_deferred(self) -> Self {
+        Self { gzip: OnceLock::new(), brotli: OnceLock::new(), ..self }
     }
 
     /// The uncompressed body.
@@ -58,14 +68,37 @@ impl Compressed {
         &self.identity
     }
 
+    /// The gzip body (made now if it was deferred; should compressing fail, the plain body).
+    fn gzip(&self) -> &Bytes {
+        self.gzip.get_or_init(|| {
+            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            match gzip.write_all(&self.identity).and_then(|()| gzip.finish()) {
+                Ok(out) if !out.is_empty() => Bytes::from(out),
+                _ => self.identity.clone(),
+            }
+        })
+    }
+
+    /// The brotli body (made now if it was deferred; should compressing fail, the plain body).
+    fn brotli(&self) -> &Bytes {
+        self.brotli.get_or_init(|| {
+            let mut out = Vec::new();
+            let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() };
+            match brotli::BrotliCompress(&mut self.identity.as_ref(), &mut out, &params) {
+                Ok(_) => Bytes::from(out),
+                Err(_) => self.identity.clone(),
+            }
+        })
+    }
+
     /// Size in bytes of the brotli body, the one most browsers get.
     pub fn brotli_len(&self) -> usize {
-        self.brotli.len()
+        self.brotli().len()
     }
 
     /// Size in bytes of the gzip body.
     pub fn gzip_len(&self) -> usize {
-        self.gzip.len()
+        self.gzip().len()
     }
 
     /// Answers `request` with this body in the best coding it accepts, or 304 if its ETag matches.
@@ -77,8 +110,8 @@ impl Compressed {
             return response.status(StatusCode::NOT_MODIFIED).finish();
         }
         let (coding, body) = match negotiate(request.headers().get(header::ACCEPT_ENCODING)) {
-            Coding::Brotli => (Some("br"), &self.brotli),
-            Coding::Gzip => (Some("gzip"), &self.gzip),
+            Coding::Brotli => (Some("br"), self.brotli()),
+            Coding::Gzip => (Some("gzip"), self.gzip()),
             Coding::Identity => (None, &self.identity),
         };
         if let Some(coding) = coding {

@@ -89,9 +89,13 @@ impl PageResponse {
 
     /// The same page, compressed at the best levels to be kept and served many times; that takes
     /// tens of milliseconds, so it runs off the async workers. Should it fail, the page stays fresh.
-    async fn kept(self) -> Self {
+    /// `at_once` false: each coding is made when a client first asks for it.
+    async fn kept(self, at_once: bool) -> Self {
         let PageBody::Fresh(html) = &self.body else { return self };
         let html = html.clone();
+        if !at_once {
+            return PageResponse { status: self.status, body: PageBody::Kept(Compressed::deferred(html)) };
+        }
         match tokio::task::spawn_blocking(move || Compressed::new(html)).await {
             Ok(body) => PageResponse { status: self.status, body: PageBody::Kept(body) },
             Err(error) => {
@@ -110,6 +114,8 @@ pub struct Pages {
     base_url: String,
     /// Whose year the copyright line shows.
     clock: Clock,
+    /// Whether kept pages are compressed as they are kept (else when first asked for).
+    compress_at_once: bool,
     cache: RwLock<HashMap<String, Arc<PageResponse>>>,
     /// Pages whose props change now and then: the latest props of each, and the page made of them.
     current: RwLock<HashMap<String, (Value, Arc<PageResponse>)>>,
@@ -119,7 +125,22 @@ impl Pages {
     /// Pages rendered by `renderer` into the shell with `frontend`'s files; canonical addresses
     /// start with `base_url`; the year they show is `clock`'s.
     pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String, clock: Clock) -> Self {
-        Self { renderer, frontend, business, base_url, clock, cache: RwLock::default(), current: RwLock::default() }
+        Self {
+            renderer,
+            frontend,
+            business,
+            base_url,
+            clock,
+            compress_at_once: true,
+            cache: RwLock::default(),
+            current: RwLock::default(),
+        }
+    }
+
+    /// Pages kept in memory compressed when first asked for in a coding (true, the default:
+    /// when they are kept, off the async workers).
+    pub fn compressing_at_once(self, at_once: bool) -> Self {
+        Self { compress_at_once: at_once, ..self }
     }
 
     /// The built frontend.
@@ -151,7 +172,7 @@ impl Pages {
             return hit;
         }
         let (response, reusable) = self.render_json(page).await;
-        let response = Arc::new(response.kept().await);
+        let response = Arc::new(response.kept(self.compress_at_once).await);
         if reusable && let Ok(mut cache) = self.cache.write() {
             cache.insert(key, Arc::clone(&response));
         }
@@ -172,7 +193,7 @@ impl Pages {
         }
         let props = page.props.clone();
         let (response, reusable) = self.render_json(page).await;
-        let response = Arc::new(response.kept().await);
+        let response = Arc::new(response.kept(self.compress_at_once).await);
         if reusable && let Ok(mut current) = self.current.write() {
             current.insert(name.to_owned(), (props, Arc::clone(&response)));
         }

@@ -108,7 +108,8 @@ impl Application {
             settings.business.clone(),
             settings.base_url.clone(),
             settings.clock.clone(),
-        );
+        )
+        .compressing_at_once(settings.compress_pages_at_once);
         let state = web::Data::new(AppState::new(settings, pages, database));
         pages::warm_cache(&state).await;
         let retry = state.settings().outbox_retry;

@@ -38,6 +38,10 @@ pub struct Settings {
     /// The executable started as a render process (not from the environment): `None` is this
     /// server's own; tests, whose process is not the server, name the `laundry` binary.
     pub render_program: Option<PathBuf>,
+    /// Whether pages kept in memory are compressed (brotli 11, gzip 9) as they are kept, off the
+    /// async workers (true; not from the environment), or when a client first asks for a coding:
+    /// tests, whose servers warm every public page and ask for few of them compressed.
+    pub compress_pages_at_once: bool,
     /// The business details pages show.
     pub business: Business,
     /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
@@ -272,6 +276,7 @@ impl Settings {
             render_timeout,
             ssr_bytecode_cache,
             render_program: None,
+            compress_pages_at_once: true,
             business,
             base_url,
             intro_video_url,

@@ -346,6 +346,7 @@ async fn start_at(
         clock: clock.clone(),
         job_poll: std::time::Duration::from_millis(50),
         render_program: Some(env!("CARGO_BIN_EXE_laundry").into()),
+        compress_pages_at_once: false,
         ..settings
     };
     let application = Application::build(settings).await.unwrap();
