@@ -29,7 +29,7 @@ import { useDashboardData } from "../lib/admin/useDashboardData";
 import { useDayRun } from "../lib/admin/useDayRun";
 import { useInbox } from "../lib/admin/useInbox";
 import { useMoney } from "../lib/admin/useMoney";
-import { adminHref, type ListQuery, moneyHref, runHref } from "../lib/admin/urls";
+import { adminHref, type ListQuery, moneyHref, type RunPart, runHref } from "../lib/admin/urls";
 import type { OrderChanged } from "../lib/admin/types";
 import type { DashboardProps } from "../lib/generated/DashboardProps";
 import type { SharedProps } from "../lib/types";
@@ -127,9 +127,10 @@ export default function AdminPage(props: AdminProps) {
     void refresh("inbox");
   }
 
-  async function showDay(date: string) {
-    const board = await dayRun.load(date);
-    if (board && shownTab.current === "run") window.history.replaceState(null, "", runHref(board.date));
+  async function showDay(date: string, part: RunPart = {}) {
+    const board = await dayRun.load(date, part);
+    if (board && shownTab.current === "run")
+      window.history.replaceState(null, "", runHref(board.date, board.page ?? {}));
   }
 
   /** Loads the money tab's cash-up of `date` (and the balances) and follows it in the address bar. */
@@ -148,7 +149,7 @@ export default function AdminPage(props: AdminProps) {
     setTab(next);
     shownTab.current = next;
     if (next === "run") {
-      window.history.replaceState(null, "", runHref(dayRun.board?.date ?? null));
+      window.history.replaceState(null, "", runHref(dayRun.board?.date ?? null, dayRun.board?.page ?? {}));
       if (!dayRun.board && !dayRun.loading) void showDay(today);
     } else if (next === "money") {
       window.history.replaceState(null, "", moneyHref(money.cashUp?.day ?? null));
@@ -186,7 +187,7 @@ export default function AdminPage(props: AdminProps) {
     showTab(next.id, true);
   }
 
-  const runStops = dayRun.board?.windows.reduce((sum, window) => sum + window.stops.length, 0);
+  const runStops = dayRun.board?.windows.reduce((sum, window) => sum + window.pickups + window.deliveries, 0);
   const counts: Record<AdminTab, number | undefined> = {
     orders: stats.totalOrders,
     messages: stats.messages,
@@ -314,6 +315,7 @@ export default function AdminPage(props: AdminProps) {
                   announcement={dayRun.announcement}
                   today={today}
                   onDate={(date) => void showDay(date)}
+                  onPart={(part) => dayRun.board && void showDay(dayRun.board.date, part)}
                   onAssign={dayRun.assign}
                   onMove={dayRun.move}
                   onSave={() => void dayRun.save(props.csrf)}

@@ -28,7 +28,6 @@ export default function ValetPage(props: ValetProps) {
     csrf: props.csrf,
     day: props.chooser ? props.day : null,
     valet: props.chooser?.valet ?? null,
-    window: props.chooser?.window ?? null,
   };
   const windows = props.chooser?.windows ?? [];
   const toGo = props.stops.filter((stop) => stop.state === "planned" || stop.state === "on-the-way").length;

@@ -65,6 +65,9 @@ fn main() {
     }
 }
 
+/// The row of the busiest day's run tab as a phone downloads it (brotli).
+const RUN_TAB_BROTLI: &str = "dashboard, run tab, brotli";
+
 /// Makes the database for a size: its URL, and the scratch PostgreSQL database to drop after it.
 type NewDatabase<'a> = dyn Fn(usize) -> (String, Option<ScratchPostgres>) + 'a;
 
@@ -151,6 +154,12 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
             }
             rows.insert(*name, (common::percentile(&mut times, 50.0), size));
         }
+        // What a phone downloads of the busiest day's board (issue 32: under 100 KB for 300 stops).
+        let run_tab = format!("{base}/admin?tab=run&date={day}");
+        let response =
+            client.get(run_tab).header("Cookie", &cookie).header("Accept-Encoding", "br").send().await.unwrap();
+        assert_eq!(response.headers().get("content-encoding").map(|v| v.as_bytes()), Some(&b"br"[..]));
+        rows.insert(RUN_TAB_BROTLI, (Duration::ZERO, response.bytes().await.unwrap().len()));
         let tracking = serde_json::json!({ "by": "phone", "q": local_phone });
         let mut times = Vec::with_capacity(SAMPLES);
         for _ in 0..SAMPLES {
@@ -304,6 +313,13 @@ fn check_targets(sizes: &[usize], columns: &[Column]) -> bool {
     }
     if last.rss_kb > first.rss_kb + 30 * 1024 {
         missed.push(format!("RSS: {} kB against {} kB", last.rss_kb, first.rss_kb));
+    }
+    if last.busiest_stops >= 300 && last.rows[RUN_TAB_BROTLI].1 > 100 * 1024 {
+        missed.push(format!(
+            "the run tab of a day of {} stops weighs {} KB compressed",
+            last.busiest_stops,
+            last.rows[RUN_TAB_BROTLI].1 / 1024
+        ));
     }
     if first.rows["dashboard /admin"].1.abs_diff(last.rows["dashboard /admin"].1) > 2048 {
         missed.push("the dashboard's HTML grew by more than 2 KB".to_owned());

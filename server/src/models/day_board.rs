@@ -4,7 +4,7 @@
 
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
-use crate::domain::schedule::day_label;
+use crate::domain::schedule::{Window, day_label};
 use crate::domain::{StopKind, StopState};
 use crate::models::order::{Order, OrderLine};
 use crate::models::staff::Staff;
@@ -15,6 +15,10 @@ use time::Date;
 
 /// The most stops one save may name.
 pub const MAX_RUN_ITEMS: usize = 1000;
+
+/// A day of more stops than this is shown a window at a time, and a window of more than this many
+/// a part at a time: a page of 300 stops would be too heavy to send on a phone and to read.
+pub const RUN_PAGE_STOPS: usize = 50;
 
 /// One stop on the board, with its order and the order's lines.
 #[derive(Debug, Clone)]
@@ -27,14 +31,74 @@ pub struct BoardStop {
     pub lines: Vec<OrderLine>,
 }
 
+/// Every stop of the day not cancelled, in a few columns: what the window counts, the warnings and
+/// the places of the runs need, shown or not.
+#[derive(Debug, Clone, Queryable)]
+pub struct DayStop {
+    /// The stop's id.
+    pub id: String,
+    /// Its order ID.
+    pub reference: String,
+    /// Pickup or delivery.
+    pub kind: StopKind,
+    /// How far it has got.
+    pub state: StopState,
+    /// Its window's first minute (Nairobi).
+    pub window_start: i32,
+    /// Its window's end.
+    pub window_end: i32,
+    /// The valet whose run it is in.
+    pub valet_id: Option<String>,
+    /// Its place in that run, from 1.
+    pub run_position: Option<i32>,
+    /// When it was booked (the order among stops of one window not in a run).
+    pub created_at: time::PrimitiveDateTime,
+}
+
+impl DayStop {
+    /// Its window.
+    pub fn window(&self) -> Window {
+        Window { start: self.window_start as u16, end: self.window_end as u16 }
+    }
+}
+
+/// Which part of a busy day to show: a window (its first minute; none: the first with stops) and
+/// a part of it, from 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BoardAsk {
+    /// The window's first minute.
+    pub window: Option<u16>,
+    /// The part of the window, from 1 (beyond the last: the last).
+    pub part: Option<u32>,
+}
+
+/// The part of a busy day shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardPage {
+    /// The window shown.
+    pub window: Window,
+    /// Which part of it, from 1.
+    pub part: u32,
+    /// How many parts it has.
+    pub parts: u32,
+    /// The window's stops shown: from this one (from 1) …
+    pub first: u32,
+    /// … to this one.
+    pub last: u32,
+}
+
 /// A day's stops and the people who may run them.
 #[derive(Debug, Clone)]
 pub struct DayBoard {
     /// The day, Nairobi.
     pub day: Date,
-    /// Its stops not cancelled, by window, then by run (valet and place), then pickups first,
-    /// oldest booking first.
+    /// The stops shown (all of the day's, or on a busy day a window's part), by window, then by
+    /// run (valet and place), then pickups first, oldest booking first.
     pub stops: Vec<BoardStop>,
+    /// Every stop of the day not cancelled, in the same order.
+    pub day_stops: Vec<DayStop>,
+    /// The part shown of a busy day; none: the whole day.
+    pub page: Option<BoardPage>,
     /// The enabled valets, whom stops can be given to.
     pub valets: Vec<Staff>,
     /// Every account by id, to name a stop's valet even after the account was disabled.
@@ -42,30 +106,31 @@ pub struct DayBoard {
 }
 
 impl DayBoard {
-    /// The board of `day`.
-    pub fn load(connection: &mut DbConnection, day: Date) -> QueryResult<DayBoard> {
-        let rows: Vec<(Stop, Order)> = stops::table
+    /// The board of `day`: all of it, or on a day of more than [`RUN_PAGE_STOPS`] stops the part
+    /// `ask` names. Only the stops shown are read in full, with their orders and lines.
+    pub fn load(connection: &mut DbConnection, day: Date, ask: BoardAsk) -> QueryResult<DayBoard> {
+        let mut day_stops: Vec<DayStop> = stops::table
             .inner_join(orders::table)
             .filter(stops::day.eq(day))
             .filter(stops::state.ne(StopState::Cancelled))
-            .order((stops::window_start.asc(), stops::created_at.asc(), stops::id.asc()))
-            .select((Stop::as_select(), Order::as_select()))
+            .select((
+                stops::id,
+                orders::reference,
+                stops::kind,
+                stops::state,
+                stops::window_start,
+                stops::window_end,
+                stops::valet_id,
+                stops::run_position,
+                stops::created_at,
+            ))
             .load(connection)?;
-        let orders: Vec<Order> = rows.iter().map(|(_, order)| order.clone()).collect();
-        let mut lines = Order::lines_of(connection, &orders)?;
-        let mut stops: Vec<BoardStop> = rows
-            .into_iter()
-            .map(|(stop, order)| {
-                let lines = lines.remove(&order.id).unwrap_or_default();
-                BoardStop { stop, order, lines }
-            })
-            .collect();
         let accounts: HashMap<String, Staff> =
             Staff::list(connection)?.into_iter().map(|account| (account.id.clone(), account)).collect();
-        let valet_email = |stop: &Stop| stop.valet_id.as_ref().and_then(|id| accounts.get(id)).map(|a| a.email.clone());
+        let valet_email =
+            |stop: &DayStop| stop.valet_id.as_ref().and_then(|id| accounts.get(id)).map(|a| a.email.clone());
         // Within a window: each valet's stops in run order, then the stops not yet in a run.
-        stops.sort_by_cached_key(|entry| {
-            let stop = &entry.stop;
+        day_stops.sort_by_cached_key(|stop| {
             (
                 stop.window_start,
                 stop.valet_id.is_none(),
@@ -73,10 +138,60 @@ impl DayBoard {
                 stop.run_position,
                 stop.kind != StopKind::Pickup,
                 stop.created_at,
+                stop.id.clone(),
             )
         });
-        Ok(DayBoard { day, stops, valets: Staff::valets(connection)?, accounts })
+        let (shown, page) = shown_part(&day_stops, ask);
+        let ids: Vec<&str> = shown.iter().map(|stop| stop.id.as_str()).collect();
+        let mut rows: HashMap<String, (Stop, Order)> = HashMap::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let found: Vec<(Stop, Order)> = stops::table
+                .inner_join(orders::table)
+                .filter(stops::id.eq_any(chunk))
+                .select((Stop::as_select(), Order::as_select()))
+                .load(connection)?;
+            rows.extend(found.into_iter().map(|(stop, order)| (stop.id.clone(), (stop, order))));
+        }
+        let orders: Vec<Order> = rows.values().map(|(_, order)| order.clone()).collect();
+        let mut lines = Order::lines_of(connection, &orders)?;
+        let stops = ids
+            .iter()
+            .filter_map(|id| rows.remove(*id))
+            .map(|(stop, order)| {
+                let lines = lines.remove(&order.id).unwrap_or_default();
+                BoardStop { stop, order, lines }
+            })
+            .collect();
+        Ok(DayBoard { day, stops, day_stops, page, valets: Staff::valets(connection)?, accounts })
     }
+}
+
+/// The stops to show of a day sorted as the board shows it: all of them, or on a busy day the
+/// part `ask` names of one window (the first with stops when it names none on the day).
+fn shown_part(day_stops: &[DayStop], ask: BoardAsk) -> (&[DayStop], Option<BoardPage>) {
+    if day_stops.len() <= RUN_PAGE_STOPS {
+        return (day_stops, None);
+    }
+    let Some(first) = day_stops.first() else { return (day_stops, None) };
+    let start = ask
+        .window
+        .map(i32::from)
+        .filter(|start| day_stops.iter().any(|stop| stop.window_start == *start))
+        .unwrap_or(first.window_start);
+    let from = day_stops.iter().position(|stop| stop.window_start == start).unwrap_or(0);
+    let count = day_stops[from..].iter().take_while(|stop| stop.window_start == start).count();
+    let parts = count.div_ceil(RUN_PAGE_STOPS).max(1);
+    let part = (ask.part.unwrap_or(1).max(1) as usize).min(parts);
+    let (skip, take) = ((part - 1) * RUN_PAGE_STOPS, RUN_PAGE_STOPS.min(count - (part - 1) * RUN_PAGE_STOPS));
+    let shown = &day_stops[from + skip..from + skip + take];
+    let page = BoardPage {
+        window: day_stops[from].window(),
+        part: part as u32,
+        parts: parts as u32,
+        first: skip as u32 + 1,
+        last: (skip + take) as u32,
+    };
+    (shown, Some(page))
 }
 
 /// One item of a save: a stop, the valet who takes it (none: out of every run), and its place in

@@ -87,9 +87,9 @@ impl ListedOrder {
     fn kept_count(connection: &mut DbConnection, status: Option<OrderStatus>, but_cancelled: bool) -> QueryResult<i64> {
         let mut counts = order_status_counts::table.into_boxed();
         if let Some(status) = status {
-            counts = counts.filter(order_status_counts::status.eq(status.as_str()));
+            counts = counts.filter(order_status_counts::status.eq(status));
         } else if but_cancelled {
-            counts = counts.filter(order_status_counts::status.ne(OrderStatus::Cancelled.as_str()));
+            counts = counts.filter(order_status_counts::status.ne(OrderStatus::Cancelled));
         }
         let counts: Vec<i64> = counts.select(order_status_counts::orders).load(connection)?;
         Ok(counts.into_iter().sum())
@@ -126,7 +126,7 @@ fn filtered(filter: &OrderFilter) -> Filtered {
 /// any usual form, or its last digits (four or more). Written as one `IN` over the union of the
 /// alternatives the search uses (OR-ing them makes PostgreSQL read every order); a search with
 /// none of them finds nothing.
-#[derive(Debug, Clone, Default, QueryId)]
+#[derive(Debug, Clone, QueryId)]
 struct SearchMatches {
     /// `%words%`, lower case.
     words: Option<String>,

@@ -81,9 +81,6 @@ impl RunView {
             if let Some(valet) = &self.valet {
                 query.push(("valet", valet.clone()));
             }
-            if let Some(window) = self.window {
-                query.push(("window", clock_time(window)));
-            }
         }
         query.push(("notice", notice.as_str().to_owned()));
         query.push(("stop", stop.to_owned()));
@@ -264,7 +261,8 @@ async fn act(
     let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(body).unwrap_or_default();
     let field = |name: &str| fields.iter().find(|(field, _)| field == name).map(|(_, value)| value.as_str());
     let today = nairobi_day(state.clock().now());
-    let view = RunView::of(staff, field("date"), field("valet"), field("window"), today);
+    // A busy day's overview carries no forms, so a form never names a window.
+    let view = RunView::of(staff, field("date"), field("valet"), None, today);
     let sent_back = |errors: FieldErrors, message: Option<String>| Said {
         form_error: Some(StopFormError {
             stop_id: id.to_owned(),

@@ -61,6 +61,14 @@ pub struct RunSave {
     pub date: String,
     /// The changed stops.
     pub stops: Vec<RunItem>,
+    /// On a busy day, the window the answer shows (`19:00`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub window: Option<String>,
+    /// And its part, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub part: Option<u32>,
 }
 
 /// One stop of a [`RunSave`].

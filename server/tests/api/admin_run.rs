@@ -126,7 +126,7 @@ async fn saving_a_run_gives_stops_to_valets_in_order(backend: Backend) {
         valet_id: valet.map(str::to_owned),
         position,
     };
-    let save = |stops| serde_json::to_value(RunSave { date: date.clone(), stops }).unwrap();
+    let save = |stops| serde_json::to_value(RunSave { date: date.clone(), stops, window: None, part: None }).unwrap();
     let run = save(vec![
         item(&c, Some(&otieno), Some(1)),
         item(&a, Some(&otieno), Some(2)),

@@ -2,6 +2,7 @@
 //! time and without their forms (the page of a busy day would be too heavy otherwise), with links
 //! to the other windows; a valet's own run is whole, with its forms.
 
+use crate::helpers::{SignedIn, TestApp};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::db::schema::stops;
@@ -56,6 +57,7 @@ on_both_backends! {
         assert!(unknown.contains(r#"aria-current="page">19:00-20:00"#));
         // A valet's run is whole, whatever the day holds.
         let valet = app.sign_in_as("valet@example.com", "Windows-Test-Pass-2026", StaffRole::Valet).await;
+        day_board_windows(&app, &owner).await;
         let valet_id: String = app.with_db(|c| {
             use laundry::db::schema::staff;
             staff::table.filter(staff::email.eq("valet@example.com")).select(staff::id).first(c).unwrap()
@@ -70,5 +72,99 @@ on_both_backends! {
         assert_eq!(own.matches(r#"class="stop stop--"#).count(), 54);
         assert!(own.contains("On my way"), "a valet's run has its forms");
         assert!(!own.contains("one window at a time"));
+    }
+}
+
+/// The dashboard's day board of the same busy day (54 pickups, 18 in each of three windows, none in
+/// a run; a valet account exists): a window at a time, 50 stops at most, with the places of the
+/// stops in a run that it does not show.
+async fn day_board_windows(app: &TestApp, owner: &SignedIn) {
+    let today = app.today();
+    let board = |query: String| {
+        let cookie = owner.cookie.clone();
+        async move {
+            let response = app.get_with(&format!("/api/admin/run?date={today}{query}"), &[("cookie", &cookie)]).await;
+            let status = response.status().as_u16();
+            (status, response.json::<serde_json::Value>().await.unwrap())
+        }
+    };
+    let shown = |board: &serde_json::Value| -> Vec<usize> {
+        board["windows"].as_array().unwrap().iter().map(|w| w["stops"].as_array().unwrap().len()).collect()
+    };
+    let (status, first) = board(String::new()).await;
+    assert_eq!(status, 200);
+    assert_eq!(first["page"], json!({"window": "19:00", "part": 1, "parts": 1, "first": 1, "last": 18}));
+    assert_eq!(shown(&first), [18, 0, 0], "only the first window's stops are read in full");
+    for window in first["windows"].as_array().unwrap() {
+        assert_eq!(
+            (&window["pickups"], &window["deliveries"], &window["unassigned"]),
+            (&json!(18), &json!(0), &json!(18))
+        );
+    }
+    assert_eq!(first["elsewhere"], json!([]));
+
+    // Three 20:00 stops given to the valet, saved from that window's page: the answer is that page.
+    let (_, second) = board("&window=20:00".to_owned()).await;
+    assert_eq!(shown(&second), [0, 18, 0]);
+    let valet_id = second["valets"][0]["id"].as_str().unwrap().to_owned();
+    let items: Vec<serde_json::Value> = (0..3)
+        .map(|n| json!({"stopId": second["windows"][1]["stops"][n]["id"], "valetId": valet_id, "position": n + 1}))
+        .collect();
+    let save = json!({"date": today.to_string(), "stops": items, "window": "20:00", "part": 1});
+    let saved =
+        app.staff_request(reqwest::Method::POST, "/api/admin/run", owner, true).json(&save).send().await.unwrap();
+    assert_eq!(saved.status(), 200);
+    let saved: serde_json::Value = saved.json().await.unwrap();
+    assert_eq!(saved["page"]["window"], "20:00");
+    assert_eq!(saved["windows"][1]["unassigned"], 15);
+    // From the 19:00 page, the three are elsewhere with their places.
+    let (_, again) = board("&window=19:00".to_owned()).await;
+    let places: Vec<(String, i64)> = again["elsewhere"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["start"].as_str().unwrap().to_owned(), p["position"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(places, [("20:00".to_owned(), 1), ("20:00".to_owned(), 2), ("20:00".to_owned(), 3)]);
+
+    // All 54 in one window: 50 at a time.
+    app.with_db(|c| {
+        diesel::update(stops::table.filter(stops::day.eq(today)))
+            .set((stops::window_start.eq(19 * 60), stops::window_end.eq(20 * 60)))
+            .execute(c)
+            .unwrap();
+    });
+    let (_, part_one) = board(String::new()).await;
+    assert_eq!(part_one["page"], json!({"window": "19:00", "part": 1, "parts": 2, "first": 1, "last": 50}));
+    assert_eq!(shown(&part_one)[0], 50);
+    let (_, part_two) = board("&window=19:00&part=2".to_owned()).await;
+    assert_eq!(part_two["page"], json!({"window": "19:00", "part": 2, "parts": 2, "first": 51, "last": 54}));
+    assert_eq!(shown(&part_two)[0], 4);
+    let ids = |board: &serde_json::Value| -> Vec<String> {
+        board["windows"][0]["stops"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_owned()).collect()
+    };
+    assert!(ids(&part_two).iter().all(|id| !ids(&part_one).contains(id)), "the parts do not overlap");
+    let (_, beyond) = board("&part=9".to_owned()).await;
+    assert_eq!(beyond["page"]["part"], 2, "a part beyond the last shows the last");
+
+    // The page without JavaScript: links to each part, the part shown marked.
+    let html = app
+        .get_with(&format!("/admin?tab=run&date={today}&part=2"), &[("cookie", &owner.cookie)])
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Stops 51–54 of 54 in this window"), "{html}");
+    assert!(html.contains(&format!(r#"href="/admin?tab=run&amp;date={today}&amp;window=19%3A00&amp;part=2""#)));
+    assert!(html.contains("A busy day: one window at a time."));
+
+    // Bad input says what is wrong.
+    for (query, message) in [
+        ("&window=7pm", "A window is named by its start, like 19:00, not '7pm'."),
+        ("&part=0", "The part is a whole number from 1, not '0'."),
+    ] {
+        let (status, body) = board(query.to_owned()).await;
+        assert_eq!(status, 400, "{query}");
+        assert_eq!(body["error"], message, "{query}");
     }
 }

@@ -1,11 +1,13 @@
 // The dashboard's "Day's run" tab: a day picker, the day's pickups and deliveries by window with
 // what a valet needs at the door and a valet select per stop, each valet's run with buttons that
-// move a stop earlier or later, and Save. Without JavaScript the day picker is a GET form to
-// /admin and the board reads as it was saved.
-import { type FormEvent, useState } from "react";
+// move a stop earlier or later, and Save. A day of more than 50 stops shows a window at a time (and
+// a busy window 50 stops at a time), with links to the others. Without JavaScript the day picker is
+// a GET form to /admin, the windows are links, and the board reads as it was saved.
+import { type FormEvent, type MouseEvent, useState } from "react";
 import type { Failure } from "../../lib/admin/api";
 import { boardStops, placeOf, type Runs, valetOf, windowCount } from "../../lib/admin/run";
 import type { DayRun, RunStop } from "../../lib/admin/types";
+import { type RunPart, runHref } from "../../lib/admin/urls";
 import { AdminAlert } from "./AdminAlert";
 import { RunStopCard } from "./RunStopCard";
 import { ValetRun } from "./ValetRun";
@@ -21,6 +23,8 @@ interface RunPanelProps {
   /** The day shown in the picker when no board is loaded yet (YYYY-MM-DD). */
   today: string;
   onDate: (date: string) => void;
+  /** Shows another window or part of a busy day. */
+  onPart: (part: RunPart) => void;
   onAssign: (stopId: string, valetId: string | null) => void;
   onMove: (stopId: string, delta: -1 | 1) => void;
   onSave: () => void;
@@ -47,7 +51,33 @@ export function RunPanel(props: RunPanelProps) {
       valets.push({ id: valet, email: stop.valetId === valet ? (stop.valetEmail ?? valet) : valet });
   }
   const emailOf = (valetId: string) => valets.find((valet) => valet.id === valetId)?.email ?? valetId;
-  const unassigned = stops.filter((stop) => valetOf(runs, stop.id) === null).length;
+  // The day's counts as saved, with the shown stops as arranged now.
+  const windows = board?.windows ?? [];
+  const total = windows.reduce((sum, window) => sum + window.pickups + window.deliveries, 0);
+  const unassigned =
+    windows.reduce((sum, window) => sum + window.unassigned, 0) -
+    stops.filter((stop) => stop.valetId === null).length +
+    stops.filter((stop) => valetOf(runs, stop.id) === null).length;
+  const page = board?.page ?? null;
+  // Valets with a shown stop in their run.
+  const withRuns = valets.filter((valet) => (runs[valet.id] ?? []).some((id) => byId.has(id)));
+  const shownWindows = page ? windows.filter((window) => window.stops.length > 0) : windows;
+  const pageWindow = page ? windows.find((window) => window.start === page.window) : undefined;
+  const pageWindowTotal = pageWindow ? pageWindow.pickups + pageWindow.deliveries : 0;
+
+  /** A link to another part of the day: followed here (asking first when runs are not saved). */
+  function partLink(part: RunPart) {
+    return {
+      href: board ? runHref(board.date, part) : "#",
+      onClick: (event: MouseEvent<HTMLAnchorElement>) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        if (changed && !window.confirm("Your changes to the runs are not saved. Leave them and show another part?"))
+          return;
+        props.onPart(part);
+      },
+    };
+  }
 
   return (
     <>
@@ -78,7 +108,7 @@ export function RunPanel(props: RunPanelProps) {
       ) : (
         <>
           <h3 className="run-title">
-            {board.dateLabel}: {stops.length === 1 ? "1 stop" : `${stops.length} stops`}
+            {board.dateLabel}: {total === 1 ? "1 stop" : `${total} stops`}
             {unassigned > 0 && <span className="run-title__note"> · {unassigned} not in a run</span>}
           </h3>
           {board.valets.length === 0 && (
@@ -96,10 +126,50 @@ export function RunPanel(props: RunPanelProps) {
               </ul>
             </div>
           )}
-          {board.windows.map((window) => (
+          {page && (
+            <nav className="run-parts" aria-label="Windows of the day">
+              <p className="run-parts__note">A busy day: one window at a time.</p>
+              <ul className="run-parts__list">
+                {windows.map((window) =>
+                  window.start === page.window ? (
+                    <li key={window.label}>
+                      <a {...partLink({ window: window.start })} aria-current="page" className="run-parts__current">
+                        {`${window.label} · ${windowCount(window)}`}
+                      </a>
+                    </li>
+                  ) : window.pickups + window.deliveries > 0 ? (
+                    <li key={window.label}>
+                      <a {...partLink({ window: window.start })}>{`${window.label} · ${windowCount(window)}`}</a>
+                    </li>
+                  ) : (
+                    <li key={window.label} className="run-parts__empty">
+                      {`${window.label} · No stops`}
+                    </li>
+                  ),
+                )}
+              </ul>
+              {page.parts > 1 && (
+                <p className="run-parts__range">
+                  {`Stops ${page.first}–${page.last} of ${pageWindowTotal} in this window: `}
+                  {Array.from({ length: page.parts }, (_, index) => index + 1).map((part) => (
+                    <a
+                      key={part}
+                      {...partLink({ window: page.window, part })}
+                      aria-current={part === page.part ? "page" : undefined}
+                      aria-label={`Part ${part}`}
+                      className="run-parts__part"
+                    >
+                      {part}
+                    </a>
+                  ))}
+                </p>
+              )}
+            </nav>
+          )}
+          {shownWindows.map((window) => (
             <section key={window.label} className="run-window" aria-labelledby={`run-window-${window.start}`}>
               <h4 id={`run-window-${window.start}`}>
-                {window.label} <span className="run-window__count">{windowCount(window.stops)}</span>
+                {window.label} <span className="run-window__count">{windowCount(window)}</span>
               </h4>
               {window.stops.length > 0 && (
                 <ul className="run-stops">
@@ -119,22 +189,33 @@ export function RunPanel(props: RunPanelProps) {
           ))}
           <section className="run-valets" aria-labelledby="run-valets-heading">
             <h3 id="run-valets-heading">Runs</h3>
-            {valets.filter((valet) => (runs[valet.id] ?? []).length > 0).length === 0 ? (
-              <p className="admin-empty">No stop is in a run yet: choose a valet for each stop above.</p>
+            {page && (
+              <p className="run-valets__note">
+                Each run&apos;s stops in the window shown, at their places in the day&apos;s run.
+              </p>
+            )}
+            {withRuns.length === 0 ? (
+              <p className="admin-empty">
+                {page
+                  ? "No stop shown is in a run yet: choose a valet for each stop above."
+                  : "No stop is in a run yet: choose a valet for each stop above."}
+              </p>
             ) : (
-              valets
-                .filter((valet) => (runs[valet.id] ?? []).length > 0)
-                .map((valet) => (
+              withRuns.map((valet) => {
+                const run = runs[valet.id] ?? [];
+                return (
                   <ValetRun
                     key={valet.id}
                     email={emailOf(valet.id)}
-                    stops={(runs[valet.id] ?? []).flatMap((id) => {
+                    stops={run.flatMap((id, index) => {
                       const stop = byId.get(id);
-                      return stop ? [{ stop, window: windowOf.get(id) ?? "" }] : [];
+                      return stop ? [{ stop, window: windowOf.get(id) ?? "", place: index + 1 }] : [];
                     })}
+                    others={run.filter((id) => !byId.has(id)).length}
                     onMove={props.onMove}
                   />
-                ))
+                );
+              })
             )}
           </section>
           <div className="run-actions">

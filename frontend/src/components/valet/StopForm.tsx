@@ -6,10 +6,9 @@ import type { ValetAction } from "../../lib/generated/ValetAction";
 /** Where a form comes back to, and its token. */
 export interface FormContext {
   csrf: string;
-  /** Staff standing in: the day, run and window shown, to come back to. */
+  /** Staff standing in: the day and run shown, to come back to. */
   day: string | null;
   valet: string | null;
-  window: string | null;
 }
 
 /** One stop's form, a message for the whole form (what was wrong with it), and its button. */
@@ -33,7 +32,6 @@ export function StopForm({
       <input type="hidden" name="csrf" value={context.csrf} />
       {context.day && <input type="hidden" name="date" value={context.day} />}
       {context.valet && <input type="hidden" name="valet" value={context.valet} />}
-      {context.window && <input type="hidden" name="window" value={context.window} />}
       {message && (
         <p className="note note--error" role="alert">
           {message}

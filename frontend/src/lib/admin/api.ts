@@ -19,7 +19,7 @@ import type {
   RefundBody,
   SlotConfirmed,
 } from "./types";
-import { queryString } from "./urls";
+import { queryString, type RunPart } from "./urls";
 
 /** How long a dashboard call may take before it is given up. */
 export const ADMIN_TIMEOUT_MS = 15_000;
@@ -248,8 +248,8 @@ export function changeSlot(
 }
 
 /** The day board of `date` (YYYY-MM-DD). */
-export function getDayRun(date: string, signal?: AbortSignal): Promise<DayRun> {
-  return adminGet<DayRun>(`/api/admin/run?date=${encodeURIComponent(date)}`, signal);
+export function getDayRun(date: string, part: RunPart, signal?: AbortSignal): Promise<DayRun> {
+  return adminGet<DayRun>(`/api/admin/run${queryString({ date, window: part.window, part: part.part })}`, signal);
 }
 
 /** Saves the changed stops of a day's runs; answers the board as saved. */

@@ -1,7 +1,8 @@
 // The day board's runs as staff arrange them before saving: each valet's stops in order. Pure
 // helpers: the runs as the server last saved them, giving a stop to a valet (it joins the run in
 // the order of the windows), moving a stop up or down a run, and what a save sends (the stops whose
-// valet or place changed).
+// valet or place changed). A busy day shows one window's part; the stops in a run that it does not
+// show (`elsewhere`) keep their places in the runs, and a save sends them too when theirs change.
 import type { RunItem } from "../generated/RunItem";
 import type { RunSave } from "../generated/RunSave";
 import type { DayRun, RunStop } from "./types";
@@ -18,12 +19,36 @@ export function boardStops(board: DayRun): { stop: RunStop; start: string }[] {
   return board.windows.flatMap((window) => window.stops.map((stop) => ({ stop, start: window.start })));
 }
 
+/** A stop as the runs know it, shown or not: its valet and place as saved, and its window's start. */
+interface KnownStop {
+  id: string;
+  valetId: string | null;
+  position: number | null;
+  start: string;
+}
+
+/** The stops shown, then those in a run that the page does not show. */
+function knownStops(board: DayRun): KnownStop[] {
+  const shown = boardStops(board).map(({ stop, start }) => ({
+    id: stop.id,
+    valetId: stop.valetId,
+    position: stop.position,
+    start,
+  }));
+  return [...shown, ...board.elsewhere];
+}
+
+/** The ids of the stops the page shows. */
+export function shownStops(board: DayRun): Set<string> {
+  return new Set(boardStops(board).map(({ stop }) => stop.id));
+}
+
 /** The runs as saved: each valet's stops by their place (stops without a place last, in the order of the day). */
 export function savedRuns(board: DayRun): Runs {
   const runs: Runs = {};
-  const placed = boardStops(board)
-    .filter(({ stop }) => stop.valetId !== null)
-    .map(({ stop }, order) => ({ stop, order }))
+  const placed = knownStops(board)
+    .filter((stop) => stop.valetId !== null)
+    .map((stop, order) => ({ stop, order }))
     .sort((a, b) => (a.stop.position ?? Infinity) - (b.stop.position ?? Infinity) || a.order - b.order);
   for (const { stop } of placed) {
     const valet = stop.valetId as string;
@@ -56,7 +81,7 @@ export function assignStop(board: DayRun, runs: Runs, stopId: string, valetId: s
     if (kept.length > 0) next[valet] = kept;
   }
   if (valetId === null) return next;
-  const starts = new Map(boardStops(board).map(({ stop, start }) => [stop.id, start]));
+  const starts = new Map(knownStops(board).map((stop) => [stop.id, stop.start]));
   const start = starts.get(stopId) ?? "";
   const run = next[valetId] ?? [];
   let at = run.length;
@@ -65,27 +90,33 @@ export function assignStop(board: DayRun, runs: Runs, stopId: string, valetId: s
   return next;
 }
 
-/** The runs with `stopId` moved one place earlier (-1) or later (+1) in its run; unchanged at either end. */
-export function moveStop(runs: Runs, stopId: string, delta: -1 | 1): Runs {
+/**
+ * The runs with `stopId` swapped with the stop before it (-1) or after it (+1) in its run, among
+ * the stops `shown` (all when not given: a busy day's page moves a stop past the ones it shows,
+ * and the others keep their places); unchanged at either end.
+ */
+export function moveStop(runs: Runs, stopId: string, delta: -1 | 1, shown?: ReadonlySet<string>): Runs {
   const valet = valetOf(runs, stopId);
   if (valet === null) return runs;
   const run = [...(runs[valet] as string[])];
   const from = run.indexOf(stopId);
-  const to = from + delta;
+  let to = from + delta;
+  while (to >= 0 && to < run.length && shown && !shown.has(run[to] as string)) to += delta;
   if (to < 0 || to >= run.length) return runs;
   [run[from], run[to]] = [run[to] as string, run[from] as string];
   return { ...runs, [valet]: run };
 }
 
-/** What a save sends: every stop whose valet or place differs from the board as saved. */
+/** What a save sends: every stop whose valet or place differs from the board as saved, and the part shown. */
 export function runSave(board: DayRun, runs: Runs): RunSave {
   const stops: RunItem[] = [];
-  for (const { stop } of boardStops(board)) {
+  for (const stop of knownStops(board)) {
     const valetId = valetOf(runs, stop.id);
     const position = placeOf(runs, stop.id);
     if (valetId !== stop.valetId || position !== stop.position) stops.push({ stopId: stop.id, valetId, position });
   }
-  return { date: board.date, stops };
+  const page = board.page ? { window: board.page.window, part: board.page.part } : {};
+  return { date: board.date, stops, ...page };
 }
 
 /** Whether the runs differ from the board as saved. */
@@ -99,10 +130,8 @@ export function runLineText(line: { label: string; quantity: number; unit: strin
 }
 
 /** The window's count: 'No stops', '1 stop', '2 pickups, 1 delivery'. */
-export function windowCount(stops: readonly Pick<RunStop, "kind">[]): string {
-  if (stops.length === 0) return "No stops";
-  const pickups = stops.filter((stop) => stop.kind === "pickup").length;
-  const deliveries = stops.length - pickups;
+export function windowCount({ pickups, deliveries }: { pickups: number; deliveries: number }): string {
+  if (pickups + deliveries === 0) return "No stops";
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return [
     pickups > 0 ? count(pickups, "pickup", "pickups") : null,

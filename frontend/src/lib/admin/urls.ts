@@ -30,8 +30,14 @@ export function listApiPath(tab: AdminTab, query: ListQuery): string {
 }
 
 /** The dashboard's address for the day board of `date` (YYYY-MM-DD), or of today when null. */
-export function runHref(date: string | null): string {
-  return `/admin${queryString({ tab: "run", date })}`;
+export function runHref(date: string | null, part: RunPart = {}): string {
+  return `/admin${queryString({ tab: "run", date, window: part.window, part: part.part === 1 ? null : part.part })}`;
+}
+
+/** Which part of a busy day's board: a window by its start ('19:00') and a part of it from 1; none: the first. */
+export interface RunPart {
+  window?: string | null;
+  part?: number | null;
 }
 
 /** The dashboard's address for the money tab with the cash-up of `date`, or of today when null. */

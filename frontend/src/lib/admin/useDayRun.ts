@@ -2,8 +2,9 @@
 // them before saving, and the calls that load another day and save.
 import { useRef, useState } from "react";
 import { type Failure, failureOf, getDayRun, saveDayRun } from "./api";
-import { assignStop, hasChanges, moveStop, runSave, type Runs, savedRuns } from "./run";
+import { assignStop, hasChanges, moveStop, runSave, type Runs, savedRuns, shownStops } from "./run";
 import type { DayRun } from "./types";
+import type { RunPart } from "./urls";
 
 /** The board (null until a day is loaded), its runs as arranged, and the calls that change them. */
 export function useDayRun(initial: DayRun | null, onSessionEnded: () => void) {
@@ -26,14 +27,15 @@ export function useDayRun(initial: DayRun | null, onSessionEnded: () => void) {
     setFailure(shown);
   }
 
-  /** Loads the board of `date` (YYYY-MM-DD); arranged runs not saved are dropped. */
-  async function load(date: string): Promise<DayRun | null> {
+  /** Loads the board of `date` (YYYY-MM-DD), on a busy day the window and part named (the first
+   * when none); arranged runs not saved are dropped. */
+  async function load(date: string, part: RunPart = {}): Promise<DayRun | null> {
     request.current?.abort();
     const mine = new AbortController();
     request.current = mine;
     setLoading(true);
     try {
-      const next = await getDayRun(date, mine.signal);
+      const next = await getDayRun(date, part, mine.signal);
       show(next);
       setFailure(null);
       return next;
@@ -66,7 +68,8 @@ export function useDayRun(initial: DayRun | null, onSessionEnded: () => void) {
 
   const assign = (stopId: string, valetId: string | null) =>
     board && setRuns((current) => assignStop(board, current, stopId, valetId));
-  const move = (stopId: string, delta: -1 | 1) => setRuns((current) => moveStop(current, stopId, delta));
+  const move = (stopId: string, delta: -1 | 1) =>
+    board && setRuns((current) => moveStop(current, stopId, delta, board.page ? shownStops(board) : undefined));
   const changed = board !== null && hasChanges(board, runs);
 
   return { board, runs, loading, saving, failure, announcement, changed, load, save, assign, move };

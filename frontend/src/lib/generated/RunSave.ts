@@ -12,4 +12,12 @@ date: string,
 /**
  * The changed stops.
  */
-stops: Array<RunItem>, };
+stops: Array<RunItem>, 
+/**
+ * On a busy day, the window the answer shows (`19:00`).
+ */
+window?: string, 
+/**
+ * And its part, from 1.
+ */
+part?: number, };

@@ -14,6 +14,19 @@ start: string,
  */
 label: string, 
 /**
- * Each valet's stops in run order, then those in no run yet.
+ * Each valet's stops in run order, then those in no run yet (on a busy day: only in the
+ * window and part shown).
  */
-stops: Array<RunStop>, };
+stops: Array<RunStop>, 
+/**
+ * Its pickups, as saved (shown or not).
+ */
+pickups: number, 
+/**
+ * Its deliveries.
+ */
+deliveries: number, 
+/**
+ * Its stops in no run yet.
+ */
+unassigned: number, };

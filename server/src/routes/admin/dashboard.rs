@@ -5,7 +5,7 @@ use super::money::{load_balances, load_cash_up};
 use super::outbox::{Unconfigured, load_report, owners_budget};
 use super::payments::load_to_check;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
-use super::run::run_day;
+use super::run::{board_ask, run_day};
 use super::slots::load_awaiting;
 use super::{load_failed, private_json, today};
 use crate::auth::CurrentStaff;
@@ -29,6 +29,9 @@ use serde::Deserialize;
 pub struct DashboardQuery {
     tab: Option<String>,
     date: Option<String>,
+    /// The day board's window and part on a busy day.
+    window: Option<String>,
+    part: Option<String>,
     #[serde(flatten)]
     list: ListQuery,
 }
@@ -69,6 +72,7 @@ pub async fn show_dashboard(
     let run_day = (tab == AdminTab::Run)
         .then(|| run_day(query.date.as_deref(), day).or_else(|_| run_day(None, day)).ok())
         .flatten();
+    let run_ask = board_ask(query.window.as_deref(), query.part.as_deref()).unwrap_or_default();
     let filter = orders.clone();
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
@@ -81,7 +85,7 @@ pub async fn show_dashboard(
             let messages = ContactMessage::page(connection, messages_status, messages_page, PAGE_SIZE)?;
             let outbox = load_report(connection, &missing, budget)?;
             let unconfirmed = load_awaiting(connection, &schedule, now)?;
-            let board = run_day.map(|day| DayBoard::load(connection, day)).transpose()?;
+            let board = run_day.map(|day| DayBoard::load(connection, day, run_ask)).transpose()?;
             let payments = load_to_check(connection, None)?;
             let inbox =
                 inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;

@@ -5,9 +5,9 @@ use super::{json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::DbError;
 use crate::domain::FieldErrors;
-use crate::domain::schedule::parse_day;
+use crate::domain::schedule::{parse_day, parse_minute};
 use crate::error::ApiError;
-use crate::models::day_board::{DayBoard, MAX_RUN_ITEMS, RunAssignment, RunError, RunProblem, save_run};
+use crate::models::day_board::{BoardAsk, DayBoard, MAX_RUN_ITEMS, RunAssignment, RunError, RunProblem, save_run};
 use crate::state::AppState;
 use crate::views::run::DayRun;
 use actix_web::{HttpResponse, web};
@@ -15,10 +15,33 @@ use serde::Deserialize;
 use serde_json::Value;
 use time::Date;
 
-/// `?date=YYYY-MM-DD`; today (Nairobi) when not given.
+/// `?date=YYYY-MM-DD&window=HH:MM&part=N`; today (Nairobi) when no date is given, and on a busy
+/// day the first window with stops and its first part.
 #[derive(Debug, Default, Deserialize)]
 pub struct RunQuery {
     date: Option<String>,
+    window: Option<String>,
+    part: Option<String>,
+}
+
+/// The window and part of a busy day asked for (`19:00`, `2`); blank: the first.
+pub(super) fn board_ask(window: Option<&str>, part: Option<&str>) -> Result<BoardAsk, ApiError> {
+    let window = match window.map(str::trim).filter(|w| !w.is_empty()) {
+        None => None,
+        Some(text) => Some(parse_minute(text).ok_or_else(|| {
+            ApiError::BadRequest(format!("A window is named by its start, like 19:00, not '{text}'."))
+        })?),
+    };
+    let part = match part.map(str::trim).filter(|p| !p.is_empty()) {
+        None => None,
+        Some(text) => Some(
+            text.parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| ApiError::BadRequest(format!("The part is a whole number from 1, not '{text}'.")))?,
+        ),
+    };
+    Ok(BoardAsk { window, part })
 }
 
 /// The day asked for: `YYYY-MM-DD`, or `today` (in Nairobi) when blank.
@@ -30,22 +53,28 @@ pub(super) fn run_day(date: Option<&str>, today: Date) -> Result<Date, ApiError>
     }
 }
 
-/// GET /api/admin/run?date=YYYY-MM-DD: that day's stops by window, and the valets.
+/// GET /api/admin/run?date=YYYY-MM-DD&window=HH:MM&part=N: that day's stops by window (on a
+/// busy day, a window's part), and the valets.
 pub async fn show_run(
     state: web::Data<AppState>,
     _staff: CurrentStaff,
     query: web::Query<RunQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let day = run_day(query.date.as_deref(), today(&state))?;
-    let board = state.db().run(move |c| DayBoard::load(c, day).map_err(DbError::from)).await.map_err(load_failed)?;
+    let ask = board_ask(query.window.as_deref(), query.part.as_deref())?;
+    let board =
+        state.db().run(move |c| DayBoard::load(c, day, ask).map_err(DbError::from)).await.map_err(load_failed)?;
     Ok(private_json(&DayRun::new(&board, &state.settings().schedule)))
 }
 
-/// `{"date": "2026-11-25", "stops": [{"stopId": "…", "valetId": "…"|null, "position": 1|null}]}`
+/// `{"date": "2026-11-25", "stops": [{"stopId": "…", "valetId": "…"|null, "position": 1|null}]}`,
+/// and on a busy day the window and part to answer with (`"window": "19:00", "part": 1`).
 #[derive(Debug, Deserialize)]
 struct RunInput {
     date: String,
     stops: Vec<RunItemInput>,
+    window: Option<String>,
+    part: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -97,6 +126,8 @@ pub async fn save_day_run(
         fields.add("date", "The date must be like 2026-11-25.");
         ApiError::invalid(fields)
     })?;
+    let ask = board_ask(input.window.as_deref(), None)?;
+    let ask = BoardAsk { part: input.part, ..ask };
     if input.stops.len() > MAX_RUN_ITEMS {
         return Err(ApiError::BadRequest(format!("At most {MAX_RUN_ITEMS} stops can be saved at once.")));
     }
@@ -124,7 +155,7 @@ pub async fn save_day_run(
                 Err(RunError::Invalid(problems)) => return Ok(Err(problems)),
                 Err(RunError::Database(error)) => return Err(DbError::from(error)),
             }
-            Ok(Ok((items.len(), DayBoard::load(connection, day)?)))
+            Ok(Ok((items.len(), DayBoard::load(connection, day, ask)?)))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The run could not be saved. Please try again.", source })?;
