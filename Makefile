@@ -4,7 +4,7 @@ SHELL := /bin/bash
 FRONTEND := frontend
 NPM_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 
-.PHONY: help deps frontend generate build run test lint check-v8 deny test-rust test-frontend test-browser bench bench-quick lighthouse clean
+.PHONY: help deps frontend generate build run test lint check-v8 deny test-rust test-frontend test-browser bench bench-quick bench-check lighthouse clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -59,19 +59,25 @@ deny: ## Licences, duplicate and wildcard crates, sources (cargo-deny; see deny.
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs
 
+# The cargo profile the benches build in: `bench` (release) for figures; `dev` for bench-check.
+BENCH_PROFILE ?= bench
+
 bench: frontend ## Print render, load, order, Node-comparison, login-flood and history-size figures (see BENCHMARKS.md)
-	@# Each bench runs the server binary cargo builds with it, in the release profile.
-	cargo bench -p laundry --bench pages
+	@# Each bench runs the server binary cargo builds with it, in the same profile.
+	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench pages
 	@# Orders on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (as .ci/run sets it).
-	cargo bench -p laundry --bench orders
+	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench orders
 	@# Per-request pages against a Node peer (frontend/scripts/node-render-server.mjs), /pricing
 	@# beside them, and a login flood (issue 13).
-	cargo bench -p laundry --bench load
+	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench load
 	@# A year of history at 1,000, 10,000 and 100,000 orders, on SQLite and on PostgreSQL (issue 32).
-	cargo bench -p laundry --bench scale
+	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench scale
 
-bench-quick: ## The benches with a tenth of the work: they still run and their checks hold (CI)
+bench-quick: ## The benches with a tenth of the work, release build: quick figures
 	BENCH_QUICK=1 $(MAKE) bench
+
+bench-check: ## The benches with a tenth of the work in the tests' build (no release build): they still run and their checks hold (CI); the figures mean nothing
+	BENCH_QUICK=1 BENCH_PROFILE=dev $(MAKE) bench
 
 lighthouse: build ## Lighthouse scores of every public page (needs chromium; fetches lighthouse with npx)
 	scripts/lighthouse.sh

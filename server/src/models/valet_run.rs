@@ -32,7 +32,13 @@ impl RunStop {
     /// The stops of `day` that are not cancelled, with their orders: of one valet's run in run
     /// order, or (`valet` none) everyone's, by window and then run. A delivery of an order not
     /// picked up yet is not there: there is nothing to deliver (the pickup waits on the dashboard).
-    pub fn of_day(connection: &mut DbConnection, day: Date, valet: Option<&str>) -> QueryResult<Vec<RunStop>> {
+    /// `window` (its first minute) keeps only the stops of that window.
+    pub fn of_day(
+        connection: &mut DbConnection,
+        day: Date,
+        valet: Option<&str>,
+        window: Option<i32>,
+    ) -> QueryResult<Vec<RunStop>> {
         let mut query = stops::table
             .inner_join(orders::table)
             .filter(stops::day.eq(day))
@@ -42,6 +48,9 @@ impl RunStop {
             .into_boxed();
         if let Some(valet) = valet {
             query = query.filter(stops::valet_id.eq(valet.to_owned()));
+        }
+        if let Some(start) = window {
+            query = query.filter(stops::window_start.eq(start));
         }
         let mut found: Vec<(Stop, Order)> = query.load(connection)?;
         found.sort_by(|(a, _), (b, _)| {
@@ -72,5 +81,22 @@ impl RunStop {
             });
         }
         Ok(run)
+    }
+
+    /// The windows of `day` that hold stops [`RunStop::of_day`] lists for everyone, in order:
+    /// `(start, end, stops)`. A few columns of the day's stops, not their orders' rows.
+    pub fn windows_of_day(connection: &mut DbConnection, day: Date) -> QueryResult<Vec<(i32, i32, usize)>> {
+        let found: Vec<(i32, i32)> = stops::table
+            .inner_join(orders::table)
+            .filter(stops::day.eq(day))
+            .filter(stops::state.ne(StopState::Cancelled))
+            .filter(stops::kind.eq(StopKind::Pickup).or(orders::status.ne(OrderStatus::Pending)))
+            .select((stops::window_start, stops::window_end))
+            .load(connection)?;
+        let mut windows: std::collections::BTreeMap<(i32, i32), usize> = std::collections::BTreeMap::new();
+        for window in found {
+            *windows.entry(window).or_default() += 1;
+        }
+        Ok(windows.into_iter().map(|((start, end), stops)| (start, end, stops)).collect())
     }
 }

@@ -417,13 +417,25 @@ async fn run_page(
             let valets = if chooses { Staff::valets(connection)? } else { Vec::new() };
             // Staff asking for someone who is not a valet see everyone's stops.
             let valet = valet.filter(|id| !chooses || valets.iter().any(|account| &account.id == id));
-            let run = RunStop::of_day(connection, day, valet.as_deref())?;
+            // Everyone's stops of a busy day, a window at a time (the one asked for, or the
+            // first): only that window's stops are read in full.
+            let everyone = valet.is_none() && chooses;
+            let windows = if everyone { RunStop::windows_of_day(connection, day)? } else { Vec::new() };
+            let busy = windows.iter().map(|(_, _, stops)| stops).sum::<usize>() > WINDOWS_APART_ABOVE;
+            let shown = busy
+                .then(|| {
+                    let starts = || windows.iter().map(|(start, _, _)| *start);
+                    starts().find(|start| Some(*start) == asked_window.map(i32::from)).or_else(|| starts().next())
+                })
+                .flatten();
+            let run = RunStop::of_day(connection, day, valet.as_deref(), shown)?;
             let ids: Vec<&str> = run.iter().map(|stop| stop.order.id.as_str()).collect();
             let mpesa = MoneyFacts::of_orders(connection, &ids)?;
-            Ok::<_, DbError>((valets, valet, run, mpesa))
+            let windows = if busy { windows } else { Vec::new() };
+            Ok::<_, DbError>((valets, valet, run, mpesa, windows, shown))
         })
         .await;
-    let (valets, valet, mut run, mpesa) = match loaded {
+    let (valets, valet, run, mpesa, windows, shown) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the valet page could not be loaded");
@@ -433,30 +445,15 @@ async fn run_page(
                 .body("The day's stops could not be loaded. Please try again.");
         }
     };
-    // Everyone's stops of a busy day, a window at a time: the one asked for, or the first.
-    let mut windows = Vec::new();
-    let mut window = None;
-    if valet.is_none() && chooses && run.len() > WINDOWS_APART_ABOVE {
-        let mut counts: BTreeMap<(i32, i32), usize> = BTreeMap::new();
-        for stop in &run {
-            *counts.entry((stop.stop.window_start, stop.stop.window_end)).or_default() += 1;
-        }
-        let shown = counts
-            .keys()
-            .map(|(start, _)| *start)
-            .find(|start| Some(*start) == asked_window.map(i32::from))
-            .or_else(|| counts.keys().next().map(|(start, _)| *start));
-        run.retain(|stop| Some(stop.stop.window_start) == shown);
-        windows = counts
-            .into_iter()
-            .map(|((start, end), stops)| RunWindowChoice {
-                start: clock_time(start as u16),
-                label: Window { start: start as u16, end: end as u16 }.to_string(),
-                stops,
-            })
-            .collect();
-        window = shown.map(|start| clock_time(start as u16));
-    }
+    let windows: Vec<RunWindowChoice> = windows
+        .into_iter()
+        .map(|(start, end, stops)| RunWindowChoice {
+            start: clock_time(start as u16),
+            label: Window { start: start as u16, end: end as u16 }.to_string(),
+            stops,
+        })
+        .collect();
+    let window = shown.map(|start| clock_time(start as u16));
     let minutes_per_stop = state.settings().schedule.minutes_per_stop;
     let prompts_on = state.sends_prompts();
     let valet_email = |id: &Option<String>| {
