@@ -6,20 +6,15 @@
 // Deliveries must happen today whatever the hour the tests run at, so this file starts a server of
 // its own whose one window opens a quarter of an hour after the test starts (Nairobi time), like
 // run.spec.ts.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signIn, violations, watchConsole } from "./support";
+import { OWN_SERVER_PASSWORD as PASSWORD, signIn, startOwnServer, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ bypassCSP: true });
 
-const BINARY = path.resolve("../target/debug/laundry");
 const PORT = Number(process.env.BROWSER_TEST_PORT ?? 4173) + 8;
 const BASE = `http://127.0.0.1:${PORT}`;
-const PASSWORD = "Browser-Test-Pass-2026";
 const STAFF = "cashier@example.com";
 const OTIENO = "otieno@example.com";
 const AKINYI = "akinyi@example.com";
@@ -44,28 +39,16 @@ let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
   if (!roomToday) return;
-  const database = `sqlite://${path.join(mkdtempSync(path.join(tmpdir(), "laundry-cash-up-")), "laundry.db")}`;
-  const env = {
-    ...process.env,
-    LAUNDRY_ADDR: `127.0.0.1:${PORT}`,
-    LAUNDRY_FRONTEND_DIR: "dist",
-    DATABASE_URL: database,
-    RUST_LOG: "warn",
-    LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`,
-    LAUNDRY_BOOKING_CUTOFF_MINUTES: "0",
-  };
-  const accounts: [string, string][] = [
-    [STAFF, "staff"],
-    [OTIENO, "valet"],
-    [AKINYI, "valet"],
-  ];
-  for (const [email, role] of accounts) {
-    execFileSync(BINARY, ["admin", "create", "--email", email, "--role", role], { env, input: `${PASSWORD}\n` });
-  }
-  server = spawn(BINARY, ["serve"], { env, stdio: "inherit" });
-  await expect
-    .poll(async () => (await fetch(`${BASE}/healthz`).catch(() => null))?.status ?? 0, { timeout: 30_000 })
-    .toBe(200);
+  server = await startOwnServer({
+    port: PORT,
+    name: "cash-up",
+    env: { LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`, LAUNDRY_BOOKING_CUTOFF_MINUTES: "0" },
+    accounts: [
+      [STAFF, "staff"],
+      [OTIENO, "valet"],
+      [AKINYI, "valet"],
+    ],
+  });
 });
 
 test.afterAll(() => {

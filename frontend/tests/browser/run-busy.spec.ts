@@ -5,17 +5,12 @@
 //
 // This file starts a server of its own with two windows of room enough for 30 pickups each, and
 // books them two days ahead (clear of any cut-off).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { signIn, watchConsole } from "./support";
+import { OWN_SERVER_PASSWORD as PASSWORD, signIn, startOwnServer, watchConsole } from "./support";
 
-const BINARY = path.resolve("../target/debug/laundry");
 const PORT = Number(process.env.BROWSER_TEST_PORT ?? 4173) + 9;
 const BASE = `http://127.0.0.1:${PORT}`;
-const PASSWORD = "Browser-Test-Pass-2026";
 const STAFF = "dispatch@example.com";
 const VALET = "otieno@example.com";
 const PER_WINDOW = 30;
@@ -25,33 +20,19 @@ const DAY = new Date(Date.now() + 3 * 3600_000 + 2 * 86_400_000).toISOString().s
 let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
-  const database = `sqlite://${path.join(mkdtempSync(path.join(tmpdir(), "laundry-busy-")), "laundry.db")}`;
-  const env = {
-    ...process.env,
-    LAUNDRY_ADDR: `127.0.0.1:${PORT}`,
-    LAUNDRY_FRONTEND_DIR: "dist",
-    DATABASE_URL: database,
-    RUST_LOG: "warn",
-    LAUNDRY_PICKUP_WINDOWS: "19:00-20:00,20:00-21:00",
-    LAUNDRY_WINDOW_CAPACITY: String(PER_WINDOW),
-    LAUNDRY_SUBMISSIONS_PER_HOUR: "1000",
-  };
-  const accounts: [string, string][] = [
-    [STAFF, "staff"],
-    [VALET, "valet"],
-  ];
-  for (const [email, role] of accounts) {
-    execFileSync(BINARY, ["admin", "create", "--email", email, "--role", role], { env, input: `${PASSWORD}\n` });
-  }
-  server = spawn(BINARY, ["serve"], { env, stdio: "inherit" });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${BASE}/healthz`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  server = await startOwnServer({
+    port: PORT,
+    name: "busy",
+    env: {
+      LAUNDRY_PICKUP_WINDOWS: "19:00-20:00,20:00-21:00",
+      LAUNDRY_WINDOW_CAPACITY: String(PER_WINDOW),
+      LAUNDRY_SUBMISSIONS_PER_HOUR: "1000",
+    },
+    accounts: [
+      [STAFF, "staff"],
+      [VALET, "valet"],
+    ],
+  });
   for (const window of ["19:00", "20:00"]) {
     for (let n = 0; n < PER_WINDOW; n++) {
       const booked = await fetch(`${BASE}/api/orders`, {

@@ -5,17 +5,12 @@
 // The run must happen today, whatever the hour the tests run at, so this file starts a server of
 // its own whose one pickup window opens a quarter of an hour after the test starts (Nairobi time,
 // whatever the machine's time zone), with no cut-off.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { type Browser, type Page, expect, test } from "@playwright/test";
-import { hydrated, signIn, watchConsole } from "./support";
+import { OWN_SERVER_PASSWORD as PASSWORD, hydrated, signIn, startOwnServer, watchConsole } from "./support";
 
-const BINARY = path.resolve("../target/debug/laundry");
 const PORT = Number(process.env.BROWSER_TEST_PORT ?? 4173) + 7;
 const BASE = `http://127.0.0.1:${PORT}`;
-const PASSWORD = "Browser-Test-Pass-2026";
 const STAFF = "dispatch@example.com";
 const VALET = "otieno@example.com";
 const PHONE = { width: 390, height: 844 };
@@ -39,39 +34,21 @@ let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
   if (!roomToday) return;
-  const database = `sqlite://${path.join(mkdtempSync(path.join(tmpdir(), "laundry-run-")), "laundry.db")}`;
-  const env = {
-    ...process.env,
-    LAUNDRY_ADDR: `127.0.0.1:${PORT}`,
-    LAUNDRY_FRONTEND_DIR: "dist",
-    DATABASE_URL: database,
-    RUST_LOG: "warn",
-    LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`,
-    LAUNDRY_BOOKING_CUTOFF_MINUTES: "0",
-    LAUNDRY_MINUTES_PER_STOP: "15",
-    // The server's own zone must not matter: Nairobi is UTC+3, this is UTC-7 or -8.
-    TZ: "America/Los_Angeles",
-  };
-  const accounts: [string, string][] = [
-    [STAFF, "staff"],
-    [VALET, "valet"],
-  ];
-  for (const [email, role] of accounts) {
-    execFileSync(BINARY, ["admin", "create", "--email", email, "--role", role], {
-      env,
-      input: `${PASSWORD}\n`,
-    });
-  }
-  server = spawn(BINARY, ["serve"], { env, stdio: "inherit" });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${BASE}/healthz`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the run test's server did not start");
+  server = await startOwnServer({
+    port: PORT,
+    name: "run",
+    env: {
+      LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`,
+      LAUNDRY_BOOKING_CUTOFF_MINUTES: "0",
+      LAUNDRY_MINUTES_PER_STOP: "15",
+      // The server's own zone must not matter: Nairobi is UTC+3, this is UTC-7 or -8.
+      TZ: "America/Los_Angeles",
+    },
+    accounts: [
+      [STAFF, "staff"],
+      [VALET, "valet"],
+    ],
+  });
 });
 
 test.afterAll(() => {

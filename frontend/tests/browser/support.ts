@@ -1,6 +1,9 @@
 // Helpers the browser tests share.
-import { readFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 
 /** Collects console errors and page errors; hydration problems arrive as one or the other. */
@@ -98,4 +101,44 @@ export async function placeOrder(page: Page, order: OrderEntry): Promise<string>
   await page.getByRole("button", { name: "Place Order" }).click();
   await expect(page).toHaveURL(/\/confirmation\?ref=[A-Z0-9]{8}$/);
   return new URL(page.url()).searchParams.get("ref") ?? "";
+}
+
+/** The password of the accounts `startOwnServer` creates. */
+export const OWN_SERVER_PASSWORD = "Browser-Test-Pass-2026";
+
+/**
+ * A server of a test file's own (for a schedule of its own) on `port`: the debug build on a new
+ * SQLite database, with `accounts` (`[email, role]`, password `OWN_SERVER_PASSWORD`) created first
+ * and `env` on top of the usual settings. Resolves once it answers /healthz; stop it with
+ * `kill("SIGTERM")`.
+ */
+export async function startOwnServer(options: {
+  port: number;
+  name: string;
+  env: Record<string, string>;
+  accounts: [string, string][];
+}): Promise<ChildProcess> {
+  const binary = path.resolve("../target/debug/laundry");
+  const folder = mkdtempSync(path.join(tmpdir(), `laundry-${options.name}-`));
+  const env = {
+    ...process.env,
+    LAUNDRY_ADDR: `127.0.0.1:${options.port}`,
+    LAUNDRY_FRONTEND_DIR: "dist",
+    DATABASE_URL: `sqlite://${path.join(folder, "laundry.db")}`,
+    RUST_LOG: "warn",
+    ...options.env,
+  };
+  for (const [email, role] of options.accounts) {
+    execFileSync(binary, ["admin", "create", "--email", email, "--role", role], {
+      env,
+      input: `${OWN_SERVER_PASSWORD}\n`,
+    });
+  }
+  const server = spawn(binary, ["serve"], { env, stdio: "inherit" });
+  await expect
+    .poll(async () => (await fetch(`http://127.0.0.1:${options.port}/healthz`).catch(() => null))?.status ?? 0, {
+      timeout: 30_000,
+    })
+    .toBe(200);
+  return server;
 }
