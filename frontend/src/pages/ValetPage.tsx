@@ -84,6 +84,24 @@ export default function ValetPage(props: ValetProps) {
                 </li>
               ))}
             </ul>
+            {props.chooser && props.chooser.parts > 1 && (
+              <p className="valet-windows__parts">
+                {`Stops ${props.chooser.first}–${props.chooser.last} of this window's ${
+                  windows.find((window) => window.start === props.chooser?.window)?.stops ?? 0
+                }: `}
+                {Array.from({ length: props.chooser.parts }, (_, index) => index + 1).map((part) => (
+                  <a
+                    key={part}
+                    className="button button--light"
+                    href={`/valet?date=${encodeURIComponent(props.day)}&window=${encodeURIComponent(props.chooser?.window ?? "")}&part=${part}`}
+                    aria-current={part === props.chooser?.part ? "page" : undefined}
+                    aria-label={`Part ${part}`}
+                  >
+                    {part}
+                  </a>
+                ))}
+              </p>
+            )}
           </nav>
         )}
         {props.notice && (

@@ -32,12 +32,14 @@ impl RunStop {
     /// The stops of `day` that are not cancelled, with their orders: of one valet's run in run
     /// order, or (`valet` none) everyone's, by window and then run. A delivery of an order not
     /// picked up yet is not there: there is nothing to deliver (the pickup waits on the dashboard).
-    /// `window` (its first minute) keeps only the stops of that window.
+    /// `window` (its first minute) keeps only the stops of that window, and `part` (how many to
+    /// skip, how many to keep) only those of the list.
     pub fn of_day(
         connection: &mut DbConnection,
         day: Date,
         valet: Option<&str>,
         window: Option<i32>,
+        part: Option<(usize, usize)>,
     ) -> QueryResult<Vec<RunStop>> {
         let mut query = stops::table
             .inner_join(orders::table)
@@ -63,6 +65,9 @@ impl RunStop {
                 None => (window(a), run(a), kind(a)).cmp(&(window(b), run(b), kind(b))),
             }
         });
+        if let Some((skip, take)) = part {
+            found = found.into_iter().skip(skip).take(take).collect();
+        }
         let orders: Vec<Order> = found.iter().map(|(_, order)| order.clone()).collect();
         let mut lines = Order::lines_of(connection, &orders)?;
         let ids: Vec<&str> = orders.iter().map(|order| order.id.as_str()).collect();

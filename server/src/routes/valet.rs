@@ -28,13 +28,14 @@ use time::Date;
 /// What a valet reads when a change could not be stored.
 const SAVE_FAILED: &str = "That could not be saved. Please try again.";
 
-/// `?date=YYYY-MM-DD&valet=<id>&window=HH:MM` (staff and owners only: a valet always sees their
-/// own run today), and what the last form did (`notice`, `stop`).
+/// `?date=YYYY-MM-DD&valet=<id>&window=HH:MM&part=N` (staff and owners only: a valet always sees
+/// their own run today), and what the last form did (`notice`, `stop`).
 #[derive(Debug, Default, Deserialize)]
 pub struct RunQuery {
     date: Option<String>,
     valet: Option<String>,
     window: Option<String>,
+    part: Option<String>,
     notice: Option<String>,
     stop: Option<String>,
 }
@@ -51,6 +52,8 @@ struct RunView {
     valet: Option<String>,
     /// The window asked for (its first minute), when everyone's stops are shown a window at a time.
     window: Option<u16>,
+    /// The part of that window asked for, from 1.
+    part: Option<u32>,
 }
 
 impl RunView {
@@ -58,7 +61,7 @@ impl RunView {
     /// everyone's when not given, or not readable).
     fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>, window: Option<&str>, today: Date) -> RunView {
         if staff.role == StaffRole::Valet {
-            return RunView { day: today, valet: Some(staff.id.clone()), window: None };
+            return RunView { day: today, valet: Some(staff.id.clone()), window: None, part: None };
         }
         let day = date.and_then(parse_day).unwrap_or(today);
         // Account ids are UUIDs; anything else is no valet's.
@@ -70,7 +73,7 @@ impl RunView {
             let (hours, minutes) = (hours.parse::<u16>().ok()?, minutes.parse::<u16>().ok()?);
             (hours < 24 && minutes < 60).then_some(hours * 60 + minutes)
         });
-        RunView { day, valet: valet.map(str::to_owned), window }
+        RunView { day, valet: valet.map(str::to_owned), window, part: None }
     }
 
     /// `/valet` showing this view again, with what a form did.
@@ -158,7 +161,9 @@ pub async fn show_run(
     query: web::Query<RunQuery>,
 ) -> HttpResponse {
     let today = nairobi_day(state.clock().now());
-    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), query.window.as_deref(), today);
+    let mut view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), query.window.as_deref(), today);
+    // A part is a whole number from 1; anything else shows the first.
+    view.part = query.part.as_deref().and_then(|part| part.trim().parse().ok()).filter(|part| *part >= 1);
     let notice = query.notice.as_deref().and_then(Notice::parse).map(|notice| (notice, query.stop.clone()));
     run_page(&state, &request, &staff, view, Said::default(), notice, StatusCode::OK).await
 }
@@ -410,7 +415,7 @@ async fn run_page(
     status: StatusCode,
 ) -> HttpResponse {
     let chooses = staff.role != StaffRole::Valet;
-    let (day, valet, asked_window) = (view.day, view.valet.clone(), view.window);
+    let (day, valet, asked_window, asked_part) = (view.day, view.valet.clone(), view.window, view.part);
     let loaded = state
         .db()
         .run(move |connection| {
@@ -428,14 +433,21 @@ async fn run_page(
                     starts().find(|start| Some(*start) == asked_window.map(i32::from)).or_else(|| starts().next())
                 })
                 .flatten();
-            let run = RunStop::of_day(connection, day, valet.as_deref(), shown)?;
+            // A window of more than 50 stops, 50 at a time (a part beyond the last: the last).
+            let in_window = windows.iter().find(|(start, _, _)| Some(*start) == shown).map_or(0, |w| w.2);
+            let parts = in_window.div_ceil(WINDOWS_APART_ABOVE).max(1);
+            let part = (asked_part.unwrap_or(1) as usize).clamp(1, parts);
+            let cut = (parts > 1).then_some(((part - 1) * WINDOWS_APART_ABOVE, WINDOWS_APART_ABOVE));
+            let run = RunStop::of_day(connection, day, valet.as_deref(), shown, cut)?;
+            let first = cut.map_or(1, |(skip, _)| skip + 1);
+            let paging = (part as u32, parts as u32, first as u32, (first - 1 + run.len()) as u32);
             let ids: Vec<&str> = run.iter().map(|stop| stop.order.id.as_str()).collect();
             let mpesa = MoneyFacts::of_orders(connection, &ids)?;
             let windows = if busy { windows } else { Vec::new() };
-            Ok::<_, DbError>((valets, valet, run, mpesa, windows, shown))
+            Ok::<_, DbError>((valets, valet, run, mpesa, windows, shown, paging))
         })
         .await;
-    let (valets, valet, run, mpesa, windows, shown) = match loaded {
+    let (valets, valet, run, mpesa, windows, shown, (part, parts, first, last)) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             tracing::error!(%error, "the valet page could not be loaded");
@@ -498,6 +510,10 @@ async fn run_page(
             valet: valet.clone(),
             windows,
             window,
+            part,
+            parts,
+            first,
+            last,
         }),
         stops,
         notice: said.notice,

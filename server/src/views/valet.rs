@@ -53,6 +53,14 @@ pub struct RunChooser {
     pub windows: Vec<RunWindowChoice>,
     /// The window shown (`HH:MM`, its start), when they are.
     pub window: Option<String>,
+    /// A window of more than 50 stops is shown 50 at a time: which part, from 1.
+    pub part: u32,
+    /// How many parts the window shown has (1 when it is not cut).
+    pub parts: u32,
+    /// The window's stops shown: from this one (from 1) …
+    pub first: u32,
+    /// … to this one.
+    pub last: u32,
 }
 
 /// A window of a busy day, to choose.

@@ -147,6 +147,19 @@ async fn day_board_windows(app: &TestApp, owner: &SignedIn) {
     let (_, beyond) = board("&part=9".to_owned()).await;
     assert_eq!(beyond["page"]["part"], 2, "a part beyond the last shows the last");
 
+    // The valet page's overview of the same window: 50 stops, then 4.
+    let valet_page = |query: &str| {
+        let (cookie, path) = (owner.cookie.clone(), format!("/valet?date={today}{query}"));
+        async move { app.get_with(&path, &[("cookie", &cookie)]).await.text().await.unwrap() }
+    };
+    let first_part = valet_page("").await;
+    assert_eq!(first_part.matches(r#"class="stop stop--"#).count(), 50);
+    assert!(first_part.contains("Stops 1–50 of this window&#x27;s 54: "), "{first_part}");
+    let second_part = valet_page("&window=19:00&part=2").await;
+    assert_eq!(second_part.matches(r#"class="stop stop--"#).count(), 4);
+    assert!(second_part.contains(r#"aria-current="page" aria-label="Part 2""#), "{second_part}");
+    assert_eq!(valet_page("&part=x").await.matches(r#"class="stop stop--"#).count(), 50, "a bad part shows the first");
+
     // The page without JavaScript: links to each part, the part shown marked.
     let html = app
         .get_with(&format!("/admin?tab=run&date={today}&part=2"), &[("cookie", &owner.cookie)])

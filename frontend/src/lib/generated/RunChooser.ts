@@ -22,4 +22,20 @@ windows: Array<RunWindowChoice>,
 /**
  * The window shown (`HH:MM`, its start), when they are.
  */
-window: string | null, };
+window: string | null, 
+/**
+ * A window of more than 50 stops is shown 50 at a time: which part, from 1.
+ */
+part: number, 
+/**
+ * How many parts the window shown has (1 when it is not cut).
+ */
+parts: number, 
+/**
+ * The window's stops shown: from this one (from 1) …
+ */
+first: number, 
+/**
+ * … to this one.
+ */
+last: number, };
