@@ -89,23 +89,39 @@ pub fn run(
                 return writeln!(out, "No staff accounts yet: laundry admin create --email EMAIL")
                     .map_err(write_failed);
             }
-            writeln!(out, "{:<40} {:<6} {:<9} {:<17} LAST SIGN-IN", "EMAIL", "ROLE", "STATE", "CREATED (UTC)")
-                .map_err(write_failed)?;
-            for account in accounts {
-                let state = if account.disabled_at.is_some() { "disabled" } else { "active" };
-                let when = |at: Option<time::PrimitiveDateTime>| {
-                    at.map_or("never".to_owned(), |at| format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute()))
-                };
-                writeln!(
-                    out,
-                    "{:<40} {:<6} {:<9} {:<17} {}",
-                    account.email,
-                    account.role,
-                    state,
-                    when(Some(account.created_at)),
-                    when(account.last_login_at)
-                )
-                .map_err(write_failed)?;
+            let when = |at: Option<time::PrimitiveDateTime>| {
+                at.map_or("never".to_owned(), |at| format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute()))
+            };
+            let header = ["EMAIL", "ROLE", "STATE", "CREATED (UTC)", "LAST SIGN-IN"].map(str::to_owned);
+            let rows: Vec<[String; 5]> = std::iter::once(header)
+                .chain(accounts.iter().map(|account| {
+                    let state = if account.disabled_at.is_some() { "disabled" } else { "active" };
+                    [
+                        account.email.clone(),
+                        account.role.to_string(),
+                        state.to_owned(),
+                        when(Some(account.created_at)),
+                        when(account.last_login_at),
+                    ]
+                }))
+                .collect();
+            // Each column as wide as its widest cell, two spaces apart; the last is not padded.
+            let mut widths = [0; 5];
+            for row in &rows {
+                for (width, cell) in widths.iter_mut().zip(row) {
+                    *width = (*width).max(cell.chars().count());
+                }
+            }
+            for row in &rows {
+                let mut line = String::new();
+                for (index, (cell, width)) in row.iter().zip(widths).enumerate() {
+                    if index + 1 == row.len() {
+                        line.push_str(cell);
+                    } else {
+                        line.push_str(&format!("{cell:<width$}  "));
+                    }
+                }
+                writeln!(out, "{line}").map_err(write_failed)?;
             }
             Ok(())
         }
@@ -185,6 +201,29 @@ mod tests {
     }
 
     #[test]
+    fn the_list_lines_up_its_columns_whatever_the_widths() {
+        let (_dir, database) = database();
+        for (email, role) in [("a@example.com", "valet"), ("wanjiku.long.name@example.co.ke", "owner")] {
+            admin(&database, &["create", "--email", email, "--role", role], "Long-Enough-Pass-2026\n").unwrap();
+        }
+        let listed = admin(&database, &["list"], "").unwrap();
+        assert!(listed.ends_with('\n'), "{listed:?}");
+        let lines: Vec<&str> = listed.lines().collect();
+        assert_eq!(lines.len(), 3, "{listed}");
+        // Every column starts where its heading does.
+        for heading in ["ROLE", "STATE", "CREATED (UTC)", "LAST SIGN-IN"] {
+            let at = lines[0].find(heading).unwrap();
+            for line in &lines[1..] {
+                assert!(
+                    line[..at].ends_with("  ") && !line[at..].starts_with(' '),
+                    "{heading} at {at} in {line:?}\n{listed}"
+                );
+            }
+        }
+        assert!(listed.contains("valet  active"), "{listed}");
+    }
+
+    #[test]
     fn an_account_is_created_listed_disabled_and_enabled() {
         let (_dir, database) = database();
         let created = admin(&database, &["create", "--email", "Amina@Example.com"], "Tumbo-Ngoma-47-Kazi\n").unwrap();
@@ -192,6 +231,7 @@ mod tests {
 
         let listed = admin(&database, &["list"], "").unwrap();
         assert!(listed.contains("amina@example.com") && listed.contains("active"), "{listed}");
+        assert!(listed.ends_with('\n'), "the list ends its last line: {listed:?}");
         assert!(listed.contains("staff"), "a new account is staff unless told: {listed}");
 
         admin(&database, &["disable", "--email", "amina@example.com"], "").unwrap();

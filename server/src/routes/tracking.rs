@@ -76,8 +76,7 @@ async fn look_up(state: &AppState, request: &HttpRequest, query: &TrackingQuery)
         .map_err(|retry_after| ApiError::too_many("look-ups", &state.settings().business, retry_after))?;
     let value = query.q.as_deref().unwrap_or_default().trim().to_owned();
     let wanted = match query.by() {
-        Some(TrackBy::Order) => Ok(OrderReference::parse(&value)
-            .ok_or_else(|| ApiError::BadRequest("An order ID has 8 letters and digits, like K7MX2QPD.".to_owned()))?),
+        Some(TrackBy::Order) => Ok(OrderReference::check(&value).map_err(ApiError::BadRequest)?),
         Some(TrackBy::Phone) => Err(PhoneNumber::parse(&value).map_err(ApiError::BadRequest)?),
         None => {
             return Err(ApiError::BadRequest(

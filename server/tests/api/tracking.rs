@@ -143,12 +143,22 @@ on_both_backends! {
     }
 
     async fn a_malformed_look_up_is_a_400_that_says_what_is_expected(app: TestApp) {
-        let short = post_look_up(&app, "order", "12").await;
+        let short = post_look_up(&app, "order", "K7MX2QP").await;
         let not_json = app.client.post(format!("{}/api/tracking", app.address)).body("by=phone").send().await.unwrap();
 
         assert_eq!(short.status(), 400);
         let body: Value = short.json().await.unwrap();
-        assert!(body["error"].as_str().unwrap().contains("8 letters and digits"));
+        assert_eq!(body["error"], "An order ID has 8 letters and digits, like K7MX2QPD; this one has 7.");
+        // Eight characters, one of which order IDs never use: the answer names it.
+        let zero = post_look_up(&app, "order", "V82KVDM0").await;
+        assert_eq!(zero.status(), 400);
+        let body: Value = zero.json().await.unwrap();
+        let message = "Order IDs never use 0 (zero): please check the ID in your text or e-mail, like K7MX2QPD.";
+        assert_eq!(body["error"], message);
+        // The same on the page without JavaScript.
+        let page = app.get("/tracking?by=order&q=V82KVDM0").await;
+        assert_eq!(page.status(), 400);
+        assert!(page.text().await.unwrap().contains("Order IDs never use 0 (zero)"));
         assert_eq!(not_json.status(), 400);
         let body: Value = not_json.json().await.unwrap();
         assert!(body["error"].as_str().unwrap().starts_with("The body must be JSON"));
