@@ -7,6 +7,7 @@
 use crate::auth::CurrentStaff;
 use crate::clock::stored;
 use crate::db::DbError;
+use crate::domain::ledger::shillings;
 use crate::domain::schedule::{Window, clock_time, day_label, nairobi_day, parse_day};
 use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::lifecycle::Context;
@@ -126,14 +127,17 @@ impl Notice {
         match self {
             Notice::OnMyWay => format!("On your way to {order}. The next customers' ETAs have moved."),
             Notice::PickedUp => match stop {
-                Some(stop) => format!("Picked up order {}: the bill is KSh {}.", stop.order_id, stop.total),
+                Some(stop) => {
+                    format!("Picked up order {}: the bill is KSh {}.", stop.order_id, shillings(stop.total.into()))
+                }
                 None => "Picked up.".to_owned(),
             },
             Notice::Delivered => format!("Delivered {order}, and the payment is recorded."),
             Notice::PromptSent => match stop {
                 Some(stop) => format!(
                     "M-PESA prompt sent for order {}: the customer's phone asks for KSh {}. They enter their M-PESA PIN; reload to see it paid.",
-                    stop.order_id, stop.total
+                    stop.order_id,
+                    shillings(stop.total.into())
                 ),
                 None => "M-PESA prompt sent.".to_owned(),
             },

@@ -279,7 +279,12 @@ on_both_backends! {
         let placed = place(&app, "0712345678", 3).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         let path = format!("/valet/stops/{id}/picked-up");
-        post(&app, &session, &path, &[("bags", "2"), ("kg", "50")]).await;
+        let heavy = post(&app, &session, &path, &[("bags", "2"), ("kg", "50")]).await;
+        let html = page(&app, &session, heavy.headers()["location"].to_str().unwrap()).await;
+        assert!(
+            html.contains(&format!("Picked up order {}: the bill is KSh 7,500.", placed.reference)),
+            "amounts are written as on every other page"
+        );
 
         let corrected = post(&app, &session, &path, &[("bags", "2"), ("kg", "5")]).await;
 
