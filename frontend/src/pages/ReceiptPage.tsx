@@ -2,7 +2,7 @@
 // (the token is the signed link). The shop's details, the order's lines and total, each payment and
 // refund (how, the M-PESA code, when) and the balance in the ledger's words. It prints on A4, and on
 // an 80 mm thermal roll with ?paper=80mm (the page size is then set).
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
 import { formatDateTime, orderMessage, whatsappHref } from "../lib/format";
@@ -15,8 +15,19 @@ import type { PageMeta } from "../routes";
 /** Props of the receipt page. */
 export type ReceiptProps = SharedProps & OwnProps;
 
-/** An 80 mm roll: the page is as wide as the paper and as long as the receipt. */
-const THERMAL_PAGE = "@page { size: 80mm auto; margin: 0 }";
+/**
+ * An 80 mm roll's page, `length` millimetres long. CSS has no `auto` length for `size` (Chromium
+ * drops `80mm auto` and prints on the default paper), so the page says a length: an A4's until the
+ * browser has measured the receipt, then the receipt's own just before printing.
+ */
+function thermalPage(length: number): string {
+  return `@page { size: 80mm ${length}mm; margin: 0 }`;
+}
+
+/** The roll's length before the receipt is measured (without JavaScript): an A4's. */
+const UNMEASURED_MM = 297;
+/** CSS pixels per millimetre. */
+const PX_PER_MM = 96 / 25.4;
 
 /** Title and description for the document shell. */
 export function meta(props: ReceiptProps): PageMeta {
@@ -41,9 +52,22 @@ export default function ReceiptPage(props: ReceiptProps) {
   const hydrated = useHydrated();
   const { business, payment } = props;
   const thermal = props.paper === "80mm";
+  const pageStyle = useRef<HTMLStyleElement>(null);
+  // Just before printing, the roll's page is made as long as the receipt (and a little margin).
+  useEffect(() => {
+    if (!thermal) return;
+    const measure = () => {
+      const receipt = document.querySelector(".receipt");
+      if (!receipt || !pageStyle.current) return;
+      const length = Math.ceil(receipt.getBoundingClientRect().height / PX_PER_MM) + 8;
+      pageStyle.current.textContent = thermalPage(Math.max(length, 40));
+    };
+    window.addEventListener("beforeprint", measure);
+    return () => window.removeEventListener("beforeprint", measure);
+  }, [thermal]);
   return (
     <section className={`section receipt-page${thermal ? " receipt-page--80mm" : ""}`}>
-      {thermal && <style>{THERMAL_PAGE}</style>}
+      {thermal && <style ref={pageStyle}>{thermalPage(UNMEASURED_MM)}</style>}
       <div className="container narrow">
         <article className="card receipt" aria-labelledby="receipt-title">
           <header className="receipt__shop">

@@ -176,6 +176,12 @@ test("a pay-now order says check your phone, then paid without a reload; its rec
   expect(widths.page).toBeLessThanOrEqual(302);
   expect(widths.receipt).toBeGreaterThan(250);
   await page.screenshot({ path: test.info().outputPath("receipt-80mm-print.png"), fullPage: true });
+  // The page printed is 80 mm wide (226.8 points), not the printer's default paper.
+  const pdf = (await page.pdf({ preferCSSPageSize: true })).toString("latin1");
+  const box = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/.exec(pdf);
+  expect(box, "the PDF has a page box").not.toBeNull();
+  expect(Number(box?.[1])).toBeCloseTo((80 / 25.4) * 72, 0);
+  expect(Number(box?.[2])).toBeGreaterThan(100);
 });
 
 test("the receipt and the order's page look right on a laptop", async ({ browser }) => {

@@ -16,7 +16,8 @@ pub enum Paper {
     #[default]
     #[serde(rename = "a4")]
     A4,
-    /// An 80 mm thermal roll: `@page { size: 80mm auto; margin: 0 }`.
+    /// An 80 mm thermal roll: `@page { size: 80mm 297mm; margin: 0 }`, the length made the
+    /// receipt's own just before printing once the page has hydrated.
     #[serde(rename = "80mm")]
     Thermal80,
 }
