@@ -25,6 +25,10 @@ interface OrderSummaryProps {
   rush: boolean;
 }
 
+/** The summary's note without JavaScript, when it cannot follow what is typed. */
+const STATIC_NOTE =
+  "This summary does not change as you fill in the form without JavaScript: the next page shows your order and its total.";
+
 /** What the till instructions ask for: the server takes off a first-order discount, so with the offer
  * on, the confirmation says the amount. */
 function amountToPay(total: number | null, firstOrderDiscount: number | null): string {
@@ -40,6 +44,11 @@ export function OrderSummary(props: OrderSummaryProps) {
   return (
     <aside className="card order-summary" aria-labelledby="order-summary-title">
       <h2 id="order-summary-title">Order Summary</h2>
+      {/* Without JavaScript nothing here follows the form: say so (a script-less browser shows
+          this; a browser running the page's script never does). */}
+      <noscript>
+        <p className="order-summary__static">{STATIC_NOTE}</p>
+      </noscript>
       <dl className="summary-list" aria-live="polite">
         <div>
           <dt>Pickup</dt>

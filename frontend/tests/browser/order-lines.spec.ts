@@ -201,6 +201,7 @@ test("a wrong quantity is named in the summary, and nothing chosen asks for a se
   await page.goto("/order");
   await hydrated(page);
   await expect(summary(page)).toContainText("Select a service to see pricing");
+  await expect(page.getByText(/This summary does not change as you fill in the form/)).toBeHidden();
 
   await page.getByLabel("Service Type").selectOption("ironing");
   for (const kg of ["0", "2.5", "600"]) {
@@ -242,6 +243,10 @@ test.describe("with JavaScript off", () => {
 
   test("a plain post of a kg line and a piece places the order with both lines", async ({ page }) => {
     await page.goto("/order");
+    // The summary cannot follow the form without JavaScript, and says so.
+    await expect(
+      page.locator(".order-summary").getByText(/This summary does not change as you fill in the form/),
+    ).toBeVisible();
     await fillDetails(page, "dry-cleaning", "2");
     await openPieces(page);
     await pieceCount(page, "Shirt").fill("3");
