@@ -42,25 +42,22 @@ impl Compressed {
     /// then kept). Quality 11 brotli is most of the cost of starting a server whose pages are
     /// warmed and few of them asked for compressed: the tests' servers.
     pub fn deferred(body: impl Into<Bytes>) -> Self {
-        Self::from_parts(body.into(), None, None).with_codings_deferred()
+        Self::with_codings(body.into(), OnceLock::new(), OnceLock::new())
     }
 
     /// A body compressed beforehand (by the frontend build). A missing coding falls back to the
     /// plain body.
     pub fn from_parts(identity: Bytes, gzip: Option<Bytes>, brotli: Option<Bytes>) -> Self {
-        let mut hasher = DefaultHasher::new();
-        identity.hash(&mut hasher);
-        Self {
-            etag: format!("\"{:016x}-{:x}\"", hasher.finish(), identity.len()),
-            gzip: OnceLock::from(gzip.unwrap_or_else(|| identity.clone())),
-            brotli: OnceLock::from(brotli.unwrap_or_else(|| identity.clone())),
-            identity,
-        }
+        let gzip = OnceLock::from(gzip.unwrap_or_else(|| identity.clone()));
+        let brotli = OnceLock::from(brotli.unwrap_or_else(|| identity.clone()));
+        Self::with_codings(identity, gzip, brotli)
     }
 
-    /// The same body with both codings left to be made when first asked for.
-    fn with_codings_deferred(self) -> Self {
-        Self { gzip: OnceLock::new(), brotli: OnceLock::new(), ..self }
+    /// `identity` with its codings (made or to be made) and its ETag.
+    fn with_codings(identity: Bytes, gzip: OnceLock<Bytes>, brotli: OnceLock<Bytes>) -> Self {
+        let mut hasher = DefaultHasher::new();
+        identity.hash(&mut hasher);
+        Self { etag: format!("\"{:016x}-{:x}\"", hasher.finish(), identity.len()), identity, gzip, brotli }
     }
 
     /// The uncompressed body.

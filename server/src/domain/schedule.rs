@@ -27,6 +27,11 @@ impl Window {
         (start < end).then_some(Window { start, end })
     }
 
+    /// The window a row stores as two minute columns (`window_start`, `window_end`).
+    pub fn stored(start: i32, end: i32) -> Window {
+        Window { start: start as u16, end: end as u16 }
+    }
+
     /// How long it lasts.
     pub fn minutes(self) -> u16 {
         self.end - self.start

@@ -58,7 +58,7 @@ pub struct DayStop {
 impl DayStop {
     /// Its window.
     pub fn window(&self) -> Window {
-        Window { start: self.window_start as u16, end: self.window_end as u16 }
+        Window::stored(self.window_start, self.window_end)
     }
 }
 
@@ -70,6 +70,30 @@ pub struct BoardAsk {
     pub window: Option<u16>,
     /// The part of the window, from 1 (beyond the last: the last).
     pub part: Option<u32>,
+}
+
+/// Which `RUN_PAGE_STOPS` of a window's `count` stops are shown: part `asked` (from 1; beyond the
+/// last, the last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowPart {
+    /// Which part, from 1.
+    pub part: usize,
+    /// How many parts the window has (1 when it is not cut).
+    pub parts: usize,
+    /// The window's stops before the part.
+    pub skip: usize,
+    /// The part's stops.
+    pub take: usize,
+}
+
+impl WindowPart {
+    /// The part `asked` of a window of `count` stops.
+    pub fn of(count: usize, asked: Option<u32>) -> WindowPart {
+        let parts = count.div_ceil(RUN_PAGE_STOPS).max(1);
+        let part = (asked.unwrap_or(1) as usize).clamp(1, parts);
+        let skip = (part - 1) * RUN_PAGE_STOPS;
+        WindowPart { part, parts, skip, take: RUN_PAGE_STOPS.min(count.saturating_sub(skip)) }
+    }
 }
 
 /// The part of a busy day shown.
@@ -142,16 +166,16 @@ impl DayBoard {
             )
         });
         let (shown, page) = shown_part(&day_stops, ask);
+        // At most RUN_PAGE_STOPS stops are shown: one look-up reads them.
         let ids: Vec<&str> = shown.iter().map(|stop| stop.id.as_str()).collect();
-        let mut rows: HashMap<String, (Stop, Order)> = HashMap::with_capacity(ids.len());
-        for chunk in ids.chunks(500) {
-            let found: Vec<(Stop, Order)> = stops::table
-                .inner_join(orders::table)
-                .filter(stops::id.eq_any(chunk))
-                .select((Stop::as_select(), Order::as_select()))
-                .load(connection)?;
-            rows.extend(found.into_iter().map(|(stop, order)| (stop.id.clone(), (stop, order))));
-        }
+        let mut rows: HashMap<String, (Stop, Order)> = stops::table
+            .inner_join(orders::table)
+            .filter(stops::id.eq_any(&ids))
+            .select((Stop::as_select(), Order::as_select()))
+            .load::<(Stop, Order)>(connection)?
+            .into_iter()
+            .map(|(stop, order)| (stop.id.clone(), (stop, order)))
+            .collect();
         let orders: Vec<Order> = rows.values().map(|(_, order)| order.clone()).collect();
         let mut lines = Order::lines_of(connection, &orders)?;
         let stops = ids
@@ -180,9 +204,7 @@ fn shown_part(day_stops: &[DayStop], ask: BoardAsk) -> (&[DayStop], Option<Board
         .unwrap_or(first.window_start);
     let from = day_stops.iter().position(|stop| stop.window_start == start).unwrap_or(0);
     let count = day_stops[from..].iter().take_while(|stop| stop.window_start == start).count();
-    let parts = count.div_ceil(RUN_PAGE_STOPS).max(1);
-    let part = (ask.part.unwrap_or(1).max(1) as usize).min(parts);
-    let (skip, take) = ((part - 1) * RUN_PAGE_STOPS, RUN_PAGE_STOPS.min(count - (part - 1) * RUN_PAGE_STOPS));
+    let WindowPart { part, parts, skip, take } = WindowPart::of(count, ask.part);
     let shown = &day_stops[from + skip..from + skip + take];
     let page = BoardPage {
         window: day_stops[from].window(),

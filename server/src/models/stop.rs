@@ -65,7 +65,7 @@ pub enum BookError {
 impl Stop {
     /// The stop's day and window.
     pub fn slot(&self) -> Slot {
-        let window = Window { start: self.window_start as u16, end: self.window_end as u16 };
+        let window = Window::stored(self.window_start, self.window_end);
         Slot { day: self.day, window }
     }
 

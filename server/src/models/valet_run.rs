@@ -91,17 +91,15 @@ impl RunStop {
     /// The windows of `day` that hold stops [`RunStop::of_day`] lists for everyone, in order:
     /// `(start, end, stops)`. A few columns of the day's stops, not their orders' rows.
     pub fn windows_of_day(connection: &mut DbConnection, day: Date) -> QueryResult<Vec<(i32, i32, usize)>> {
-        let found: Vec<(i32, i32)> = stops::table
+        let counted: Vec<(i32, i32, i64)> = stops::table
             .inner_join(orders::table)
             .filter(stops::day.eq(day))
             .filter(stops::state.ne(StopState::Cancelled))
             .filter(stops::kind.eq(StopKind::Pickup).or(orders::status.ne(OrderStatus::Pending)))
-            .select((stops::window_start, stops::window_end))
+            .group_by((stops::window_start, stops::window_end))
+            .select((stops::window_start, stops::window_end, diesel::dsl::count_star()))
+            .order((stops::window_start.asc(), stops::window_end.asc()))
             .load(connection)?;
-        let mut windows: std::collections::BTreeMap<(i32, i32), usize> = std::collections::BTreeMap::new();
-        for window in found {
-            *windows.entry(window).or_default() += 1;
-        }
-        Ok(windows.into_iter().map(|((start, end), stops)| (start, end, stops)).collect())
+        Ok(counted.into_iter().map(|(start, end, stops)| (start, end, stops as usize)).collect())
     }
 }

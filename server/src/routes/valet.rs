@@ -12,6 +12,7 @@ use crate::domain::schedule::{Window, clock_time, day_label, nairobi_day, parse_
 use crate::domain::{Collected, FieldErrors, PromptLimits, StaffRole, Weighing};
 use crate::lifecycle::Context;
 use crate::lifecycle::valet::{self, Actor, MAX_MISSED_REASON, Outcome, RunError};
+use crate::models::day_board::{RUN_PAGE_STOPS, WindowPart};
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
 use crate::models::order_list::MoneyFacts;
 use crate::models::staff::Staff;
@@ -41,10 +42,6 @@ pub struct RunQuery {
     stop: Option<String>,
 }
 
-/// Everyone's stops of a day are shown a window at a time above this many: a page of 300 stops
-/// with their forms would be too heavy to send and to read.
-pub const WINDOWS_APART_ABOVE: usize = 50;
-
 /// Whose run, which day, and (everyone's stops of a busy day) which window.
 #[derive(Debug, Clone)]
 struct RunView {
@@ -60,7 +57,7 @@ struct RunView {
 impl RunView {
     /// A valet's own run `today` (in Nairobi); for staff, the day and run asked for (today and
     /// everyone's when not given, or not readable).
-    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>, window: Option<&str>, today: Date) -> RunView {
+    fn of(staff: &CurrentStaff, date: Option<&str>, valet: Option<&str>, today: Date) -> RunView {
         if staff.role == StaffRole::Valet {
             return RunView { day: today, valet: Some(staff.id.clone()), window: None, part: None };
         }
@@ -68,13 +65,19 @@ impl RunView {
         // Account ids are UUIDs; anything else is no valet's.
         let valet =
             valet.map(str::trim).filter(|id| id.len() == 36 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-'));
-        // A window is named by its start, HH:MM; anything else shows the first.
+        RunView { day, valet: valet.map(str::to_owned), window: None, part: None }
+    }
+
+    /// The view showing, of everyone's stops of a busy day, the window named by its start
+    /// (`HH:MM`) and its part (from 1); anything else shows the first.
+    fn showing(self, window: Option<&str>, part: Option<&str>) -> RunView {
         let window = window.and_then(|text| {
             let (hours, minutes) = text.trim().split_once(':')?;
             let (hours, minutes) = (hours.parse::<u16>().ok()?, minutes.parse::<u16>().ok()?);
             (hours < 24 && minutes < 60).then_some(hours * 60 + minutes)
         });
-        RunView { day, valet: valet.map(str::to_owned), window, part: None }
+        let part = part.and_then(|part| part.trim().parse().ok()).filter(|part| *part >= 1);
+        RunView { window, part, ..self }
     }
 
     /// `/valet` showing this view again, with what a form did.
@@ -165,9 +168,8 @@ pub async fn show_run(
     query: web::Query<RunQuery>,
 ) -> HttpResponse {
     let today = nairobi_day(state.clock().now());
-    let mut view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), query.window.as_deref(), today);
-    // A part is a whole number from 1; anything else shows the first.
-    view.part = query.part.as_deref().and_then(|part| part.trim().parse().ok()).filter(|part| *part >= 1);
+    let view = RunView::of(&staff, query.date.as_deref(), query.valet.as_deref(), today)
+        .showing(query.window.as_deref(), query.part.as_deref());
     let notice = query.notice.as_deref().and_then(Notice::parse).map(|notice| (notice, query.stop.clone()));
     run_page(&state, &request, &staff, view, Said::default(), notice, StatusCode::OK).await
 }
@@ -271,7 +273,7 @@ async fn act(
     let field = |name: &str| fields.iter().find(|(field, _)| field == name).map(|(_, value)| value.as_str());
     let today = nairobi_day(state.clock().now());
     // A busy day's overview carries no forms, so a form never names a window.
-    let view = RunView::of(staff, field("date"), field("valet"), None, today);
+    let view = RunView::of(staff, field("date"), field("valet"), today);
     let sent_back = |errors: FieldErrors, message: Option<String>| Said {
         form_error: Some(StopFormError {
             stop_id: id.to_owned(),
@@ -430,21 +432,21 @@ async fn run_page(
             // first): only that window's stops are read in full.
             let everyone = valet.is_none() && chooses;
             let windows = if everyone { RunStop::windows_of_day(connection, day)? } else { Vec::new() };
-            let busy = windows.iter().map(|(_, _, stops)| stops).sum::<usize>() > WINDOWS_APART_ABOVE;
+            let busy = windows.iter().map(|(_, _, stops)| stops).sum::<usize>() > RUN_PAGE_STOPS;
             let shown = busy
                 .then(|| {
                     let starts = || windows.iter().map(|(start, _, _)| *start);
                     starts().find(|start| Some(*start) == asked_window.map(i32::from)).or_else(|| starts().next())
                 })
                 .flatten();
-            // A window of more than 50 stops, 50 at a time (a part beyond the last: the last).
+            // A window of more than RUN_PAGE_STOPS stops, a part at a time, as on the day board.
             let in_window = windows.iter().find(|(start, _, _)| Some(*start) == shown).map_or(0, |w| w.2);
-            let parts = in_window.div_ceil(WINDOWS_APART_ABOVE).max(1);
-            let part = (asked_part.unwrap_or(1) as usize).clamp(1, parts);
-            let cut = (parts > 1).then_some(((part - 1) * WINDOWS_APART_ABOVE, WINDOWS_APART_ABOVE));
+            let shown_part = WindowPart::of(in_window, asked_part);
+            let cut = (shown_part.parts > 1).then_some((shown_part.skip, shown_part.take));
             let run = RunStop::of_day(connection, day, valet.as_deref(), shown, cut)?;
-            let first = cut.map_or(1, |(skip, _)| skip + 1);
-            let paging = (part as u32, parts as u32, first as u32, (first - 1 + run.len()) as u32);
+            let first = shown_part.skip + 1;
+            let paging =
+                (shown_part.part as u32, shown_part.parts as u32, first as u32, (first - 1 + run.len()) as u32);
             let ids: Vec<&str> = run.iter().map(|stop| stop.order.id.as_str()).collect();
             let mpesa = MoneyFacts::of_orders(connection, &ids)?;
             let windows = if busy { windows } else { Vec::new() };
@@ -465,7 +467,7 @@ async fn run_page(
         .into_iter()
         .map(|(start, end, stops)| RunWindowChoice {
             start: clock_time(start as u16),
-            label: Window { start: start as u16, end: end as u16 }.to_string(),
+            label: Window::stored(start, end).to_string(),
             stops,
         })
         .collect();

@@ -131,15 +131,12 @@ export function RunPanel(props: RunPanelProps) {
               <p className="run-parts__note">A busy day: one window at a time.</p>
               <ul className="run-parts__list">
                 {windows.map((window) =>
-                  window.start === page.window ? (
+                  window.start === page.window || window.pickups + window.deliveries > 0 ? (
                     <li key={window.label}>
-                      <a {...partLink({ window: window.start })} aria-current="page" className="run-parts__current">
-                        {`${window.label} · ${windowCount(window)}`}
-                      </a>
-                    </li>
-                  ) : window.pickups + window.deliveries > 0 ? (
-                    <li key={window.label}>
-                      <a {...partLink({ window: window.start })}>{`${window.label} · ${windowCount(window)}`}</a>
+                      <a
+                        {...partLink({ window: window.start })}
+                        aria-current={window.start === page.window ? "page" : undefined}
+                      >{`${window.label} · ${windowCount(window)}`}</a>
                     </li>
                   ) : (
                     <li key={window.label} className="run-parts__empty">

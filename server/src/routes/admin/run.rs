@@ -126,8 +126,7 @@ pub async fn save_day_run(
         fields.add("date", "The date must be like 2026-11-25.");
         ApiError::invalid(fields)
     })?;
-    let ask = board_ask(input.window.as_deref(), None)?;
-    let ask = BoardAsk { part: input.part, ..ask };
+    let ask = BoardAsk { part: input.part, ..board_ask(input.window.as_deref(), None)? };
     if input.stops.len() > MAX_RUN_ITEMS {
         return Err(ApiError::BadRequest(format!("At most {MAX_RUN_ITEMS} stops can be saved at once.")));
     }
