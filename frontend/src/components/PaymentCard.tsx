@@ -1,25 +1,17 @@
 // How the order's money stands, on the order's page and on the confirmation: the balance in the
 // ledger's words ("Paid KSh 1,200 · KSh 300 to pay"), the payments and refunds, and what to do next.
 // With M-PESA prompts on, "check your phone" and the state of the newest prompt, which the page asks
-// the server for every few seconds (`GET /t/{token}/payment`) while it is on the phone, and a plain
+// the server for every few seconds (`usePayment`) while it is on the phone, and a plain
 // form that asks for a prompt for what is still to pay (works without JavaScript); otherwise the till
 // instructions (spec section 9). Money owed back can be kept as store credit with another plain form.
-import { useEffect, useState } from "react";
 import { formatKsh } from "../lib/format";
 import type { ChangeProblem } from "../lib/generated/ChangeProblem";
 import type { CustomerPayment } from "../lib/generated/CustomerPayment";
-import {
-  askLabel,
-  HELD_PROMPT,
-  moneyLine,
-  POLL_MS,
-  paysAtDoor,
-  promptComing,
-  promptWords,
-  showsPrompt,
-} from "../lib/payment";
+import { usePayment } from "../lib/usePayment";
+import { askLabel, HELD_PROMPT, moneyLine, paysAtDoor, promptComing, promptWords, showsPrompt } from "../lib/payment";
 
 interface PaymentCardProps {
+  /** As the server last said it: the caller follows it with `usePayment` (or `LivePaymentCard`). */
   payment: CustomerPayment;
   /** The order's own page, `/t/{token}`: the forms and the polling need it (the confirmation has it
    * only in the browser that placed the order). */
@@ -29,28 +21,6 @@ interface PaymentCardProps {
   phone: string;
   /** Why the prompt or the store credit was refused, shown beside its form. */
   problem?: ChangeProblem | null;
-}
-
-/** The payment as the server last said, asked again every few seconds while `poll` holds. */
-function usePayment(initial: CustomerPayment, orderPath: string | null): CustomerPayment {
-  const [payment, setPayment] = useState(initial);
-  useEffect(() => {
-    if (!orderPath || !payment.poll) return;
-    const timer = window.setTimeout(async () => {
-      try {
-        const response = await fetch(`${orderPath}/payment`, { headers: { Accept: "application/json" } });
-        if (response.ok) {
-          setPayment((await response.json()) as CustomerPayment);
-          return;
-        }
-      } catch {
-        // No connection for a moment: asked again below.
-      }
-      setPayment((current) => ({ ...current }));
-    }, POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [orderPath, payment]);
-  return payment;
 }
 
 /** Buy Goods to the till, with the amount and the phone number as the reference. */
@@ -155,9 +125,15 @@ function OwedBack({ payment, props }: { payment: CustomerPayment; props: Payment
   );
 }
 
+/** The payment card of a page that does not follow the payment itself: it asks for it while a
+ * prompt is on the phone. */
+export function LivePaymentCard(props: PaymentCardProps) {
+  return <PaymentCard {...props} payment={usePayment(props.payment, props.orderPath)} />;
+}
+
 /** The order's payment. */
 export function PaymentCard(props: PaymentCardProps) {
-  const payment = usePayment(props.payment, props.orderPath);
+  const { payment } = props;
   const prompt = showsPrompt(payment) && payment.prompt ? promptWords(payment.prompt) : null;
   const settled = payment.due <= 0 && payment.owedBack <= 0;
   const tone = prompt?.tone ?? (settled ? "paid" : payment.settlement);

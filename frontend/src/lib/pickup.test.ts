@@ -56,9 +56,9 @@ const CHOICES: PickupChoices = {
   rushLine: RUSH,
 };
 
-test("a window reads with the places it has left, or as full", () => {
-  assert.equal(optionLabel(option("2026-11-26T19:00", 3)), "19:00-20:00 (3 left)");
-  assert.equal(optionLabel(option("2026-11-26T19:00", 0)), "19:00-20:00 (full)");
+test("a window reads with its day and the places it has left, or as full", () => {
+  assert.equal(optionLabel(option("2026-11-26T19:00", 3)), "2026-11-26, 19:00-20:00 (3 left)");
+  assert.equal(optionLabel(option("2026-11-26T19:00", 0)), "2026-11-26, 19:00-20:00 (full)");
 });
 
 test("the form opens on the first window with room, or on the one sent back if it still has room", () => {

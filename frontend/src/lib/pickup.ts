@@ -8,9 +8,10 @@ import type { PickupOption } from "./generated/PickupOption";
 import type { SlotsAnswer } from "./generated/SlotsAnswer";
 import type { OrderQuote } from "./order";
 
-/** '19:00-20:00 (3 left)', or '19:00-20:00 (full)'. */
+/** 'Thu 26 Nov, 19:00-20:00 (3 left)', or '… (full)': with its day, because a closed select shows
+ * the chosen option alone, without the day of its group. */
 export function optionLabel(option: PickupOption): string {
-  return `${option.window} (${option.remaining > 0 ? `${option.remaining} left` : "full"})`;
+  return `${option.label} (${option.remaining > 0 ? `${option.remaining} left` : "full"})`;
 }
 
 /** The window with this form value, if it is offered (full or not). */

@@ -2,7 +2,7 @@
 // lines and total as the server priced them.
 import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
-import { PaymentCard } from "../components/PaymentCard";
+import { LivePaymentCard } from "../components/PaymentCard";
 import { bookingMessage, orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { ConfirmationProps as OwnProps } from "../lib/generated/ConfirmationProps";
 import type { SharedProps } from "../lib/types";
@@ -84,7 +84,7 @@ export default function ConfirmationPage(props: ConfirmationProps) {
                 </p>
               )}
               <OrderLines lines={order.lines} total={order.totalAmount} />
-              <PaymentCard
+              <LivePaymentCard
                 payment={order.payment}
                 orderPath={order.trackPath}
                 till={props.business.mpesaTill}

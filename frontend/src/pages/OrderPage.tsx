@@ -3,12 +3,13 @@
 // without JavaScript; once hydrated it sends JSON with an Idempotency-Key, so a double click or a
 // retry stores one order. The fields are uncontrolled and the page reads the form: what the browser
 // restores on Back is what the customer sees and what the summary prices.
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useEffectEvent, useRef, useState } from "react";
 import { OrderFields } from "../components/OrderFields";
 import { OrderSummary } from "../components/OrderSummary";
 import { useAddToOrder } from "../lib/addToOrder";
 import { addition, anyPieceEntered, orderBody, quote } from "../lib/order";
 import { dayOf, findOption, initialPickup, isRush, withRush, withSlots } from "../lib/pickup";
+import { clearDraft, fillForm, loadDraft, saveDraft } from "../lib/orderDraft";
 import { useMessageInView } from "../lib/useMessageInView";
 import { formValues, newIdempotencyKey, postJson } from "../lib/submit";
 import type { OrderPageProps } from "../lib/generated/OrderPageProps";
@@ -88,9 +89,31 @@ export default function OrderPage(props: OrderProps) {
   // closes the section, or `reveal` opens it for an added item or a wrong count.
   const piecesOpen =
     anyPieceEntered(initial) || Object.keys(props.form?.errors ?? {}).some((name) => name.startsWith("piece."));
+  /** Reads what the customer changed, and keeps it as the tab's draft. */
   const readForm = () => {
-    if (form.current) setValues(formValues(form.current));
+    if (!form.current) return;
+    const found = formValues(form.current);
+    setValues(found);
+    saveDraft(found);
   };
+  /** Puts the tab's draft back into a form opened afresh (not one sent back with mistakes, whose
+   * values are the server's), with the item of `?add=` added to it rather than in place of it. */
+  const resumeDraft = useEffectEvent(() => {
+    const element = form.current;
+    const sentBack = Object.keys(props.form?.errors ?? {}).length > 0 || props.form?.alert;
+    if (!element || sentBack) return;
+    const added = /[?&]add=([^&#]*)/.exec(window.location.search)?.[1];
+    const draft = loadDraft();
+    if (draft) {
+      const change = added ? addition(props.priceList, draft, decodeURIComponent(added)) : null;
+      fillForm(element, { ...draft, ...change });
+    }
+    if (added !== undefined) {
+      // A reload of this page would add the item once more.
+      window.history.replaceState(window.history.state, "", "/order");
+      saveDraft(formValues(element));
+    }
+  });
   /** Takes what the browser restored, and shows restored counts (the browser keeps no open state). */
   const restored = () => {
     if (!form.current) return;
@@ -106,6 +129,7 @@ export default function OrderPage(props: OrderProps) {
     // form is read for what the browser restored (Back after an order, a reload) before hydration.
     // eslint-disable-next-line react-hooks/set-state-in-effect -- values only the browser has
     setIdempotencyKey(newIdempotencyKey());
+    resumeDraft();
     restored();
     // Back from the confirmation may show this very page again (back/forward cache): it was left
     // while sending, and the browser may have restored the fields.
@@ -164,6 +188,7 @@ export default function OrderPage(props: OrderProps) {
     if (result.kind === "ok") {
       // Coming back to this page (the back button keeps it as it was) starts a new order.
       setIdempotencyKey(newIdempotencyKey());
+      clearDraft();
       window.location.assign(`/confirmation?ref=${encodeURIComponent(result.body.id)}`);
       return;
     }

@@ -10,9 +10,11 @@ import { RecleanCard, RecleanOfNote } from "../components/RecleanCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
 import { orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { ChangeForm } from "../lib/generated/ChangeForm";
+import type { CustomerPayment } from "../lib/generated/CustomerPayment";
 import type { OrderStatusProps as OwnProps } from "../lib/generated/OrderStatusProps";
 import type { PickupChoice } from "../lib/generated/PickupChoice";
 import type { SharedProps } from "../lib/types";
+import { usePayment } from "../lib/usePayment";
 import { choiceLabel, choicesByDay } from "../lib/visit";
 import type { PageMeta } from "../routes";
 
@@ -141,9 +143,9 @@ function DeliveryForm({ props }: { props: OrderStatusProps }) {
 }
 
 /** Cancel the order, once the box is ticked; a paid one only by calling us (its money goes back). */
-function CancelForm({ props }: { props: OrderStatusProps }) {
+function CancelForm({ props, payment }: { props: OrderStatusProps; payment: CustomerPayment }) {
   // Money received (whatever is still to pay): as the server refuses it.
-  const received = ["part-paid", "paid", "in-credit"].includes(props.payment.settlement);
+  const received = ["part-paid", "paid", "in-credit"].includes(payment.settlement);
   if (received) {
     return (
       <div className="card form">
@@ -171,12 +173,12 @@ function CancelForm({ props }: { props: OrderStatusProps }) {
 }
 
 /** The forms while changes are open; otherwise why not, and any refusal. */
-function Changes({ props }: { props: OrderStatusProps }) {
+function Changes({ props, payment }: { props: OrderStatusProps; payment: CustomerPayment }) {
   if (props.changeable) {
     return (
       <div className="order-change">
         <RescheduleForm props={props} choices={props.choices} />
-        <CancelForm props={props} />
+        <CancelForm props={props} payment={payment} />
       </div>
     );
   }
@@ -217,6 +219,11 @@ function TextsForm({ props }: { props: OrderStatusProps }) {
 
 /** The order's page. */
 export default function OrderStatusPage(props: OrderStatusProps) {
+  const orderPath = `/t/${props.token}`;
+  // Followed while a prompt is on the phone: once paid, the page offers the receipt and no longer
+  // offers to cancel online, as the server's page would after a reload.
+  const payment = usePayment(props.payment, orderPath);
+  const receiptPath = props.receiptPath ?? (payment.paid ? `${orderPath}/receipt` : null);
   return (
     <>
       <section className="hero hero--compact">
@@ -236,15 +243,15 @@ export default function OrderStatusPage(props: OrderStatusProps) {
           <TrackedOrderCard order={props.order} business={props.business} />
           <div className="card order-payment">
             <PaymentCard
-              payment={props.payment}
-              orderPath={`/t/${props.token}`}
+              payment={payment}
+              orderPath={orderPath}
               till={props.business.mpesaTill}
               phone={props.order.phone}
               problem={props.problem}
             />
-            {props.receiptPath && (
+            {receiptPath && (
               <p className="order-payment__receipt">
-                <a className="button button--outline" href={props.receiptPath}>
+                <a className="button button--outline" href={receiptPath}>
                   View and print the receipt
                 </a>
               </p>
@@ -252,7 +259,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
           </div>
           <RecleanCard section={props.reclean} token={props.token} phone={props.business.phone} />
           <DeliveryForm props={props} />
-          <Changes props={props} />
+          <Changes props={props} payment={payment} />
           {(props.textsSent || props.textsOff) && <TextsForm props={props} />}
           <div className="card help-card">
             <h2>Need Help?</h2>

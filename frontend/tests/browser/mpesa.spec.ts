@@ -99,6 +99,28 @@ async function phone(browser: Browser, width = 390, height = 844) {
   return context.newPage();
 }
 
+/** M-PESA's callback for the `n`th prompt: paid, `amount` from `phone`, with its receipt `code`. */
+function paidCallback(n: number, amount: number, code: string, phone: number) {
+  return {
+    Body: {
+      stkCallback: {
+        MerchantRequestID: `m-${n}`,
+        CheckoutRequestID: checkouts[n - 1],
+        ResultCode: 0,
+        ResultDesc: "The service request is processed successfully.",
+        CallbackMetadata: {
+          Item: [
+            { Name: "Amount", Value: amount },
+            { Name: "MpesaReceiptNumber", Value: code },
+            { Name: "TransactionDate", Value: 20261124193015 },
+            { Name: "PhoneNumber", Value: phone },
+          ],
+        },
+      },
+    },
+  };
+}
+
 test("a pay-now order says check your phone, then paid without a reload; its receipt fits 80 mm", async ({
   browser,
 }) => {
@@ -120,24 +142,7 @@ test("a pay-now order says check your phone, then paid without a reload; its rec
   await page.screenshot({ path: test.info().outputPath("confirmation-prompt-390.png"), fullPage: true });
 
   // The phone pays; M-PESA calls back. The page, left alone, shows it.
-  const callback = {
-    Body: {
-      stkCallback: {
-        MerchantRequestID: "m-1",
-        CheckoutRequestID: checkouts[0],
-        ResultCode: 0,
-        ResultDesc: "The service request is processed successfully.",
-        CallbackMetadata: {
-          Item: [
-            { Name: "Amount", Value: 450 },
-            { Name: "MpesaReceiptNumber", Value: "QKH94M1Z11" },
-            { Name: "TransactionDate", Value: 20261124193015 },
-            { Name: "PhoneNumber", Value: 254712555701 },
-          ],
-        },
-      },
-    },
-  };
+  const callback = paidCallback(1, 450, "QKH94M1Z11", 254712555701);
   const navigations: string[] = [];
   page.on("framenavigated", (frame) => navigations.push(frame.url()));
   const answer = await page.request.post(`/hooks/payments/prompt/${SECRET}`, { data: callback });
@@ -201,4 +206,44 @@ test("the receipt and the order's page look right on a laptop", async ({ browser
   await expect(balance).toContainText("KSh 600 to pay");
   await expect(page.locator(".receipt__payment")).not.toContainText("paid");
   await page.screenshot({ path: test.info().outputPath("receipt-1280.png"), fullPage: true });
+});
+
+test("paid while its page is open, the order's page offers the receipt and no longer the cancelling", async ({
+  browser,
+}) => {
+  const page = await phone(browser);
+  const problems = watchConsole(page);
+  const before = checkouts.length;
+  await placeOrder(page, {
+    customer: "Wanjiku Kamau",
+    phone: "0712 555 703",
+    location: "Lavington",
+    service: "wash-fold",
+    kg: "2",
+  });
+  await expect(page.locator(".payment-state")).toContainText("Check your phone");
+  await expect.poll(() => checkouts.length).toBe(before + 1);
+  const prompt = checkouts.length;
+  const orderPath = await page.getByRole("link", { name: "Track this order" }).getAttribute("href");
+  await page.goto(orderPath ?? "");
+  await expect(page.getByRole("button", { name: "Cancel Order" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "View and print the receipt" })).toHaveCount(0);
+
+  const navigations: string[] = [];
+  page.on("framenavigated", (frame) => navigations.push(frame.url()));
+  const answer = await page.request.post(`/hooks/payments/prompt/${SECRET}`, {
+    data: paidCallback(prompt, 300, "QKH94M1Z12", 254712555703),
+  });
+  expect(answer.status()).toBe(200);
+  await expect(page.locator(".payment-state--paid .payment-state__balance")).toHaveText("Paid KSh 300", {
+    timeout: 15_000,
+  });
+  await expect(page.getByRole("button", { name: "Cancel Order" })).toHaveCount(0);
+  await expect(page.getByText("Money was paid for this order, so it cannot be cancelled online.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "View and print the receipt" })).toHaveAttribute(
+    "href",
+    `${orderPath}/receipt`,
+  );
+  expect(navigations).toEqual([]);
+  expect(problems).toEqual([]);
 });

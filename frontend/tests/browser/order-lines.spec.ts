@@ -162,14 +162,43 @@ test("on /order an item added from the search joins the form and keeps what was 
   await expect(totalRow(summary(page))).toHaveText("Total KSh 850", { useInnerText: true });
 });
 
-test("Add to order on /pricing opens the form with the item, or with General Laundry chosen", async ({ page }) => {
+test("Add to order on /pricing twice keeps both items and what was typed; placing forgets them", async ({ page }) => {
+  const problems = watchConsole(page);
   await page.goto("/pricing");
+  await page.getByRole("link", { name: "Add to order – Shirt", exact: true }).click();
+  await expect(pieceCount(page, "Shirt")).toHaveValue("1");
+  await hydrated(page);
+  // The address no longer adds: a reload keeps one shirt.
+  await expect(page).toHaveURL("/order");
+  await page.getByLabel("Full Name").fill(CUSTOMER.name);
+  await page.getByLabel("Phone Number").fill(CUSTOMER.phone);
 
-  await page.getByRole("link", { name: "Add to order – Teddy Bear (Large)", exact: true }).click();
+  await page.goto("/pricing");
+  await page.getByRole("link", { name: "Add to order – Dress", exact: true }).click();
 
-  await expect(page).toHaveURL("/order?add=teddy-bear-large");
-  await expect(pieceCount(page, "Teddy Bear (Large)")).toHaveValue("1");
+  await hydrated(page);
+  await expect(pieceCount(page, "Shirt")).toHaveValue("1");
+  await expect(pieceCount(page, "Dress")).toHaveValue("1");
+  await expect(page.getByLabel("Full Name")).toHaveValue(CUSTOMER.name);
+  await expect(page.getByLabel("Phone Number")).toHaveValue(CUSTOMER.phone);
+  await expect(lineRows(summary(page))).toHaveText(
+    ["Shirt 1 piece × KSh 200 KSh 200", "Dress 1 piece × KSh 200 KSh 200"],
+    { useInnerText: true },
+  );
+  await page.reload();
+  await hydrated(page);
+  await expect(pieceCount(page, "Dress")).toHaveValue("1");
 
+  await page.getByLabel("Location").fill(CUSTOMER.location);
+  await placeIt(page);
+  await page.goto("/order");
+  await hydrated(page);
+  await expect(page.getByLabel("Full Name")).toHaveValue("");
+  await expect(pieceCount(page, "Shirt")).toHaveValue("");
+  expect(problems).toEqual([]);
+});
+
+test("Add to order on /pricing opens the form with General Laundry chosen", async ({ page }) => {
   await page.goto("/pricing");
   await page.getByRole("link", { name: "Add to order – Each Additional Kg", exact: true }).click();
 

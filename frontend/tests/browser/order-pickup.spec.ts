@@ -50,6 +50,8 @@ test.describe("on a phone", () => {
     const window = await firstOpenWindow(page);
     const pickup = page.getByLabel("Pickup Day and Window");
     await expect(pickup).toHaveValue(window.value);
+    // A closed select shows the chosen option alone, not its day's group: the option names its day.
+    await expect(pickup.locator("option:checked")).toHaveText(`${window.label} (${window.remaining} left)`);
     await fillDetails(page, "0712 555 016");
     const summary = page.getByRole("complementary", { name: "Order Summary" });
     await expect(summary).toContainText(`Pickup${window.label}`);

@@ -13,6 +13,9 @@ use super::text::FieldErrors;
 /// The most bags one pickup may fill.
 pub const MAX_BAGS: i32 = 20;
 
+/// The most items the customer added at the door one pickup form takes (`addItem.1` … `addItem.3`).
+pub const MAX_ADDED: u8 = 3;
+
 /// The most cash one delivery may record, in KSh: far above any bill, to catch a slip of the thumb.
 const MAX_CASH: i64 = 1_000_000;
 
@@ -21,16 +24,19 @@ const MAX_CASH: i64 = 1_000_000;
 pub struct Weighing {
     /// Bags collected, 1 to [`MAX_BAGS`].
     pub bags: i32,
-    /// The weighed kg of the order's kg service, if entered: 1 to [`MAX_QUANTITY_KG`].
+    /// The kg billed for the order's kg service, if weighed: the scale's reading rounded up to the
+    /// next whole kg ([`billed_kg`]), 1 to [`MAX_QUANTITY_KG`].
     pub kg: Option<i32>,
     /// The price-list items counted (none counted as 0), in the price list's order.
     pub pieces: Vec<(&'static PriceItem, i32)>,
 }
 
 impl Weighing {
-    /// Reads the pickup form's fields: `bags`, `kg`, a `piece.<id>` per item of the order, and one
-    /// item the customer added (`addItem`, `addCount`). Other fields (the CSRF token, where to go
-    /// back to) are not looked at. A message per wrong field.
+    /// Reads the pickup form's fields: `bags`, `kg` (as the scale reads it: `4.6`), a `piece.<id>`
+    /// per item of the order, and up to [`MAX_ADDED`] items the customer added (`addItem.1` and
+    /// `addCount.1`, …; a page from before several could be added sends `addItem` and `addCount`).
+    /// Other fields (the CSRF token, where to go back to) are not looked at. A message per wrong
+    /// field.
     pub fn from_form(fields: &[(String, String)]) -> Result<Weighing, FieldErrors> {
         let mut errors = FieldErrors::default();
         let bags = errors.check("bags", parse_bags(field(fields, "bags")));
@@ -50,11 +56,22 @@ impl Weighing {
                 Ok(count) => pieces.push((item, count)),
             }
         }
-        if let Some(added) = errors.check("addItem", added_item(fields)).flatten() {
-            if pieces.iter().any(|(known, _)| known.id == added.0.id) {
-                errors.add("addItem", format!("{} is already listed above: change its count there.", added.0.item));
-            } else {
-                pieces.push(added);
+        let listed = pieces.len();
+        for (item_field, count_field) in added_fields() {
+            let added = match added_item(fields, &item_field, &count_field) {
+                Ok(Some(added)) => added,
+                Ok(None) => continue,
+                Err(message) => {
+                    errors.add(item_field, message);
+                    continue;
+                }
+            };
+            match pieces.iter().position(|(known, _)| known.id == added.0.id) {
+                Some(at) if at < listed => {
+                    errors.add(item_field, format!("{} is already listed above: change its count there.", added.0.item))
+                }
+                Some(_) => errors.add(item_field, format!("{} was added twice: enter its count once.", added.0.item)),
+                None => pieces.push(added),
             }
         }
         pieces.retain(|(_, count)| *count > 0);
@@ -120,13 +137,31 @@ fn parse_bags(value: Option<&str>) -> Result<i32, String> {
     }
 }
 
+/// What the form says of the kg rule, beside the field.
+pub const KG_RULE: &str = "Billed by the whole kg, rounded up: 4.6 kg is billed as 5 kg.";
+
 fn parse_kg(value: Option<&str>) -> Result<Option<i32>, String> {
-    let message = || format!("Please enter the weighed kg as a whole number from 1 to {MAX_QUANTITY_KG}.");
-    match whole(value) {
-        Ok(None) => Ok(None),
-        Ok(Some(kg)) if (1..=i64::from(MAX_QUANTITY_KG)).contains(&kg) => Ok(Some(kg as i32)),
-        _ => Err(message()),
+    let message =
+        || format!("Please enter the weighed kg as the scale shows it, like 4.6, up to {MAX_QUANTITY_KG} kg.");
+    let text = value.map(str::trim).unwrap_or_default();
+    if text.is_empty() {
+        return Ok(None);
     }
+    billed_kg(text).filter(|kg| (1..=MAX_QUANTITY_KG).contains(kg)).map(Some).ok_or_else(message)
+}
+
+/// The kg billed for a scale's reading (`4.6`, `4,6`, `5`, `0.4`): rounded up to the next whole
+/// kg ([`KG_RULE`]); none for what is not a reading above 0 with at most two decimals.
+pub fn billed_kg(reading: &str) -> Option<i32> {
+    let (whole, fraction) = reading.split_once(['.', ',']).unwrap_or((reading, ""));
+    let digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !digits(whole) || !digits(fraction) || fraction.len() > 2 {
+        return None;
+    }
+    let whole: i32 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let part = fraction.bytes().any(|byte| byte != b'0');
+    let billed = whole.checked_add(i32::from(part))?;
+    (billed > 0).then_some(billed)
 }
 
 fn parse_cash(value: Option<&str>) -> Result<i32, String> {
@@ -145,10 +180,22 @@ fn piece_count(value: &str, item: &'static PriceItem) -> Result<i32, String> {
     parse_count(&Loose::Text(value.to_owned()), item)
 }
 
-/// The item the customer added at the door, if one was chosen.
-fn added_item(fields: &[(String, String)]) -> Result<Option<(&'static PriceItem, i32)>, String> {
-    let chosen = field(fields, "addItem").map(str::trim).filter(|id| !id.is_empty());
-    let count = field(fields, "addCount").map(str::trim).filter(|count| !count.is_empty());
+/// The names of the added items' fields, `(addItem.1, addCount.1)` …, and the single pair of a
+/// page from before several could be added.
+fn added_fields() -> impl Iterator<Item = (String, String)> {
+    let numbered = (1..=MAX_ADDED).map(|n| (format!("addItem.{n}"), format!("addCount.{n}")));
+    std::iter::once(("addItem".to_owned(), "addCount".to_owned())).chain(numbered)
+}
+
+/// The item the customer added at the door in the fields `item_field` and `count_field`, if one
+/// was chosen.
+fn added_item(
+    fields: &[(String, String)],
+    item_field: &str,
+    count_field: &str,
+) -> Result<Option<(&'static PriceItem, i32)>, String> {
+    let chosen = field(fields, item_field).map(str::trim).filter(|id| !id.is_empty());
+    let count = field(fields, count_field).map(str::trim).filter(|count| !count.is_empty());
     let Some(id) = chosen else {
         return match count {
             Some(_) => Err("Choose the item the customer added.".to_owned()),
@@ -190,10 +237,55 @@ mod tests {
     }
 
     #[test]
+    fn a_scale_reading_is_billed_as_the_next_whole_kg() {
+        let billed = |reading: &str| billed_kg(reading);
+        assert_eq!((billed("4.6"), billed("4,6"), billed("4.0"), billed("4")), (Some(5), Some(5), Some(4), Some(4)));
+        assert_eq!(
+            (billed("0.4"), billed(".5"), billed("4.05"), billed("499.99")),
+            (Some(1), Some(1), Some(5), Some(500))
+        );
+        for wrong in ["", ".", "0", "0.0", "4.600", "-1", "4.6kg", "1e3", "4..6", "4.6.1", " 4", "99999999999"] {
+            assert_eq!(billed(wrong), None, "{wrong:?}");
+        }
+        let weighing = Weighing::from_form(&form(&[("bags", "1"), ("kg", " 4.6 ")])).unwrap();
+        assert_eq!(weighing.kg, Some(5));
+    }
+
+    #[test]
+    fn several_added_items_are_read_and_one_added_twice_is_refused() {
+        let weighing = Weighing::from_form(&form(&[
+            ("bags", "1"),
+            ("addItem.1", "shirt"),
+            ("addCount.1", "2"),
+            ("addItem.2", "dress"),
+            ("addCount.2", "1"),
+            ("addItem.3", ""),
+            ("addCount.3", ""),
+        ]))
+        .unwrap();
+        let pieces: Vec<_> = weighing.pieces.iter().map(|(item, count)| (item.id, *count)).collect();
+        assert_eq!(pieces, [("shirt", 2), ("dress", 1)]);
+        let errors = Weighing::from_form(&form(&[
+            ("bags", "1"),
+            ("addItem.1", "shirt"),
+            ("addCount.1", "2"),
+            ("addItem.2", "shirt"),
+            ("addCount.2", "1"),
+            ("addCount.3", "4"),
+        ]))
+        .unwrap_err();
+        assert_eq!(errors.get("addItem.2"), Some("Shirt was added twice: enter its count once."));
+        assert_eq!(errors.get("addItem.3"), Some("Choose the item the customer added."));
+    }
+
+    #[test]
     fn bags_and_kg_out_of_range_are_refused_with_their_messages() {
-        let errors = Weighing::from_form(&form(&[("bags", "0"), ("kg", "2.5")])).unwrap_err();
+        let errors = Weighing::from_form(&form(&[("bags", "0"), ("kg", "2.5 kg")])).unwrap_err();
         assert_eq!(errors.get("bags"), Some("Please enter how many bags you collected, from 1 to 20."));
-        assert_eq!(errors.get("kg"), Some("Please enter the weighed kg as a whole number from 1 to 500."));
+        assert_eq!(
+            errors.get("kg"),
+            Some("Please enter the weighed kg as the scale shows it, like 4.6, up to 500 kg.")
+        );
         let errors = Weighing::from_form(&form(&[("bags", "21"), ("kg", "501")])).unwrap_err();
         assert!(errors.get("bags").is_some() && errors.get("kg").is_some());
         assert!(Weighing::from_form(&form(&[("kg", "3")])).unwrap_err().get("bags").is_some());

@@ -379,18 +379,23 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
                 Notice::Delivered => newest_code(connection, &order.id)?,
                 _ => None,
             };
-            notify.text(
-                connection,
-                kind,
-                order,
-                Some(once_per(kind, &order.id)),
-                |texts| match notice {
-                    Notice::PickedUp => texts.picked_up(order, balance),
-                    Notice::Ready => texts.ready(order, delivery),
-                    _ => texts.delivered(order, balance, code.as_deref()),
-                },
-                now,
-            )?;
+            let words = |texts: &crate::notify::texts::Texts| match notice {
+                Notice::PickedUp => texts.picked_up(order, balance, None),
+                Notice::Ready => texts.ready(order, delivery),
+                _ => texts.delivered(order, balance, code.as_deref()),
+            };
+            let key = Some(once_per(kind, &order.id));
+            // Picked up with a prompt for the bill on its way: the text waits a little, so that a
+            // payment made at the door is said in it (`money::pay`) rather than in a second text.
+            let prompt_coming = notice == Notice::PickedUp
+                && notify.mpesa_prompts
+                && order.payment_method == PaymentMethod::PayNow
+                && balance.to_pay() > 0;
+            if prompt_coming {
+                notify.text_held(connection, kind, order, key, now + crate::notify::PROMPT_HOLD, words, now)?;
+            } else {
+                notify.text(connection, kind, order, key, words, now)?;
+            }
         }
         Notice::OnTheWay(kind) => {
             let Some(stop) = now_order.stop(kind) else { return Ok(()) };

@@ -186,7 +186,18 @@ pub fn pay(
         NewEntry { prompt_id: pay.prompt_id, ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by)) };
     let entry = Entry::add(connection, order_id, &entry, now)?;
     let balance = Entry::balance(connection, order_id)?;
-    if pay.tell {
+    // Paid in full while the picked-up text waits for the prompt's answer: that text says so
+    // (with the M-PESA code), and no second text follows it.
+    let folded = pay.tell
+        && balance.to_pay() == 0
+        && notify.fold_into_waiting(
+            connection,
+            MessageKind::SmsPickedUp,
+            &order,
+            |texts| texts.picked_up(&order, &balance, pay.code),
+            now,
+        )?;
+    if pay.tell && !folded {
         let kind = MessageKind::SmsPaymentReceived;
         notify.text(
             connection,

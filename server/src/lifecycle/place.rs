@@ -241,7 +241,9 @@ fn place_within(
     let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
     money::use_credit(connection, &stored, now)?;
     let base_url = &terms.texts.base_url;
-    OutboxMessage::enqueue(connection, &email::new_order(&stored, &lines, base_url, &terms.texts.till, now))?;
+    let visit = (pickup, terms.schedule.delivery_for(pickup, stored.rush));
+    let emails = email::new_order(&stored, &lines, visit, base_url, &terms.texts.till, now);
+    OutboxMessage::enqueue(connection, &emails)?;
     // An order booked by text is answered by the reply to that text, which names the
     // window and the link: a second text saying the same would be noise.
     if terms.source != OrderSource::Sms {

@@ -5,7 +5,8 @@
 use crate::db::schema::{orders, stops};
 use crate::db::{DbConnection, write_transaction};
 use crate::domain::schedule::{Window, day_label};
-use crate::domain::{StopKind, StopState};
+use crate::domain::{Balance, StopKind, StopState};
+use crate::models::ledger::Entry;
 use crate::models::order::{Order, OrderLine};
 use crate::models::staff::Staff;
 use crate::models::stop::Stop;
@@ -20,7 +21,7 @@ pub const MAX_RUN_ITEMS: usize = 1000;
 /// a part at a time: a page of 300 stops would be too heavy to send on a phone and to read.
 pub const RUN_PAGE_STOPS: usize = 50;
 
-/// One stop on the board, with its order and the order's lines.
+/// One stop on the board, with its order, the order's lines and its money.
 #[derive(Debug, Clone)]
 pub struct BoardStop {
     /// The stop.
@@ -29,6 +30,8 @@ pub struct BoardStop {
     pub order: Order,
     /// The order's lines, first line first.
     pub lines: Vec<OrderLine>,
+    /// The order's ledger's sums: what the valet collects.
+    pub balance: Balance,
 }
 
 /// Every stop of the day not cancelled, in a few columns: what the window counts, the warnings and
@@ -178,12 +181,15 @@ impl DayBoard {
             .collect();
         let orders: Vec<Order> = rows.values().map(|(_, order)| order.clone()).collect();
         let mut lines = Order::lines_of(connection, &orders)?;
+        let order_ids: Vec<&str> = orders.iter().map(|order| order.id.as_str()).collect();
+        let balances = Entry::balances(connection, &order_ids)?;
         let stops = ids
             .iter()
             .filter_map(|id| rows.remove(*id))
             .map(|(stop, order)| {
                 let lines = lines.remove(&order.id).unwrap_or_default();
-                BoardStop { stop, order, lines }
+                let balance = balances.get(&order.id).copied().unwrap_or_default();
+                BoardStop { stop, order, lines, balance }
             })
             .collect();
         Ok(DayBoard { day, stops, day_stops, page, valets: Staff::valets(connection)?, accounts })

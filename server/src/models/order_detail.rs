@@ -10,6 +10,7 @@ use crate::models::ledger::Entry;
 use crate::models::order::{Order, OrderLine, StatusChange};
 use crate::models::outbox::{ArchivedMessage, OutboxMessage};
 use crate::models::reclean::{Reclean, RecleanLinks};
+use crate::models::stop::Stop;
 use diesel::prelude::*;
 
 /// An order and what happened to it.
@@ -28,6 +29,8 @@ pub struct OrderRecord {
     pub links: RecleanLinks,
     /// Its ledger, oldest entry first.
     pub entries: Vec<Entry>,
+    /// Its pickup and delivery.
+    pub stops: Vec<Stop>,
 }
 
 impl OrderRecord {
@@ -50,6 +53,7 @@ impl OrderRecord {
         messages.sort_by_key(|message| message.created_at);
         let links = Reclean::links(connection, &order.id)?;
         let entries = Entry::of_order(connection, &order.id)?;
-        Ok(Some(OrderRecord { order, lines, history, messages, links, entries }))
+        let stops = Stop::for_order(connection, &order.id)?;
+        Ok(Some(OrderRecord { order, lines, history, messages, links, entries, stops }))
     }
 }

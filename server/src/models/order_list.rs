@@ -12,6 +12,7 @@ use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
+use crate::models::stop::Stop;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::sql_types::{Bool, Text};
@@ -36,6 +37,17 @@ pub struct OrderFilter {
 }
 
 impl ListedOrder {
+    /// `order` as the list shows it, read again after a change to it.
+    pub fn of(connection: &mut DbConnection, order: Order) -> QueryResult<ListedOrder> {
+        Ok(ListedOrder {
+            lines: Order::lines(connection, &order.id)?,
+            stops: Stop::for_order(connection, &order.id)?,
+            mpesa: MoneyFacts::of_order(connection, &order.id)?,
+            reclean_of: Reclean::original_of(connection, &order.id)?,
+            order,
+        })
+    }
+
     /// A page of orders matching `filter`, newest first, each with its lines, its M-PESA and (a
     /// re-clean) the order ID of the order it cleans again.
     /// `page` counts from 1.
@@ -68,10 +80,12 @@ impl ListedOrder {
         let ids: Vec<&str> = items.iter().map(|order| order.id.as_str()).collect();
         let mut mpesa = MoneyFacts::of_orders(connection, &ids)?;
         let mut originals = Reclean::originals_of(connection, &ids)?;
+        let mut stops = Stop::of_orders(connection, &ids)?;
         let items = items
             .into_iter()
             .map(|order| ListedOrder {
                 lines: lines.remove(&order.id).unwrap_or_default(),
+                stops: stops.remove(&order.id).unwrap_or_default(),
                 mpesa: mpesa.remove(&order.id).unwrap_or_default(),
                 reclean_of: originals.remove(&order.id),
                 order,
@@ -217,6 +231,8 @@ pub struct ListedOrder {
     pub order: Order,
     /// Its lines, the main (kg) line first.
     pub lines: Vec<OrderLine>,
+    /// Its pickup and delivery.
+    pub stops: Vec<Stop>,
     /// Its newest prompt and payments to check.
     pub mpesa: MoneyFacts,
     /// A re-clean: the order ID of the order it cleans again.

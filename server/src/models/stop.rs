@@ -8,6 +8,7 @@ use crate::db::{DbConnection, lock_until_commit};
 use crate::domain::schedule::{RunPosition, Schedule, Slot, SlotRefusal, Window};
 use crate::domain::{OrderStatus, StopKind, StopState, WindowAvailability};
 use diesel::prelude::*;
+use std::collections::HashMap;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 use uuid::Uuid;
 
@@ -76,6 +77,19 @@ impl Stop {
             .order(stops::kind.desc())
             .select(Stop::as_select())
             .load(connection)
+    }
+
+    /// The stops of the orders `ids` (internal ids), by order.
+    pub fn of_orders(connection: &mut DbConnection, ids: &[&str]) -> QueryResult<HashMap<String, Vec<Stop>>> {
+        let mut by_order: HashMap<String, Vec<Stop>> = HashMap::new();
+        if ids.is_empty() {
+            return Ok(by_order);
+        }
+        let found = stops::table.filter(stops::order_id.eq_any(ids)).select(Stop::as_select()).load(connection)?;
+        for stop in found {
+            by_order.entry(stop.order_id.clone()).or_default().push(stop);
+        }
+        Ok(by_order)
     }
 
     /// The order's stop of `kind`, if it has one.

@@ -9,7 +9,9 @@
 //!
 //! `order_id` is the order ID customers read and track by (DESIGN.md: one order ID everywhere);
 //! `service_type` and `quantity` are the main (kg) line's, `total_amount` the order's total, and
-//! the order e-mails add `order_lines`, every line as text, for a template that shows pieces.
+//! the order e-mails add `order_lines`, every line as text, for a template that shows pieces. The
+//! staff e-mail also says when and where the valet goes: `pickup_window`, `delivery_window`,
+//! `landmark` and `rush`.
 
 use crate::clock;
 use crate::domain::catalogue::Unit;
@@ -21,17 +23,19 @@ use crate::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
 use time::PrimitiveDateTime;
 
-/// The e-mails of a new order (spec section 7): to staff, and to the customer if they gave an
-/// e-mail, with the link to the order's page on the site at `base_url`.
+/// The e-mails of a new order (spec section 7) booked for `visit` (its pickup and delivery): to
+/// staff, and to the customer if they gave an e-mail, with the link to the order's page on the
+/// site at `base_url`.
 pub fn new_order(
     order: &Order,
     lines: &[Line],
+    visit: (Slot, Slot),
     base_url: &str,
     till: &str,
     now: PrimitiveDateTime,
 ) -> Vec<OutboxMessage> {
-    let mut emails =
-        vec![OutboxMessage::new(MessageKind::OrderAdmin, Some(&order.id), None, None, &order_admin(order, lines), now)];
+    let staff = order_admin(order, lines, visit);
+    let mut emails = vec![OutboxMessage::new(MessageKind::OrderAdmin, Some(&order.id), None, None, &staff, now)];
     if let Some(customer) = order_customer(order, lines, base_url, till) {
         emails.push(OutboxMessage::new(
             MessageKind::OrderCustomer,
@@ -69,9 +73,12 @@ pub fn slot_confirmed(
     Some(OutboxMessage::new(MessageKind::SlotConfirmed, Some(&order.id), None, order.email.as_deref(), &body, now))
 }
 
-/// The order e-mail to staff: the thirteen parameters but `to_email`, and `order_lines`.
-fn order_admin(order: &Order, lines: &[Line]) -> Value {
+/// The order e-mail to staff: the thirteen parameters but `to_email`, `order_lines`, and the visit:
+/// `pickup_window` and `delivery_window` ("Thu 26 Nov, 19:00-20:00 (Nairobi time)"), `landmark`
+/// ("None" when not given) and `rush` ("Yes" or "No").
+fn order_admin(order: &Order, lines: &[Line], (pickup, delivery): (Slot, Slot)) -> Value {
     let (date, time) = clock::nairobi_date_time(order.created_at);
+    let nairobi = |slot: Slot| format!("{} (Nairobi time)", slot.label());
     json!({
         "order_id": order.reference,
         "customer_name": order.customer_name,
@@ -86,6 +93,10 @@ fn order_admin(order: &Order, lines: &[Line]) -> Value {
         "order_date": date,
         "order_time": time,
         "order_lines": lines_text(lines),
+        "pickup_window": nairobi(pickup),
+        "delivery_window": nairobi(delivery),
+        "landmark": if order.landmark.trim().is_empty() { "None" } else { order.landmark.as_str() },
+        "rush": if order.rush { "Yes" } else { "No" },
     })
 }
 

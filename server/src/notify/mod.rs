@@ -15,7 +15,12 @@ use crate::models::order::Order;
 use crate::models::outbox::{Enqueued, OutboxMessage};
 use diesel::QueryResult;
 use texts::Texts;
-use time::PrimitiveDateTime;
+use time::{Duration, PrimitiveDateTime};
+
+/// How long the picked-up text waits when it says an M-PESA prompt for the bill is coming: a
+/// customer who pays at the door meanwhile gets one text that says both (the payment is folded into
+/// it by [`NotifyCustomer::fold_into_waiting`]), not two a few seconds apart.
+pub const PROMPT_HOLD: Duration = Duration::seconds(90);
 
 /// How a change tells the customer about itself.
 #[derive(Debug, Clone, Default)]
@@ -66,6 +71,38 @@ impl NotifyCustomer {
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
         self.text_until(connection, kind, order, dedupe_key, None, words, now)
+    }
+
+    /// [`NotifyCustomer::text`] held until `at` (UTC): sent then, in the words it has then.
+    #[allow(clippy::too_many_arguments)]
+    pub fn text_held(
+        &self,
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        order: &Order,
+        dedupe_key: Option<String>,
+        at: PrimitiveDateTime,
+        words: impl FnOnce(&Texts) -> String,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Enqueued>> {
+        let Some(texts) = &self.texts else { return Ok(None) };
+        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now);
+        OutboxMessage::enqueue_sms(connection, &sms.held_until(at), &texts.limits).map(Some)
+    }
+
+    /// Puts the words `words` picks into the order's text of `kind` while it waits and was never
+    /// tried (held, or not yet taken by the sender), and sends it now; false when there is no such
+    /// text (then the caller writes its own). Call it inside the change's transaction.
+    pub fn fold_into_waiting(
+        &self,
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        order: &Order,
+        words: impl FnOnce(&Texts) -> String,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<bool> {
+        let Some(texts) = &self.texts else { return Ok(false) };
+        OutboxMessage::rewrite_waiting_sms(connection, &order.id, kind, &words(texts), now)
     }
 
     /// [`NotifyCustomer::text`] for a text about a moment: not sent after `send_before` (UTC), nor

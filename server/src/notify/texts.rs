@@ -120,14 +120,20 @@ impl Texts {
     }
 
     /// Picked up: the weighed bill, what was paid of it, and how to pay the rest (a prompt goes
-    /// for the difference only).
-    pub fn picked_up(&self, order: &Order, balance: &Balance) -> String {
+    /// for the difference only); `code`: the M-PESA code of a payment made at the door that paid
+    /// the bill (one text says both).
+    pub fn picked_up(&self, order: &Order, balance: &Balance, code: Option<&str>) -> String {
+        let pay = match code {
+            Some(code) if balance.to_pay() == 0 && balance.charged > 0 => {
+                format!("Paid KSh {} (M-PESA {code}), thank you.", shillings(balance.received()))
+            }
+            _ => self.how_to_pay(order, balance),
+        };
         format!(
-            "{}: order {} picked up. Bill KSh {}. {} Details: {}",
+            "{}: order {} picked up. Bill KSh {}. {pay} Details: {}",
             self.shop,
             order.reference,
             shillings(order.total_amount),
-            self.how_to_pay(order, balance),
             self.link(order)
         )
     }
@@ -362,17 +368,18 @@ mod tests {
         let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
         let eta = Eta { start: 19 * 60 + 15, end: 19 * 60 + 45 };
         let all = [
-            ("picked up, pay now", texts.picked_up(&pay_now, &owing)),
-            ("picked up, prompt coming", prompting.picked_up(&pay_now, &owing)),
-            ("picked up, prompt for the rest", prompting.picked_up(&pay_now, &part)),
-            ("picked up, in credit", texts.picked_up(&pay_now, &over)),
+            ("picked up, pay now", texts.picked_up(&pay_now, &owing, None)),
+            ("picked up, prompt coming", prompting.picked_up(&pay_now, &owing, None)),
+            ("picked up, prompt for the rest", prompting.picked_up(&pay_now, &part, None)),
+            ("picked up, in credit", texts.picked_up(&pay_now, &over, None)),
+            ("picked up and paid at the door", prompting.picked_up(&pay_now, &paid, Some("QKH94M1Z11"))),
             ("order received", texts.order_received(&order, Some(slot), false)),
             ("order received, slot confirmed", texts.order_received(&order, Some(slot), true)),
             ("re-clean booked", texts.reclean_booked(&order, "ZX98YW76", slot)),
             ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
             ("eta", texts.eta(&order, eta)),
             ("on the way", texts.on_the_way(&order, Some(eta))),
-            ("picked up", texts.picked_up(&order, &owing)),
+            ("picked up", texts.picked_up(&order, &owing, None)),
             ("ready", texts.ready(&order, Some(slot))),
             ("out for delivery", texts.out_for_delivery(&order, &owing, Some(eta))),
             ("out for delivery, part paid", texts.out_for_delivery(&order, &part, Some(eta))),
@@ -402,9 +409,9 @@ mod tests {
             texts.slot_confirmed(&order, slot, false),
             texts.eta(&order, eta),
             texts.on_the_way(&order, Some(eta)),
-            texts.picked_up(&order, &owing),
-            texts.picked_up(&pay_now, &owing),
-            Texts { prompts: true, ..texts.clone() }.picked_up(&pay_now, &owing),
+            texts.picked_up(&order, &owing, None),
+            texts.picked_up(&pay_now, &owing, None),
+            Texts { prompts: true, ..texts.clone() }.picked_up(&pay_now, &owing, None),
             texts.ready(&order, Some(slot)),
             texts.delivered(&order, &owing, None),
             texts.delivered(&order, &paid, Some("QKH94M1Z11")),
@@ -420,7 +427,7 @@ mod tests {
         let free = Order { total_amount: 0, payment_method: PaymentMethod::PayNow, ..order };
         let nothing = Balance::default();
         let prompting = Texts { prompts: true, ..texts.clone() };
-        for text in [texts.picked_up(&free, &nothing), prompting.picked_up(&free, &nothing)] {
+        for text in [texts.picked_up(&free, &nothing, None), prompting.picked_up(&free, &nothing, None)] {
             assert!(text.contains("Bill KSh 0. Nothing to pay."), "{text}");
         }
         assert!(!texts.out_for_delivery(&free, &nothing, None).contains("To pay"));
@@ -465,14 +472,14 @@ mod tests {
         assert!(texts.delivered(&old, &owing, None).ends_with("/tracking"));
 
         let pay_now = Order { payment_method: PaymentMethod::PayNow, total_amount: 1500, ..order };
-        let till = texts.picked_up(&pay_now, &owing);
+        let till = texts.picked_up(&pay_now, &owing, None);
         assert!(till.contains("Pay to M-PESA till 3552248.") && !till.contains("prompt"), "{till}");
         let prompting = Texts { prompts: true, ..texts };
-        let prompted = prompting.picked_up(&pay_now, &owing);
+        let prompted = prompting.picked_up(&pay_now, &owing, None);
         assert!(prompted.contains("M-PESA prompt coming to your phone."), "{prompted}");
         assert!(!prompted.contains("till"), "{prompted}");
         // Paid 1,200 for an estimate, billed 1,500 at pickup: the prompt asks for the difference.
-        let topped = prompting.picked_up(&pay_now, &Balance { paid: 1200, ..owing });
+        let topped = prompting.picked_up(&pay_now, &Balance { paid: 1200, ..owing }, None);
         assert!(
             topped.contains("Bill KSh 1,500. Paid KSh 1,200, KSh 300 to pay: M-PESA prompt for KSh 300 coming."),
             "{topped}"

@@ -86,14 +86,7 @@ impl OrdersPage {
         now: time::PrimitiveDateTime,
     ) -> Self {
         OrdersPage {
-            items: page
-                .items
-                .iter()
-                .map(|listed| {
-                    AdminOrder::new(&listed.order, &listed.lines, Some(&listed.mpesa))
-                        .with_reclean_of(listed.reclean_of.clone())
-                })
-                .collect(),
+            items: page.items.iter().map(AdminOrder::listed).collect(),
             total: page.total,
             page: number,
             page_size,
@@ -507,7 +500,8 @@ impl OrderDetail {
             to_check: payments.iter().filter(|p| p.problem.is_some() && p.checked_at.is_none()).count() as i64,
         };
         let original = record.links.of.as_ref().map(|(reference, _)| reference.clone());
-        let order = AdminOrder::new(&record.order, &record.lines, Some(&facts)).with_reclean_of(original);
+        let order =
+            AdminOrder::new(&record.order, &record.lines, &record.stops, Some(&facts)).with_reclean_of(original);
         let references = std::iter::once((record.order.id.clone(), record.order.reference.clone())).collect();
         OrderDetail {
             prompts: prompts.iter().map(PromptView::from).collect(),

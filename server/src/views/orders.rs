@@ -3,10 +3,13 @@
 use super::payments::PromptView;
 use super::time;
 use crate::domain::catalogue::Unit;
-use crate::domain::{Balance, LineKind, MessageStatus, OrderSource, OrderStatus, PaymentMethod, Settlement};
+use crate::domain::{
+    Balance, LineKind, MessageStatus, OrderSource, OrderStatus, PaymentMethod, Settlement, StopKind, StopState,
+};
 use crate::models::contact_message::ContactMessage;
 use crate::models::order::{Order, OrderLine};
-use crate::models::order_list::MoneyFacts;
+use crate::models::order_list::{ListedOrder, MoneyFacts};
+use crate::models::stop::Stop;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -139,12 +142,40 @@ pub struct AdminOrder {
     pub source: OrderSource,
     /// For a free re-clean: the order ID of the order it cleans again.
     pub reclean_of: Option<String>,
+    /// What helps the valet find the place ("Opposite Yaya Centre, blue gate"); empty when none.
+    pub landmark: String,
+    /// Next-day rush: delivered the day after pickup.
+    pub rush: bool,
+    /// When the valet collects it.
+    pub pickup: Option<StopWhen>,
+    /// When the valet brings it back.
+    pub delivery: Option<StopWhen>,
+}
+
+/// An order's pickup or delivery as staff read it in the list and the order's detail.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StopWhen {
+    /// The day and window, Nairobi time: `Thu 26 Nov, 19:00-20:00`.
+    pub window: String,
+    /// How far it has got.
+    pub state: StopState,
+    /// A pickup whose slot staff confirmed with the customer (a delivery: false).
+    pub confirmed: bool,
+}
+
+impl StopWhen {
+    /// The stop of `kind` among `stops`, if the order has one.
+    fn of(stops: &[Stop], kind: StopKind) -> Option<Self> {
+        let stop = stops.iter().find(|stop| stop.kind == kind)?;
+        Some(StopWhen { window: stop.slot().label(), state: stop.state, confirmed: stop.confirmed_at.is_some() })
+    }
 }
 
 impl AdminOrder {
-    /// The staff's view of `order` with its `lines` and its M-PESA `facts` (none: no prompt, nothing
-    /// to check).
-    pub fn new(order: &Order, lines: &[OrderLine], facts: Option<&MoneyFacts>) -> Self {
+    /// The staff's view of `order` with its `lines`, its `stops` and its M-PESA `facts` (none: no
+    /// prompt, nothing to check).
+    pub fn new(order: &Order, lines: &[OrderLine], stops: &[Stop], facts: Option<&MoneyFacts>) -> Self {
         let balance = facts.map(|facts| facts.balance).unwrap_or_default();
         AdminOrder {
             order: OrderView::new(order, lines),
@@ -157,7 +188,17 @@ impl AdminOrder {
             payments_to_check: facts.map_or(0, |facts| facts.to_check),
             source: order.source,
             reclean_of: None,
+            landmark: order.landmark.trim().to_owned(),
+            rush: order.rush,
+            pickup: StopWhen::of(stops, StopKind::Pickup),
+            delivery: StopWhen::of(stops, StopKind::Delivery),
         }
+    }
+
+    /// The order of the staff's list.
+    pub fn listed(listed: &ListedOrder) -> Self {
+        AdminOrder::new(&listed.order, &listed.lines, &listed.stops, Some(&listed.mpesa))
+            .with_reclean_of(listed.reclean_of.clone())
     }
 
     /// The same, as the re-clean of the order with order ID `original` (none: not a re-clean).

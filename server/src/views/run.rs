@@ -3,7 +3,7 @@
 
 use crate::domain::catalogue::Unit;
 use crate::domain::schedule::{Schedule, Window, clock_time, day_label};
-use crate::domain::{LineKind, StopKind, StopState};
+use crate::domain::{LineKind, OrderStatus, StopKind, StopState};
 use crate::models::day_board::{BoardStop, DayBoard, DayStop};
 use crate::models::staff::Staff;
 use serde::Serialize;
@@ -128,6 +128,14 @@ pub struct RunStop {
     pub confirmed: bool,
     /// How far it has got.
     pub state: StopState,
+    /// Where the order is.
+    pub status: OrderStatus,
+    /// What the valet collects, as the valet's page says it: "Collect KSh 1,600", "Paid · nothing
+    /// to collect".
+    pub money: String,
+    /// KSh still to pay (0 when nothing).
+    #[ts(type = "number")]
+    pub to_collect: i64,
     /// The valet whose run it is in.
     pub valet_id: Option<String>,
     /// That valet's e-mail (also when the account was disabled since).
@@ -157,6 +165,9 @@ impl RunStop {
                 .collect(),
             confirmed: stop.confirmed_at.is_some(),
             state: stop.state,
+            status: order.status,
+            money: entry.balance.valet_words(),
+            to_collect: entry.balance.to_pay(),
             valet_id: stop.valet_id.clone(),
             valet_email: stop.valet_id.as_ref().and_then(|id| board.accounts.get(id)).map(|a| a.email.clone()),
             position: stop.run_position,

@@ -8,13 +8,13 @@ use super::admin::{
     OutboxReport, StaffView,
 };
 use super::awaiting::{AwaitingList, AwaitingPickup, SlotOption, WaitingItem, WaitingKind};
-use super::orders::{AdminMessage, AdminOrder, OrderLineView, OrderView};
+use super::orders::{AdminMessage, AdminOrder, OrderLineView, OrderView, StopWhen};
 use super::pages::LoginProps;
 use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use crate::domain::catalogue::Unit;
 use crate::domain::{
     Balance, Channel, Delivery, EntryKind, LineKind, MessageKind, MessageStatus, Method, OrderSource, OrderStatus,
-    OutboxStatus, PaymentMethod, PromptState, ReceiptProblem, ReceiptSource, Settlement, StaffRole, Takings,
+    OutboxStatus, PaymentMethod, PromptState, ReceiptProblem, ReceiptSource, Settlement, StaffRole, StopState, Takings,
 };
 use crate::models::stats::{DayTakings, MonthCount, Stats, Tally};
 
@@ -156,6 +156,22 @@ fn order(n: i64) -> AdminOrder {
         payments_to_check: i64::from(n == 3),
         source: sources[index % sources.len()],
         reclean_of: (n % 7 == 6).then(|| "K7MX0001".to_owned()),
+        landmark: if n % 3 == 0 { "Opposite Yaya Centre, blue gate".to_owned() } else { String::new() },
+        rush: n % 5 == 4,
+        pickup: Some(StopWhen {
+            window: "Thu 26 Nov, 19:00-20:00".to_owned(),
+            state: if index % statuses.len() == 0 { StopState::Planned } else { StopState::Done },
+            confirmed: n % 2 == 1,
+        }),
+        delivery: Some(StopWhen {
+            window: "Sun 29 Nov, 19:00-20:00".to_owned(),
+            state: if statuses[index % statuses.len()] == OrderStatus::Delivered {
+                StopState::Done
+            } else {
+                StopState::Planned
+            },
+            confirmed: false,
+        }),
     }
 }
 

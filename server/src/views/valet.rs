@@ -196,8 +196,13 @@ pub struct WeighingForm {
     pub kg: Option<i32>,
     /// Whether the order was weighed already (the form corrects it).
     pub weighed: bool,
+    /// How a scale's reading is billed: "Billed by the whole kg, rounded up: 4.6 kg is billed as
+    /// 5 kg."
+    pub kg_rule: String,
     /// The order's items by the piece, with their count.
     pub pieces: Vec<PieceCount>,
+    /// How many items the customer added at the door the form takes (`addItem.1` …).
+    pub added_rows: u8,
 }
 
 /// An item of the order and its count.
@@ -235,6 +240,8 @@ impl ValetStop {
             kg_label: lines.iter().find(|line| line.kind == LineKind::Kg).map(|line| line.label.clone()),
             kg: lines.iter().find(|line| line.kind == LineKind::Kg).map(|line| line.quantity),
             weighed,
+            kg_rule: crate::domain::KG_RULE.to_owned(),
+            added_rows: crate::domain::MAX_ADDED,
             pieces: lines
                 .iter()
                 .filter(|line| line.kind == LineKind::Piece)

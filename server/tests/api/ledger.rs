@@ -93,8 +93,11 @@ async fn a_paid_estimate_weighed_heavier_asks_for_the_difference_and_counts_each
     assert_eq!((balance.settlement(), balance.received()), (Settlement::Paid, 750));
     let codes: Vec<_> = entries.iter().filter_map(|e| e.reference.as_deref()).collect();
     assert_eq!(codes, ["QKH94M1Z11", "QKH94M1Z22"]);
+    // Paid while the picked-up text waited for the prompt's answer: that text says it.
+    let picked_up = texts(&app, &placed.id, MessageKind::SmsPickedUp).concat();
+    assert!(picked_up.contains("Bill KSh 750. Paid KSh 750 (M-PESA QKH94M1Z22), thank you."), "{picked_up}");
     let received = texts(&app, &placed.id, MessageKind::SmsPaymentReceived);
-    assert!(received.iter().any(|t| t.contains("KSh 300 received") && t.contains("QKH94M1Z22")), "{received:#?}");
+    assert!(!received.iter().any(|t| t.contains("KSh 300 received")), "{received:#?}");
     // Today's takings: 450 and 300 by prompt, each once.
     let (staff, _) = owner(&app).await;
     let stats = get_json(&app, &staff, "/api/admin/stats").await;
@@ -174,7 +177,10 @@ async fn money_paid_beyond_the_bill_becomes_credit_that_the_next_order_uses(back
         .send()
         .await
         .unwrap();
-    assert_eq!(again.status(), 409, "nothing is owed back any more");
+    assert_eq!(again.status(), 303, "nothing is owed back any more");
+    let back = again.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(back, format!("/t/{token}?refused=nothing-owed-back"));
+    assert!(app.get(&back).await.text().await.unwrap().contains("Nothing is owed back on this order."));
 
     // The next order of the phone number is paid by it; the one after uses what is left.
     let second = place(&app, "0712 345 678", "pay-now").await;

@@ -70,7 +70,7 @@ fn run(database: &Database, cases: u32) {
                 // What the dashboard and the customer's page show of it.
                 let order = Order::find(&mut connection, id).unwrap().unwrap();
                 let facts = MoneyFacts::of_order(&mut connection, id).unwrap();
-                let shown = AdminOrder::new(&order, &[], Some(&facts));
+                let shown = AdminOrder::new(&order, &[], &[], Some(&facts));
                 prop_assert_eq!((shown.to_pay, shown.owed_back), (want.to_pay(), want.owed_back()));
                 prop_assert_eq!(&shown.money_words, &want.customer_words());
                 let entries = Entry::of_order(&mut connection, id).unwrap();

@@ -7,9 +7,10 @@ use crate::helpers::{
 };
 use crate::mail_mock::{MockMail, Received, Reply};
 use laundry::clock::nairobi_date_time;
-use laundry::domain::{OrderReference, OutboxStatus};
+use laundry::domain::{OrderReference, OutboxStatus, StopKind};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
+use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,11 @@ async fn place(app: &TestApp, email: Option<&str>) -> Order {
     let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
     let order_id = OrderReference::parse(&id).expect("the answer's id is the order ID");
     app.with_db(|c| Order::find_by_reference(c, &order_id).unwrap().unwrap())
+}
+
+/// The order's stop of `kind`.
+fn stop(app: &TestApp, order: &Order, kind: StopKind) -> Stop {
+    app.with_db(|c| Stop::of_order(c, &order.id, kind).unwrap()).expect("the order has its stops")
 }
 
 /// The outbox's e-mails (its texts wait: these apps have no SMS settings).
@@ -120,6 +126,10 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
             "order_date": date,
             "order_time": time,
             "order_lines": "Dry Cleaning, 3 kg: KSh 1500",
+            "pickup_window": format!("{} (Nairobi time)", stop(&app, &order, StopKind::Pickup).slot().label()),
+            "delivery_window": format!("{} (Nairobi time)", stop(&app, &order, StopKind::Delivery).slot().label()),
+            "landmark": "None",
+            "rush": "No",
         }),
     );
     let customer = envelope(
@@ -144,8 +154,8 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
     assert!(bodies.contains(&&customer), "the customer e-mail: {bodies:#?}");
     assert_eq!(
         staff["template_params"].as_object().unwrap().len(),
-        14,
-        "spec section 7's thirteen parameters, and the order's lines"
+        18,
+        "spec section 7's thirteen parameters, the order's lines, and when and where the valet goes"
     );
     let rows = until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(rows.len(), 2);

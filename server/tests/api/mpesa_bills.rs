@@ -183,7 +183,76 @@ async fn a_prompt_daraja_never_answered_holds_back_a_second_for_two_minutes(back
     assert!(again.is_ok(), "{again:?}");
 }
 
+/// The order's rows of `kind` in the outbox.
+fn texts_of(app: &TestApp, order_id: &str, kind: MessageKind) -> Vec<OutboxMessage> {
+    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    all.into_iter().filter(|m| m.kind == kind && m.order_id.as_deref() == Some(order_id)).collect()
+}
+
+/// A pay-now order whose estimate's prompt was cancelled on the phone, picked up by a valet at 5
+/// kg: its order, with the bill's prompt on the phone.
+async fn picked_up_with_the_bills_prompt(app: &TestApp) -> (laundry::models::order::Order, MpesaPrompt) {
+    let reference = place_pay_now(app, PHONE).await;
+    let placed = order(app, &reference);
+    let estimate = sent_prompt(app, &placed.id).await;
+    let cancelled = crate::mpesa::failure_callback(estimate.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
+    assert_eq!(post_prompt_callback(app, &cancelled).await.status(), 200);
+    let (me, session) = valet(app, "otieno@example.com").await;
+    let pickup = put_in_run(app, &placed, StopKind::Pickup, &me, 1);
+    let path = format!("/valet/stops/{pickup}/picked-up");
+    assert_eq!(valet_post(app, &session, &path, &[("bags", "1"), ("kg", "5")]).await.status(), 303);
+    let bill =
+        until_prompt(app, &placed.id, "the bill's, sent", |p| p.id != estimate.id && p.checkout_request_id.is_some())
+            .await;
+    (order(app, &reference), bill)
+}
+
+async fn a_bill_paid_at_the_door_is_said_in_the_picked_up_text_not_in_a_second(backend: Backend) {
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let (billed, bill) = picked_up_with_the_bills_prompt(&app).await;
+    let held = texts_of(&app, &billed.id, MessageKind::SmsPickedUp);
+    assert_eq!(held.len(), 1);
+    assert!(held[0].next_attempt_at >= held[0].created_at + time::Duration::seconds(90), "it waits for the prompt");
+    assert!(held[0].sms_text().unwrap().contains("M-PESA prompt coming"));
+
+    let paid = success_callback(bill.checkout_request_id.as_deref().unwrap(), billed.total_amount, "QKH94M1Z12");
+    assert_eq!(post_prompt_callback(&app, &paid).await.status(), 200);
+
+    let told = texts_of(&app, &billed.id, MessageKind::SmsPickedUp);
+    let text = told[0].sms_text().unwrap();
+    assert!(text.contains("picked up. Bill KSh 750. Paid KSh 750 (M-PESA QKH94M1Z12), thank you."), "{text}");
+    assert!(told[0].next_attempt_at <= stored(app.clock.now()), "sent now, with both");
+    assert!(texts_of(&app, &billed.id, MessageKind::SmsPaymentReceived).is_empty(), "one text, not two");
+}
+
+async fn a_bill_paid_after_the_picked_up_text_went_gets_its_own_text(backend: Backend) {
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let (billed, bill) = picked_up_with_the_bills_prompt(&app).await;
+    // The sender tried the picked-up text already: its words stay as they went.
+    app.with_db(|c| {
+        use diesel::prelude::*;
+        use laundry::db::schema::outbox;
+        diesel::update(
+            outbox::table.filter(outbox::order_id.eq(&billed.id)).filter(outbox::kind.eq(MessageKind::SmsPickedUp)),
+        )
+        .set(outbox::attempts.eq(1))
+        .execute(c)
+        .unwrap()
+    });
+
+    let paid = success_callback(bill.checkout_request_id.as_deref().unwrap(), billed.total_amount, "QKH94M1Z13");
+    assert_eq!(post_prompt_callback(&app, &paid).await.status(), 200);
+
+    let text = texts_of(&app, &billed.id, MessageKind::SmsPickedUp)[0].sms_text().unwrap();
+    assert!(text.contains("M-PESA prompt coming"), "{text}");
+    let receipts = texts_of(&app, &billed.id, MessageKind::SmsPaymentReceived);
+    assert_eq!(receipts.len(), 1);
+    assert!(receipts[0].sms_text().unwrap().contains("KSh 750 received for order"));
+}
+
 crate::on_each_backend!(
+    a_bill_paid_at_the_door_is_said_in_the_picked_up_text_not_in_a_second,
+    a_bill_paid_after_the_picked_up_text_went_gets_its_own_text,
     staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so,
     a_paid_estimate_whose_bill_rises_at_pickup_is_asked_for_the_difference_only,
     a_prompt_for_an_order_paid_since_it_was_written_is_not_sent,

@@ -109,10 +109,16 @@ async fn a_paid_prompt_shows_its_code_and_links_the_receipt(backend: Backend) {
     assert_eq!((json["paid"]["method"].as_str(), json["paid"]["amount"].as_i64()), (Some("prompt"), Some(450)));
     assert_eq!((json["settlement"].as_str(), json["words"].as_str()), (Some("paid"), Some("Paid KSh 450")));
     assert_eq!((json["due"].clone(), json["poll"].clone()), (json!(0), json!(false)));
-    // Paid: another prompt is refused, where the button was.
+    // Paid: another prompt is refused, back on the order's page with the reason where the button
+    // was; reloading that page shows it again and posts nothing.
     let again = pay_again(&app, &token, "same-origin").await;
-    assert_eq!(again.status(), 409);
-    assert!(again.text().await.unwrap().contains("This order is paid already."));
+    assert_eq!(again.status(), 303);
+    assert_eq!(again.headers()["location"], format!("/t/{token}?refused=paid").as_str());
+    for _ in 0..2 {
+        let (status, html) = page(&app, &format!("{token}?refused=paid")).await;
+        assert_eq!(status, 200);
+        assert!(html.contains("This order is paid already."), "{html}");
+    }
     assert_eq!(prompts_of(&app, &reference), 1);
 }
 
@@ -143,9 +149,18 @@ async fn sending_the_prompt_again_reaches_daraja_unless_too_soon_or_from_another
     let Some((app, daraja)) = paying_app(backend).await else { return };
     let (reference, token, _) = waiting_order(&app).await;
 
+    // Refused: back to the page, where the reason stays however often it is reloaded.
     let too_soon = pay_again(&app, &token, "same-origin").await;
-    assert_eq!(too_soon.status(), 409);
-    assert!(too_soon.text().await.unwrap().contains("A prompt was sent less than a minute ago"));
+    assert_eq!(too_soon.status(), 303);
+    assert_eq!(too_soon.headers()["location"], format!("/t/{token}?refused=too-soon"));
+    app.clock.advance(time::Duration::seconds(7));
+    for _ in 0..3 {
+        let (status, html) = page(&app, &format!("{token}?refused=too-soon")).await;
+        assert_eq!(status, 200);
+        assert!(html.contains("A prompt was sent less than a minute ago"), "{html}");
+    }
+    let (_, unknown) = page(&app, &format!("{token}?refused=anything")).await;
+    assert!(!unknown.contains(r#"class="alert alert--error""#), "an unknown reason is not shown");
     let cross_site = pay_again(&app, &token, "cross-site").await;
     assert_eq!(cross_site.status(), 403);
     assert_eq!(prompts_of(&app, &reference), 1);
@@ -233,8 +248,9 @@ mod unconfigured {
         assert!(html.contains("Reference: <strong>your phone number"), "{html}");
         assert!(!html.contains("Check your phone") && !html.contains("Send the M-PESA prompt again"));
         let refused = pay_again(&app, &token, "same-origin").await;
-        assert_eq!(refused.status(), 409);
-        assert!(refused.text().await.unwrap().contains("We cannot send M-PESA prompts"));
+        assert_eq!(refused.status(), 303);
+        let (_, html) = page(&app, &format!("{token}?refused=prompts-off")).await;
+        assert!(html.contains("We cannot send M-PESA prompts"), "{html}");
     }
 
     async fn the_delivered_text_links_the_receipt(backend: Backend) {

@@ -79,8 +79,10 @@ async fn asking_again_beyond_the_limit_is_refused_with_the_reason_and_when(backe
     // The customer, on the order's page.
     let token = orders[0].link_token.clone().unwrap();
     let again = app.post_form(&format!("/t/{token}/pay"), &[]).await;
-    assert_eq!(again.status(), 409);
-    let page = again.text().await.unwrap();
+    assert_eq!(again.status(), 303);
+    let back = again.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(back, format!("/t/{token}?refused=phone-limit"));
+    let page = app.get(&back).await.text().await.unwrap();
     assert!(page.contains("so no prompt is coming. Please pay to till 3552248 instead: KSh 450"), "{page}");
 
     // Staff, from the dashboard.

@@ -298,7 +298,8 @@ async fn a_plain_form_post_into_a_full_window_comes_back_with_the_message_beside
     let message = format!("The {}, 19:00-20:00 window is full. Please choose another window.", day_label(day(2)));
     let field = html.split(r#"id="order-pickup""#).nth(1).unwrap().split("</div>").next().unwrap();
     assert!(field.contains(&format!(r#"id="order-pickup-error">{message}</p>"#)), "{field}");
-    assert!(html.contains(&format!(r#"<option value="{pickup}" disabled="">19:00-20:00 (full)</option>"#)));
+    let full = format!(r#"<option value="{pickup}" disabled="">{}, 19:00-20:00 (full)</option>"#, day_label(day(2)));
+    assert!(html.contains(&full), "the full window reads with its day");
     assert_eq!(selected_pickup(&html).as_deref(), Some(""), "no window is chosen for the customer");
     assert!(html.contains(r#"value="Brian Otieno""#) && html.contains(r#"value="Blue gate""#), "what was typed stays");
     assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 1);

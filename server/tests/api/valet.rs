@@ -274,6 +274,33 @@ on_both_backends! {
         assert_eq!(bills(&app, &placed).len(), 2, "the same form twice is one weighing");
     }
 
+    async fn a_scale_reading_is_billed_by_the_whole_kg_rounded_up_with_several_items_added(app: TestApp) {
+        let (me, session) = valet(&app, "otieno@example.com").await;
+        let placed = place(&app, "0712345678", 3).await;
+        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let before = page(&app, &session, "/valet").await;
+        assert!(before.contains("Billed by the whole kg, rounded up: 4.6 kg is billed as 5 kg."), "the rule is shown");
+        assert!(before.contains(r#"name="addItem.3""#), "three added items can be entered");
+
+        let fields = [
+            ("bags", "2"),
+            ("kg", "4.6"),
+            ("addItem.1", "shirt"),
+            ("addCount.1", "2"),
+            ("addItem.2", "dress"),
+            ("addCount.2", "1"),
+            ("addItem.3", ""),
+            ("addCount.3", ""),
+        ];
+        let response = post(&app, &session, &format!("/valet/stops/{id}/picked-up"), &fields).await;
+
+        assert_eq!(response.status(), 303);
+        let lines = app.with_db(|c| Order::lines(c, &placed.key).unwrap());
+        let billed: Vec<_> = lines.iter().map(|line| (line.item.as_str(), line.quantity, line.amount)).collect();
+        assert_eq!(billed, [("wash-fold", 5, 750), ("shirt", 2, 400), ("dress", 1, 200)]);
+        assert_eq!(order(&app, &placed).total_amount, 1350);
+    }
+
     async fn a_weighing_is_corrected_until_the_order_moves_on_and_refused_after(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = place(&app, "0712345678", 3).await;
@@ -319,7 +346,9 @@ on_both_backends! {
         assert!(html.contains("Please enter how many bags you collected, from 1 to 20."));
         assert!(html.contains(r#"value="0""#), "what was typed is shown again");
         assert_eq!(bad_kg.status(), 422);
-        assert!(bad_kg.text().await.unwrap().contains("Please enter the weighed kg as a whole number from 1 to 500."));
+        assert!(
+            bad_kg.text().await.unwrap().contains("Please enter the weighed kg as the scale shows it, like 4.6, up to 500 kg.")
+        );
         assert_eq!(no_kg.status(), 422);
         assert!(no_kg.text().await.unwrap().contains("Please enter the weighed kg of Wash &amp; Fold."));
         let unchanged = order(&app, &placed);

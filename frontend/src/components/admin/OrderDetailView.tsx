@@ -1,6 +1,6 @@
 // What the order dialog shows: how the order came in (online, or taken by whom on the phone or
 // WhatsApp) and its re-clean links, each opening the other order; everything the customer gave, the
-// lines and the total, its money (the ledger, with what staff can do about it) and its M-PESA
+// pickup and delivery windows (and rush), the lines and the total, its money (the ledger, with what staff can do about it) and its M-PESA
 // prompts and payments, the status history (when and who) and the e-mails and texts about the order
 // with how each went (for a text, what the network reported).
 import {
@@ -13,6 +13,7 @@ import {
   outboxStatusTone,
   recipientText,
   shortOrderId,
+  stopWhenText,
 } from "../../lib/admin/display";
 import type { OrderChanged, OrderDetail } from "../../lib/admin/types";
 import { formatDate, formatKsh, telHref } from "../../lib/format";
@@ -42,6 +43,7 @@ export function OrderDetailView({ detail, csrf, onOpen, onChanged, onSessionEnde
       </p>
       <OriginSection detail={detail} onOpen={onOpen} />
       <CustomerSection detail={detail} />
+      <VisitSection detail={detail} />
       <LinesSection detail={detail} />
       <OrderLedger detail={detail} csrf={csrf} onChanged={onChanged} onSessionEnded={onSessionEnded} />
       <OrderMpesaSection detail={detail} />
@@ -101,8 +103,27 @@ function CustomerSection({ detail }: { detail: OrderDetail }) {
         <dd>{detail.email ? <a href={`mailto:${detail.email}`}>{detail.email}</a> : "Not given"}</dd>
         <dt>Pickup location</dt>
         <dd>{detail.location}</dd>
+        <dt>Landmark</dt>
+        <dd>{detail.landmark || "Not given"}</dd>
         <dt>Special instructions</dt>
         <dd className="order-detail__text">{detail.specialInstructions.trim() || "None"}</dd>
+      </dl>
+    </section>
+  );
+}
+
+/** When the valet comes: the pickup and delivery windows, how far each has got, and rush. */
+function VisitSection({ detail }: { detail: OrderDetail }) {
+  return (
+    <section aria-labelledby="order-detail-visit">
+      <h3 id="order-detail-visit">Pickup and delivery</h3>
+      <dl className="order-detail__facts">
+        <dt>Pickup</dt>
+        <dd>{detail.pickup ? stopWhenText(detail.pickup, "pickup") : "Not booked"}</dd>
+        <dt>Delivery</dt>
+        <dd>{detail.delivery ? stopWhenText(detail.delivery, "delivery") : "Not booked"}</dd>
+        <dt>Next-day rush</dt>
+        <dd>{detail.rush ? "Yes: delivered the day after pickup" : "No"}</dd>
       </dl>
     </section>
   );

@@ -1,12 +1,12 @@
 // One order of the dashboard's table: its seven cells (spec section 2; the order ID opens the
-// order's detail, the customer cell has the pickup location, the amount where its money stands, the
-// date has the time), the status dropdown that saves at once, and the payment panel under the row
+// order's detail, the customer cell has the pickup location and landmark, the service a rush badge,
+// the amount where its money stands, the date has the time and the pickup and delivery windows), the status dropdown that saves at once, and the payment panel under the row
 // when open. An order still pending after the confirmation call's 30 minutes stands out. A re-clean
 // carries a badge that opens the order it cleans again; an order taken on the phone or WhatsApp (or
 // booked by text) says so.
 import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, sendPrompt, setOrderStatus } from "../../lib/admin/api";
-import { dateTimeOrNA, kgAndItems, shortOrderId } from "../../lib/admin/display";
+import { dateTimeOrNA, kgAndItems, shortOrderId, stopWhenText } from "../../lib/admin/display";
 import { canPrompt, promptLine } from "../../lib/admin/mpesa";
 import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
@@ -154,10 +154,12 @@ export function OrderRow({
             {order.phone}
           </a>
           <small className="orders-table__sub">{`Pickup: ${order.location}`}</small>
+          {order.landmark && <small className="orders-table__sub">{`Landmark: ${order.landmark}`}</small>}
         </td>
         <td data-label={service}>
           <span className="orders-table__main">{order.serviceLabel}</span>
           <small className="orders-table__sub">{kgAndItems(order)}</small>
+          {order.rush && <span className="badge badge--warning orders-table__tag">Next-day rush</span>}
         </td>
         <td data-label={amount}>
           <span className="orders-table__main">{formatKsh(order.totalAmount)}</span>
@@ -181,6 +183,12 @@ export function OrderRow({
         </td>
         <td data-label={date}>
           <time dateTime={order.createdAt}>{dateTimeOrNA(order.createdAt)}</time>
+          {order.pickup && (
+            <small className="orders-table__sub">{`Pickup ${stopWhenText(order.pickup, "pickup")}`}</small>
+          )}
+          {order.delivery && (
+            <small className="orders-table__sub">{`Delivery ${stopWhenText(order.delivery, "delivery")}`}</small>
+          )}
         </td>
         <td data-label={actions} className="orders-table__actions">
           <div className="orders-table__controls">

@@ -1,10 +1,11 @@
 // One stop on the day board: pickup or delivery, the order and customer (tap to call), where
 // (location, landmark, map pin), the instructions and items, whether the slot is confirmed, how far
-// it has got, and the valet whose run it is in.
+// it has got, the order's status and what the valet collects, and the valet whose run it is in.
 import { useId } from "react";
 import { runLineText } from "../../lib/admin/run";
 import type { RunStop, RunValet } from "../../lib/admin/types";
 import { telHref } from "../../lib/format";
+import { OrderStatusBadge } from "./OrderStatusBadge";
 
 interface RunStopCardProps {
   stop: RunStop;
@@ -57,7 +58,12 @@ export function RunStopCard({ stop, valets, valetId, place, onAssign }: RunStopC
           </span>
         )}
         <span className="badge badge--secondary">{STATE_LABELS[stop.state]}</span>
+        <span className="run-stop__order">
+          <span className="visually-hidden">Order status: </span>
+          <OrderStatusBadge status={stop.status} />
+        </span>
       </div>
+      <p className={stop.toCollect > 0 ? "run-stop__money run-stop__money--due" : "run-stop__money"}>{stop.money}</p>
       <div className="field run-stop__valet">
         <label htmlFor={`${id}-valet`}>Valet</label>
         <select

@@ -1,5 +1,6 @@
-// "Picked up": bags, the weighed kg of the order's service, the counted items and one item the
-// customer added. The server prices the bill again from the catalogue.
+// "Picked up": bags, the kg of the order's service as the scale reads them (billed rounded up to
+// the whole kg, as the field says), the counted items and up to three items the customer added. The
+// server prices the bill again from the catalogue.
 import { describedBy, Field } from "../Field";
 import type { PriceItem } from "../../lib/generated/PriceItem";
 import type { ValetStop } from "../../lib/generated/ValetStop";
@@ -23,7 +24,8 @@ export function PickupForm({
   const id = (name: string) => `${stop.id}-${name}`;
   const value = (name: string, fallback: number | null) =>
     sent.values[name] ?? (fallback === null ? "" : String(fallback));
-  const kgHint = weighing.weighed ? undefined : `Estimate: ${weighing.kg ?? 0} kg`;
+  const kgHint = weighing.weighed ? weighing.kgRule : `Estimate: ${weighing.kg ?? 0} kg. ${weighing.kgRule}`;
+  const added = Array.from({ length: weighing.addedRows }, (_, index) => index + 1);
   return (
     <StopForm
       stopId={stop.id}
@@ -52,13 +54,14 @@ export function PickupForm({
             id={id("kg")}
             name="kg"
             type="number"
-            inputMode="numeric"
-            min={1}
+            inputMode="decimal"
+            step="any"
+            min={0.01}
             max={500}
             required
             defaultValue={value("kg", weighing.weighed ? weighing.kg : null)}
             aria-invalid={sent.errors.kg ? true : undefined}
-            aria-describedby={describedBy(id("kg"), kgHint !== undefined, sent.errors.kg)}
+            aria-describedby={describedBy(id("kg"), true, sent.errors.kg)}
           />
         </Field>
       )}
@@ -79,36 +82,41 @@ export function PickupForm({
           </Field>
         );
       })}
-      <div className="stop__pair">
-        <Field id={id("add-item")} label="Item added" optional error={sent.errors.addItem}>
-          <select
-            id={id("add-item")}
-            name="addItem"
-            defaultValue={sent.values.addItem ?? ""}
-            aria-invalid={sent.errors.addItem ? true : undefined}
-            aria-describedby={describedBy(id("add-item"), false, sent.errors.addItem)}
-          >
-            <option value="">None</option>
-            {items.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.item}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={id("add-count")} label="How many" optional error={sent.errors.addCount}>
-          <input
-            id={id("add-count")}
-            name="addCount"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            defaultValue={sent.values.addCount ?? ""}
-            aria-invalid={sent.errors.addCount ? true : undefined}
-            aria-describedby={describedBy(id("add-count"), false, sent.errors.addCount)}
-          />
-        </Field>
-      </div>
+      {added.map((row) => {
+        const [item, count] = [`addItem.${row}`, `addCount.${row}`];
+        return (
+          <div key={row} className="stop__pair">
+            <Field id={id(item)} label={`Item added ${row}`} optional error={sent.errors[item]}>
+              <select
+                id={id(item)}
+                name={item}
+                defaultValue={sent.values[item] ?? ""}
+                aria-invalid={sent.errors[item] ? true : undefined}
+                aria-describedby={describedBy(id(item), false, sent.errors[item])}
+              >
+                <option value="">None</option>
+                {items.map((entry) => (
+                  <option key={entry.id} value={entry.id}>
+                    {entry.item}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id={id(count)} label={`How many of item ${row}`} optional error={sent.errors[count]}>
+              <input
+                id={id(count)}
+                name={count}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                defaultValue={sent.values[count] ?? ""}
+                aria-invalid={sent.errors[count] ? true : undefined}
+                aria-describedby={describedBy(id(count), false, sent.errors[count])}
+              />
+            </Field>
+          </div>
+        );
+      })}
     </StopForm>
   );
 }

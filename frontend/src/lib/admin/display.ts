@@ -3,7 +3,7 @@
 import type { IconName } from "../../components/Icon";
 import { formatDate, formatDateTime, formatKsh } from "../format";
 import { formatQuantity } from "../order";
-import type { AdminOrder, Channel, ChannelReport, OrderLine, OutboxMessage, OutboxReport } from "./types";
+import type { AdminOrder, Channel, ChannelReport, OrderLine, OutboxMessage, OutboxReport, StopWhen } from "./types";
 
 /** A badge colour of the dashboard. */
 export type AdminTone = "danger" | "warning" | "info" | "primary" | "success" | "secondary";
@@ -56,6 +56,29 @@ export function dateOrNA(iso: string | null): string {
 /** An order's creation date and time in Nairobi, 'Tue, 24 Nov 2026 at 19:40', or 'N/A'. */
 export function dateTimeOrNA(iso: string | null): string {
   return (iso && formatDateTime(iso)) || "N/A";
+}
+
+/** How far a pickup or delivery has got, as staff read it beside its window: a pickup waits for its
+ * slot to be confirmed with the customer; a planned delivery needs no word. */
+function stopStateText(stop: StopWhen, pickup: boolean): string | null {
+  switch (stop.state) {
+    case "planned":
+      return pickup ? (stop.confirmed ? "confirmed" : "to confirm") : null;
+    case "on-the-way":
+      return "valet on the way";
+    case "done":
+      return pickup ? "picked up" : "delivered";
+    case "missed":
+      return "missed";
+    case "cancelled":
+      return "cancelled";
+  }
+}
+
+/** An order's pickup or delivery: 'Thu 26 Nov, 19:00-20:00 · to confirm'. */
+export function stopWhenText(stop: StopWhen, kind: "pickup" | "delivery"): string {
+  const state = stopStateText(stop, kind === "pickup");
+  return state ? `${stop.window} · ${state}` : stop.window;
 }
 
 /** Under the service in the table: '3 kg', '3 kg + 2 items', or '2 items' for pieces alone. */

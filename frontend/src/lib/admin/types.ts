@@ -46,3 +46,4 @@ export type { WaitingItem } from "../generated/WaitingItem";
 export type { StatusChange } from "../generated/StatusChange";
 export type { Takings } from "../generated/Takings";
 export type { Tally } from "../generated/Tally";
+export type { StopWhen } from "../generated/StopWhen";

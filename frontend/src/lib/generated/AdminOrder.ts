@@ -6,6 +6,7 @@ import type { OrderSource } from "./OrderSource";
 import type { OrderStatus } from "./OrderStatus";
 import type { PaymentMethod } from "./PaymentMethod";
 import type { Settlement } from "./Settlement";
+import type { StopWhen } from "./StopWhen";
 
 /**
  * An order as staff see it: the API's order plus its payment.
@@ -49,6 +50,22 @@ source: OrderSource,
  * For a free re-clean: the order ID of the order it cleans again.
  */
 recleanOf: string | null, 
+/**
+ * What helps the valet find the place ("Opposite Yaya Centre, blue gate"); empty when none.
+ */
+landmark: string, 
+/**
+ * Next-day rush: delivered the day after pickup.
+ */
+rush: boolean, 
+/**
+ * When the valet collects it.
+ */
+pickup: StopWhen | null, 
+/**
+ * When the valet brings it back.
+ */
+delivery: StopWhen | null, 
 /**
  * The order ID: the 8 characters the confirmation, tracking, the e-mails and staff (after '#',
  * spec: the last 8 characters of the id) all show.

@@ -11,6 +11,7 @@ import type { PaymentMethod } from "./PaymentMethod";
 import type { RecleanedIn } from "./RecleanedIn";
 import type { Settlement } from "./Settlement";
 import type { StatusChange } from "./StatusChange";
+import type { StopWhen } from "./StopWhen";
 
 /**
  * `GET /api/admin/orders/{orderId}`: one order with everything the customer gave, its lines,
@@ -89,6 +90,22 @@ source: OrderSource,
  * For a free re-clean: the order ID of the order it cleans again.
  */
 recleanOf: string | null, 
+/**
+ * What helps the valet find the place ("Opposite Yaya Centre, blue gate"); empty when none.
+ */
+landmark: string, 
+/**
+ * Next-day rush: delivered the day after pickup.
+ */
+rush: boolean, 
+/**
+ * When the valet collects it.
+ */
+pickup: StopWhen | null, 
+/**
+ * When the valet brings it back.
+ */
+delivery: StopWhen | null, 
 /**
  * The order ID: the 8 characters the confirmation, tracking, the e-mails and staff (after '#',
  * spec: the last 8 characters of the id) all show.

@@ -18,6 +18,15 @@ kg: number | null,
  */
 weighed: boolean, 
 /**
+ * How a scale's reading is billed: "Billed by the whole kg, rounded up: 4.6 kg is billed as
+ * 5 kg."
+ */
+kgRule: string, 
+/**
  * The order's items by the piece, with their count.
  */
-pieces: Array<PieceCount>, };
+pieces: Array<PieceCount>, 
+/**
+ * How many items the customer added at the door the form takes (`addItem.1` …).
+ */
+addedRows: number, };

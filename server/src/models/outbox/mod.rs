@@ -136,6 +136,11 @@ impl OutboxMessage {
         OutboxMessage { send_before: Some(at), ..self }
     }
 
+    /// The same row, not sent before `at` (UTC).
+    pub fn held_until(self, at: PrimitiveDateTime) -> Self {
+        OutboxMessage { next_attempt_at: at, ..self }
+    }
+
     /// The text of an SMS row.
     pub fn sms_text(&self) -> Option<String> {
         let params: Value = serde_json::from_str(&self.params).ok()?;

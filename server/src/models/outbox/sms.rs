@@ -70,6 +70,29 @@ impl OutboxMessage {
         })
     }
 
+    /// Gives the order's SMS of `kind` the words `text` and makes it due at `now`, if it waits and
+    /// was never tried (no attempt, no worker's lease): true when one was rewritten. A text a
+    /// worker holds, or tried already, is left as it is.
+    pub fn rewrite_waiting_sms(
+        connection: &mut DbConnection,
+        order_id: &str,
+        kind: MessageKind,
+        text: &str,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<bool> {
+        let waiting = outbox::table
+            .filter(outbox::order_id.eq(order_id))
+            .filter(outbox::kind.eq(kind))
+            .filter(outbox::status.eq(OutboxStatus::Pending))
+            .filter(outbox::attempts.eq(0))
+            .filter(outbox::lease_owner.is_null());
+        let params = serde_json::json!({ "message": text }).to_string();
+        let rewritten = diesel::update(waiting)
+            .set((outbox::params.eq(params), outbox::next_attempt_at.eq(now)))
+            .execute(connection)?;
+        Ok(rewritten > 0)
+    }
+
     /// Marks a claimed SMS not to be sent if, since it was written, its number opted out or its
     /// kind was switched off, or if it is about a moment that has passed (its `send_before`) or an
     /// order since cancelled. True when it was skipped (the worker then leaves it alone).

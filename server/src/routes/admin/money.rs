@@ -15,8 +15,7 @@ use crate::lifecycle::money::{MAX_AMOUNT, MoneyRefusal};
 use crate::lifecycle::payment::StaffPayment;
 use crate::models::ledger::{Entry, Handover};
 use crate::models::order::Order;
-use crate::models::order_list::MoneyFacts;
-use crate::models::reclean::Reclean;
+use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::OrderChanged;
@@ -127,11 +126,8 @@ async fn change_money(
                 return Ok(Some(Err(refusal)));
             }
             let order = Order::find(connection, &found.id)?.unwrap_or(found);
-            let lines = Order::lines(connection, &order.id)?;
-            let facts = MoneyFacts::of_order(connection, &order.id)?;
-            let original = Reclean::original_of(connection, &order.id)?;
+            let shown = AdminOrder::listed(&ListedOrder::of(connection, order)?);
             let stats = Stats::load(connection, day)?;
-            let shown = AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original);
             Ok::<_, DbError>(Some(Ok(OrderChanged { order: shown, stats })))
         })
         .await

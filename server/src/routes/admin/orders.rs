@@ -10,8 +10,7 @@ use crate::error::ApiError;
 use crate::lifecycle::status::MAX_REASON;
 use crate::lifecycle::{self, Context, LifeError};
 use crate::models::order::Order;
-use crate::models::order_list::{ListedOrder, MoneyFacts};
-use crate::models::reclean::Reclean;
+use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::notify::NotifyCustomer;
 use crate::state::AppState;
@@ -83,12 +82,8 @@ pub async fn change_order_status(
                     Err(LifeError::Database(error)) => return Err(DbError::from(error)),
                     Err(refused) => return Ok(Err(refused)),
                 };
-            let order = changed.after.order;
-            let lines = Order::lines(connection, &found.id)?;
-            let facts = MoneyFacts::of_order(connection, &found.id)?;
-            let original = Reclean::original_of(connection, &found.id)?;
-            let stats = Stats::load(connection, day)?;
-            Ok::<_, DbError>(Ok(Some((AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original), stats))))
+            let shown = AdminOrder::listed(&ListedOrder::of(connection, changed.after.order)?);
+            Ok::<_, DbError>(Ok(Some((shown, Stats::load(connection, day)?))))
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;

@@ -13,8 +13,7 @@ use crate::lifecycle;
 use crate::models::ledger::Entry;
 use crate::models::mpesa::{AskRefusal, MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use crate::models::order::Order;
-use crate::models::order_list::MoneyFacts;
-use crate::models::reclean::Reclean;
+use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::state::AppState;
 use crate::views::admin::OrderChanged;
@@ -217,11 +216,8 @@ pub async fn send_prompt(
                 MpesaPrompt::ask_again(connection, &found.id, &by, limits, now)?
             };
             let order = Order::find(connection, &found.id)?.unwrap_or(found);
-            let lines = Order::lines(connection, &order.id)?;
-            let facts = MoneyFacts::of_order(connection, &order.id)?;
-            let original = Reclean::original_of(connection, &order.id)?;
+            let shown = AdminOrder::listed(&ListedOrder::of(connection, order)?);
             let stats = Stats::load(connection, day)?;
-            let shown = AdminOrder::new(&order, &lines, Some(&facts)).with_reclean_of(original);
             Ok::<_, DbError>(Some((asked, shown, stats)))
         })
         .await

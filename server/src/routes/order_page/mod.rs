@@ -21,7 +21,7 @@ pub use changes::{
     CancelForm, DeliveryForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_delivery,
     reschedule_pickup,
 };
-pub use payment::{PayForm, ask_prompt_again, keep_as_credit, show_payment};
+pub use payment::{PayForm, Refused, ask_prompt_again, keep_as_credit, show_payment};
 pub use receipt::{ReceiptQuery, show_receipt};
 pub use reclean::ask_reclean;
 
@@ -38,10 +38,12 @@ const LOAD_FAILED: &str = "loading an order's page failed";
 /// A form sent from another site.
 const CROSS_SITE: &str = "This form can only be sent from the order's own page.";
 
-/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean|credit`, after a change went through.
+/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean|credit`, after a change went through;
+/// `?refused=too-soon|…` ([`Refused`]), after a prompt or store credit was refused.
 #[derive(Debug, Deserialize)]
 pub struct OrderPageQuery {
     done: Option<String>,
+    refused: Option<String>,
 }
 
 /// The notice the page shows after a change.
@@ -66,21 +68,23 @@ fn well_formed(token: &str) -> bool {
 }
 
 /// What the page shows besides the order: after a change, its notice; after a refusal, its reason
-/// (the re-clean form's, with what was entered).
+/// (the re-clean form's, with what was entered; a refused prompt's, worded with what is owed).
 struct Outcome {
     notice: Option<&'static str>,
     problem: Option<ChangeProblem>,
+    refused: Option<Refused>,
     reclean: Option<RecleanForm>,
     status: u16,
 }
 
 impl Outcome {
     fn problem(form: ChangeForm, message: impl Into<String>, status: u16) -> Self {
-        Outcome { notice: None, problem: Some(ChangeProblem { form, message: message.into() }), reclean: None, status }
+        let problem = Some(ChangeProblem { form, message: message.into() });
+        Outcome { notice: None, problem, refused: None, reclean: None, status }
     }
 
     fn reclean(form: RecleanForm, status: u16) -> Self {
-        Outcome { notice: None, problem: None, reclean: Some(form), status }
+        Outcome { notice: None, problem: None, refused: None, reclean: Some(form), status }
     }
 }
 
@@ -91,7 +95,13 @@ pub async fn show_order_page(
     token: web::Path<String>,
     query: web::Query<OrderPageQuery>,
 ) -> HttpResponse {
-    let outcome = Outcome { notice: notice(query.done.as_deref()), problem: None, reclean: None, status: 200 };
+    let outcome = Outcome {
+        notice: notice(query.done.as_deref()),
+        problem: None,
+        refused: query.refused.as_deref().and_then(Refused::parse),
+        reclean: None,
+        status: 200,
+    };
     order_page(&state, &request, &token, outcome).await
 }
 

@@ -1,6 +1,10 @@
 //! Paying from the order's page: "Send the M-PESA prompt again" (`POST /t/{token}/pay`, a plain
 //! form), and the payment's state as JSON (`GET /t/{token}/payment`), which the page asks every few
 //! seconds while a prompt is on the phone, so that "paid" shows without a reload.
+//!
+//! Both forms answer 303 back to the page, refused or not (`?done=prompt`, `?refused=too-soon`): a
+//! reload of the page the browser lands on shows the same words and posts nothing, so it cannot
+//! send another prompt.
 
 use super::{Outcome, back_to_page, not_found, order_page, posted, private, well_formed};
 use crate::clock::stored;
@@ -11,6 +15,7 @@ use crate::models::mpesa::{AskRefusal, MpesaPrompt};
 use crate::models::order::Order;
 use crate::state::AppState;
 use crate::views::order_page::ChangeForm;
+use crate::views::order_page::ChangeProblem;
 use crate::views::payment::CustomerPayment;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::Deserialize;
@@ -19,6 +24,93 @@ use serde::Deserialize;
 const ASK_FAILED: &str = "The prompt could not be sent. Please try again, or pay to the till.";
 /// The payment's state could not be read.
 const READ_FAILED: &str = "The payment could not be read. Please reload the page.";
+
+/// Why the prompt or the store credit was refused, as the 303 back to the order's page carries it
+/// (`?refused=too-soon`); the page words it beside its form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// The site sends no prompts (Daraja is not configured).
+    PromptsOff,
+    /// The phone number had as many prompts as the limits per phone allow.
+    PhoneLimit,
+    /// The order is paid.
+    Paid,
+    /// The order is cancelled.
+    Cancelled,
+    /// A KSh 0 order.
+    NothingToPay,
+    /// A prompt is on the phone now.
+    TooSoon,
+    /// Five prompts in the last hour.
+    TooMany,
+    /// Keeping as credit, with nothing owed back.
+    NothingOwedBack,
+}
+
+impl Refused {
+    const CODES: [(Refused, &'static str); 8] = [
+        (Refused::PromptsOff, "prompts-off"),
+        (Refused::PhoneLimit, "phone-limit"),
+        (Refused::Paid, "paid"),
+        (Refused::Cancelled, "cancelled"),
+        (Refused::NothingToPay, "nothing-to-pay"),
+        (Refused::TooSoon, "too-soon"),
+        (Refused::TooMany, "too-many"),
+        (Refused::NothingOwedBack, "nothing-owed-back"),
+    ];
+
+    /// The refusal named by `?refused=`; none for a code the page does not know.
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::CODES.iter().find(|(_, known)| *known == code).map(|(refused, _)| *refused)
+    }
+
+    fn code(self) -> &'static str {
+        Self::CODES.iter().find(|(refused, _)| *refused == self).map_or("", |(_, code)| code)
+    }
+
+    /// The refusal of a prompt asked again; none for an order that does not exist.
+    fn of(refusal: &AskRefusal) -> Option<Self> {
+        match refusal {
+            AskRefusal::NoSuchOrder => None,
+            AskRefusal::Paid => Some(Refused::Paid),
+            AskRefusal::Cancelled => Some(Refused::Cancelled),
+            AskRefusal::NothingToPay => Some(Refused::NothingToPay),
+            AskRefusal::TooSoon => Some(Refused::TooSoon),
+            AskRefusal::TooMany => Some(Refused::TooMany),
+            AskRefusal::PhoneLimit(_) => Some(Refused::PhoneLimit),
+        }
+    }
+
+    /// What the customer reads beside the form, with the till and what the order still owes (KSh).
+    pub fn problem(self, till: &str, due: i64) -> ChangeProblem {
+        let message = match self {
+            Refused::PromptsOff => {
+                format!("We cannot send M-PESA prompts at the moment. Please pay to till {till} instead.")
+            }
+            Refused::PhoneLimit => format!(
+                "This phone number has had as many M-PESA prompts as we send for now, so no prompt is coming. Please pay to till {till} instead: KSh {}, with your phone number as the reference.",
+                crate::domain::shillings(due)
+            ),
+            Refused::Paid => AskRefusal::Paid.message().to_owned(),
+            Refused::Cancelled => AskRefusal::Cancelled.message().to_owned(),
+            Refused::NothingToPay => AskRefusal::NothingToPay.message().to_owned(),
+            Refused::TooSoon => AskRefusal::TooSoon.message().to_owned(),
+            Refused::TooMany => AskRefusal::TooMany.message().to_owned(),
+            Refused::NothingOwedBack => "Nothing is owed back on this order.".to_owned(),
+        };
+        let form = if self == Refused::NothingOwedBack { ChangeForm::Credit } else { ChangeForm::Pay };
+        ChangeProblem { form, message }
+    }
+}
+
+/// 303 back to the order's page with the reason beside the form (a reload posts nothing).
+fn refused_back(token: &str, refused: Refused) -> HttpResponse {
+    private(
+        HttpResponse::SeeOther()
+            .insert_header((actix_web::http::header::LOCATION, format!("/t/{token}?refused={}", refused.code())))
+            .finish(),
+    )
+}
 
 /// The form has no fields: the button is the request.
 #[derive(Debug, Default, Deserialize)]
@@ -54,10 +146,7 @@ pub async fn keep_as_credit(
             back_to_page(&token, "credit")
         }
         Ok(None) => not_found(&state, &request).await,
-        Ok(Some((_, Err(_)))) => {
-            let message = "Nothing is owed back on this order.";
-            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Credit, message, 409)).await
-        }
+        Ok(Some((_, Err(_)))) => refused_back(&token, Refused::NothingOwedBack),
         Err(error) => {
             tracing::error!(%error, "keeping money as store credit failed");
             let message = "This could not be saved. Please try again.";
@@ -81,11 +170,7 @@ pub async fn ask_prompt_again(
         Err(refused) => return refused,
     };
     if !state.sends_prompts() {
-        let message = format!(
-            "We cannot send M-PESA prompts at the moment. Please pay to till {} instead.",
-            state.settings().business.mpesa_till
-        );
-        return order_page(&state, &request, &token, Outcome::problem(ChangeForm::Pay, message, 409)).await;
+        return refused_back(&token, Refused::PromptsOff);
     }
     let now = stored(state.settings().clock.now());
     let key = token.clone();
@@ -95,28 +180,25 @@ pub async fn ask_prompt_again(
         .run(move |c| {
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let asked = MpesaPrompt::ask_again(c, &order.id, "customer", limits, now)?;
-            let owed = Entry::balance(c, &order.id)?.to_pay();
-            Ok::<_, DbError>(Some((order.reference, crate::domain::shillings(owed), asked)))
+            Ok::<_, DbError>(Some((order.reference, asked)))
         })
         .await;
     match asked {
-        Ok(Some((reference, _, Ok(prompt)))) => {
+        Ok(Some((reference, Ok(prompt)))) => {
             tracing::info!(order_id = %reference, amount_kes = prompt.amount, "M-PESA prompt asked again by the customer");
             state.wake_prompts();
             back_to_page(&token, "prompt")
         }
-        Ok(None | Some((_, _, Err(AskRefusal::NoSuchOrder)))) => not_found(&state, &request).await,
-        Ok(Some((reference, amount, Err(AskRefusal::PhoneLimit(_))))) => {
-            tracing::info!(order_id = %reference, "an M-PESA prompt asked again by the customer was held by the limits per phone");
-            let message = format!(
-                "This phone number has had as many M-PESA prompts as we send for now, so no prompt is coming. Please pay to till {} instead: KSh {amount}, with your phone number as the reference.",
-                state.settings().business.mpesa_till
-            );
-            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Pay, message, 409)).await
-        }
-        Ok(Some((_, _, Err(refusal)))) => {
-            order_page(&state, &request, &token, Outcome::problem(ChangeForm::Pay, refusal.message(), 409)).await
-        }
+        Ok(Some((reference, Err(refusal)))) => match Refused::of(&refusal) {
+            Some(refused) => {
+                if refused == Refused::PhoneLimit {
+                    tracing::info!(order_id = %reference, "an M-PESA prompt asked again by the customer was held by the limits per phone");
+                }
+                refused_back(&token, refused)
+            }
+            None => not_found(&state, &request).await,
+        },
+        Ok(None) => not_found(&state, &request).await,
         Err(error) => {
             tracing::error!(%error, "writing an M-PESA prompt asked again failed");
             order_page(&state, &request, &token, Outcome::problem(ChangeForm::Pay, ASK_FAILED, 500)).await

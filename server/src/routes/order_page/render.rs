@@ -95,6 +95,8 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
     // Cancelled and picked-up orders say so on their card; only a closed window needs a word here.
     let changeable = refusal.is_none();
     let closed = refusal.filter(|refusal| matches!(refusal, ChangeRefusal::PastCutoff(_) | ChangeRefusal::NoPickup));
+    let till = &state.settings().business.mpesa_till;
+    let problem = outcome.problem.or_else(|| outcome.refused.map(|refused| refused.problem(till, payment.due)));
     let props = OrderStatusProps {
         order,
         token: token.to_owned(),
@@ -106,7 +108,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         receipt_path: receipt.then(|| format!("/t/{token}/receipt")),
         choices: choices.into_iter().map(|(slot, left)| PickupChoice::new(slot, left)).collect(),
         missed,
-        problem: outcome.problem,
+        problem,
         notice: outcome.notice.map(str::to_owned),
         reclean,
         status: outcome.status,
