@@ -30,6 +30,8 @@ async function placeDetailedOrder(page: Page, customer: string, location: string
       quantity: 3,
       paymentMethod: "pay-delivery",
       specialInstructions: "Blue gate, call on arrival",
+      landmark: "Opposite Valley Arcade",
+      rush: true,
       pieces: { shirt: 2 },
     },
   });
@@ -371,7 +373,14 @@ for (const { width, height } of [
     await signIn(page);
     const { status, row } = await findOrder(page, id);
     await expect(row).toContainText(`Pickup: ${location}`);
+    await expect(row).toContainText("Landmark: Opposite Valley Arcade");
+    await expect(row).toContainText("Next-day rush");
+    const window = /\w{3} \d{1,2} \w{3}, \d{2}:\d{2}-\d{2}:\d{2}/;
+    const dateCell = row.locator('td[data-label="Date"]');
+    await expect(dateCell).toContainText(new RegExp(`Pickup ${window.source} · to confirm`));
+    await expect(dateCell).toContainText(new RegExp(`Delivery ${window.source}`));
     await expect(row.locator("time")).toHaveText(/^\w{3}, \d{1,2} \w{3} \d{4} at \d{2}:\d{2}$/);
+    await row.screenshot({ path: test.info().outputPath(`order-row-${width}.png`) });
     await status.selectOption("picked-up");
     await expect(statusBadge(row)).toHaveText("Picked Up");
 
@@ -384,14 +393,19 @@ for (const { width, height } of [
     await expect(dialog.getByRole("link", { name: "wanjiru@example.com" })).toBeVisible();
     await expect(dialog).toContainText(location);
     await expect(dialog).toContainText("Blue gate, call on arrival");
+    const visit = dialog.getByRole("region", { name: "Pickup and delivery" });
+    await expect(visit).toContainText(new RegExp(`Pickup${window.source} · picked up`));
+    await expect(visit).toContainText("Next-day rushYes: delivered the day after pickup");
+    await expect(dialog).toContainText("LandmarkOpposite Valley Arcade");
     await expect(dialog).toContainText("Pay on Delivery");
     const lines = dialog.getByRole("table", { name: "What the customer ordered" });
     await expect(lines.getByRole("row", { name: /Wash & Fold 3 kg KSh 450/ })).toBeVisible();
     await expect(lines.getByRole("row", { name: /Shirt 2 pieces KSh 400/ })).toBeVisible();
-    await expect(lines.getByRole("row", { name: /Total KSh 850/ })).toBeVisible();
-    await expect(dialog.getByRole("region", { name: "Payment" })).toContainText("Unpaid KSh 850 to pay");
+    await expect(lines.getByRole("row", { name: /^Next-day rush KSh 300$/ })).toBeVisible();
+    await expect(lines.getByRole("row", { name: /Total KSh 1,150/ })).toBeVisible();
+    await expect(dialog.getByRole("region", { name: "Payment" })).toContainText("Unpaid KSh 1,150 to pay");
     await expect(dialog.getByRole("table", { name: "Ledger" }).getByRole("row", { name: /^Balance/ })).toContainText(
-      "Charged KSh 850 · Paid KSh 0 · Refunded KSh 0 · KSh 850 to pay",
+      "Charged KSh 1,150 · Paid KSh 0 · Refunded KSh 0 · KSh 1,150 to pay",
     );
     const history = dialog.getByRole("region", { name: "Status history" }).getByRole("listitem");
     await expect(history).toHaveCount(2);

@@ -194,7 +194,7 @@ test("Add to order on /pricing twice keeps both items and what was typed; placin
   await page.goto("/order");
   await hydrated(page);
   await expect(page.getByLabel("Full Name")).toHaveValue("");
-  await expect(pieceCount(page, "Shirt")).toHaveValue("");
+  await expect(page.locator(`input[name="piece.shirt"]`)).toHaveValue("");
   expect(problems).toEqual([]);
 });
 

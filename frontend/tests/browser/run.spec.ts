@@ -134,7 +134,12 @@ test("a slot booked on a phone is confirmed, run by the valet, and the customer 
   }
   await desk.getByRole("button", { name: "Save the runs" }).click();
   await expect(desk.getByText("Saved.", { exact: true })).toBeVisible();
-  await expect(desk.locator("li.run-stop", { hasText: `#${ours}` }).getByText("Stop 2 of the run")).toBeVisible();
+  const ourCard = desk.locator("li.run-stop", { hasText: `#${ours}` });
+  await expect(ourCard.getByText("Stop 2 of the run")).toBeVisible();
+  // Each stop says where its order is and what the valet collects.
+  await expect(ourCard.locator(".run-stop__order")).toHaveText("Order status: Pending");
+  await expect(ourCard.locator(".run-stop__money")).toHaveText(/^Collect KSh [\d,]+$/);
+  await ourCard.screenshot({ path: test.info().outputPath("run-stop-1280.png") });
 
   // The customer's page: confirmed, one stop before them, expected a stop's time after the window opens.
   await customer.goto(ownPage);
@@ -150,9 +155,17 @@ test("a slot booked on a phone is confirmed, run by the valet, and the customer 
   await cards.first().getByRole("button", { name: "On my way" }).click();
   await expect(valet).toHaveURL(/\/valet/);
   const firstCard = valet.locator("li.stop", { hasText: `#${first}` });
+  await firstCard.screenshot({ path: test.info().outputPath("valet-pickup-390.png") });
   await firstCard.getByLabel("Bags").fill("1");
-  await firstCard.getByLabel(/^Weighed kg/).fill("2");
+  // 2.4 kg on the scale is billed as 3 kg; the customer adds a shirt and, folded away, a dress.
+  await firstCard.getByLabel(/^Weighed kg/).fill("2.4");
+  await firstCard.getByLabel("Item added (Optional)", { exact: true }).selectOption("shirt");
+  await firstCard.getByLabel("How many, item added", { exact: true }).fill("1");
+  await firstCard.getByText("More items the customer added").click();
+  await firstCard.getByLabel("Item added 2 (Optional)", { exact: true }).selectOption("dress");
+  await firstCard.getByLabel("How many, item added 2", { exact: true }).fill("1");
   await firstCard.getByRole("button", { name: "Picked up" }).click();
+  await expect(valet.getByText(`Picked up order ${first}: the bill is KSh 850.`)).toBeVisible();
   await expect(valet.locator("li.stop", { hasText: `#${first}` })).toContainText("Picked up");
 
   // The customer's page now: no stop before them, and the ETA follows the valet.

@@ -25,7 +25,8 @@ export function PickupForm({
   const value = (name: string, fallback: number | null) =>
     sent.values[name] ?? (fallback === null ? "" : String(fallback));
   const kgHint = weighing.weighed ? weighing.kgRule : `Estimate: ${weighing.kg ?? 0} kg. ${weighing.kgRule}`;
-  const added = Array.from({ length: weighing.addedRows }, (_, index) => index + 1);
+  // The first added item's fields, then the others folded away (open when sent back filled in).
+  const later = Array.from({ length: Math.max(0, weighing.addedRows - 1) }, (_, index) => index + 2);
   return (
     <StopForm
       stopId={stop.id}
@@ -82,41 +83,65 @@ export function PickupForm({
           </Field>
         );
       })}
-      {added.map((row) => {
-        const [item, count] = [`addItem.${row}`, `addCount.${row}`];
-        return (
-          <div key={row} className="stop__pair">
-            <Field id={id(item)} label={`Item added ${row}`} optional error={sent.errors[item]}>
-              <select
-                id={id(item)}
-                name={item}
-                defaultValue={sent.values[item] ?? ""}
-                aria-invalid={sent.errors[item] ? true : undefined}
-                aria-describedby={describedBy(id(item), false, sent.errors[item])}
-              >
-                <option value="">None</option>
-                {items.map((entry) => (
-                  <option key={entry.id} value={entry.id}>
-                    {entry.item}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id={id(count)} label={`How many of item ${row}`} optional error={sent.errors[count]}>
-              <input
-                id={id(count)}
-                name={count}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                defaultValue={sent.values[count] ?? ""}
-                aria-invalid={sent.errors[count] ? true : undefined}
-                aria-describedby={describedBy(id(count), false, sent.errors[count])}
-              />
-            </Field>
-          </div>
-        );
-      })}
+      <AddedItem row={1} stopId={stop.id} sent={sent} items={items} />
+      {later.length > 0 && (
+        <details className="stop__more" open={later.some((row) => sentAny(sent, row))}>
+          <summary>More items the customer added</summary>
+          {later.map((row) => (
+            <AddedItem key={row} row={row} stopId={stop.id} sent={sent} items={items} />
+          ))}
+        </details>
+      )}
     </StopForm>
+  );
+}
+
+/** The fields of the `row`th item added at the door. */
+function fieldsOf(row: number): [string, string] {
+  return [`addItem.${row}`, `addCount.${row}`];
+}
+
+/** Whether the `row`th added item came back with a value or a mistake. */
+function sentAny(sent: SentBack, row: number): boolean {
+  return fieldsOf(row).some((name) => Boolean(sent.values[name] || sent.errors[name]));
+}
+
+/** One item the customer added at the door: which, and how many. */
+function AddedItem({ row, stopId, sent, items }: { row: number; stopId: string; sent: SentBack; items: PriceItem[] }) {
+  const [item, count] = fieldsOf(row);
+  const id = (name: string) => `${stopId}-${name}`;
+  const label = row === 1 ? "Item added" : `Item added ${row}`;
+  return (
+    <div className="stop__pair">
+      <Field id={id(item)} label={label} optional error={sent.errors[item]}>
+        <select
+          id={id(item)}
+          name={item}
+          defaultValue={sent.values[item] ?? ""}
+          aria-invalid={sent.errors[item] ? true : undefined}
+          aria-describedby={describedBy(id(item), false, sent.errors[item])}
+        >
+          <option value="">None</option>
+          {items.map((entry) => (
+            <option key={entry.id} value={entry.id}>
+              {entry.item}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={id(count)} label="How many" optional error={sent.errors[count]}>
+        <input
+          id={id(count)}
+          name={count}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          defaultValue={sent.values[count] ?? ""}
+          aria-label={`How many, ${label.toLowerCase()}`}
+          aria-invalid={sent.errors[count] ? true : undefined}
+          aria-describedby={describedBy(id(count), false, sent.errors[count])}
+        />
+      </Field>
+    </div>
   );
 }

@@ -180,11 +180,12 @@ test("an order's time reads in Nairobi, with the time of day", () => {
   assert.equal(dateTimeOrNA(null), "N/A");
 });
 
-test("a line's quantity reads in kg or pieces, and money off reads as such", () => {
+test("a line's quantity reads in kg or pieces; money off and a surcharge have none", () => {
   assert.equal(lineQuantity({ kind: "kg", quantity: 3, unit: "kg" }), "3 kg");
   assert.equal(lineQuantity({ kind: "piece", quantity: 1, unit: "piece" }), "1 piece");
   assert.equal(lineQuantity({ kind: "piece", quantity: 2, unit: "piece" }), "2 pieces");
   assert.equal(lineQuantity({ kind: "discount", quantity: 1, unit: "piece" }), "");
+  assert.equal(lineQuantity({ kind: "surcharge", quantity: 1, unit: "piece" }), "");
   assert.equal(lineAmount(1400), "KSh 1,400");
   assert.equal(lineAmount(-200), "− KSh 200");
 });

@@ -89,9 +89,9 @@ export function kgAndItems(order: Pick<AdminOrder, "quantity" | "lines">): strin
   return [kg, pieces].filter(Boolean).join(" + ");
 }
 
-/** A line's quantity: '3 kg', '1 piece', '2 pieces'; none for a discount. */
+/** A line's quantity: '3 kg', '1 piece', '2 pieces'; none for a discount or a surcharge (rush). */
 export function lineQuantity(line: Pick<OrderLine, "kind" | "quantity" | "unit">): string {
-  return line.kind === "discount" ? "" : formatQuantity(line.quantity, line.unit);
+  return line.kind === "discount" || line.kind === "surcharge" ? "" : formatQuantity(line.quantity, line.unit);
 }
 
 /** A line's amount: 'KSh 1,400', or '− KSh 200' for money off. */
