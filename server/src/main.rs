@@ -1,6 +1,8 @@
 //! `laundry serve`: reads the configuration from the environment and runs the server.
 //! `laundry admin …`: staff accounts (see `laundry::staff_cli`).
 //! `laundry mpesa register-urls`: the till's callbacks (see `laundry::mpesa::cli`).
+//! `laundry backup --to PATH` and `laundry restore --from PATH`: the SQLite database's backups
+//! (see `laundry::db::backup`, docs/backups.md).
 
 use laundry::config::Settings;
 use laundry::db::Database;
@@ -13,7 +15,9 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n       \
-laundry mpesa register-urls [--shortcode N] (laundry mpesa help)\n\n\
+laundry mpesa register-urls [--shortcode N] (laundry mpesa help)\n       \
+laundry backup --to PATH      a copy of the SQLite database while it runs, and PATH.sha256\n       \
+laundry restore --from PATH   a backup into the empty database DATABASE_URL names\n\n\
 Configuration is read from the environment; see .env.example.";
 
 fn main() -> ExitCode {
@@ -29,6 +33,8 @@ async fn laundry() -> ExitCode {
         [] | ["serve"] => {}
         ["admin", rest @ ..] => return admin(rest),
         ["mpesa", rest @ ..] => return mpesa(rest).await,
+        ["backup", "--to", path] => return backup(path),
+        ["restore", "--from", path] => return restore(path),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -96,6 +102,55 @@ fn admin(args: &[&str]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The `DATABASE_URL` of the environment (or its default), or why it cannot be read.
+fn database_url() -> Result<String, ExitCode> {
+    Settings::from_env().map(|settings| settings.database_url.expose_secret().to_owned()).map_err(|error| {
+        eprintln!("configuration error: {error}");
+        ExitCode::from(2)
+    })
+}
+
+/// `laundry backup --to PATH`.
+fn backup(path: &str) -> ExitCode {
+    let url = match database_url() {
+        Ok(url) => url,
+        Err(code) => return code,
+    };
+    match laundry::db::backup::backup(&url, std::path::Path::new(path)) {
+        Ok(made) => {
+            println!("backed up to {} ({} bytes, sha256 {})", made.path.display(), made.bytes, made.sha256);
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("no backup made: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `laundry restore --from PATH`.
+fn restore(path: &str) -> ExitCode {
+    let url = match database_url() {
+        Ok(url) => url,
+        Err(code) => return code,
+    };
+    match laundry::db::backup::restore(std::path::Path::new(path), &url) {
+        Ok(restored) => {
+            println!(
+                "restored {} into {} ({} orders); start the server on it to bring its schema up to date",
+                path,
+                restored.path.display(),
+                restored.orders
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("nothing restored: {error}");
             ExitCode::FAILURE
         }
     }

@@ -2,6 +2,7 @@
 //! diesel code base. Migrations for each backend are embedded and run at start; connections come
 //! from an r2d2 pool; blocking work runs off the async threads ([`Database::run`]).
 
+pub mod backup;
 mod connection;
 pub mod schema;
 mod text_column;

@@ -274,6 +274,12 @@ pub async fn spawn_app_at(
     Some(start_at(&built_frontend(), 1000, database, env, Some(retries), clock).await)
 }
 
+/// The real server on the database at `url`, made elsewhere (a restored backup), with extra
+/// environment.
+pub async fn spawn_app_on_url(url: String, env: &[(&'static str, String)]) -> TestApp {
+    start(&built_frontend(), 1000, TestDatabase::Shared(url), env, None).await
+}
+
 /// A second server instance on `app`'s database (as behind a load balancer), on `app`'s clock.
 pub async fn spawn_sibling(
     app: &TestApp,

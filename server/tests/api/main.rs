@@ -7,6 +7,7 @@ mod admin_guard;
 mod admin_run;
 mod admin_slots;
 mod assets;
+mod backups;
 mod contacts;
 mod dashboard_totals;
 mod eta_texts;

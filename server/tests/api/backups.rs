@@ -1,0 +1,154 @@
+//! Backups of the SQLite database while the server takes orders, and restoring one (docs/backups.md):
+//! every order answered before the backup began is in the copy, which a new server serves; a
+//! backup that fails its checksum, one made by a newer release, and a restore over a database are
+//! refused with nothing written; the command line says so with its exit codes.
+
+use crate::helpers::{Backend, spawn_app_on, spawn_app_on_url};
+use diesel::prelude::*;
+use laundry::db::backup::{BackupError, backup, restore};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+/// Places an order numbered `n` and returns its order ID once answered.
+async fn place(app: &crate::helpers::TestApp, n: usize) -> String {
+    let body = json!({
+        "customerName": format!("Backup Customer {n}"), "phone": "0712 345 678", "location": "Kilimani",
+        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"
+    });
+    let key = format!("backup-order-{n}");
+    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
+    assert_eq!(response.status(), 201);
+    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+}
+
+#[actix_web::test]
+async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before_it() {
+    let app = spawn_app_on(Backend::Sqlite).await.unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let copy = folder.path().join("backups/laundry-2026-11-26.db");
+    let mut answered = Vec::new();
+    for n in 0..15 {
+        answered.push(place(&app, n).await);
+    }
+
+    // The backup runs while more orders come in.
+    let (url, target) = (app.database_url(), copy.clone());
+    let backing_up = tokio::task::spawn_blocking(move || backup(&url, &target));
+    let mut during = Vec::new();
+    for n in 15..40 {
+        during.push(place(&app, n).await);
+        if backing_up.is_finished() {
+            break;
+        }
+    }
+    let made = backing_up.await.unwrap().unwrap();
+
+    assert!(made.bytes > 0 && made.sha256.len() == 64, "{made:?}");
+    let sums = std::fs::read_to_string(folder.path().join("backups/laundry-2026-11-26.db.sha256")).unwrap();
+    assert_eq!(sums, format!("{}  laundry-2026-11-26.db\n", made.sha256), "sha256sum's format");
+    assert!(!folder.path().join("backups/laundry-2026-11-26.db.partial").exists());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&copy).unwrap().permissions().mode() & 0o777, 0o600, "the customers' data");
+    }
+    assert!(matches!(backup(&app.database_url(), &copy), Err(BackupError::Exists(_))), "never overwritten");
+
+    let restored_url = format!("sqlite://{}/restored/laundry.db", folder.path().display());
+    let restored = restore(&copy, &restored_url).unwrap();
+    assert!(restored.orders >= 15, "{restored:?}");
+    let server =
+        spawn_app_on_url(restored_url.clone(), &[("LAUNDRY_TRACKING_PER_10_MINUTES", "1000".to_owned())]).await;
+    for order_id in &answered {
+        let found: Value = server.track(order_id).await.json().await.unwrap();
+        assert_eq!(found["orders"][0]["id"], order_id.as_str(), "{order_id} answered before the backup began");
+    }
+    // Orders placed during the backup are there whole or not at all.
+    for order_id in &during {
+        let found: Value = server.track(order_id).await.json().await.unwrap();
+        let lines = found["orders"][0]["lines"].as_array().map_or(0, Vec::len);
+        assert!(found["orders"].as_array().is_none_or(Vec::is_empty) || lines > 0, "{found}");
+    }
+    // Restoring over a database is refused.
+    assert!(matches!(restore(&copy, &restored_url), Err(BackupError::TargetInUse(_))));
+}
+
+#[actix_web::test]
+async fn a_damaged_or_newer_backup_is_refused_and_nothing_is_written() {
+    let app = spawn_app_on(Backend::Sqlite).await.unwrap();
+    place(&app, 1).await;
+    let folder = tempfile::tempdir().unwrap();
+    let copy = folder.path().join("copy.db");
+    backup(&app.database_url(), &copy).unwrap();
+    let target = |name: &str| format!("sqlite://{}/{name}.db", folder.path().display());
+    let nothing_at = |name: &str| !folder.path().join(format!("{name}.db")).exists();
+
+    // Cut short since it was made.
+    let bytes = std::fs::read(&copy).unwrap();
+    let short = folder.path().join("short.db");
+    std::fs::write(&short, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::copy(folder.path().join("copy.db.sha256"), folder.path().join("short.db.sha256")).unwrap();
+    assert!(matches!(restore(&short, &target("a")), Err(BackupError::Checksum(_))));
+    assert!(nothing_at("a"));
+
+    // Without its checksum file.
+    std::fs::copy(&copy, folder.path().join("alone.db")).unwrap();
+    assert!(matches!(restore(&folder.path().join("alone.db"), &target("b")), Err(BackupError::NoChecksum(_))));
+    assert!(nothing_at("b"));
+
+    // Made by a newer release: a migration this binary does not know.
+    let newer = folder.path().join("newer.db");
+    std::fs::copy(&copy, &newer).unwrap();
+    let mut connection = SqliteConnection::establish(&newer.display().to_string()).unwrap();
+    diesel::sql_query("INSERT INTO __diesel_schema_migrations (version) VALUES ('29991231000000')")
+        .execute(&mut connection)
+        .unwrap();
+    drop(connection);
+    rewrite_checksum(&newer);
+    let refused = restore(&newer, &target("c")).unwrap_err();
+    assert!(matches!(refused, BackupError::Newer { .. }), "{refused}");
+    assert!(refused.to_string().contains("made by a newer release"), "{refused}");
+    assert!(nothing_at("c") && !folder.path().join("c.db.restoring").exists());
+
+    // PostgreSQL is pg_dump's.
+    let postgres = backup("postgres://postgres@127.0.0.1:5432/postgres", &folder.path().join("pg.db"));
+    assert!(postgres.unwrap_err().to_string().contains("pg_dump"));
+}
+
+#[test]
+fn the_command_line_backs_up_restores_and_says_why_not() {
+    let folder = tempfile::tempdir().unwrap();
+    let laundry = |args: &[&str], database: &str| {
+        Command::new(env!("CARGO_BIN_EXE_laundry"))
+            .args(args)
+            .env("DATABASE_URL", format!("sqlite://{}/{database}", folder.path().display()))
+            .env("RUST_LOG", "error")
+            .output()
+            .unwrap()
+    };
+    // A database to back up: made by the binary's own migrations.
+    laundry::db::Database::open(&format!("sqlite://{}/live.db", folder.path().display()), 1).unwrap();
+    let to = folder.path().join("copy.db").display().to_string();
+
+    let made = laundry(&["backup", "--to", &to], "live.db");
+    assert!(made.status.success(), "{made:?}");
+    assert!(String::from_utf8_lossy(&made.stdout).contains("backed up to"), "{made:?}");
+    let again = laundry(&["backup", "--to", &to], "live.db");
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"), "{again:?}");
+    let restored = laundry(&["restore", "--from", &to], "restored.db");
+    assert!(restored.status.success(), "{restored:?}");
+    assert!(String::from_utf8_lossy(&restored.stdout).contains("(0 orders)"), "{restored:?}");
+    assert!(Path::new(&folder.path().join("restored.db")).exists());
+    let usage = laundry(&["backup"], "live.db");
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+/// Writes `path.sha256` for the file as it is now.
+fn rewrite_checksum(path: &Path) {
+    use sha2::Digest;
+    let hash: String = sha2::Sha256::digest(std::fs::read(path).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+    let name = path.file_name().unwrap().to_string_lossy();
+    std::fs::write(format!("{}.sha256", path.display()), format!("{hash}  {name}\n")).unwrap();
+}
