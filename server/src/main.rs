@@ -62,6 +62,7 @@ async fn laundry() -> ExitCode {
     tracing::info!(addr = %settings.addr, port = application.port(), "listening; open http://{}/pricing", settings.addr);
     warn_without_staff(&application).await;
     warn_without_first_order_discount(&application);
+    warn_without_backups(&settings);
     match application.run_until_stopped().await {
         Ok(()) => {
             tracing::info!("stopped");
@@ -182,6 +183,25 @@ fn warn_without_first_order_discount(application: &Application) {
              LAUNDRY_FIRST_ORDER_DISCOUNT_KES (whole shillings) to take it off first orders; until then the banner asks \
              customers to mention it when staff call"
         );
+    }
+}
+
+/// Says on the console when no daily backup is scheduled, and what to do instead.
+fn warn_without_backups(settings: &Settings) {
+    let sqlite = settings.database_url.expose_secret().starts_with("sqlite://");
+    match (&settings.backups.dir, sqlite) {
+        (None, true) => tracing::warn!(
+            "no daily backup is scheduled: set LAUNDRY_BACKUP_DIR to a folder (another disk, ideally) to get a copy of the \
+             database there every day at LAUNDRY_BACKUP_AT (03:30 Nairobi time by default); see docs/backups.md"
+        ),
+        (Some(dir), false) => tracing::warn!(
+            dir = %dir.display(),
+            "LAUNDRY_BACKUP_DIR is for a SQLite database: back PostgreSQL up with pg_dump (docs/backups.md)"
+        ),
+        (Some(dir), true) => {
+            tracing::info!(dir = %dir.display(), at = %laundry::domain::schedule::clock_time(settings.backups.at_minute), "a daily backup is scheduled")
+        }
+        (None, false) => {}
     }
 }
 

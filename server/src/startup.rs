@@ -63,6 +63,10 @@ fn job_context(state: &AppState) -> JobContext {
         daraja: Some(state.daraja().clone()),
         notify: state.notify_customer(),
         keep_messages_months: state.settings().keep_messages_months,
+        backups: crate::jobs::backups::BackupPlan::of(
+            state.settings().database_url.expose_secret(),
+            &state.settings().backups,
+        ),
     }
 }
 

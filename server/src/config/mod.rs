@@ -1,6 +1,7 @@
 //! Configuration from the environment. Every variable is checked at start; a bad one stops the
 //! server with a message naming it. `.env.example` at the top of the repository lists them all.
 
+mod backup;
 mod mail;
 mod mpesa;
 mod schedule;
@@ -14,6 +15,7 @@ use crate::mail::MailSettings;
 use crate::mpesa::MpesaSettings;
 use crate::outbox::RetryPolicy;
 use crate::sms::SmsSettings;
+pub use backup::BackupSettings;
 use secrecy::SecretString;
 use serde::Serialize;
 use std::net::SocketAddr;
@@ -79,6 +81,8 @@ pub struct Settings {
     /// Pickup windows, capacities, closed dates, cut-off, turnaround, rush surcharge and minutes
     /// per stop (`LAUNDRY_PICKUP_WINDOWS` and the others of `config::schedule`).
     pub schedule: Schedule,
+    /// The daily backup (`LAUNDRY_BACKUP_DIR` and the others of `config::backup`).
+    pub backups: BackupSettings,
     /// The mail API and its templates (`EMAILJS_*`, `ADMIN_NOTIFY_EMAIL`).
     pub mail: MailSettings,
     /// Africa's Talking, the pickup letter and the callbacks' secret (`AT_*`, `LAUNDRY_SMS_*`).
@@ -256,8 +260,10 @@ impl Settings {
         let mpesa = mpesa::mpesa_settings(&lookup)?;
         let business = Business { mpesa_till: mpesa.till.clone(), ..business };
         let schedule = schedule::schedule(&lookup)?;
+        let backups = backup::backup_settings(&lookup)?;
         Ok(Self {
             schedule,
+            backups,
             keep_messages_months,
             submissions_per_hour,
             tracking_per_10_minutes,

@@ -3,7 +3,8 @@
 //! that must happen once for all instances claims its run in the database under a lease
 //! (`models::job_run`), so that several instances on one PostgreSQL, and restarts, never do it
 //! twice. The jobs: the 5:30pm texts ([`eta_texts`]), the status queries of M-PESA prompts
-//! ([`payment_queries`]) and, once a day, the retention of old messages ([`retention`]).
+//! ([`payment_queries`]) and, once a day, the retention of old messages ([`retention`]) and the
+//! backup of a SQLite database ([`backups`]).
 //!
 //! The workers, woken as soon as this instance writes work for them: the outbox's, one per channel
 //! ([`outbox_worker`]), and the M-PESA prompts' ([`prompt_worker`]). They live here rather than
@@ -11,6 +12,7 @@
 //!
 //! Adding a job: a type implementing [`Job`] in a module of its own, listed in [`Scheduler::new`].
 
+pub mod backups;
 pub mod eta_texts;
 pub mod outbox_worker;
 pub mod payment_queries;
@@ -54,6 +56,8 @@ pub struct JobContext {
     pub notify: NotifyCustomer,
     /// Months the outbox keeps a message (`None`: every message, forever).
     pub keep_messages_months: Option<u32>,
+    /// The daily backup, on SQLite with a folder configured.
+    pub backups: Option<backups::BackupPlan>,
 }
 
 impl JobContext {
@@ -89,11 +93,14 @@ impl Scheduler {
     /// Every job, looking for work every `poll`.
     pub fn new(context: JobContext, poll: Duration) -> Self {
         let retention = retention::Retention::new(context.keep_messages_months);
-        let jobs: Vec<Arc<dyn Job>> = vec![
+        let mut jobs: Vec<Arc<dyn Job>> = vec![
             Arc::new(eta_texts::EtaTexts::default()),
             Arc::new(payment_queries::PaymentQueries),
             Arc::new(retention),
         ];
+        if let Some(plan) = context.backups.clone() {
+            jobs.push(Arc::new(backups::Backups::new(plan)));
+        }
         Self { context: Arc::new(context), jobs, poll }
     }
 

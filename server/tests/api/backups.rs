@@ -152,3 +152,63 @@ fn rewrite_checksum(path: &Path) {
     let name = path.file_name().unwrap().to_string_lossy();
     std::fs::write(format!("{}.sha256", path.display()), format!("{hash}  {name}\n")).unwrap();
 }
+
+#[actix_web::test]
+async fn the_daily_backup_runs_at_its_time_once_a_day_and_keeps_the_last_days_and_weeks() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().join("daily");
+    let today = laundry::clock::Clock::system().nairobi().date();
+    // Copies of the 60 days before (made by earlier runs), each with its checksum file.
+    std::fs::create_dir_all(&dir).unwrap();
+    for back in 1..=60 {
+        let day = today - time::Duration::days(back);
+        std::fs::write(laundry::jobs::backups::file_of(&dir, day), b"an older copy").unwrap();
+        std::fs::write(format!("{}.sha256", laundry::jobs::backups::file_of(&dir, day).display()), b"x").unwrap();
+    }
+    // The server's clock at 03:29 Nairobi time: nothing yet.
+    let at = |hour: u8, minute: u8| today.with_hms(hour, minute, 0).unwrap().assume_offset(laundry::clock::NAIROBI);
+    let clock = laundry::clock::Clock::stopped_at(at(3, 29));
+    let env = [("LAUNDRY_BACKUP_DIR", dir.display().to_string()), ("LAUNDRY_BACKUP_KEEP_DAYS", "3".to_owned())];
+    let app =
+        crate::helpers::spawn_app_at(Backend::Sqlite, &env, crate::helpers::quick_retries(), clock).await.unwrap();
+    place(&app, 1).await;
+    let todays = laundry::jobs::backups::file_of(&dir, today);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!todays.exists(), "not before 03:30");
+
+    app.clock.set(at(3, 31));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while !todays.exists() {
+        assert!(std::time::Instant::now() < deadline, "the day's backup was never made");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // Kept: the last 3 days (today and the 2 before) and the newest copy of each of 4 weeks before.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let kept = laundry::jobs::backups::copies(&dir);
+        if kept.len() == 7 {
+            let newest_old = today - time::Duration::days(3);
+            let days: Vec<time::Date> = kept.iter().map(|(day, _)| *day).collect();
+            assert!(days.contains(&newest_old) && days.contains(&(today - time::Duration::days(10))), "{days:?}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "pruning never finished: {kept:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let sums = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().to_string_lossy().ends_with(".sha256"))
+        .count();
+    assert_eq!(sums, 7, "each pruned copy's checksum file goes with it");
+    // Sound: it restores.
+    let restored = restore(&todays, &format!("sqlite://{}/restored.db", folder.path().display())).unwrap();
+    assert_eq!(restored.orders, 1);
+
+    // Once a day: run again for today, nothing is done.
+    let plan = laundry::jobs::backups::BackupPlan::of(
+        &app.database_url(),
+        &laundry::config::BackupSettings { dir: Some(dir.clone()), ..Default::default() },
+    )
+    .unwrap();
+    assert_eq!(app.with_db(|c| laundry::jobs::backups::run(c, &plan, today, "test").unwrap()), None);
+}
