@@ -14,6 +14,7 @@ import { MoneyPanel } from "../components/admin/MoneyPanel";
 import { NewBooking } from "../components/admin/NewBooking";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
+import { BackupNotice } from "../components/admin/BackupNotice";
 import { OutboxBlock } from "../components/admin/OutboxBlock";
 import { PaymentsPanel } from "../components/admin/PaymentsPanel";
 import { RunPanel } from "../components/admin/RunPanel";
@@ -250,6 +251,7 @@ export default function AdminPage(props: AdminProps) {
           </div>
           <OutboxBlock outbox={outbox} csrf={props.csrf} onResent={messageResent} onSessionEnded={sessionEnded} />
           <TextSwitchesPanel csrf={props.csrf} onSessionEnded={sessionEnded} />
+          <BackupNotice status={props.backups ?? null} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
             {TABS.map((entry) => (
               <a

@@ -4,8 +4,8 @@
 //! render them as the cache does (`routes::PublicPage::page`).
 
 use super::admin::{
-    AdminTab, ChannelReport, DashboardProps, MessagesFilter, MessagesPage, OrdersFilter, OrdersPage, OutboxMessageView,
-    OutboxReport, StaffView,
+    AdminTab, BackupStatus, ChannelReport, DashboardProps, MessagesFilter, MessagesPage, OrdersFilter, OrdersPage,
+    OutboxMessageView, OutboxReport, StaffView,
 };
 use super::awaiting::{AwaitingList, AwaitingPickup, SlotOption, WaitingItem, WaitingKind};
 use super::orders::{AdminMessage, AdminOrder, OrderLineView, OrderView, StopWhen};
@@ -88,6 +88,7 @@ pub fn dashboard() -> DashboardProps {
         cash_up: None,
         balances: None,
         sends_prompts: true,
+        backups: Some(BackupStatus::new(None, None, time::macros::datetime!(2026-11-24 16:40 UTC))),
     }
 }
 

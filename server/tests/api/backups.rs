@@ -145,6 +145,11 @@ fn the_command_line_backs_up_restores_and_says_why_not() {
     assert_eq!(usage.status.code(), Some(2));
 }
 
+/// The dashboard's HTML for the session of `cookie`.
+async fn dashboard(app: &crate::helpers::TestApp, cookie: &str) -> String {
+    app.get_with("/admin", &[("cookie", cookie)]).await.text().await.unwrap()
+}
+
 /// Writes `path.sha256` for the file as it is now.
 fn rewrite_checksum(path: &Path) {
     use sha2::Digest;
@@ -211,4 +216,33 @@ async fn the_daily_backup_runs_at_its_time_once_a_day_and_keeps_the_last_days_an
     )
     .unwrap();
     assert_eq!(app.with_db(|c| laundry::jobs::backups::run(c, &plan, today, "test").unwrap()), None);
+}
+
+#[actix_web::test]
+async fn the_owners_dashboard_says_when_the_last_backup_was_made_or_that_none_is() {
+    use laundry::domain::StaffRole;
+    let folder = tempfile::tempdir().unwrap();
+    let unscheduled = spawn_app_on(Backend::Sqlite).await.unwrap();
+    let owner = unscheduled.sign_in_as("owner@example.com", "Backup-Owner-Pass-2026", StaffRole::Owner).await;
+    let staff = unscheduled.sign_in_as("desk@example.com", "Backup-Desk-Pass-2026", StaffRole::Staff).await;
+    let owners = dashboard(&unscheduled, &owner.cookie).await;
+    assert!(owners.contains("No daily backup is scheduled"), "the owner is told");
+    let staffs = dashboard(&unscheduled, &staff.cookie).await;
+    assert!(!staffs.contains("No daily backup is scheduled") && !staffs.contains("Last backup:"), "staff are not");
+
+    let dir = folder.path().join("daily");
+    let env = [("LAUNDRY_BACKUP_DIR", dir.display().to_string())];
+    let scheduled =
+        crate::helpers::spawn_app_with_env(Backend::Sqlite, &env, crate::helpers::quick_retries()).await.unwrap();
+    let owner = scheduled.sign_in_as("owner@example.com", "Backup-Owner-Pass-2026", StaffRole::Owner).await;
+    assert!(dashboard(&scheduled, &owner.cookie).await.contains("No backup has been made in"));
+    let today = scheduled.today();
+    backup(&scheduled.database_url(), &laundry::jobs::backups::file_of(&dir, today)).unwrap();
+    let fresh = dashboard(&scheduled, &owner.cookie).await;
+    assert!(fresh.contains("Last backup: ") && !fresh.contains("more than two days old"), "{fresh}");
+    // Three days without a new copy (the disk filled up, the job failed): the owner is warned.
+    let three_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3 * 24 * 3600);
+    let file = std::fs::File::options().write(true).open(laundry::jobs::backups::file_of(&dir, today)).unwrap();
+    file.set_modified(three_days_ago).unwrap();
+    assert!(dashboard(&scheduled, &owner.cookie).await.contains("The newest backup is more than two days old"));
 }

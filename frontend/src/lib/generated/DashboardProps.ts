@@ -2,6 +2,7 @@
 import type { AdminStats } from "./AdminStats";
 import type { AdminTab } from "./AdminTab";
 import type { AwaitingList } from "./AwaitingList";
+import type { BackupStatus } from "./BackupStatus";
 import type { Balances } from "./Balances";
 import type { CashUp } from "./CashUp";
 import type { DayRun } from "./DayRun";
@@ -77,4 +78,8 @@ balances: Balances | null,
 /**
  * Whether M-PESA prompts are configured: staff can send one to an unpaid order's phone.
  */
-sendsPrompts: boolean, };
+sendsPrompts: boolean, 
+/**
+ * The backups, for owners (none for other staff, and on PostgreSQL, which `pg_dump` backs up).
+ */
+backups: BackupStatus | null, };

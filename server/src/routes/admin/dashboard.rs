@@ -10,16 +10,18 @@ use super::slots::load_awaiting;
 use super::{load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::DbError;
+use crate::domain::StaffRole;
 use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
 use crate::models::day_board::DayBoard;
 use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::state::AppState;
-use crate::views::admin::{AdminTab, DashboardProps, MessagesPage, OrdersPage, StaffView};
+use crate::views::admin::{AdminTab, BackupStatus, DashboardProps, MessagesPage, OrdersPage, StaffView};
 use crate::views::run::DayRun;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use secrecy::ExposeSecret;
 use serde::Deserialize;
 
 /// The dashboard's query: which tab, and that tab's filter and page (`status`, `q` for orders,
@@ -122,6 +124,7 @@ pub async fn show_dashboard(
         cash_up,
         balances,
         sends_prompts: state.sends_prompts(),
+        backups: backup_status(&state, staff.role).await,
     };
     let (page, _) = state.pages().render("/admin", &props).await;
     page.respond_private(&request)
@@ -132,4 +135,25 @@ pub async fn get_stats(state: web::Data<AppState>, _staff: CurrentStaff) -> Resu
     let day = today(&state);
     let stats = state.db().run(move |c| Stats::load(c, day).map_err(DbError::from)).await.map_err(load_failed)?;
     Ok(private_json(&stats))
+}
+
+/// How the daily backup stands, for an owner on a SQLite database: the newest copy of the folder
+/// (read off the async workers: a folder listing).
+async fn backup_status(state: &AppState, role: StaffRole) -> Option<BackupStatus> {
+    let sqlite = state.settings().database_url.expose_secret().starts_with("sqlite://");
+    if role != StaffRole::Owner || !sqlite {
+        return None;
+    }
+    let dir = state.settings().backups.dir.clone();
+    let now = state.settings().clock.now();
+    let folder = dir.clone();
+    let newest = web::block(move || {
+        let (_, path) = folder.as_deref().map(crate::jobs::backups::copies)?.pop()?;
+        let meta = std::fs::metadata(path).ok()?;
+        Some((time::OffsetDateTime::from(meta.modified().ok()?), meta.len()))
+    })
+    .await
+    .ok()
+    .flatten();
+    Some(BackupStatus::new(dir.as_deref(), newest, now))
 }
