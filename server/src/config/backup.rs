@@ -1,6 +1,6 @@
 //! Scheduled backups from the environment: where, when and how many are kept (docs/backups.md).
 
-use super::{ConfigError, invalid};
+use super::{ConfigError, invalid, whole_number_or};
 use crate::domain::schedule::parse_minute;
 use std::path::PathBuf;
 
@@ -36,12 +36,7 @@ pub fn backup_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<Backu
             .ok_or_else(|| invalid("LAUNDRY_BACKUP_AT", &text, "expected a Nairobi time like 03:30"))?;
     }
     let number = |name: &'static str, range: std::ops::RangeInclusive<u32>, reason: &'static str, default: u32| {
-        match get(name) {
-            None => Ok(default),
-            Some(text) => {
-                text.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| invalid(name, &text, reason))
-            }
-        }
+        whole_number_or(lookup, name, range, reason, default)
     };
     settings.keep_days =
         number("LAUNDRY_BACKUP_KEEP_DAYS", 1..=365, "expected days from 1 to 365", settings.keep_days)?;

@@ -307,6 +307,21 @@ pub(super) fn whole_number(
     value.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| invalid(variable, value, reason))
 }
 
+/// The whole number the variable `name` holds within `range` ([`whole_number`]), or `default`
+/// when it is unset or blank.
+pub(super) fn whole_number_or(
+    lookup: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    range: std::ops::RangeInclusive<u32>,
+    reason: &'static str,
+    default: u32,
+) -> Result<u32, ConfigError> {
+    match lookup(name).map(|value| value.trim().to_owned()).filter(|value| !value.is_empty()) {
+        None => Ok(default),
+        Some(text) => whole_number(name, &text, range, reason),
+    }
+}
+
 fn invalid(variable: &'static str, value: &str, reason: &'static str) -> ConfigError {
     ConfigError { variable, value: value.to_owned(), reason }
 }

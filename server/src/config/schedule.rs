@@ -1,7 +1,7 @@
 //! The pickup schedule from the environment: windows, their capacity, closed dates, the cut-off,
 //! the turnaround, the rush surcharge and the minutes per stop of the ETA.
 
-use super::{ConfigError, invalid};
+use super::{ConfigError, invalid, whole_number_or};
 use crate::domain::schedule::{Schedule, Window, WindowPlan, parse_day};
 use std::collections::BTreeSet;
 
@@ -43,12 +43,7 @@ pub fn schedule(lookup: &impl Fn(&str) -> Option<String>) -> Result<Schedule, Co
             .ok_or_else(|| invalid("LAUNDRY_CLOSED_DATES", &text, "expected dates like 2026-12-25,2027-01-01"))?;
     }
     let number = |name: &'static str, range: std::ops::RangeInclusive<u32>, reason: &'static str, default: u32| {
-        match get(name) {
-            None => Ok(default),
-            Some(text) => {
-                text.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| invalid(name, &text, reason))
-            }
-        }
+        whole_number_or(lookup, name, range, reason, default)
     };
     schedule.cutoff_minutes = number(
         "LAUNDRY_BOOKING_CUTOFF_MINUTES",
