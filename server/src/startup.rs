@@ -245,6 +245,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/hooks/payments/till/validation", web::post().to(hooks::payments::till_validation))
         .route("/hooks/payments/till/validation/{secret}", web::post().to(hooks::payments::till_validation))
         .route("/healthz", web::get().to(health::health))
+        .route("/readyz", web::get().to(health::ready))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))
         .route("/favicon.ico", web::get().to(assets::serve_favicon_ico))

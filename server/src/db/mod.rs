@@ -95,6 +95,16 @@ pub enum OpenError {
     },
 }
 
+/// Whether every migration this binary embeds is applied to the database of `connection` (none
+/// pending), or why that could not be read.
+pub fn schema_is_current(connection: &mut DbConnection) -> Result<bool, String> {
+    let pending = match connection {
+        DbConnection::Sqlite(sqlite) => sqlite.has_pending_migration(SQLITE_MIGRATIONS),
+        DbConnection::Postgres(pg) => pg.has_pending_migration(POSTGRES_MIGRATIONS),
+    };
+    pending.map(|pending| !pending).map_err(|error| error.to_string())
+}
+
 /// Errors of a query run through [`Database::run`].
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

@@ -40,6 +40,7 @@ mod phone_bookings;
 mod process;
 mod prompt_limits;
 mod query_plans;
+mod readiness;
 mod reclean_life;
 mod recleans;
 mod recleans_staff;
