@@ -57,6 +57,15 @@ function fieldNamed(form: HTMLFormElement, name: string): HTMLElement | null {
   return first instanceof HTMLElement ? first : null;
 }
 
+/** `text` with its %-escapes decoded; null when they are not valid. */
+function decodedOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Shows a field that may sit in the closed pieces section, and puts the cursor in it. */
 function reveal(field: HTMLElement) {
   const section = field.closest("details");
@@ -105,7 +114,8 @@ export default function OrderPage(props: OrderProps) {
     const added = /[?&]add=([^&#]*)/.exec(window.location.search)?.[1];
     const draft = loadDraft();
     if (draft) {
-      const change = added ? addition(props.priceList, draft, decodeURIComponent(added)) : null;
+      const item = added ? decodedOrNull(added) : null;
+      const change = item ? addition(props.priceList, draft, item) : null;
       fillForm(element, { ...draft, ...change });
     }
     if (added !== undefined) {
