@@ -58,10 +58,6 @@ impl ListedOrder {
         page_size: i64,
     ) -> QueryResult<Page<ListedOrder>> {
         let search = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let offset = (page.max(1) - 1) * page_size;
-        if search.is_some() {
-            return Self::searched(connection, filter, offset, page_size);
-        }
         // Counted from the counts the triggers keep where they can be: counting the orders would
         // cost more as history grows. Filtered by status alone, or not at all, the count is kept;
         // "paid" is every order of those statuses less the few that owe.
@@ -77,44 +73,9 @@ impl ListedOrder {
         let items = filtered(filter)
             .order((orders::created_at.desc(), orders::id.desc()))
             .limit(page_size)
-            .offset(offset)
+            .offset((page.max(1) - 1) * page_size)
             .select(Order::as_select())
             .load(connection)?;
-        Self::with_details(connection, items, total)
-    }
-
-    /// A page of a search: its matches are read once, as ids in the list's order, which give the
-    /// count and the page's ids (counting the matches, then sorting them for the page, read a
-    /// common word's thousands of matches twice); then the page's orders in full.
-    fn searched(
-        connection: &mut DbConnection,
-        filter: &OrderFilter,
-        offset: i64,
-        page_size: i64,
-    ) -> QueryResult<Page<ListedOrder>> {
-        let ids: Vec<String> = filtered(filter)
-            .order((orders::created_at.desc(), orders::id.desc()))
-            .select(orders::id)
-            .load(connection)?;
-        let total = i64::try_from(ids.len()).unwrap_or(i64::MAX);
-        let shown: Vec<&String> = ids
-            .iter()
-            .skip(usize::try_from(offset).unwrap_or(usize::MAX))
-            .take(usize::try_from(page_size).unwrap_or(0))
-            .collect();
-        let mut found: HashMap<String, Order> = orders::table
-            .filter(orders::id.eq_any(&shown))
-            .select(Order::as_select())
-            .load(connection)?
-            .into_iter()
-            .map(|order| (order.id.clone(), order))
-            .collect();
-        let items = shown.iter().filter_map(|id| found.remove(id.as_str())).collect();
-        Self::with_details(connection, items, total)
-    }
-
-    /// `items` with their lines, stops, M-PESA and re-clean links, as the list shows them.
-    fn with_details(connection: &mut DbConnection, items: Vec<Order>, total: i64) -> QueryResult<Page<ListedOrder>> {
         let mut lines = Order::lines_of(connection, &items)?;
         let ids: Vec<&str> = items.iter().map(|order| order.id.as_str()).collect();
         let mut mpesa = MoneyFacts::of_orders(connection, &ids)?;
