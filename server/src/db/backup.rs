@@ -174,14 +174,15 @@ pub fn restore(from: &Path, database_url: &str) -> Result<Restored, BackupError>
     // Checked on a copy beside the target, renamed into place once it passes.
     let partial = with_suffix(&target, ".restoring");
     std::fs::copy(from, &partial).map_err(io("cannot copy into", &partial))?;
-    let checked = check_copy(&partial, &shown);
-    if let Err(refused) = checked {
-        let _ = std::fs::remove_file(&partial);
-        return Err(refused);
-    }
+    let orders = match check_copy(&partial, &shown) {
+        Ok(orders) => orders,
+        Err(refused) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(refused);
+        }
+    };
     File::open(&partial).and_then(|file| file.sync_all()).map_err(io("cannot write", &partial))?;
     std::fs::rename(&partial, &target).map_err(io("cannot name", &target))?;
-    let orders = checked.unwrap_or_default();
     Ok(Restored { path: target, orders })
 }
 

@@ -85,9 +85,7 @@ impl NotifyCustomer {
         words: impl FnOnce(&Texts) -> String,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
-        let Some(texts) = &self.texts else { return Ok(None) };
-        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now);
-        OutboxMessage::enqueue_sms(connection, &sms.held_until(at), &texts.limits).map(Some)
+        self.write(connection, kind, order, dedupe_key, words, |sms| sms.held_until(at), now)
     }
 
     /// Puts the words `words` picks into the order's text of `kind` while it waits and was never
@@ -118,13 +116,29 @@ impl NotifyCustomer {
         words: impl FnOnce(&Texts) -> String,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
+        let timed = |sms: OutboxMessage| match send_before {
+            Some(deadline) => sms.until(deadline),
+            None => sms,
+        };
+        self.write(connection, kind, order, dedupe_key, words, timed, now)
+    }
+
+    /// The one way a customer's text is written: in `words`, its row made by `timed` (held, or not
+    /// sent after a moment), unless this change sends no text.
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &self,
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        order: &Order,
+        dedupe_key: Option<String>,
+        words: impl FnOnce(&Texts) -> String,
+        timed: impl FnOnce(OutboxMessage) -> OutboxMessage,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Enqueued>> {
         let Some(texts) = &self.texts else { return Ok(None) };
-        let text = words(texts);
-        let mut sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &text, dedupe_key, now);
-        if let Some(deadline) = send_before {
-            sms = sms.until(deadline);
-        }
-        OutboxMessage::enqueue_sms(connection, &sms, &texts.limits).map(Some)
+        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now);
+        OutboxMessage::enqueue_sms(connection, &timed(sms), &texts.limits).map(Some)
     }
 }
 
