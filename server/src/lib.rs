@@ -9,6 +9,7 @@ pub mod clock;
 pub(crate) mod compressed;
 pub mod config;
 pub mod db;
+pub mod demo;
 pub mod domain;
 /// The catalogue lives with the domain (it gives lines their units); every page reads it from here.
 pub use domain::catalogue;
@@ -20,6 +21,7 @@ mod layers;
 pub mod lifecycle;
 pub mod mail;
 pub(crate) mod memory;
+pub mod metrics;
 pub mod models;
 pub mod mpesa;
 pub mod notify;

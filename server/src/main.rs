@@ -1,4 +1,6 @@
 //! `laundry serve`: reads the configuration from the environment and runs the server.
+//! `laundry serve --demo`: the same on a fresh database of a week's orders, with the providers'
+//! stand-ins (see `laundry::demo`, docs/demo.md).
 //! `laundry admin …`: staff accounts (see `laundry::staff_cli`).
 //! `laundry mpesa register-urls`: the till's callbacks (see `laundry::mpesa::cli`).
 //! `laundry backup --to PATH` and `laundry restore --from PATH`: the SQLite database's backups
@@ -14,7 +16,7 @@ use secrecy::ExposeSecret;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: laundry serve\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n       \
+const USAGE: &str = "usage: laundry serve [--demo]\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n       \
 laundry mpesa register-urls [--shortcode N] (laundry mpesa help)\n       \
 laundry backup --to PATH      a copy of the SQLite database while it runs, and PATH.sha256\n       \
 laundry restore --from PATH   a backup into the empty database DATABASE_URL names\n\n\
@@ -29,8 +31,10 @@ fn main() -> ExitCode {
 
 async fn laundry() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut demo = false;
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => {}
+        ["serve", "--demo"] => demo = true,
         ["admin", rest @ ..] => return admin(rest),
         ["mpesa", rest @ ..] => return mpesa(rest).await,
         ["backup", "--to", path] => return backup(path),
@@ -46,6 +50,13 @@ async fn laundry() -> ExitCode {
     }
     telemetry::init();
     let settings = match Settings::from_env() {
+        Ok(settings) if demo => match demo_settings(settings) {
+            Ok(settings) => settings,
+            Err(error) => {
+                eprintln!("the demo's database could not be made afresh: {error}");
+                return ExitCode::FAILURE;
+            }
+        },
         Ok(settings) => settings,
         Err(error) => {
             eprintln!("configuration error: {error}");
@@ -60,9 +71,13 @@ async fn laundry() -> ExitCode {
         }
     };
     tracing::info!(addr = %settings.addr, port = application.port(), "listening; open http://{}/pricing", settings.addr);
-    warn_without_staff(&application).await;
-    warn_without_first_order_discount(&application);
-    warn_without_backups(&settings);
+    if demo {
+        print_demo(&application, &settings);
+    } else {
+        warn_without_staff(&application).await;
+        warn_without_first_order_discount(&application);
+        warn_without_backups(&settings);
+    }
     match application.run_until_stopped().await {
         Ok(()) => {
             tracing::info!("stopped");
@@ -73,6 +88,44 @@ async fn laundry() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Where the demo keeps its database, made afresh at each start.
+const DEMO_DATABASE: &str = "data/demo.db";
+
+/// The settings of `serve --demo`: the demo's own database, emptied (never `DATABASE_URL`'s), and
+/// no scheduled backups.
+fn demo_settings(mut settings: Settings) -> std::io::Result<Settings> {
+    for suffix in ["", "-wal", "-shm"] {
+        match std::fs::remove_file(format!("{DEMO_DATABASE}{suffix}")) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
+            _ => {}
+        }
+    }
+    settings.demo = true;
+    settings.database_url = secrecy::SecretString::from(format!("sqlite://{DEMO_DATABASE}"));
+    settings.backups.dir = None;
+    Ok(settings)
+}
+
+/// The demo's first screen on the console: where to look, and the accounts to sign in with.
+fn print_demo(application: &Application, settings: &Settings) {
+    let base = format!("http://{}:{}", settings.addr.ip(), application.port());
+    println!("\nDemo mode: a fresh shop with a week of orders, in {DEMO_DATABASE} (made afresh at each start).");
+    println!("  The site:              {base}/");
+    println!("  Texts and e-mails:     {base}/dev/texts");
+    println!("  M-PESA prompts to pay: {base}/dev/mpesa");
+    println!("  Sign in:");
+    for account in application.demo_accounts() {
+        println!(
+            "    {:<6} {:<20} password {}   at {base}{}",
+            account.role_name(),
+            account.email,
+            account.password,
+            account.home()
+        );
+    }
+    println!();
 }
 
 /// `laundry admin …` against the database of `DATABASE_URL`.

@@ -10,6 +10,7 @@ use crate::clock::Clock;
 use crate::compressed::{self, Compressed};
 use crate::config::Business;
 use crate::frontend::Frontend;
+use crate::metrics::Metrics;
 use crate::views::pages::{ErrorProps, Page, PageData, PageProps, SharedProps};
 use crate::{catalogue, seo};
 use actix_web::http::StatusCode;
@@ -116,6 +117,8 @@ pub struct Pages {
     clock: Clock,
     /// Whether kept pages are compressed as they are kept (else when first asked for).
     compress_at_once: bool,
+    /// Where each render's time is counted.
+    metrics: Arc<Metrics>,
     cache: RwLock<HashMap<String, Arc<PageResponse>>>,
     /// Pages whose props change now and then: the latest props of each, and the page made of them.
     current: RwLock<HashMap<String, (Value, Arc<PageResponse>)>>,
@@ -132,6 +135,7 @@ impl Pages {
             base_url,
             clock,
             compress_at_once: true,
+            metrics: Arc::default(),
             cache: RwLock::default(),
             current: RwLock::default(),
         }
@@ -141,6 +145,11 @@ impl Pages {
     /// when they are kept, off the async workers).
     pub fn compressing_at_once(self, at_once: bool) -> Self {
         Self { compress_at_once: at_once, ..self }
+    }
+
+    /// Renders' times counted into `metrics` (the server's; else a registry of their own).
+    pub fn counting_into(self, metrics: Arc<Metrics>) -> Self {
+        Self { metrics, ..self }
     }
 
     /// The built frontend.
@@ -215,7 +224,10 @@ impl Pages {
     async fn render_json(&self, page: PageJson) -> (PageResponse, bool) {
         let PageJson { page, props } = page;
         let props_json = props.to_string();
-        match self.renderer.render(page.name(), &props_json).await {
+        let started = std::time::Instant::now();
+        let rendered = self.renderer.render(page.name(), &props_json).await;
+        self.metrics.render(page.name(), rendered.is_ok(), started.elapsed());
+        match rendered {
             Ok(rendered) => (self.document(page, &props, &rendered), true),
             Err(RenderError::Threw { message }) => {
                 tracing::error!(%page, error = %message, "the page threw while rendering");

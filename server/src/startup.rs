@@ -4,10 +4,12 @@
 use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
+use crate::demo::{self, StandIns, pages::Accounts};
 use crate::frontend::Frontend;
 use crate::jobs::outbox_worker::OutboxWorker;
 use crate::jobs::prompt_worker::PromptWorker;
 use crate::jobs::{JobContext, Scheduler};
+use crate::metrics::{self, Metrics};
 use crate::rendering::Pages;
 use crate::routes::{admin, assets, contacts, health, hooks, order_page, orders, pages, seo, tracking, valet};
 use crate::state::AppState;
@@ -21,6 +23,8 @@ use anyhow::Context as _;
 use secrecy::ExposeSecret;
 use ssr_runtime::{Renderer, RendererConfig};
 use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Instant;
 use tracing_actix_web::TracingLogger;
 
 /// The Content-Security-Policy of every response: everything from our own origin only, except that
@@ -51,6 +55,38 @@ async fn head_as_get(
     next.call(request).await
 }
 
+/// Counts each request for `/metrics`: its route pattern as the router matched it (like
+/// `/t/{token}`: the token is not a label), method, status and time to the response's headers.
+async fn count_requests(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let started = Instant::now();
+    let recorder = request.app_data::<web::Data<AppState>>().map(|state| state.metrics().clone());
+    let method = match *request.method() {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    };
+    let answered = next.call(request).await;
+    if let Some(recorder) = recorder {
+        let (route, status) = match &answered {
+            Ok(response) => (
+                response.request().match_pattern().unwrap_or_else(|| metrics::UNMATCHED.to_owned()),
+                response.status().as_u16(),
+            ),
+            Err(error) => (metrics::UNMATCHED.to_owned(), error.as_response_error().status_code().as_u16()),
+        };
+        recorder.request(&route, method, status, started.elapsed());
+    }
+    answered
+}
+
 /// What the scheduled jobs of this instance need of its state.
 fn job_context(state: &AppState) -> JobContext {
     JobContext {
@@ -63,6 +99,7 @@ fn job_context(state: &AppState) -> JobContext {
         daraja: Some(state.daraja().clone()),
         notify: state.notify_customer(),
         keep_messages_months: state.settings().keep_messages_months,
+        metrics: state.metrics().clone(),
         backups: crate::jobs::backups::BackupPlan::of(
             state.settings().database_url.expose_secret(),
             &state.settings().backups,
@@ -75,12 +112,14 @@ pub struct Application {
     port: u16,
     server: Server,
     state: web::Data<AppState>,
+    demo_accounts: Vec<demo::seed::Account>,
 }
 
 impl Application {
     /// Loads everything the server needs and binds `settings.addr` (port 0 picks a free port).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         crate::memory::return_freed_memory_in_the_background();
+        let metrics = Arc::new(Metrics::new());
         let frontend = Frontend::load(&settings.frontend_dir)?;
         let config = RendererConfig {
             engines: settings.workers,
@@ -105,6 +144,13 @@ impl Application {
         let listener =
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
+        // Demo mode: the providers are stand-ins this server serves on its own port.
+        let settings = if settings.demo {
+            let secret = uuid::Uuid::new_v4().simple().to_string();
+            settings.with_stand_ins(&format!("http://127.0.0.1:{port}"), &secret)?
+        } else {
+            settings
+        };
         let workers = settings.workers;
         let pages = Pages::new(
             renderer,
@@ -113,9 +159,16 @@ impl Application {
             settings.base_url.clone(),
             settings.clock.clone(),
         )
-        .compressing_at_once(settings.compress_pages_at_once);
-        let state = web::Data::new(AppState::new(settings, pages, database));
+        .compressing_at_once(settings.compress_pages_at_once)
+        .counting_into(metrics.clone());
+        let state = web::Data::new(AppState::new(settings, pages, database, metrics));
         pages::warm_cache(&state).await;
+        // Before the workers start: the past week's messages are marked sent, today's wait for them.
+        let demo_accounts = if state.settings().demo {
+            demo::open_shop(&state).await.context("the demo's shop could not be made")?
+        } else {
+            Vec::new()
+        };
         let retry = state.settings().outbox_retry;
         let mail =
             OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone())
@@ -134,6 +187,9 @@ impl Application {
         actix_web::rt::spawn(Scheduler::new(job_context(&state), state.settings().job_poll).run());
 
         let shared = state.clone();
+        let demo_on = state.settings().demo;
+        let stand_ins = web::Data::new(StandIns::default());
+        let accounts = web::Data::new(Accounts(demo_accounts.clone()));
         let https = state.settings().base_url.starts_with("https://");
         let csp = content_security_policy(state.settings().intro_video_origin());
         let server = HttpServer::new(move || {
@@ -151,18 +207,29 @@ impl Application {
                 .wrap(Compress::default())
                 .wrap(headers)
                 .wrap(from_fn(head_as_get))
+                .wrap(from_fn(count_requests))
                 .wrap(TracingLogger::<RedactedRootSpan>::new())
                 .configure(routes)
+                .configure(|config| {
+                    if demo_on {
+                        config.app_data(stand_ins.clone()).app_data(accounts.clone()).configure(demo::routes);
+                    }
+                })
         })
         .workers(workers)
         .listen(listener)?
         .run();
-        Ok(Self { port, server, state })
+        Ok(Self { port, server, state, demo_accounts })
     }
 
     /// The port the server listens on.
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The accounts the demo made (none outside demo mode).
+    pub fn demo_accounts(&self) -> &[demo::seed::Account] {
+        &self.demo_accounts
     }
 
     /// The shared state, for tests that look inside (render counters, say).
@@ -246,6 +313,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/hooks/payments/till/validation/{secret}", web::post().to(hooks::payments::till_validation))
         .route("/healthz", web::get().to(health::health))
         .route("/readyz", web::get().to(health::ready))
+        .route("/metrics", web::get().to(health::metrics))
         .route("/sitemap.xml", web::get().to(seo::sitemap))
         .route("/robots.txt", web::get().to(seo::robots))
         .route("/favicon.ico", web::get().to(assets::serve_favicon_ico))

@@ -3,6 +3,7 @@
 use crate::clock::Clock;
 use crate::config::Settings;
 use crate::db::Database;
+use crate::metrics::Metrics;
 use crate::mpesa::client::Daraja;
 use crate::notify::NotifyCustomer;
 use crate::notify::texts::Texts;
@@ -30,11 +31,12 @@ pub struct AppState {
     daraja: Arc<Daraja>,
     texts: Texts,
     password_checks: PasswordChecks,
+    metrics: Arc<Metrics>,
 }
 
 impl AppState {
-    /// State from loaded settings, the page renderer and the database.
-    pub fn new(settings: Settings, pages: Pages, database: Database) -> Self {
+    /// State from loaded settings, the page renderer, the database and the metrics they count into.
+    pub fn new(settings: Settings, pages: Pages, database: Database, metrics: Arc<Metrics>) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let clients = settings.limit_clients;
         let submission_limit = RateLimiter::new(settings.submissions_per_hour, Duration::from_secs(3600), clients);
@@ -52,7 +54,13 @@ impl AppState {
             mail_wake: Arc::new(Notify::new()),
             sms_wake: Arc::new(Notify::new()),
             password_checks: PasswordChecks::start(cores),
+            metrics,
         }
+    }
+
+    /// What the server counts for `/metrics`.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
     }
 
     /// Password checks (argon2id, memory-hard): one thread per core with its memory reused, so

@@ -55,6 +55,12 @@ pub struct Settings {
     /// How many months the outbox keeps a message before the retention job summarises it for its
     /// order and deletes it (`LAUNDRY_KEEP_MESSAGES_MONTHS`, default 12, `forever` for never).
     pub keep_messages_months: Option<u32>,
+    /// `LAUNDRY_METRICS_TOKEN`: the Bearer token `GET /metrics` asks for; unset, `/metrics` is off
+    /// (404).
+    pub metrics_token: Option<SecretString>,
+    /// `laundry serve --demo`: Africa's Talking, Daraja and the mail API are stand-ins this server
+    /// serves itself, and `/dev/texts` and `/dev/mpesa` exist ([`crate::demo`]).
+    pub demo: bool,
     /// Orders and contact messages one client may send per hour (`LAUNDRY_SUBMISSIONS_PER_HOUR`,
     /// default 30): enough for a household or an office behind one address, not for a script
     /// filling the order list and spending the mail quota.
@@ -255,6 +261,18 @@ impl Settings {
                 invalid(name, &months, "expected a whole number of months from 1 to 120, or forever")
             })?),
         };
+        let metrics_token = match lookup("LAUNDRY_METRICS_TOKEN").map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+        {
+            Some(token) if is_token(&token) => Some(SecretString::from(token)),
+            Some(_) => {
+                return Err(invalid(
+                    "LAUNDRY_METRICS_TOKEN",
+                    "(hidden)",
+                    "expected 24 to 200 letters, digits, '-' or '_' (for example: openssl rand -hex 20)",
+                ));
+            }
+            None => None,
+        };
         let mail = mail::mail_settings(&lookup)?;
         let sms = sms::sms_settings(&lookup)?;
         let mpesa = mpesa::mpesa_settings(&lookup)?;
@@ -265,6 +283,8 @@ impl Settings {
             schedule,
             backups,
             keep_messages_months,
+            metrics_token,
+            demo: false,
             submissions_per_hour,
             tracking_per_10_minutes,
             limit_clients,
@@ -289,6 +309,19 @@ impl Settings {
             first_order_discount,
             reclean_days,
         })
+    }
+}
+
+impl Settings {
+    /// These settings with the SMS, M-PESA and mail APIs pointed at the demo's stand-ins, served
+    /// at `base` (this server's own loopback address), with `secret` in the callbacks' URLs
+    /// ([`crate::demo::provider_env`]).
+    pub fn with_stand_ins(self, base: &str, secret: &str) -> Result<Self, ConfigError> {
+        let env = crate::demo::provider_env(base, secret);
+        let lookup = |name: &str| env.iter().find(|(key, _)| *key == name).map(|(_, value)| value.clone());
+        let mpesa = mpesa::mpesa_settings(&lookup)?;
+        let business = Business { mpesa_till: mpesa.till.clone(), ..self.business };
+        Ok(Self { mail: mail::mail_settings(&lookup)?, sms: sms::sms_settings(&lookup)?, mpesa, business, ..self })
     }
 }
 
@@ -320,6 +353,11 @@ pub(super) fn whole_number_or(
         None => Ok(default),
         Some(text) => whole_number(name, &text, range, reason),
     }
+}
+
+/// A secret of ours that a URL or a header carries: 24 to 200 letters, digits, '-' or '_'.
+pub(super) fn is_token(text: &str) -> bool {
+    (24..=200).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn invalid(variable: &'static str, value: &str, reason: &'static str) -> ConfigError {
@@ -366,6 +404,7 @@ fn is_web_address(value: &str) -> bool {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use secrecy::ExposeSecret;
     use std::collections::HashMap;
 
     fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
@@ -379,6 +418,33 @@ mod tests {
         assert_eq!(settings.addr.to_string(), "127.0.0.1:8080");
         assert_eq!(settings.business.email, "sales@example.com");
         assert_eq!(settings.business.mpesa_till, "3552248");
+    }
+
+    #[test]
+    fn the_metrics_token_is_off_unless_set_and_a_weak_one_is_refused_unseen() {
+        assert!(settings(&[]).unwrap().metrics_token.is_none());
+        let token = "metrics-0123456789abcdef0123";
+        assert_eq!(
+            settings(&[("LAUNDRY_METRICS_TOKEN", token)]).unwrap().metrics_token.map(|t| t.expose_secret().to_owned()),
+            Some(token.to_owned())
+        );
+        for weak in ["secret", "has spaces in it but is long enough"] {
+            let error = settings(&[("LAUNDRY_METRICS_TOKEN", weak)]).unwrap_err().to_string();
+            assert!(error.starts_with("LAUNDRY_METRICS_TOKEN is invalid"), "{error}");
+            assert!(!error.contains(weak), "the token is not repeated: {error}");
+        }
+    }
+
+    #[test]
+    fn the_demo_points_every_provider_at_its_own_stand_ins() {
+        let demo = settings(&[("AT_BASE_URL", "https://api.africastalking.com")])
+            .unwrap()
+            .with_stand_ins("http://127.0.0.1:8080", "demo-secret-0123456789abcdef")
+            .unwrap();
+        assert_eq!(demo.sms.base_url, "http://127.0.0.1:8080/dev/at");
+        assert_eq!(demo.mpesa.base_url, "http://127.0.0.1:8080/dev/daraja");
+        assert_eq!(demo.mail.base_url, "http://127.0.0.1:8080/dev/mail");
+        assert!(demo.mpesa.sends_prompts() && demo.sms.missing().is_empty(), "everything is configured");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The M-PESA variables (`MPESA_*`). Each is optional; one that is set is checked.
 
-use super::{ConfigError, invalid, is_web_address, whole_number};
+use super::{ConfigError, invalid, is_token, is_web_address, whole_number};
 use crate::domain::PromptLimits;
 use crate::domain::catalogue::MPESA_TILL;
 use crate::mpesa::{DEFAULT_TIMEOUT, LIVE_API, MpesaSettings};
@@ -48,11 +48,10 @@ pub(super) fn mpesa_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result
         ));
     }
     let callback_secret = get("MPESA_CALLBACK_SECRET");
-    if callback_secret.as_deref().is_some_and(|secret| {
-        !(24..=200).contains(&secret.len())
-            || !secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-            || secret.to_ascii_lowercase().contains("mpesa")
-    }) {
+    if callback_secret
+        .as_deref()
+        .is_some_and(|secret| !is_token(secret) || secret.to_ascii_lowercase().contains("mpesa"))
+    {
         return Err(invalid(
             "MPESA_CALLBACK_SECRET",
             "(hidden)",

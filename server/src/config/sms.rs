@@ -1,7 +1,7 @@
 //! The SMS variables: Africa's Talking's (`AT_*`) and the pickup letter's and callbacks'
 //! (`LAUNDRY_SMS_*`). Each is optional; one that is set is checked.
 
-use super::{ConfigError, invalid, is_web_address, whole_number};
+use super::{ConfigError, invalid, is_token, is_web_address, whole_number};
 use crate::domain::SmsLimits;
 use crate::sms::{LIVE_API, REPLIES_PER_DAY, REPLY_MONTHS, SmsSettings};
 use secrecy::SecretString;
@@ -41,11 +41,7 @@ pub(super) fn sms_settings(lookup: &impl Fn(&str) -> Option<String>) -> Result<S
         _ => return Err(invalid("LAUNDRY_SMS_PICKUP_LETTER", &letter, "expected one letter, A to Z")),
     };
     let hook_secret = get("LAUNDRY_SMS_HOOK_SECRET");
-    if hook_secret.as_deref().is_some_and(|secret| {
-        secret.len() < 24
-            || secret.len() > 200
-            || !secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    }) {
+    if hook_secret.as_deref().is_some_and(|secret| !is_token(secret)) {
         return Err(invalid(
             "LAUNDRY_SMS_HOOK_SECRET",
             "(hidden)",

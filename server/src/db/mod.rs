@@ -270,6 +270,16 @@ impl Database {
         joined.unwrap_or_else(|error| Err(E::from(DbError::Task(error.to_string()))))
     }
 
+    /// The pool's connections now (the metrics).
+    pub fn pool_reading(&self) -> crate::metrics::PoolReading {
+        let state = self.pool.state();
+        crate::metrics::PoolReading {
+            connections: state.connections,
+            idle: state.idle_connections,
+            max: self.pool.max_size(),
+        }
+    }
+
     /// A pooled connection for blocking code (start-up checks, tests, benchmarks).
     pub fn connection(&self) -> Result<PooledDb, DbError> {
         Ok(self.pool.get()?)

@@ -82,6 +82,14 @@ pub fn copies(dir: &Path) -> Vec<(Date, PathBuf)> {
     found
 }
 
+/// The newest copy in `dir`: when it was written and its size in bytes (none when the folder holds
+/// none or cannot be read). Reads the folder: call it off the async workers.
+pub fn newest_copy(dir: &Path) -> Option<(time::OffsetDateTime, u64)> {
+    let (_, path) = copies(dir).pop()?;
+    let meta = std::fs::metadata(path).ok()?;
+    Some((time::OffsetDateTime::from(meta.modified().ok()?), meta.len()))
+}
+
 /// Of the copies of `days`, those to delete on `today`: all but those of the last `keep_days` days
 /// (today among them) and, before them, the newest of each of the last `keep_weeks` weeks (weeks
 /// of seven days counted back from the oldest day kept).

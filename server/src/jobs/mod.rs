@@ -56,6 +56,8 @@ pub struct JobContext {
     pub notify: NotifyCustomer,
     /// Months the outbox keeps a message (`None`: every message, forever).
     pub keep_messages_months: Option<u32>,
+    /// Where each job's runs are counted (`/metrics`).
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// The daily backup, on SQLite with a folder configured.
     pub backups: Option<backups::BackupPlan>,
 }
@@ -113,17 +115,23 @@ impl Scheduler {
             for job in &self.jobs {
                 let (job, context) = (Arc::clone(job), Arc::clone(&self.context));
                 let name = job.name();
-                match actix_web::rt::spawn(async move { job.run_due(&context).await }).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(error)) => tracing::error!(
-                        job = name,
-                        error = format!("{error:#}"),
-                        "a scheduled job failed; it tries again"
-                    ),
-                    Err(panic) => {
-                        tracing::error!(job = name, error = %panic, "a scheduled job panicked; it tries again")
+                let metrics = Arc::clone(&self.context.metrics);
+                let outcome = match actix_web::rt::spawn(async move { job.run_due(&context).await }).await {
+                    Ok(Ok(())) => "ok",
+                    Ok(Err(error)) => {
+                        tracing::error!(
+                            job = name,
+                            error = format!("{error:#}"),
+                            "a scheduled job failed; it tries again"
+                        );
+                        "failed"
                     }
-                }
+                    Err(panic) => {
+                        tracing::error!(job = name, error = %panic, "a scheduled job panicked; it tries again");
+                        "panicked"
+                    }
+                };
+                metrics.job_run(name, outcome);
             }
             tokio::time::sleep(self.poll).await;
         }

@@ -133,6 +133,15 @@ impl JobRun {
         Ok(changed == 1)
     }
 
+    /// When each job last finished a day's run (the metrics): one row per job and day, so a few
+    /// hundred rows a year.
+    pub fn last_done(connection: &mut DbConnection) -> QueryResult<Vec<(String, Option<PrimitiveDateTime>)>> {
+        job_runs::table
+            .group_by(job_runs::job)
+            .select((job_runs::job, diesel::dsl::max(job_runs::done_at)))
+            .load(connection)
+    }
+
     /// `job`'s run for `day`, if one was ever claimed.
     pub fn find(connection: &mut DbConnection, job: &str, day: Date) -> QueryResult<Option<JobRun>> {
         job_runs::table.find((job, day)).select(JobRun::as_select()).first(connection).optional()

@@ -98,6 +98,32 @@ pub fn empty_postgres() -> Option<(TestDatabase, String)> {
     Some((database, url))
 }
 
+/// Runs the migrations of `folder` (`sqlite` or `postgres`) whose versions come before `version`
+/// (like `20261130000001`), as an older release would have: the schema a test fills with that
+/// release's rows before this binary migrates it. Returns how many ran.
+pub fn migrate_before<B, C>(connection: &mut C, folder: &str, version: &str) -> usize
+where
+    B: diesel::backend::Backend,
+    C: diesel_migrations::MigrationHarness<B>,
+    diesel_migrations::FileBasedMigrations: diesel::migration::MigrationSource<B>,
+{
+    use diesel::migration::MigrationSource;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations").join(folder);
+    let source = diesel_migrations::FileBasedMigrations::from_path(dir).unwrap();
+    let mut before: Vec<_> = source
+        .migrations()
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.name().version().to_string().as_str() < version)
+        .collect();
+    before.sort_by_key(|m| m.name().version().to_string());
+    connection.applied_migrations().unwrap(); // creates diesel's table of applied migrations
+    for migration in &before {
+        connection.run_migration(&**migration).unwrap();
+    }
+    before.len()
+}
+
 impl TestApp {
     /// GET `path`, asking for no compression so bodies read as text.
     pub async fn get(&self, path: &str) -> reqwest::Response {
@@ -327,6 +353,25 @@ async fn start_at(
     retries: Option<laundry::outbox::RetryPolicy>,
     clock: Clock,
 ) -> TestApp {
+    launch(frontend_dir, render_timeout_ms, database, env, retries, clock, false).await.0
+}
+
+/// Starts the real server in demo mode (`laundry serve --demo`) on a fresh SQLite database, with
+/// quick retries; the accounts it made.
+pub async fn spawn_demo() -> (TestApp, Vec<laundry::demo::seed::Account>) {
+    let database = new_database(Backend::Sqlite).unwrap();
+    launch(&built_frontend(), 1000, database, &[], Some(quick_retries()), quiet_clock(), true).await
+}
+
+async fn launch(
+    frontend_dir: &Path,
+    render_timeout_ms: u64,
+    database: TestDatabase,
+    env: &[(&'static str, String)],
+    retries: Option<laundry::outbox::RetryPolicy>,
+    clock: Clock,
+    demo: bool,
+) -> (TestApp, Vec<laundry::demo::seed::Account>) {
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
     let database_url = database.url();
@@ -353,14 +398,16 @@ async fn start_at(
         job_poll: std::time::Duration::from_millis(50),
         render_program: Some(env!("CARGO_BIN_EXE_laundry").into()),
         compress_pages_at_once: false,
+        demo,
         ..settings
     };
     let application = Application::build(settings).await.unwrap();
+    let accounts = application.demo_accounts().to_vec();
     let address = format!("http://127.0.0.1:{}", application.port());
     let state = application.state();
     actix_web::rt::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    TestApp { address, client, state, clock, _database: database }
+    (TestApp { address, client, state, clock, _database: database }, accounts)
 }
 
 /// Declares each test twice, on SQLite and on PostgreSQL (skipped when `TEST_DATABASE_URL` is unset).

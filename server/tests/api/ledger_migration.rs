@@ -10,7 +10,6 @@ use diesel_migrations::{FileBasedMigrations, MigrationHarness};
 use laundry::db::{Database, DbConnection};
 use laundry::domain::{Balance, EntryKind, Method, Settlement};
 use laundry::models::ledger::Entry;
-use std::path::Path;
 
 /// The first migration of the ledger: everything before it is the schema it starts from.
 const LEDGER: &str = "20261130000001";
@@ -22,16 +21,8 @@ where
     C: MigrationHarness<B>,
     FileBasedMigrations: MigrationSource<B>,
 {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations").join(folder);
-    let source = FileBasedMigrations::from_path(dir).unwrap();
-    let mut before: Vec<_> =
-        source.migrations().unwrap().into_iter().filter(|m| m.name().version().to_string().as_str() < LEDGER).collect();
-    before.sort_by_key(|m| m.name().version().to_string());
-    assert!(before.len() > 10, "the migrations before the ledger");
-    connection.applied_migrations().unwrap(); // creates diesel's table of applied migrations
-    for migration in &before {
-        connection.run_migration(&**migration).unwrap();
-    }
+    let applied = crate::helpers::migrate_before(connection, folder, LEDGER);
+    assert!(applied > 10, "the migrations before the ledger");
 }
 
 /// One order row as the schema before the ledger held it.

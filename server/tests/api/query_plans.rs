@@ -1,5 +1,6 @@
 //! Issue 32: no query that the staff's pages and APIs, the valet's page, the customer's pages or
-//! placing an order run reads the whole of `orders`, `outbox`, `stops` or `order_lines`. Every
+//! placing an order run (and `/metrics`) reads the whole of `orders`, `outbox`, `stops` or
+//! `order_lines`. Every
 //! statement the server runs while the test drives those pages is recorded (diesel's
 //! instrumentation, for the connections to this test's database only), then explained: on SQLite
 //! with `EXPLAIN QUERY PLAN`, on PostgreSQL with `EXPLAIN` of its generic plan with sequential scans
@@ -60,7 +61,8 @@ fn database_part(url: &str) -> String {
 
 async fn no_page_reads_a_whole_table(backend: Backend) {
     install_recorder();
-    let app = spawn_app_on(backend).await.unwrap();
+    let env = [("LAUNDRY_METRICS_TOKEN", "plans-metrics-token-0123456789".to_owned())];
+    let app = spawn_app_with_env(backend, &env, laundry::outbox::RetryPolicy::default()).await.unwrap();
     let url = app.database_url();
     let part = database_part(&url);
 
@@ -135,6 +137,9 @@ async fn no_page_reads_a_whole_table(backend: Backend) {
         let status = app.get(&path).await.status();
         assert!(status.is_success() || status.is_redirection(), "{path} answered {status}");
     }
+    // The metrics a scraper reads every 15 seconds.
+    let scraped = app.get_with("/metrics", &[("Authorization", "Bearer plans-metrics-token-0123456789")]).await;
+    assert_eq!(scraped.status(), 200);
     for body in [json!({ "by": "phone", "q": "0712345622" }), json!({ "by": "order", "q": orders[2] })] {
         assert!(app.post_json("/api/tracking", &body, &[]).await.status().is_success());
     }

@@ -299,6 +299,28 @@ impl MpesaPrompt {
             .load(connection)
     }
 
+    /// How many prompts were asked for since `since`, by state (the metrics; by the index on
+    /// `(created_at, state)`, so a day's prompts are read, not every prompt ever asked).
+    pub fn states_since(
+        connection: &mut DbConnection,
+        since: PrimitiveDateTime,
+    ) -> QueryResult<Vec<(PromptState, i64)>> {
+        mpesa_prompts::table
+            .filter(mpesa_prompts::created_at.ge(since))
+            .group_by(mpesa_prompts::state)
+            .select((mpesa_prompts::state, diesel::dsl::count_star()))
+            .load(connection)
+    }
+
+    /// When the oldest prompt still open (queued, being sent, or waiting for the customer) was
+    /// asked for (by the index on `(state, next_query_at)`: the open ones only).
+    pub fn oldest_open(connection: &mut DbConnection) -> QueryResult<Option<PrimitiveDateTime>> {
+        mpesa_prompts::table
+            .filter(mpesa_prompts::state.eq_any([PromptState::Queued, PromptState::Sending, PromptState::Waiting]))
+            .select(diesel::dsl::min(mpesa_prompts::created_at))
+            .first(connection)
+    }
+
     /// The order's newest prompt.
     pub fn latest(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<MpesaPrompt>> {
         mpesa_prompts::table

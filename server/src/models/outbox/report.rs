@@ -189,6 +189,16 @@ impl OutboxMessage {
         outbox::table.find(id).select(OutboxMessage::as_select()).first(connection).optional()
     }
 
+    /// When the oldest message of `channel` still waiting to be sent was written (the metrics; by
+    /// the index on `(channel, status, …)`: the waiting ones only).
+    pub fn oldest_waiting(connection: &mut DbConnection, channel: Channel) -> QueryResult<Option<PrimitiveDateTime>> {
+        outbox::table
+            .filter(outbox::channel.eq(channel))
+            .filter(outbox::status.eq(OutboxStatus::Pending))
+            .select(diesel::dsl::min(outbox::created_at))
+            .first(connection)
+    }
+
     /// Every row, oldest first (tests, and the worker's start-up count).
     pub fn all(connection: &mut DbConnection) -> QueryResult<Vec<OutboxMessage>> {
         outbox::table

@@ -147,13 +147,6 @@ async fn backup_status(state: &AppState, role: StaffRole) -> Option<BackupStatus
     let dir = state.settings().backups.dir.clone();
     let now = state.settings().clock.now();
     let folder = dir.clone();
-    let newest = web::block(move || {
-        let (_, path) = folder.as_deref().map(crate::jobs::backups::copies)?.pop()?;
-        let meta = std::fs::metadata(path).ok()?;
-        Some((time::OffsetDateTime::from(meta.modified().ok()?), meta.len()))
-    })
-    .await
-    .ok()
-    .flatten();
+    let newest = web::block(move || folder.as_deref().and_then(crate::jobs::backups::newest_copy)).await.ok().flatten();
     Some(BackupStatus::new(dir.as_deref(), newest, now))
 }

@@ -1,0 +1,1 @@
+DROP INDEX mpesa_prompts_created;

@@ -1,0 +1,191 @@
+//! The demo's pages for the person trying it (plain HTML, work without JavaScript, refresh
+//! themselves every 5 seconds while open):
+//! - `GET /dev`: where to start, and the accounts to sign in with;
+//! - `GET /dev/texts`: every text and e-mail that reached the stand-ins, newest first;
+//! - `GET /dev/mpesa`: the prompts sent to customers' phones; one waiting can be paid, cancelled
+//!   or left to time out (`POST /dev/mpesa/{checkout}/pay|cancel|timeout`), which sends the
+//!   callback Daraja would send to the URL the prompt named.
+
+use super::stand_ins::callback_of;
+use super::{Landed, Prompt, PromptEnd, StandIns};
+use crate::clock::NAIROBI;
+use crate::routes::same_site::{cross_site_form, from_another_site};
+use crate::state::AppState;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use time::OffsetDateTime;
+
+/// The accounts the demo made, as `/dev` lists them.
+#[derive(Debug, Clone, Default)]
+pub struct Accounts(pub Vec<super::seed::Account>);
+
+#[derive(Template)]
+#[template(path = "dev.html")]
+struct DevPage<'a> {
+    title: &'a str,
+    section: &'a str,
+    notice: Option<String>,
+    accounts: &'a [super::seed::Account],
+    messages: Vec<ShownMessage>,
+    prompts: Vec<ShownPrompt>,
+}
+
+struct ShownMessage {
+    at: String,
+    channel: &'static str,
+    to: String,
+    subject: String,
+    body: String,
+}
+
+struct ShownPrompt {
+    checkout: String,
+    at: String,
+    phone: String,
+    amount: String,
+    order: String,
+    state: String,
+    waiting: bool,
+}
+
+fn clock_time(at: OffsetDateTime) -> String {
+    let at = at.to_offset(NAIROBI);
+    format!("{:02}:{:02}:{:02}", at.hour(), at.minute(), at.second())
+}
+
+impl From<Landed> for ShownMessage {
+    fn from(message: Landed) -> Self {
+        ShownMessage {
+            at: clock_time(message.at),
+            channel: message.channel,
+            to: message.to,
+            subject: message.subject,
+            body: message.body,
+        }
+    }
+}
+
+impl From<Prompt> for ShownPrompt {
+    fn from(prompt: Prompt) -> Self {
+        let state = match &prompt.end {
+            None => "Waiting on the phone".to_owned(),
+            Some(PromptEnd::Paid(receipt)) => format!("Paid ({receipt})"),
+            Some(PromptEnd::Cancelled) => "Cancelled by the customer".to_owned(),
+            Some(PromptEnd::TimedOut) => "Timed out".to_owned(),
+        };
+        ShownPrompt {
+            checkout: prompt.checkout_request_id,
+            at: clock_time(prompt.asked_at),
+            phone: format!("+{}", prompt.phone),
+            amount: format!("KSh {}", crate::domain::shillings(prompt.amount)),
+            order: prompt.account_reference,
+            waiting: prompt.end.is_none(),
+            state,
+        }
+    }
+}
+
+fn page(page: DevPage<'_>) -> HttpResponse {
+    match page.render() {
+        Ok(html) => HttpResponse::Ok()
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .content_type("text/html; charset=utf-8")
+            .body(html),
+        Err(error) => {
+            tracing::error!(%error, "a demo page failed to render");
+            HttpResponse::InternalServerError().body("The demo page failed to render.")
+        }
+    }
+}
+
+/// `GET /dev`.
+pub async fn index(accounts: web::Data<Accounts>) -> HttpResponse {
+    page(DevPage {
+        title: "Demo",
+        section: "index",
+        notice: None,
+        accounts: &accounts.0,
+        messages: Vec::new(),
+        prompts: Vec::new(),
+    })
+}
+
+/// `GET /dev/texts`.
+pub async fn texts(stand_ins: web::Data<StandIns>) -> HttpResponse {
+    page(DevPage {
+        title: "Texts and e-mails",
+        section: "texts",
+        notice: None,
+        accounts: &[],
+        messages: stand_ins.landed().into_iter().map(ShownMessage::from).collect(),
+        prompts: Vec::new(),
+    })
+}
+
+/// `GET /dev/mpesa` (`?ended=` names the prompt just ended, and how the server answered).
+pub async fn mpesa(
+    stand_ins: web::Data<StandIns>,
+    query: web::Query<std::collections::HashMap<String, String>>,
+) -> HttpResponse {
+    page(DevPage {
+        title: "M-PESA prompts",
+        section: "mpesa",
+        notice: query.get("ended").filter(|text| text.len() <= 200).cloned(),
+        accounts: &[],
+        messages: Vec::new(),
+        prompts: stand_ins.prompts().into_iter().map(ShownPrompt::from).collect(),
+    })
+}
+
+/// `POST /dev/mpesa/{checkout}/{pay|cancel|timeout}`: ends a waiting prompt and sends Daraja's
+/// callback to the URL the prompt named; back to `/dev/mpesa` saying how the server answered.
+pub async fn end_prompt(
+    state: web::Data<AppState>,
+    stand_ins: web::Data<StandIns>,
+    request: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> HttpResponse {
+    if from_another_site(&state, &request) {
+        return cross_site_form();
+    }
+    let (checkout, end) = path.into_inner();
+    let end = match end.as_str() {
+        "pay" => PromptEnd::Paid(receipt()),
+        "cancel" => PromptEnd::Cancelled,
+        "timeout" => PromptEnd::TimedOut,
+        _ => return HttpResponse::NotFound().body("Ends are pay, cancel and timeout."),
+    };
+    let said = match stand_ins.end(&checkout, end) {
+        None => "That prompt is not waiting any more.".to_owned(),
+        Some(prompt) => send_callback(&prompt).await,
+    };
+    let query = serde_urlencoded::to_string([("ended", said)]).unwrap_or_default();
+    HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/dev/mpesa?{query}"))).finish()
+}
+
+/// A receipt number of M-PESA's shape: ten capitals and digits, starting with a letter.
+fn receipt() -> String {
+    format!("TD{}", &uuid::Uuid::new_v4().simple().to_string()[..8]).to_uppercase()
+}
+
+/// Posts the prompt's callback; what the server answered, in words.
+async fn send_callback(prompt: &Prompt) -> String {
+    let sent = crate::outbox::http_client()
+        .post(&prompt.callback_url)
+        .timeout(std::time::Duration::from_secs(10))
+        .json(&callback_of(prompt))
+        .send()
+        .await;
+    match sent {
+        Ok(response) if response.status().is_success() => {
+            format!("Order {}: the callback was sent and answered {}.", prompt.account_reference, response.status())
+        }
+        Ok(response) => format!(
+            "Order {}: the callback was refused with {}; see the server's log.",
+            prompt.account_reference,
+            response.status()
+        ),
+        Err(error) => format!("Order {}: the callback could not be sent: {error}", prompt.account_reference),
+    }
+}

@@ -1,0 +1,92 @@
+//! `laundry serve --demo`: a week of a shop's orders in every state, three accounts that sign in,
+//! today's texts landing on `/dev/texts` through the real outbox and the Africa's Talking stand-in,
+//! and a prompt paid from `/dev/mpesa` through the real callback. Without demo mode no `/dev`
+//! address exists.
+
+use crate::helpers::{is_paid, money, spawn_app, spawn_demo};
+use diesel::prelude::*;
+use laundry::db::schema::{orders, stops};
+use laundry::domain::{OrderStatus, StopState, TextEnum};
+use std::time::{Duration, Instant};
+
+/// Waits until GET `path` contains `text` (fails after 10 s); the page.
+async fn page_with(app: &crate::helpers::TestApp, path: &str, text: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let page = app.get(path).await.text().await.unwrap();
+        if page.contains(text) {
+            return page;
+        }
+        assert!(Instant::now() < deadline, "{path} never showed {text:?}:\n{page}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[actix_web::test]
+async fn without_demo_mode_no_dev_address_exists() {
+    let app = spawn_app().await;
+    for path in ["/dev", "/dev/texts", "/dev/mpesa", "/dev/daraja/oauth/v1/generate?grant_type=client_credentials"] {
+        assert_eq!(app.get(path).await.status(), 404, "{path}");
+    }
+    for path in ["/dev/at/version1/messaging", "/dev/mail/api/v1.0/email/send", "/dev/mpesa/ws_CO_1/pay"] {
+        assert_eq!(app.post_form(path, &[("to", "+254712345678")]).await.status(), 404, "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn the_demo_shows_a_week_of_orders_its_texts_and_a_prompt_paid_from_the_phone() {
+    let (app, accounts) = spawn_demo().await;
+
+    // The accounts sign in, and /dev lists them.
+    assert_eq!(accounts.len(), 3);
+    let start = app.get("/dev").await.text().await.unwrap();
+    for account in &accounts {
+        assert!(start.contains(account.email) && start.contains(&account.password), "{start}");
+        let signed_in = app.post_login(account.email, &account.password, None).await;
+        assert_eq!(signed_in.status(), 303, "{} signs in", account.email);
+    }
+
+    // Orders in every state, a missed pickup, and money still owed after a delivery.
+    let statuses: Vec<OrderStatus> = app.with_db(|c| orders::table.select(orders::status).load(c).unwrap());
+    for status in OrderStatus::ALL {
+        assert!(statuses.contains(status), "no order is {status:?}: {statuses:?}");
+    }
+    let missed: i64 =
+        app.with_db(|c| stops::table.filter(stops::state.eq(StopState::Missed)).count().get_result(c).unwrap());
+    assert_eq!(missed, 1);
+    let delivered: Vec<String> = app.with_db(|c| {
+        orders::table.filter(orders::status.eq(OrderStatus::Delivered)).select(orders::reference).load(c).unwrap()
+    });
+    assert!(delivered.iter().any(|reference| money(&app, reference).0.to_pay() > 0), "a part payment");
+    assert!(delivered.iter().filter(|reference| is_paid(&app, reference)).count() >= 3);
+
+    // Today's texts go out through the outbox to the stand-in; the past week's went on their day.
+    let texts = page_with(&app, "/dev/texts", "+254733222333").await;
+    assert!(!texts.contains("+254720555666"), "Felix's missed pickup was texted two days ago, not now");
+
+    // Esther's Pay Now order: its prompt waits on the phone; paying it pays the order.
+    let esther: String = app.with_db(|c| {
+        orders::table
+            .filter(orders::phone.eq("+254711444555"))
+            .filter(orders::status.eq(OrderStatus::Pending))
+            .select(orders::reference)
+            .first(c)
+            .unwrap()
+    });
+    let phone = page_with(&app, "/dev/mpesa", "Waiting on the phone").await;
+    assert!(phone.contains(&esther), "{phone}");
+    let action = phone.split("action=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    assert!(action.ends_with("/pay"), "{action}");
+    let paid = app.post_form(&action, &[]).await;
+    assert_eq!(paid.status(), 303);
+    let back = paid.headers()["location"].to_str().unwrap().to_owned();
+    assert!(back.starts_with("/dev/mpesa?ended="), "{back}");
+    let said = app.get(&back).await.text().await.unwrap();
+    assert!(said.contains(&format!("Order {esther}: the callback was sent and answered 200 OK.")), "{said}");
+    assert!(is_paid(&app, &esther));
+    assert!(said.contains("Paid (TD"), "{said}");
+    // The same button again ends nothing.
+    let again = app.post_form(&action, &[]).await;
+    let said = app.get(again.headers()["location"].to_str().unwrap()).await.text().await.unwrap();
+    assert!(said.contains("That prompt is not waiting any more."), "{said}");
+}
