@@ -147,7 +147,7 @@ impl Application {
         // Demo mode: the providers are stand-ins this server serves on its own port.
         let settings = if settings.demo {
             let secret = uuid::Uuid::new_v4().simple().to_string();
-            settings.with_stand_ins(&format!("http://127.0.0.1:{port}"), &secret)?
+            settings.with_providers_from(&demo::provider_env(&format!("http://127.0.0.1:{port}"), &secret))?
         } else {
             settings
         };
@@ -324,8 +324,12 @@ pub fn routes(config: &mut web::ServiceConfig) {
 
 /// The staff pages and forms, under `/admin`.
 pub fn admin_page_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, session};
-    vec![at("", Method::GET, dashboard::show_dashboard), at("/logout", Method::POST, session::logout)]
+    use admin::{dashboard, reports, session};
+    vec![
+        at("", Method::GET, dashboard::show_dashboard),
+        at("/logout", Method::POST, session::logout),
+        at("/exports/ledger.csv", Method::GET, reports::export_ledger),
+    ]
 }
 
 /// The dashboard's JSON API, under `/api/admin`.

@@ -14,6 +14,7 @@ import { MoneyPanel } from "../components/admin/MoneyPanel";
 import { NewBooking } from "../components/admin/NewBooking";
 import { OrderDetailDialog } from "../components/admin/OrderDetailDialog";
 import { OrdersPanel } from "../components/admin/OrdersPanel";
+import { ReportsPanel } from "../components/admin/ReportsPanel";
 import { BackupNotice } from "../components/admin/BackupNotice";
 import { OutboxBlock } from "../components/admin/OutboxBlock";
 import { PaymentsPanel } from "../components/admin/PaymentsPanel";
@@ -47,6 +48,9 @@ const TABS: readonly { id: AdminTab; label: string }[] = [
   { id: "money", label: "Money" },
 ];
 
+/** The owner's tabs: the others, and the reports. */
+const OWNER_TABS: readonly { id: AdminTab; label: string }[] = [...TABS, { id: "reports", label: "Reports" }];
+
 /** A tab's own address: the day board and the money tab open on today, the lists on their first page. */
 function tabHref(tab: AdminTab): string {
   if (tab === "run") return runHref(null);
@@ -68,6 +72,7 @@ export function meta(props: AdminProps): PageMeta {
 /** The dashboard. */
 export default function AdminPage(props: AdminProps) {
   const [tab, setTab] = useState<AdminTab>(props.tab);
+  const tabs = props.staff.role === "owner" ? OWNER_TABS : TABS;
   // Before hydration both tabs stay in the Tab order, so that the links work from the keyboard
   // without JavaScript; once hydrated, the tablist's arrow keys take over (one Tab stop).
   const [hydrated, setHydrated] = useState(false);
@@ -147,6 +152,11 @@ export default function AdminPage(props: AdminProps) {
   }
 
   function showTab(next: AdminTab, focus: boolean) {
+    // The reports are read on the server for their period: the tab is a page of its own.
+    if (next === "reports" && !props.reports) {
+      window.location.assign(tabHref("reports"));
+      return;
+    }
     setTab(next);
     shownTab.current = next;
     if (next === "run") {
@@ -173,8 +183,8 @@ export default function AdminPage(props: AdminProps) {
   }
 
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
-    const index = TABS.findIndex((entry) => entry.id === tab);
-    const last = TABS.length - 1;
+    const index = tabs.findIndex((entry) => entry.id === tab);
+    const last = tabs.length - 1;
     const targets: Record<string, number> = {
       ArrowRight: index === last ? 0 : index + 1,
       ArrowLeft: index === 0 ? last : index - 1,
@@ -182,7 +192,7 @@ export default function AdminPage(props: AdminProps) {
       End: last,
     };
     const target = targets[event.key];
-    const next = target === undefined ? undefined : TABS[target];
+    const next = target === undefined ? undefined : tabs[target];
     if (!next) return;
     event.preventDefault();
     showTab(next.id, true);
@@ -195,9 +205,18 @@ export default function AdminPage(props: AdminProps) {
     inbox: stats.unreadTexts,
     run: runStops,
     money: undefined,
+    reports: undefined,
   };
   const tabLoading =
-    tab === "run" ? dayRun.loading : tab === "inbox" ? inbox.loading : tab === "money" ? money.loading : loading[tab];
+    tab === "run"
+      ? dayRun.loading
+      : tab === "inbox"
+        ? inbox.loading
+        : tab === "money"
+          ? money.loading
+          : tab === "reports"
+            ? false
+            : loading[tab];
   // The open order as the table last showed it: when it changes, the dialog loads it again.
   const openInList = orders.items.find((order) => order.id === openOrder);
   const openVersion = openInList
@@ -253,7 +272,7 @@ export default function AdminPage(props: AdminProps) {
           <TextSwitchesPanel csrf={props.csrf} onSessionEnded={sessionEnded} />
           <BackupNotice status={props.backups ?? null} />
           <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
-            {TABS.map((entry) => (
+            {tabs.map((entry) => (
               <a
                 key={entry.id}
                 ref={(element) => {
@@ -291,7 +310,7 @@ export default function AdminPage(props: AdminProps) {
           <p className="visually-hidden" aria-live="polite">
             {announcement}
           </p>
-          {TABS.map((entry) => (
+          {tabs.map((entry) => (
             <div
               key={entry.id}
               ref={(element) => {
@@ -336,6 +355,8 @@ export default function AdminPage(props: AdminProps) {
                   onHandedIn={money.handedIn}
                   onSessionEnded={sessionEnded}
                 />
+              ) : entry.id === "reports" ? (
+                props.reports && <ReportsPanel reports={props.reports} />
               ) : entry.id === "inbox" ? (
                 <>
                   {inbox.failure && <AdminAlert failure={inbox.failure} />}

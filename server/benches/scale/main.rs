@@ -78,6 +78,11 @@ struct Column {
     orders_per_second: f64,
     rss_kb: u64,
     busiest_stops: usize,
+    /// Issue 34: each report's median.
+    reports: BTreeMap<&'static str, Duration>,
+    /// Issue 34: the year's ledger as CSV: lines, seconds, and how much the server's RSS grew
+    /// while it streamed (kB, the most it reached less before).
+    export: (usize, f64, u64),
 }
 
 /// Builds a database of `size` orders at `url`, starts the server on it and times every target.
@@ -135,7 +140,7 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
         ("customer: order page /t/", format!("/t/{}", history.token)),
         ("customer: receipt", format!("/t/{}/receipt", history.token)),
     ];
-    let (rows, orders_per_second) = runtime.block_on(async {
+    let (rows, orders_per_second, reports, export) = runtime.block_on(async {
         wait_until_up(&base).await;
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         let cookie = sign_in(&client, &base).await;
@@ -172,10 +177,76 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
         }
         let size = rows["customer: tracking by phone"].1;
         rows.insert("customer: tracking by phone", (common::percentile(&mut times, 50.0), size));
-        (rows, place_orders(&client, &base, size).await)
+        let reports = time_reports(&client, &base, &cookie, today).await;
+        let export = time_export(&client, &base, &cookie, today, server.0.id()).await;
+        (rows, place_orders(&client, &base, size).await, reports, export)
     });
     let rss_kb = rss_kb(server.0.id());
-    Column { seed_seconds, rows, orders_per_second, rss_kb, busiest_stops: history.busiest_stops }
+    Column { seed_seconds, rows, orders_per_second, rss_kb, busiest_stops: history.busiest_stops, reports, export }
+}
+
+/// Issue 34: the Reports tab for this month and for the year, medians of [`SAMPLES`].
+async fn time_reports(
+    client: &reqwest::Client,
+    base: &str,
+    cookie: &str,
+    today: time::Date,
+) -> BTreeMap<&'static str, Duration> {
+    let year_ago = today - time::Duration::days(365);
+    let targets = [
+        ("reports, this month", "/admin?tab=reports&period=month".to_owned()),
+        ("reports, a year", format!("/admin?tab=reports&period=custom&from={year_ago}&to={today}")),
+    ];
+    let mut medians = BTreeMap::new();
+    for (name, path) in targets {
+        let mut times = Vec::with_capacity(SAMPLES);
+        for _ in 0..SAMPLES {
+            let sent = Instant::now();
+            let response = client.get(format!("{base}{path}")).header("Cookie", cookie).send().await.unwrap();
+            assert!(response.status().is_success(), "{name} answered {}", response.status());
+            response.bytes().await.unwrap();
+            times.push(sent.elapsed());
+        }
+        medians.insert(name, common::percentile(&mut times, 50.0));
+    }
+    medians
+}
+
+/// Issue 34: the year's ledger as CSV, read as it streams, while another thread samples the
+/// server's RSS every 10 ms: (lines, seconds, growth in kB).
+async fn time_export(
+    client: &reqwest::Client,
+    base: &str,
+    cookie: &str,
+    today: time::Date,
+    pid: u32,
+) -> (usize, f64, u64) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let year_ago = today - time::Duration::days(365);
+    let before = rss_kb(pid);
+    let (peak, done) = (Arc::new(AtomicU64::new(before)), Arc::new(AtomicBool::new(false)));
+    let sampler = {
+        let (peak, done) = (peak.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::SeqCst) {
+                peak.fetch_max(rss_kb(pid), Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let started = Instant::now();
+    let url = format!("{base}/admin/exports/ledger.csv?from={year_ago}&to={today}");
+    let mut response = client.get(url).header("Cookie", cookie).send().await.unwrap();
+    assert!(response.status().is_success(), "the export answered {}", response.status());
+    let mut lines = 0;
+    while let Some(chunk) = response.chunk().await.unwrap() {
+        lines += chunk.iter().filter(|&&b| b == b'\n').count();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    done.store(true, Ordering::SeqCst);
+    sampler.join().unwrap();
+    (lines, seconds, peak.load(Ordering::SeqCst).saturating_sub(before))
 }
 
 /// Places orders four at a time, as customers would; orders per second.
@@ -281,6 +352,13 @@ fn print_table(sizes: &[usize], columns: &[Column]) {
     row("server RSS after the run", &|c| format!("{:.1} MB", c.rss_kb as f64 / 1024.0));
     row("stops on the busiest day", &|c| c.busiest_stops.to_string());
     row("history written in", &|c| format!("{:.1} s", c.seed_seconds));
+    println!("\nIssue 34: the owner's reports, medians (ms), and the year's ledger as CSV");
+    for name in columns[0].reports.keys() {
+        row(name, &|c| format!("{:.1} ms", ms(c.reports[name])));
+    }
+    row("ledger CSV of a year: lines", &|c| c.export.0.to_string());
+    row("ledger CSV of a year: rows/s", &|c| format!("{:.0}", c.export.0 as f64 / c.export.1.max(1e-9)));
+    row("RSS growth while it streams", &|c| format!("{:.1} MB", c.export.2 as f64 / 1024.0));
 }
 
 /// Issue 32's targets; prints what is missed and returns whether all are met.
@@ -323,6 +401,19 @@ fn check_targets(sizes: &[usize], columns: &[Column]) -> bool {
     }
     if first.rows["dashboard /admin"].1.abs_diff(last.rows["dashboard /admin"].1) > 2048 {
         missed.push("the dashboard's HTML grew by more than 2 KB".to_owned());
+    }
+    for (name, median) in &last.reports {
+        if ms(*median) > 100.0 {
+            missed.push(format!("{name} (issue 34): {:.1} ms at {} orders", ms(*median), sizes[sizes.len() - 1]));
+        }
+    }
+    let (lines, seconds, growth) = last.export;
+    if (lines as f64 / seconds.max(1e-9)) < 20_000.0 || growth > 20 * 1024 {
+        missed.push(format!(
+            "the year's ledger CSV (issue 34): {:.0} rows/s, RSS grew {:.1} MB",
+            lines as f64 / seconds.max(1e-9),
+            growth as f64 / 1024.0
+        ));
     }
     for line in &missed {
         println!("target missed: {line}");

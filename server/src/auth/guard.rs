@@ -36,7 +36,7 @@ pub fn staff_area(path: &str) -> Option<StaffArea> {
     if path == "/admin/logout" {
         return Some(StaffArea::SignOut);
     }
-    if path.starts_with("/admin/staff") || path.starts_with("/api/admin/staff") {
+    if path.starts_with("/admin/staff") || path.starts_with("/api/admin/staff") || path.starts_with("/admin/exports") {
         return Some(StaffArea::Accounts);
     }
     (path.starts_with("/admin") || path.starts_with("/api/admin")).then_some(StaffArea::Dashboard)
@@ -172,6 +172,7 @@ mod tests {
         assert_eq!(staff_area("/api/valet/stops"), Some(StaffArea::Valet));
         assert_eq!(staff_area("/admin/logout"), Some(StaffArea::SignOut));
         assert_eq!(staff_area("/api/admin/staff"), Some(StaffArea::Accounts));
+        assert_eq!(staff_area("/admin/exports/ledger.csv"), Some(StaffArea::Accounts));
         assert_eq!(staff_area("/api/admin/run"), Some(StaffArea::Dashboard));
         assert_eq!(staff_area("/admin"), Some(StaffArea::Dashboard));
         assert_eq!(staff_area("/t/abc"), None);

@@ -226,6 +226,20 @@ mod tests {
     }
 
     #[test]
+    fn the_demo_points_every_provider_at_its_own_stand_ins() {
+        let env = provider_env("http://127.0.0.1:8080", "demo-secret-0123456789abcdef");
+        let configured = crate::config::Settings::from_lookup(|name| {
+            (name == "AT_BASE_URL").then(|| "https://api.africastalking.com".to_owned())
+        })
+        .and_then(|settings| settings.with_providers_from(&env));
+        let Ok(demo) = configured else { panic!("the demo's variables are valid: {configured:?}") };
+        assert_eq!(demo.sms.base_url, "http://127.0.0.1:8080/dev/at");
+        assert_eq!(demo.mpesa.base_url, "http://127.0.0.1:8080/dev/daraja");
+        assert_eq!(demo.mail.base_url, "http://127.0.0.1:8080/dev/mail");
+        assert!(demo.mpesa.sends_prompts() && demo.sms.missing().is_empty(), "everything is configured");
+    }
+
+    #[test]
     fn a_prompt_ends_once_and_the_newest_comes_first() {
         let stand_ins = StandIns::default();
         stand_ins.ask(prompt);

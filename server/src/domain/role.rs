@@ -21,7 +21,8 @@ pub enum StaffArea {
     Valet,
     /// `/admin` and `/api/admin`: the dashboard.
     Dashboard,
-    /// `/admin/staff` and `/api/admin/staff`: staff accounts.
+    /// The owner's: `/admin/staff` and `/api/admin/staff` (staff accounts), and `/admin/exports`
+    /// (the ledger as CSV).
     Accounts,
     /// Signing out: every role.
     SignOut,

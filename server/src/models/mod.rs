@@ -12,6 +12,7 @@ pub mod order_detail;
 pub mod order_list;
 pub mod outbox;
 pub mod reclean;
+pub mod reports;
 pub mod staff;
 pub mod stats;
 pub mod stop;

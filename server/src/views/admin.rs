@@ -37,6 +37,8 @@ pub enum AdminTab {
     Inbox,
     /// The money across orders: a day's cash-up, and the balances not settled.
     Money,
+    /// The owner's reports over a period.
+    Reports,
 }
 
 /// What the orders list is filtered by; a null status or payment means all.
@@ -366,6 +368,8 @@ pub struct DashboardProps {
     pub sends_prompts: bool,
     /// The backups, for owners (none for other staff, and on PostgreSQL, which `pg_dump` backs up).
     pub backups: Option<BackupStatus>,
+    /// The Reports tab's figures (owners, on that tab).
+    pub reports: Option<super::reports::Reports>,
 }
 
 /// How the daily backup stands, as the owner's dashboard says it.

@@ -19,6 +19,7 @@ pub mod payment;
 pub mod payments;
 pub mod receipt;
 pub mod reclean;
+pub mod reports;
 pub mod requests;
 pub mod run;
 pub mod samples;

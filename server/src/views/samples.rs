@@ -89,6 +89,7 @@ pub fn dashboard() -> DashboardProps {
         balances: None,
         sends_prompts: true,
         backups: Some(BackupStatus::new(None, None, time::macros::datetime!(2026-11-24 16:40 UTC))),
+        reports: None,
     }
 }
 

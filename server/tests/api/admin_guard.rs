@@ -45,7 +45,7 @@ fn every_registered_route(id: &str) -> Vec<(Method, String, bool, Area)> {
         let area = match route.path {
             _ if prefix == "/valet" => Area::Valet,
             "/logout" => Area::SignOut,
-            path if path.starts_with("/staff") => Area::Accounts,
+            path if path.starts_with("/staff") || path.starts_with("/exports") => Area::Accounts,
             _ => Area::Dashboard,
         };
         (Method::from_bytes(route.method.as_str().as_bytes()).unwrap(), path.clone(), path.starts_with("/api/"), area)

@@ -46,6 +46,7 @@ mod readiness;
 mod reclean_life;
 mod recleans;
 mod recleans_staff;
+mod reports;
 mod retention;
 mod seo;
 mod shell;

@@ -22,7 +22,7 @@ import { listApiPath, type ListQuery } from "./urls";
 
 /** The tabs that are lists of the dashboard's data (the day board has its own, `useDayRun`, the
  * texts theirs, `useInbox`, and the money its own, `useMoney`). */
-type ListTab = Exclude<AdminTab, "run" | "inbox" | "money">;
+type ListTab = Exclude<AdminTab, "run" | "inbox" | "money" | "reports">;
 
 /** What the server rendered the dashboard with. */
 export interface DashboardData {

@@ -3,4 +3,4 @@
 /**
  * The dashboard's tabs.
  */
-export type AdminTab = "orders" | "messages" | "run" | "inbox" | "money";
+export type AdminTab = "orders" | "messages" | "run" | "inbox" | "money" | "reports";

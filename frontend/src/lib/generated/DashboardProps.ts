@@ -12,6 +12,7 @@ import type { OrderStatus } from "./OrderStatus";
 import type { OrdersPage } from "./OrdersPage";
 import type { OutboxReport } from "./OutboxReport";
 import type { PaymentsToCheck } from "./PaymentsToCheck";
+import type { Reports } from "./Reports";
 import type { StaffView } from "./StaffView";
 
 /**
@@ -82,4 +83,8 @@ sendsPrompts: boolean,
 /**
  * The backups, for owners (none for other staff, and on PostgreSQL, which `pg_dump` backs up).
  */
-backups: BackupStatus | null, };
+backups: BackupStatus | null, 
+/**
+ * The Reports tab's figures (owners, on that tab).
+ */
+reports: Reports | null, };

@@ -34,6 +34,9 @@ pub struct DashboardQuery {
     /// The day board's window and part on a busy day.
     window: Option<String>,
     part: Option<String>,
+    /// The Reports tab's period.
+    #[serde(flatten)]
+    period: super::reports::PeriodQuery,
     #[serde(flatten)]
     list: ListQuery,
 }
@@ -51,6 +54,8 @@ pub async fn show_dashboard(
         Some("run") => AdminTab::Run,
         Some("inbox") => AdminTab::Inbox,
         Some("money") => AdminTab::Money,
+        // Reports are the owner's.
+        Some("reports") if staff.role == StaffRole::Owner => AdminTab::Reports,
         _ => AdminTab::Orders,
     };
     let (orders, messages_status, messages_page) = match tab {
@@ -60,7 +65,7 @@ pub async fn show_dashboard(
             message_status(query.list.status.as_deref()).unwrap_or(None),
             page_number(query.list.page.as_deref()).unwrap_or(1),
         ),
-        AdminTab::Run | AdminTab::Inbox | AdminTab::Money => (OrdersQuery::unfiltered(), None, 1),
+        AdminTab::Run | AdminTab::Inbox | AdminTab::Money | AdminTab::Reports => (OrdersQuery::unfiltered(), None, 1),
     };
     let inbox_query = (tab == AdminTab::Inbox).then(|| {
         (
@@ -75,6 +80,7 @@ pub async fn show_dashboard(
         .then(|| run_day(query.date.as_deref(), day).or_else(|_| run_day(None, day)).ok())
         .flatten();
     let run_ask = board_ask(query.window.as_deref(), query.part.as_deref()).unwrap_or_default();
+    let report_period = (tab == AdminTab::Reports).then(|| super::reports::period_of(&query.period, day));
     let filter = orders.clone();
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
@@ -93,21 +99,23 @@ pub async fn show_dashboard(
                 inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;
             let cash_up = money_day.map(|day| load_cash_up(connection, day)).transpose()?;
             let balances = money_day.map(|_| load_balances(connection)).transpose()?;
-            let money = (cash_up, balances);
+            let reports =
+                report_period.map(|period| super::reports::load_reports(connection, period, day)).transpose()?;
+            let money = (cash_up, balances, reports);
             Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox, money))
         })
         .await;
-    let (stats, orders_page, messages, outbox, unconfirmed, board, payments, inbox, (cash_up, balances)) = match loaded
-    {
-        Ok(loaded) => loaded,
-        Err(error) => {
-            tracing::error!(%error, "the dashboard could not be loaded");
-            return HttpResponse::ServiceUnavailable()
-                .insert_header((header::RETRY_AFTER, "5"))
-                .content_type("text/plain; charset=utf-8")
-                .body(super::LOAD_FAILED);
-        }
-    };
+    let (stats, orders_page, messages, outbox, unconfirmed, board, payments, inbox, (cash_up, balances, reports)) =
+        match loaded {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                tracing::error!(%error, "the dashboard could not be loaded");
+                return HttpResponse::ServiceUnavailable()
+                    .insert_header((header::RETRY_AFTER, "5"))
+                    .content_type("text/plain; charset=utf-8")
+                    .body(super::LOAD_FAILED);
+            }
+        };
     let props = DashboardProps {
         staff: StaffView { email: staff.email, role: staff.role },
         csrf: staff.csrf_token,
@@ -123,6 +131,7 @@ pub async fn show_dashboard(
         payments,
         cash_up,
         balances,
+        reports,
         sends_prompts: state.sends_prompts(),
         backups: backup_status(&state, staff.role).await,
     };

@@ -32,6 +32,7 @@ pub mod outbox;
 mod payment_search;
 pub mod payments;
 mod query;
+pub mod reports;
 pub mod run;
 pub mod session;
 pub mod slots;
