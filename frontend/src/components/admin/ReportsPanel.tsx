@@ -56,7 +56,7 @@ function BarChart({ title, bars, format }: { title: string; bars: Bar[]; format:
       </text>
       {bottom > 0 && (
         <text className="chart__scale" x={LEFT - 6} y={HEIGHT - BOTTOM} textAnchor="end">
-          −{format(bottom)}
+          {`−${format(bottom)}`}
         </text>
       )}
       {bars.map((bar, index) => {
@@ -64,10 +64,7 @@ function BarChart({ title, bars, format }: { title: string; bars: Bar[]; format:
         let y = axis;
         return (
           <g key={bar.label}>
-            <title>
-              {bar.label}: {bar.parts.map((part) => `${part.name} ${format(part.value)}`).join(", ") || "nothing"}
-              {bar.below > 0 ? `; given back ${format(bar.below)}` : ""}
-            </title>
+            <title>{hover(bar, format)}</title>
             {bar.parts
               .filter((part) => part.value > 0)
               .map((part) => {
@@ -97,6 +94,12 @@ function BarChart({ title, bars, format }: { title: string; bars: Bar[]; format:
       })}
     </svg>
   );
+}
+
+/** What a bar says on hover: one string, as an SVG title must be. */
+function hover(bar: Bar, format: (value: number) => string): string {
+  const parts = bar.parts.map((part) => `${part.name} ${format(part.value)}`).join(", ") || "nothing";
+  return `${bar.label}: ${parts}${bar.below > 0 ? `; given back ${format(bar.below)}` : ""}`;
 }
 
 function moneyBars(bars: MoneyBar[]): Bar[] {
