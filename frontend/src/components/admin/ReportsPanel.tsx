@@ -118,6 +118,7 @@ function orderBars(bars: OrdersBar[]): Bar[] {
 export function ReportsPanel({ reports }: { reports: Reports }) {
   const refunded = (bar: MoneyBar) => bar.refunded.reduce((total, sum) => total + sum.amount, 0);
   const owingTotal = reports.owing.reduce((total, bucket) => total + bucket.due, 0);
+  const barHeading = { day: "Day", week: "Week", month: "Month" }[reports.grouping];
   return (
     <div className="reports">
       <form className="reports__period" method="get" action="/admin">
@@ -170,9 +171,7 @@ export function ReportsPanel({ reports }: { reports: Reports }) {
           <table className="reports__table">
             <thead>
               <tr>
-                <th scope="col">
-                  {reports.grouping === "day" ? "Day" : reports.grouping === "week" ? "Week" : "Month"}
-                </th>
+                <th scope="col">{barHeading}</th>
                 {reports.methods.map((method) => (
                   <th scope="col" key={method.method}>
                     {method.label}
@@ -219,9 +218,7 @@ export function ReportsPanel({ reports }: { reports: Reports }) {
           <table className="reports__table">
             <thead>
               <tr>
-                <th scope="col">
-                  {reports.grouping === "day" ? "Day" : reports.grouping === "week" ? "Week" : "Month"}
-                </th>
+                <th scope="col">{barHeading}</th>
                 <th scope="col">Orders</th>
                 <th scope="col">Kilos</th>
                 <th scope="col">Billed</th>
