@@ -9,6 +9,7 @@
 //! Each server has its own registry (no global one), so that two servers in one process (the
 //! tests) count apart.
 
+use crate::db::PoolUse;
 use prometheus::core::Collector;
 use prometheus::{
     Encoder, GaugeVec, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry, TextEncoder,
@@ -159,17 +160,6 @@ pub struct OutboxReading {
     pub oldest_waiting: Option<Duration>,
 }
 
-/// The database pool when scraped.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PoolReading {
-    /// Connections open now.
-    pub connections: u32,
-    /// Of them, those not lent out.
-    pub idle: u32,
-    /// The most the pool opens.
-    pub max: u32,
-}
-
 /// What is read when scraped.
 #[derive(Debug, Clone, Default)]
 pub struct Readings {
@@ -180,7 +170,7 @@ pub struct Readings {
     /// How long ago the oldest prompt still open was asked for.
     pub oldest_open_prompt: Option<Duration>,
     /// The database pool.
-    pub pool: PoolReading,
+    pub pool: PoolUse,
     /// The rendering engines' counters since the start.
     pub renders: RendererStats,
     /// Each scheduled job's last finished day, as seconds since 1970 (UTC).
@@ -235,7 +225,7 @@ impl Readings {
             "The database pool's connections: open, idle, in use, and the most it opens.",
             &["state"],
         );
-        let PoolReading { connections, idle, max } = self.pool;
+        let PoolUse { connections, idle, max } = self.pool;
         for (state, count) in [("open", connections), ("idle", idle), ("in_use", connections - idle), ("max", max)] {
             pool.with_label_values(&[state]).set(i64::from(count));
         }
@@ -296,7 +286,7 @@ mod tests {
             }],
             prompts_last_day: vec![("paid".to_owned(), 7), ("failed".to_owned(), 2)],
             oldest_open_prompt: None,
-            pool: PoolReading { connections: 5, idle: 4, max: 8 },
+            pool: PoolUse { connections: 5, idle: 4, max: 8 },
             renders: RendererStats { rendered: 12, failed: 1, engines_rebuilt: 3, crashed: 1, recycled: 2 },
             jobs_last_done: vec![("backup".to_owned(), 1_796_000_000.0)],
             newest_backup: Some((Duration::from_secs(3600), 4096)),

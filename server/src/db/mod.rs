@@ -105,6 +105,17 @@ pub fn schema_is_current(connection: &mut DbConnection) -> Result<bool, String> 
     pending.map(|pending| !pending).map_err(|error| error.to_string())
 }
 
+/// The pool's connections at one moment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolUse {
+    /// Connections open now.
+    pub connections: u32,
+    /// Of them, those not lent out.
+    pub idle: u32,
+    /// The most the pool opens.
+    pub max: u32,
+}
+
 /// Errors of a query run through [`Database::run`].
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -271,13 +282,9 @@ impl Database {
     }
 
     /// The pool's connections now (the metrics).
-    pub fn pool_reading(&self) -> crate::metrics::PoolReading {
+    pub fn pool_use(&self) -> PoolUse {
         let state = self.pool.state();
-        crate::metrics::PoolReading {
-            connections: state.connections,
-            idle: state.idle_connections,
-            max: self.pool.max_size(),
-        }
+        PoolUse { connections: state.connections, idle: state.idle_connections, max: self.pool.max_size() }
     }
 
     /// A pooled connection for blocking code (start-up checks, tests, benchmarks).

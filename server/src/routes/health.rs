@@ -127,7 +127,7 @@ async fn read(state: &AppState) -> Result<Readings, DbError> {
             })
         })
         .await?;
-    readings.pool = state.db().pool_reading();
+    readings.pool = state.db().pool_use();
     readings.renders = state.pages().render_stats();
     if let Some(dir) = state.settings().backups.dir.clone() {
         let wall = state.settings().clock.now();
