@@ -204,24 +204,33 @@ pub struct Owing {
     pub days: i64,
 }
 
-/// The delivered orders that still owe, most overdue first, at `today` (Nairobi): from the kept
-/// balances (by their index on what is due), each with its delivery's day.
+/// The delivered orders that still owe, most overdue first, at `today` (Nairobi). The orders that
+/// owe are read first, from the kept balances by their index on what is due (a few, however long
+/// the history); then those of them delivered, with their delivery's day. (One join starting from
+/// the orders would read every delivered order there ever was.)
 pub fn owing_after_delivery(connection: &mut DbConnection, today: Date) -> QueryResult<Vec<Owing>> {
-    let rows: Vec<(String, String, i64, Option<PrimitiveDateTime>)> = order_balances::table
-        .inner_join(orders::table.on(orders::id.eq(order_balances::order_id)))
-        .inner_join(stops::table.on(stops::order_id.eq(orders::id).and(stops::kind.eq(StopKind::Delivery))))
+    let due: Vec<(String, i64)> = order_balances::table
         .filter(order_balances::due.gt(0))
-        .filter(orders::status.eq(OrderStatus::Delivered))
-        .filter(stops::state.eq(StopState::Done))
-        .select((orders::reference, orders::customer_name, order_balances::due, stops::done_at))
+        .select((order_balances::order_id, order_balances::due))
         .load(connection)?;
-    let mut owing: Vec<Owing> = rows
-        .into_iter()
-        .filter_map(|(reference, name, due, done_at)| {
-            let delivered = (done_at? + time::Duration::hours(3)).date();
-            Some(Owing { reference, name, due, delivered, days: (today - delivered).whole_days() })
-        })
-        .collect();
+    let mut owing = Vec::new();
+    for chunk in due.chunks(500) {
+        let ids: Vec<&str> = chunk.iter().map(|(id, _)| id.as_str()).collect();
+        let rows: Vec<(String, String, String, Option<PrimitiveDateTime>)> = orders::table
+            .inner_join(stops::table.on(stops::order_id.eq(orders::id).and(stops::kind.eq(StopKind::Delivery))))
+            .filter(orders::id.eq_any(&ids))
+            .filter(orders::status.eq(OrderStatus::Delivered))
+            .filter(stops::state.eq(StopState::Done))
+            .select((orders::id, orders::reference, orders::customer_name, stops::done_at))
+            .load(connection)?;
+        for (id, reference, name, done_at) in rows {
+            let (Some(done_at), Some((_, due))) = (done_at, chunk.iter().find(|(owing, _)| *owing == id)) else {
+                continue;
+            };
+            let delivered = (done_at + time::Duration::hours(3)).date();
+            owing.push(Owing { reference, name, due: *due, delivered, days: (today - delivered).whole_days() });
+        }
+    }
     owing.sort_by(|a, b| b.days.cmp(&a.days).then_with(|| a.reference.cmp(&b.reference)));
     Ok(owing)
 }

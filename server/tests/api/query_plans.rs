@@ -128,6 +128,9 @@ async fn no_page_reads_a_whole_table(backend: Backend) {
         "/api/admin/staff".to_owned(),
         "/api/admin/texts".to_owned(),
         format!("/valet?date={day}"),
+        "/admin?tab=reports".to_owned(),
+        "/admin?tab=reports&period=custom&from=2026-01-01&to=2026-12-31".to_owned(),
+        format!("/admin/exports/ledger.csv?from={day}&to={day}"),
     ];
     for path in &staff_pages {
         let response = app.staff_request(reqwest::Method::GET, path, &owner, false).send().await.unwrap();
