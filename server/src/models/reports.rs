@@ -206,8 +206,9 @@ pub struct Owing {
 
 /// The delivered orders that still owe, most overdue first, at `today` (Nairobi). The orders that
 /// owe are read first, from the kept balances by their index on what is due (a few, however long
-/// the history); then those of them delivered, with their delivery's day. (One join starting from
-/// the orders would read every delivered order there ever was.)
+/// the history); then those of them delivered, by their ids; then their deliveries, by the
+/// (order, kind) index. Three small reads: a join let the planner start from every delivered
+/// order, or from every stop done, there ever was (250 ms at 100,000 orders).
 pub fn owing_after_delivery(connection: &mut DbConnection, today: Date) -> QueryResult<Vec<Owing>> {
     let due: Vec<(String, i64)> = order_balances::table
         .filter(order_balances::due.gt(0))
@@ -216,18 +217,26 @@ pub fn owing_after_delivery(connection: &mut DbConnection, today: Date) -> Query
     let mut owing = Vec::new();
     for chunk in due.chunks(500) {
         let ids: Vec<&str> = chunk.iter().map(|(id, _)| id.as_str()).collect();
-        let rows: Vec<(String, String, String, Option<PrimitiveDateTime>)> = orders::table
-            .inner_join(stops::table.on(stops::order_id.eq(orders::id).and(stops::kind.eq(StopKind::Delivery))))
+        let delivered: Vec<(String, String, String)> = orders::table
             .filter(orders::id.eq_any(&ids))
             .filter(orders::status.eq(OrderStatus::Delivered))
-            .filter(stops::state.eq(StopState::Done))
-            .select((orders::id, orders::reference, orders::customer_name, stops::done_at))
+            .select((orders::id, orders::reference, orders::customer_name))
             .load(connection)?;
-        for (id, reference, name, done_at) in rows {
-            let (Some(done_at), Some((_, due))) = (done_at, chunk.iter().find(|(owing, _)| *owing == id)) else {
+        let delivered_ids: Vec<&str> = delivered.iter().map(|(id, _, _)| id.as_str()).collect();
+        // The stop's state is judged here, not in SQL: an index on it would lead the planner
+        // to every stop done.
+        let deliveries: Vec<(String, StopState, Option<PrimitiveDateTime>)> = stops::table
+            .filter(stops::order_id.eq_any(&delivered_ids))
+            .filter(stops::kind.eq(StopKind::Delivery))
+            .select((stops::order_id, stops::state, stops::done_at))
+            .load(connection)?;
+        for (id, reference, name) in delivered {
+            let done = deliveries.iter().find(|(order, state, _)| *order == id && *state == StopState::Done);
+            let (Some((_, _, Some(done_at))), Some((_, due))) = (done, chunk.iter().find(|(order, _)| *order == id))
+            else {
                 continue;
             };
-            let delivered = (done_at + time::Duration::hours(3)).date();
+            let delivered = (*done_at + time::Duration::hours(3)).date();
             owing.push(Owing { reference, name, due: *due, delivered, days: (today - delivered).whole_days() });
         }
     }
