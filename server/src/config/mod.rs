@@ -59,7 +59,7 @@ pub struct Settings {
     /// (404).
     pub metrics_token: Option<SecretString>,
     /// `laundry serve --demo`: Africa's Talking, Daraja and the mail API are stand-ins this server
-    /// serves itself, and `/dev/texts` and `/dev/mpesa` exist ([`crate::demo`]).
+    /// serves itself, and `/dev/texts` and `/dev/mpesa` exist (docs/demo.md).
     pub demo: bool,
     /// Orders and contact messages one client may send per hour (`LAUNDRY_SUBMISSIONS_PER_HOUR`,
     /// default 30): enough for a household or an office behind one address, not for a script

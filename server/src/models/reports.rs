@@ -5,7 +5,7 @@
 
 use crate::db::DbConnection;
 use crate::db::schema::{order_balances, orders, stops};
-use crate::domain::schedule::day_bounds;
+use crate::domain::schedule::{day_bounds, parse_day};
 use crate::domain::{EntryKind, Method, OrderStatus, StopKind, StopState, TextEnum};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
@@ -85,10 +85,6 @@ fn markers(connection: &DbConnection) -> (&'static str, &'static str) {
         DbConnection::Sqlite(_) => ("?", "?"),
         DbConnection::Postgres(_) => ("$1", "$2"),
     }
-}
-
-fn parse_day(text: &str) -> Option<Date> {
-    Date::parse(text, time::macros::format_description!("[year]-[month]-[day]")).ok()
 }
 
 /// The Nairobi days `first` to `last`, both in.

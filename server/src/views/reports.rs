@@ -4,7 +4,7 @@
 //! delivered. Each is a chart the server draws (`ReportsPanel.tsx`) over a table of exact figures.
 
 use crate::domain::ledger::MethodSum;
-use crate::domain::schedule::day_label;
+use crate::domain::schedule::{day_label, parse_day};
 use crate::domain::{Method, TextEnum};
 use crate::models::reports::{Age, DayMoney, DayOrders, Owing};
 use serde::Serialize;
@@ -48,9 +48,7 @@ impl Period {
     pub fn ask(period: Option<&str>, from: Option<&str>, to: Option<&str>, today: Date) -> (Period, Option<String>) {
         let month_start = today.replace_day(1).unwrap_or(today);
         let this_month = Period { kind: PeriodKind::Month, first: month_start, last: today };
-        let day = |text: Option<&str>| {
-            text.and_then(|t| Date::parse(t.trim(), time::macros::format_description!("[year]-[month]-[day]")).ok())
-        };
+        let day = |text: Option<&str>| text.and_then(parse_day);
         let period = match period.unwrap_or("month") {
             "today" => Period { kind: PeriodKind::Today, first: today, last: today },
             "week" => Period {
