@@ -38,6 +38,7 @@ export const routes = {
   error: () => import("./pages/ErrorPage"),
   orderstatus: () => import("./pages/OrderStatusPage"),
   receipt: () => import("./pages/ReceiptPage"),
+  summary: () => import("./pages/SummaryPage"),
 } satisfies { [Name in PageName]: () => Promise<PageModule<PageProps<Name>>> };
 
 /** The name of a page: the server's `Page` enum, generated. The table above must name exactly these

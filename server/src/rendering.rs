@@ -283,7 +283,11 @@ impl Pages {
             structured_data: &structured_data,
             // The valet page carries its own small stylesheet only.
             css: if page == Page::Valet { self.frontend.valet_css() } else { self.frontend.css() },
-            staff_css: if matches!(page, Page::Login | Page::Admin) { self.frontend.staff_css() } else { "" },
+            staff_css: if matches!(page, Page::Login | Page::Admin | Page::Summary) {
+                self.frontend.staff_css()
+            } else {
+                ""
+            },
             html: &rendered.html,
             hydrate,
             page_data: &page_data,

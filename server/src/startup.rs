@@ -329,6 +329,10 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
         at("", Method::GET, dashboard::show_dashboard),
         at("/logout", Method::POST, session::logout),
         at("/exports/ledger.csv", Method::GET, reports::export_ledger),
+        at("/exports/orders.csv", Method::GET, reports::export_orders),
+        at("/exports/payments.csv", Method::GET, reports::export_payments),
+        at("/exports/summary", Method::GET, reports::show_summary),
+        at("/reports/sharing", Method::POST, reports::share_reports),
     ]
 }
 

@@ -48,7 +48,7 @@ const TABS: readonly { id: AdminTab; label: string }[] = [
   { id: "money", label: "Money" },
 ];
 
-/** The owner's tabs: the others, and the reports. */
+/** The owner's tabs (and staff's when the owner shares reports): the others, and the reports. */
 const OWNER_TABS: readonly { id: AdminTab; label: string }[] = [...TABS, { id: "reports", label: "Reports" }];
 
 /** A tab's own address: the day board and the money tab open on today, the lists on their first page. */
@@ -72,7 +72,7 @@ export function meta(props: AdminProps): PageMeta {
 /** The dashboard. */
 export default function AdminPage(props: AdminProps) {
   const [tab, setTab] = useState<AdminTab>(props.tab);
-  const tabs = props.staff.role === "owner" ? OWNER_TABS : TABS;
+  const tabs = props.reportsTab ? OWNER_TABS : TABS;
   // Before hydration both tabs stay in the Tab order, so that the links work from the keyboard
   // without JavaScript; once hydrated, the tablist's arrow keys take over (one Tab stop).
   const [hydrated, setHydrated] = useState(false);
@@ -356,7 +356,7 @@ export default function AdminPage(props: AdminProps) {
                   onSessionEnded={sessionEnded}
                 />
               ) : entry.id === "reports" ? (
-                props.reports && <ReportsPanel reports={props.reports} />
+                props.reports && <ReportsPanel reports={props.reports} csrf={props.csrf} />
               ) : entry.id === "inbox" ? (
                 <>
                   {inbox.failure && <AdminAlert failure={inbox.failure} />}

@@ -36,7 +36,11 @@ pub fn staff_area(path: &str) -> Option<StaffArea> {
     if path == "/admin/logout" {
         return Some(StaffArea::SignOut);
     }
-    if path.starts_with("/admin/staff") || path.starts_with("/api/admin/staff") || path.starts_with("/admin/exports") {
+    if path.starts_with("/admin/staff")
+        || path.starts_with("/api/admin/staff")
+        || path.starts_with("/admin/exports")
+        || path.starts_with("/admin/reports")
+    {
         return Some(StaffArea::Accounts);
     }
     (path.starts_with("/admin") || path.starts_with("/api/admin")).then_some(StaffArea::Dashboard)

@@ -381,6 +381,28 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    stop_misses (id) {
+        id -> BigInt,
+        stop_id -> Text,
+        order_id -> Text,
+        kind -> Text,
+        day -> Date,
+        window_start -> Integer,
+        reason -> Nullable<Text>,
+        missed_at -> Timestamp,
+        missed_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    report_sharing (section) {
+        section -> Text,
+        shared_by -> Text,
+        shared_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(order_lines -> orders (order_id));
 diesel::joinable!(ledger_entries -> orders (order_id));
 diesel::joinable!(stops -> orders (order_id));
@@ -418,6 +440,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox_archive,
     order_search,
     order_status_counts,
+    stop_misses,
+    report_sharing,
     ledger_totals,
     outbox_totals
 );

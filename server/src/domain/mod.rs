@@ -47,7 +47,7 @@ pub use phone::PhoneNumber;
 pub use pieces::PIECE_FIELD;
 pub use reclean::{DEFAULT_RECLEAN_DAYS, LINE_FIELD as RECLEAN_LINE_FIELD, MAX_PROBLEM, RecleanInput, RecleanRequest};
 pub use reference::OrderReference;
-pub use role::{StaffArea, StaffRole};
+pub use role::{ReportSection, StaffArea, StaffRole};
 pub use status::OrderStatus;
 pub use stop::{StopKind, StopState};
 pub use text::{FieldErrors, email as parse_email, optional as optional_text};

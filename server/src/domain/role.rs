@@ -14,6 +14,49 @@ text_enum! {
     }
 }
 
+text_enum! {
+    /// A part of the owner's Reports tab. The owner chooses which of them staff may see; valets see
+    /// none.
+    pub enum ReportSection {
+        /// Money in by method, and what was given back.
+        Money = "money",
+        /// Orders, kilos and pieces booked.
+        Orders = "orders",
+        /// Delivered orders that still owe.
+        Owing = "owing",
+        /// Turnaround, windows kept, missed stops and re-cleans.
+        Service = "service",
+        /// New and returning customers, and the top spenders (phone numbers masked for staff).
+        Customers = "customers",
+        /// Each day's cash-up by holder.
+        Cash = "cash",
+    }
+}
+
+impl ReportSection {
+    /// Every section, in the tab's order.
+    pub const ALL: [ReportSection; 6] = [
+        ReportSection::Money,
+        ReportSection::Orders,
+        ReportSection::Owing,
+        ReportSection::Service,
+        ReportSection::Customers,
+        ReportSection::Cash,
+    ];
+
+    /// What the owner reads in the sharing form.
+    pub fn label(self) -> &'static str {
+        match self {
+            ReportSection::Money => "Money in",
+            ReportSection::Orders => "Orders and pieces",
+            ReportSection::Owing => "Owed after delivery",
+            ReportSection::Service => "Turnaround, windows and re-cleans",
+            ReportSection::Customers => "Customers",
+            ReportSection::Cash => "Cash-up by day",
+        }
+    }
+}
+
 /// Which part of the staff side a path belongs to, for [`StaffRole::may_use`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StaffArea {
@@ -21,8 +64,8 @@ pub enum StaffArea {
     Valet,
     /// `/admin` and `/api/admin`: the dashboard.
     Dashboard,
-    /// The owner's: `/admin/staff` and `/api/admin/staff` (staff accounts), and `/admin/exports`
-    /// (the ledger as CSV).
+    /// The owner's: `/admin/staff` and `/api/admin/staff` (staff accounts), `/admin/exports` (the
+    /// CSV downloads and the month's summary) and `/admin/reports` (what staff see of the reports).
     Accounts,
     /// Signing out: every role.
     SignOut,

@@ -1,14 +1,16 @@
-//! The owner's reports (issue 34), read from the ledger and the orders by SQL aggregates on both
-//! backends: what a period's days took in by method and gave back, how many orders and kilos they
-//! booked, and who still owes for a delivered order, by how long ago it was delivered. A Nairobi
-//! day is the UTC time three hours on (Nairobi keeps no summer time).
+//! The owner's reports (issue 34), read from the ledger, the orders and the stops by SQL
+//! aggregates on both backends: what a period's days took in by method and gave back, how many
+//! orders and kilos they booked and which pieces, who still owes for a delivered order (by how long
+//! ago it was delivered), how fast orders came back and whether the valets kept their windows, who
+//! the customers were, the re-cleans, and each day's cash-up. A Nairobi day is the UTC time three
+//! hours on (Nairobi keeps no summer time).
 
 use crate::db::DbConnection;
-use crate::db::schema::{order_balances, orders, stops};
+use crate::db::schema::{order_balances, orders, report_sharing, stops};
 use crate::domain::schedule::{day_bounds, parse_day};
-use crate::domain::{EntryKind, Method, OrderStatus, StopKind, StopState, TextEnum};
+use crate::domain::{EntryKind, Method, OrderStatus, RECLEAN_ITEM, ReportSection, StopKind, StopState, TextEnum};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
+use diesel::sql_types::{BigInt, Date as SqlDate, Nullable, Text, Timestamp};
 use time::{Date, PrimitiveDateTime};
 
 /// One day's money of one kind and method.
@@ -84,6 +86,25 @@ fn markers(connection: &DbConnection) -> (&'static str, &'static str) {
     match connection {
         DbConnection::Sqlite(_) => ("?", "?"),
         DbConnection::Postgres(_) => ("$1", "$2"),
+    }
+}
+
+/// A DATE column as `YYYY-MM-DD` text, on each backend.
+fn day_text(connection: &DbConnection, column: &str) -> String {
+    match connection {
+        DbConnection::Sqlite(_) => column.to_owned(),
+        DbConnection::Postgres(_) => format!("to_char({column}, 'YYYY-MM-DD')"),
+    }
+}
+
+/// The Monday (`YYYY-MM-DD`) of a stored UTC time's Nairobi week, on each backend.
+fn nairobi_week(connection: &DbConnection, column: &str) -> String {
+    match connection {
+        // 'weekday 0' moves on to the Sunday (a Sunday stays), six days back is its Monday.
+        DbConnection::Sqlite(_) => format!("date({column}, '+3 hours', 'weekday 0', '-6 days')"),
+        DbConnection::Postgres(_) => {
+            format!("to_char(date_trunc('week', {column} + interval '3 hours'), 'YYYY-MM-DD')")
+        }
     }
 }
 
@@ -243,4 +264,424 @@ pub fn owing_after_delivery(connection: &mut DbConnection, today: Date) -> Query
     }
     owing.sort_by(|a, b| b.days.cmp(&a.days).then_with(|| a.reference.cmp(&b.reference)));
     Ok(owing)
+}
+
+/// One day's stops of one kind: done, and missed.
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct DayStopsRow {
+    #[diesel(sql_type = Text)]
+    day: String,
+    #[diesel(sql_type = Text)]
+    kind: String,
+    #[diesel(sql_type = BigInt)]
+    stops: i64,
+    #[diesel(sql_type = BigInt)]
+    kept: i64,
+}
+
+/// What the valets did on one day, for one kind of stop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayStops {
+    /// The day the stops were booked for.
+    pub day: Date,
+    /// Pickups or deliveries.
+    pub kind: StopKind,
+    /// Done.
+    pub done: i64,
+    /// Done by the end of their window (on its day).
+    pub kept: i64,
+    /// Missed (each miss counts, also of a stop done later in another window).
+    pub missed: i64,
+}
+
+/// The stops booked for the days `first` to `last`: those done, those done by their window's end,
+/// and the misses (`stop_misses`, written by a trigger as each happens), by day and kind.
+pub fn stops_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<DayStops>> {
+    let (a, b) = markers(connection);
+    let day = day_text(connection, "day");
+    let kept = match connection {
+        // In whole seconds: julianday's fractions of a day are not exact.
+        DbConnection::Sqlite(_) => "ROUND((julianday(done_at) - julianday(day)) * 86400) <= (window_end - 180) * 60",
+        DbConnection::Postgres(_) => "done_at <= day + make_interval(mins => window_end - 180)",
+    };
+    let done = format!(
+        "SELECT {day} AS day, kind, CAST(COUNT(*) AS BIGINT) AS stops, \
+         CAST(SUM(CASE WHEN {kept} THEN 1 ELSE 0 END) AS BIGINT) AS kept \
+         FROM stops WHERE state = 'done' AND day >= {a} AND day <= {b} GROUP BY day, kind"
+    );
+    let missed = format!(
+        "SELECT {day} AS day, kind, CAST(COUNT(*) AS BIGINT) AS stops, CAST(0 AS BIGINT) AS kept \
+         FROM stop_misses WHERE day >= {a} AND day <= {b} GROUP BY day, kind"
+    );
+    let done: Vec<DayStopsRow> =
+        diesel::sql_query(done).bind::<SqlDate, _>(first).bind::<SqlDate, _>(last).load(connection)?;
+    let missed: Vec<DayStopsRow> =
+        diesel::sql_query(missed).bind::<SqlDate, _>(first).bind::<SqlDate, _>(last).load(connection)?;
+    let mut days: Vec<DayStops> = Vec::new();
+    for (row, is_miss) in done.into_iter().map(|row| (row, false)).chain(missed.into_iter().map(|row| (row, true))) {
+        let (Some(day), Some(kind)) = (parse_day(&row.day), StopKind::parse(&row.kind)) else { continue };
+        let index = match days.iter().position(|d| d.day == day && d.kind == kind) {
+            Some(index) => index,
+            None => {
+                days.push(DayStops { day, kind, done: 0, kept: 0, missed: 0 });
+                days.len() - 1
+            }
+        };
+        if is_miss {
+            days[index].missed += row.stops;
+        } else {
+            days[index].done += row.stops;
+            days[index].kept += row.kept;
+        }
+    }
+    days.sort_by_key(|d| (d.day, d.kind == StopKind::Delivery));
+    Ok(days)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct TurnaroundRow {
+    #[diesel(sql_type = Text)]
+    day: String,
+    #[diesel(sql_type = BigInt)]
+    hours: i64,
+    #[diesel(sql_type = BigInt)]
+    orders: i64,
+}
+
+/// How many orders delivered on one day came back after how many whole hours (from the pickup
+/// done to the delivery done).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayTurnaround {
+    /// The day of the delivery.
+    pub day: Date,
+    /// Whole hours from pickup to delivery.
+    pub hours: i64,
+    /// Orders.
+    pub orders: i64,
+}
+
+/// The orders delivered on the days `first` to `last` whose pickup was done too, counted by day
+/// and by whole hours from pickup to delivery (a histogram, from which the median and the 90th
+/// percentile are read to the hour).
+pub fn turnaround_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<DayTurnaround>> {
+    let (a, b) = markers(connection);
+    let day = day_text(connection, "d.day");
+    let hours = match connection {
+        DbConnection::Sqlite(_) => {
+            "CAST(ROUND((julianday(d.done_at) - julianday(p.done_at)) * 86400) AS INTEGER) / 3600"
+        }
+        DbConnection::Postgres(_) => "CAST(FLOOR(EXTRACT(EPOCH FROM (d.done_at - p.done_at)) / 3600) AS BIGINT)",
+    };
+    let sql = format!(
+        "SELECT {day} AS day, CAST({hours} AS BIGINT) AS hours, CAST(COUNT(*) AS BIGINT) AS orders \
+         FROM stops d INNER JOIN stops p ON p.order_id = d.order_id AND p.kind = 'pickup' \
+         WHERE d.state = 'done' AND d.kind = 'delivery' AND d.day >= {a} AND d.day <= {b} \
+         AND p.state = 'done' AND p.done_at IS NOT NULL AND d.done_at IS NOT NULL AND d.done_at >= p.done_at \
+         GROUP BY 1, 2 ORDER BY 1, 2"
+    );
+    let rows: Vec<TurnaroundRow> =
+        diesel::sql_query(sql).bind::<SqlDate, _>(first).bind::<SqlDate, _>(last).load(connection)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| Some(DayTurnaround { day: parse_day(&row.day)?, hours: row.hours, orders: row.orders }))
+        .collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct ItemRow {
+    #[diesel(sql_type = Text)]
+    item: String,
+    #[diesel(sql_type = Text)]
+    label: String,
+    #[diesel(sql_type = BigInt)]
+    pieces: i64,
+}
+
+/// Pieces of one catalogue item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemPieces {
+    /// The catalogue id.
+    pub item: String,
+    /// Its label.
+    pub label: String,
+    /// Pieces.
+    pub pieces: i64,
+}
+
+/// The ten items most pieces were ordered of, in orders placed on the days `first` to `last` (not
+/// cancelled), most first. Garments re-cleaned count again (they were washed again); the
+/// re-clean's own line is not a garment.
+pub fn top_items(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<ItemPieces>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let sql = format!(
+        "SELECT l.item AS item, MIN(l.label) AS label, CAST(SUM(l.quantity) AS BIGINT) AS pieces \
+         FROM orders o INNER JOIN order_lines l ON l.order_id = o.id \
+         WHERE o.created_at >= {a} AND o.created_at < {b} AND o.status <> 'cancelled' \
+         AND l.kind = 'piece' AND l.item <> '{RECLEAN_ITEM}' \
+         GROUP BY l.item ORDER BY 3 DESC, 1 LIMIT 10"
+    );
+    let rows: Vec<ItemRow> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    Ok(rows.into_iter().map(|row| ItemPieces { item: row.item, label: row.label, pieces: row.pieces }).collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct WeekCustomersRow {
+    #[diesel(sql_type = Text)]
+    week: String,
+    #[diesel(sql_type = BigInt)]
+    customers: i64,
+    #[diesel(sql_type = BigInt)]
+    new_customers: i64,
+}
+
+/// The customers of one week (Monday to Sunday, Nairobi): a customer is a phone number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeekCustomers {
+    /// Its Monday.
+    pub week: Date,
+    /// Customers who placed an order (not cancelled) that week, in the period.
+    pub customers: i64,
+    /// Of them, those whose first order (not cancelled) ever it was.
+    pub new: i64,
+}
+
+/// The customers of each week of the days `first` to `last`, new and returning.
+pub fn customers_by_week(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<WeekCustomers>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let week = nairobi_week(connection, "o.created_at");
+    let sql = format!(
+        "SELECT {week} AS week, CAST(COUNT(DISTINCT o.phone) AS BIGINT) AS customers, \
+         CAST(COUNT(DISTINCT CASE WHEN NOT EXISTS (SELECT 1 FROM orders p WHERE p.phone = o.phone \
+           AND p.created_at < o.created_at AND p.status <> 'cancelled') THEN o.phone END) AS BIGINT) AS new_customers \
+         FROM orders o WHERE o.created_at >= {a} AND o.created_at < {b} AND o.status <> 'cancelled' \
+         GROUP BY 1 ORDER BY 1"
+    );
+    let rows: Vec<WeekCustomersRow> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| {
+            Some(WeekCustomers { week: parse_day(&row.week)?, customers: row.customers, new: row.new_customers })
+        })
+        .collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct RepeatRow {
+    #[diesel(sql_type = BigInt)]
+    customers: i64,
+    #[diesel(sql_type = BigInt)]
+    repeat: i64,
+}
+
+/// The period's customers, and of them those who had placed two orders or more (not cancelled) by
+/// its end: `(customers, repeat)`.
+pub fn repeat_customers(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<(i64, i64)> {
+    let (from, until) = bounds(first, last);
+    let (a, b, c) = match connection {
+        DbConnection::Sqlite(_) => ("?", "?", "?"),
+        DbConnection::Postgres(_) => ("$1", "$2", "$3"),
+    };
+    let sql = format!(
+        "SELECT CAST(COUNT(*) AS BIGINT) AS customers, \
+         CAST(COALESCE(SUM(CASE WHEN (SELECT COUNT(*) FROM (SELECT 1 FROM orders p WHERE p.phone = c.phone \
+           AND p.created_at < {a} AND p.status <> 'cancelled' LIMIT 2) two) >= 2 THEN 1 ELSE 0 END), 0) AS BIGINT) AS repeat \
+         FROM (SELECT DISTINCT phone FROM orders WHERE created_at >= {b} AND created_at < {c} AND status <> 'cancelled') c"
+    );
+    let row: RepeatRow = diesel::sql_query(sql)
+        .bind::<Timestamp, _>(until)
+        .bind::<Timestamp, _>(from)
+        .bind::<Timestamp, _>(until)
+        .get_result(connection)?;
+    Ok((row.customers, row.repeat))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct SpenderRow {
+    #[diesel(sql_type = Text)]
+    phone: String,
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = BigInt)]
+    orders: i64,
+    #[diesel(sql_type = BigInt)]
+    spend: i64,
+}
+
+/// A customer and what they paid in a period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spender {
+    /// Their phone number, as stored.
+    pub phone: String,
+    /// The name on their orders.
+    pub name: String,
+    /// Orders they paid for in the period.
+    pub orders: i64,
+    /// Paid less given back, KSh.
+    pub spend: i64,
+}
+
+/// The ten customers who paid most (less what was given back) on the days `first` to `last`.
+pub fn top_spenders(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<Spender>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let sql = format!(
+        "SELECT o.phone AS phone, MAX(o.customer_name) AS name, CAST(COUNT(DISTINCT o.id) AS BIGINT) AS orders, \
+         CAST(SUM(CASE WHEN e.kind = 'payment' THEN e.amount ELSE -e.amount END) AS BIGINT) AS spend \
+         FROM ledger_entries e INNER JOIN orders o ON o.id = e.order_id \
+         WHERE e.kind IN ('payment', 'refund') AND e.recorded_at >= {a} AND e.recorded_at < {b} \
+         GROUP BY o.phone HAVING SUM(CASE WHEN e.kind = 'payment' THEN e.amount ELSE -e.amount END) > 0 \
+         ORDER BY 4 DESC, 1 LIMIT 10"
+    );
+    let rows: Vec<SpenderRow> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Spender { phone: row.phone, name: row.name, orders: row.orders, spend: row.spend })
+        .collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct DayCountRow {
+    #[diesel(sql_type = Text)]
+    day: String,
+    #[diesel(sql_type = BigInt)]
+    count: i64,
+}
+
+/// The re-cleans asked for on each of the days `first` to `last`: `(day, re-cleans)`.
+pub fn recleans_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<(Date, i64)>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let day = nairobi_day(connection, "requested_at");
+    let sql = format!(
+        "SELECT {day} AS day, CAST(COUNT(*) AS BIGINT) AS count FROM recleans \
+         WHERE requested_at >= {a} AND requested_at < {b} GROUP BY 1 ORDER BY 1"
+    );
+    let rows: Vec<DayCountRow> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    Ok(rows.into_iter().filter_map(|row| Some((parse_day(&row.day)?, row.count))).collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct HolderRow {
+    #[diesel(sql_type = Text)]
+    day: String,
+    #[diesel(sql_type = Text)]
+    holder: String,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+}
+
+/// One holder's cash on one day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayCash {
+    /// The day.
+    pub day: Date,
+    /// Who took it (their sign-in), or "the site".
+    pub holder: String,
+    /// Cash taken less cash given back, KSh.
+    pub collected: i64,
+    /// Handed in for that day, KSh.
+    pub handed_in: i64,
+}
+
+/// The cash-up of each of the days `first` to `last`: by day and holder, the cash taken (less given
+/// back) and what was handed in for the day; oldest first.
+pub fn cash_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<DayCash>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let day = nairobi_day(connection, "recorded_at");
+    let taken = format!(
+        "SELECT {day} AS day, COALESCE(recorded_by, 'the site') AS holder, \
+         CAST(SUM(CASE WHEN kind = 'payment' THEN amount ELSE -amount END) AS BIGINT) AS amount \
+         FROM ledger_entries WHERE method = 'cash' AND kind IN ('payment', 'refund') \
+         AND recorded_at >= {a} AND recorded_at < {b} GROUP BY 1, 2"
+    );
+    let handed_day = day_text(connection, "day");
+    let handed = format!(
+        "SELECT {handed_day} AS day, holder, CAST(SUM(amount) AS BIGINT) AS amount FROM cash_handovers \
+         WHERE day >= {a} AND day <= {b} GROUP BY day, holder"
+    );
+    let taken: Vec<HolderRow> =
+        diesel::sql_query(taken).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    let handed: Vec<HolderRow> =
+        diesel::sql_query(handed).bind::<SqlDate, _>(first).bind::<SqlDate, _>(last).load(connection)?;
+    let mut days: Vec<DayCash> = Vec::new();
+    for (row, is_handover) in taken.into_iter().map(|row| (row, false)).chain(handed.into_iter().map(|row| (row, true)))
+    {
+        let Some(day) = parse_day(&row.day) else { continue };
+        let index = match days.iter().position(|d| d.day == day && d.holder == row.holder) {
+            Some(index) => index,
+            None => {
+                days.push(DayCash { day, holder: row.holder.clone(), collected: 0, handed_in: 0 });
+                days.len() - 1
+            }
+        };
+        if is_handover {
+            days[index].handed_in += row.amount;
+        } else {
+            days[index].collected += row.amount;
+        }
+    }
+    days.sort_by(|a, b| a.day.cmp(&b.day).then_with(|| a.holder.cmp(&b.holder)));
+    Ok(days)
+}
+
+/// The sections of the Reports tab the owner lets staff see, in the tab's order.
+pub fn shared_sections(connection: &mut DbConnection) -> QueryResult<Vec<ReportSection>> {
+    let shared: Vec<String> = report_sharing::table.select(report_sharing::section).load(connection)?;
+    Ok(ReportSection::ALL.into_iter().filter(|section| shared.iter().any(|s| s == section.as_str())).collect())
+}
+
+/// Lets staff see `sections` of the Reports tab, and no other (one transaction); `by` is the owner.
+pub fn share_sections(
+    connection: &mut DbConnection,
+    sections: &[ReportSection],
+    by: &str,
+    now: PrimitiveDateTime,
+) -> QueryResult<()> {
+    connection.transaction(|connection| {
+        diesel::delete(report_sharing::table).execute(connection)?;
+        for section in sections {
+            diesel::insert_into(report_sharing::table)
+                .values((
+                    report_sharing::section.eq(section.as_str()),
+                    report_sharing::shared_by.eq(by),
+                    report_sharing::shared_at.eq(now),
+                ))
+                .execute(connection)?;
+        }
+        Ok(())
+    })
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+struct KindRow {
+    #[diesel(sql_type = Text)]
+    kind: String,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+}
+
+/// What the ledger charged on the days `first` to `last`, by kind (charges, adjustments,
+/// discounts): the bills as the ledger wrote them, a cancellation being a negative adjustment.
+pub fn charges_by_kind(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<(EntryKind, i64)>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let sql = format!(
+        "SELECT kind, CAST(SUM(amount) AS BIGINT) AS amount FROM ledger_entries \
+         WHERE kind IN ('charge', 'adjustment', 'discount') AND recorded_at >= {a} AND recorded_at < {b} GROUP BY kind"
+    );
+    let rows: Vec<KindRow> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    let mut kinds: Vec<(EntryKind, i64)> =
+        rows.into_iter().filter_map(|row| Some((EntryKind::parse(&row.kind)?, row.amount))).collect();
+    kinds.sort_by_key(|(kind, _)| {
+        [EntryKind::Charge, EntryKind::Adjustment, EntryKind::Discount].iter().position(|k| k == kind)
+    });
+    Ok(kinds)
 }

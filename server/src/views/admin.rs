@@ -368,8 +368,10 @@ pub struct DashboardProps {
     pub sends_prompts: bool,
     /// The backups, for owners (none for other staff, and on PostgreSQL, which `pg_dump` backs up).
     pub backups: Option<BackupStatus>,
-    /// The Reports tab's figures (owners, on that tab).
+    /// The Reports tab's figures (on that tab; staff see the sections the owner shares).
     pub reports: Option<super::reports::Reports>,
+    /// Whether the reader has a Reports tab: owners, and staff when the owner shares a section.
+    pub reports_tab: bool,
 }
 
 /// How the daily backup stands, as the owner's dashboard says it.

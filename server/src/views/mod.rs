@@ -83,6 +83,7 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     requests::HandoverBody::export_all(&config)?;
     money::CashUp::export_all(&config)?;
     money::Balances::export_all(&config)?;
+    reports::MonthSummary::export_all(&config)?;
     Ok(())
 }
 

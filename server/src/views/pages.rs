@@ -42,11 +42,13 @@ pub enum Page {
     OrderStatus,
     /// `/t/{token}/receipt`: one order's receipt, printable.
     Receipt,
+    /// `/admin/exports/summary`: the accountant's summary of a month, printable.
+    Summary,
 }
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 13] = [
+    pub const ALL: [Page; 14] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
@@ -60,6 +62,7 @@ impl Page {
         Page::Error,
         Page::OrderStatus,
         Page::Receipt,
+        Page::Summary,
     ];
 }
 
@@ -117,6 +120,7 @@ pages_with_props! {
     Error error: ErrorProps,
     OrderStatus orderstatus: crate::views::order_page::OrderStatusProps,
     Receipt receipt: crate::views::receipt::ReceiptProps,
+    Summary summary: crate::views::reports::MonthSummary,
 }
 
 impl Page {

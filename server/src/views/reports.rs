@@ -1,12 +1,16 @@
 //! The owner's Reports tab: a period (today, this week, this month, last month, or from one day
 //! to another, in Nairobi days), and for it the money taken in by method with what was given back,
-//! the orders and kilos booked, and the delivered orders that still owe by how long ago they were
-//! delivered. Each is a chart the server draws (`ReportsPanel.tsx`) over a table of exact figures.
+//! the orders, kilos and pieces booked, the delivered orders that still owe by how long ago they
+//! were delivered, turnaround and windows kept with the missed stops and re-cleans, the customers,
+//! and each day's cash-up. Each is a chart the server draws (`ReportsPanel.tsx`) over a table of
+//! exact figures. Staff see the sections the owner shares ([`ReportSection`]), phone numbers masked.
 
 use crate::domain::ledger::MethodSum;
 use crate::domain::schedule::{day_label, parse_day};
-use crate::domain::{Method, TextEnum};
-use crate::models::reports::{Age, DayMoney, DayOrders, Owing};
+use crate::domain::{Method, PhoneNumber, ReportSection, StopKind, TextEnum};
+use crate::models::reports::{
+    Age, DayCash, DayMoney, DayOrders, DayStops, DayTurnaround, ItemPieces, Owing, Spender, WeekCustomers,
+};
 use serde::Serialize;
 use time::{Date, Duration, Month};
 use ts_rs::TS;
@@ -205,7 +209,212 @@ pub struct OwingBucket {
     pub orders: Vec<OwingOrder>,
 }
 
-/// The Reports tab's props.
+/// The money section: what came in by method, by bar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MoneyReport {
+    /// The methods money moved by in the period, in [`Method::ALL`]'s order: the chart's legend.
+    pub methods: Vec<MethodSum>,
+    /// Money by bar, every bar of the period (empty ones too).
+    pub bars: Vec<MoneyBar>,
+    /// The period's money: by method, given back by method, and the total.
+    pub total: MoneyBar,
+}
+
+/// Pieces of one item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemView {
+    /// The catalogue id.
+    pub item: String,
+    /// "Shirt".
+    pub label: String,
+    /// Pieces.
+    #[ts(type = "number")]
+    pub pieces: i64,
+}
+
+/// The orders section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrdersReport {
+    /// Orders by bar, every bar of the period.
+    pub bars: Vec<OrdersBar>,
+    /// The period's orders.
+    pub total: OrdersBar,
+    /// The ten items most pieces were ordered of, most first.
+    pub items: Vec<ItemView>,
+}
+
+/// One week of turnaround, windows kept and missed stops.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceWeek {
+    /// Its Monday, YYYY-MM-DD.
+    pub start: String,
+    /// "Week of Mon 23 Nov".
+    pub label: String,
+    /// Orders delivered whose pickup was done: what the turnaround counts.
+    #[ts(type = "number")]
+    pub delivered: i64,
+    /// Median hours from pickup to delivery (whole hours), none without deliveries.
+    #[ts(type = "number | null")]
+    pub median_hours: Option<i64>,
+    /// 90th percentile, whole hours.
+    #[ts(type = "number | null")]
+    pub p90_hours: Option<i64>,
+    /// Pickups done.
+    #[ts(type = "number")]
+    pub pickups_done: i64,
+    /// Pickups done by their window's end.
+    #[ts(type = "number")]
+    pub pickups_kept: i64,
+    /// Pickup misses.
+    #[ts(type = "number")]
+    pub pickups_missed: i64,
+    /// Deliveries done.
+    #[ts(type = "number")]
+    pub deliveries_done: i64,
+    /// Deliveries done by their window's end.
+    #[ts(type = "number")]
+    pub deliveries_kept: i64,
+    /// Delivery misses.
+    #[ts(type = "number")]
+    pub deliveries_missed: i64,
+    /// Stops kept of stops done or missed: "92%", or "–" when there were none.
+    pub kept_share: String,
+}
+
+/// One month of re-cleans.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecleanMonth {
+    /// Its first day in the period, YYYY-MM-DD.
+    pub start: String,
+    /// "November 2026".
+    pub label: String,
+    /// Re-cleans asked for.
+    #[ts(type = "number")]
+    pub recleans: i64,
+    /// Orders delivered.
+    #[ts(type = "number")]
+    pub delivered: i64,
+    /// Re-cleans of deliveries: "2.5%", or "–".
+    pub share: String,
+}
+
+/// The service section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceReport {
+    /// Every week of the period.
+    pub weeks: Vec<ServiceWeek>,
+    /// The whole period.
+    pub total: ServiceWeek,
+    /// Every month of the period.
+    pub recleans: Vec<RecleanMonth>,
+}
+
+/// One week's customers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerWeek {
+    /// Its Monday, YYYY-MM-DD.
+    pub start: String,
+    /// "Week of Mon 23 Nov".
+    pub label: String,
+    /// Customers whose first order it was.
+    #[ts(type = "number")]
+    pub new: i64,
+    /// Customers who had ordered before.
+    #[ts(type = "number")]
+    pub returning: i64,
+}
+
+/// A customer among the top spenders.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TopCustomer {
+    /// The name on their orders.
+    pub name: String,
+    /// Their phone number (masked for staff: "+254 7** *** 678").
+    pub phone: String,
+    /// Orders they paid for in the period.
+    #[ts(type = "number")]
+    pub orders: i64,
+    /// Paid less given back, KSh.
+    #[ts(type = "number")]
+    pub spend: i64,
+}
+
+/// The customers section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomersReport {
+    /// Every week of the period.
+    pub weeks: Vec<CustomerWeek>,
+    /// Customers (phone numbers) who placed an order in the period.
+    #[ts(type = "number")]
+    pub customers: i64,
+    /// Of them, those with two orders or more by its end.
+    #[ts(type = "number")]
+    pub repeat: i64,
+    /// "40%", or "–".
+    pub repeat_share: String,
+    /// The ten who paid most in the period.
+    pub top: Vec<TopCustomer>,
+}
+
+/// One holder's cash-up of one day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CashDayView {
+    /// YYYY-MM-DD.
+    pub day: String,
+    /// "Fri 27 Nov".
+    pub label: String,
+    /// Who took the cash (their sign-in), or "the site".
+    pub holder: String,
+    /// Cash taken less given back, KSh.
+    #[ts(type = "number")]
+    pub collected: i64,
+    /// Handed in for the day, KSh.
+    #[ts(type = "number")]
+    pub handed_in: i64,
+    /// Still held: taken less handed in (negative when more was handed in).
+    #[ts(type = "number")]
+    pub still_held: i64,
+    /// The day's cash-up on the Money tab.
+    pub url: String,
+}
+
+/// A section of the tab, and whether staff may see it (the owner's sharing form).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedSection {
+    /// The section.
+    pub section: ReportSection,
+    /// What the owner reads.
+    pub label: String,
+    /// Staff see it.
+    pub shared: bool,
+}
+
+/// The period's downloads and printable summary (the owner's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Exports {
+    /// The ledger entries as CSV.
+    pub ledger: String,
+    /// The orders placed as CSV.
+    pub orders: String,
+    /// The payments and refunds as CSV.
+    pub payments: String,
+    /// The accountant's summary of the month the period ends in.
+    pub summary: String,
+}
+
+/// The Reports tab's props. A section is null when its reader may not see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Reports {
@@ -219,22 +428,73 @@ pub struct Reports {
     pub label: String,
     /// What was wrong with the period asked for (this month is shown instead).
     pub error: Option<String>,
-    /// How the bars group the days.
+    /// How the money and orders bars group the days.
     pub grouping: Grouping,
-    /// The methods money moved by in the period, in [`Method::ALL`]'s order: the chart's legend.
-    pub methods: Vec<MethodSum>,
-    /// Money by bar, every bar of the period (empty ones too).
-    pub money: Vec<MoneyBar>,
-    /// The period's money: by method, given back by method, and the total.
-    pub money_total: MoneyBar,
-    /// Orders by bar, every bar of the period.
-    pub orders: Vec<OrdersBar>,
-    /// The period's orders.
-    pub orders_total: OrdersBar,
+    /// Money in.
+    pub money: Option<MoneyReport>,
+    /// Orders, kilos and pieces.
+    pub orders: Option<OrdersReport>,
     /// The delivered orders that owe, by age (now, whatever the period).
-    pub owing: Vec<OwingBucket>,
-    /// The period's ledger entries as CSV.
-    pub export_url: String,
+    pub owing: Option<Vec<OwingBucket>>,
+    /// Turnaround, windows, misses and re-cleans.
+    pub service: Option<ServiceReport>,
+    /// New and returning customers, repeat rate, top spenders.
+    pub customers: Option<CustomersReport>,
+    /// Each day's cash-up by holder, oldest first.
+    pub cash: Option<Vec<CashDayView>>,
+    /// The owner's form: which sections staff see.
+    pub sharing: Option<Vec<SharedSection>>,
+    /// The owner's downloads.
+    pub exports: Option<Exports>,
+}
+
+/// The service section's rows, as read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServiceFigures {
+    /// Stops done, kept and missed by day.
+    pub stops: Vec<DayStops>,
+    /// The turnaround histogram by day.
+    pub turnaround: Vec<DayTurnaround>,
+    /// Re-cleans by day.
+    pub recleans: Vec<(Date, i64)>,
+}
+
+/// The customers section's rows, as read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CustomerFigures {
+    /// By week.
+    pub weeks: Vec<WeekCustomers>,
+    /// (customers, repeat customers).
+    pub repeat: (i64, i64),
+    /// The top spenders.
+    pub top: Vec<Spender>,
+}
+
+/// What was read for a report: each section's rows, none for a section not shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Figures {
+    /// Money by day.
+    pub money: Option<Vec<DayMoney>>,
+    /// Orders by day, and the top items.
+    pub orders: Option<(Vec<DayOrders>, Vec<ItemPieces>)>,
+    /// The orders owing.
+    pub owing: Option<Vec<Owing>>,
+    /// Service.
+    pub service: Option<ServiceFigures>,
+    /// Customers.
+    pub customers: Option<CustomerFigures>,
+    /// Cash-up by day.
+    pub cash: Option<Vec<DayCash>>,
+}
+
+/// Who reads the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reader {
+    /// The owner: every section, full phone numbers, the sharing form (with what is shared) and
+    /// the downloads.
+    Owner(Vec<ReportSection>),
+    /// Staff: the sections shared with them, phone numbers masked.
+    Staff,
 }
 
 fn sums(methods: &[Method], amounts: &[(Method, i64)]) -> Vec<MethodSum> {
@@ -248,28 +508,52 @@ fn sums(methods: &[Method], amounts: &[(Method, i64)]) -> Vec<MethodSum> {
         .collect()
 }
 
-impl Reports {
-    /// The report of `period` from the days' figures and the orders owing at `today`.
-    pub fn new(
-        (period, error): (Period, Option<String>),
-        money: &[DayMoney],
-        orders: &[DayOrders],
-        owing: &[Owing],
-    ) -> Reports {
-        let grouping = Grouping::of(&period);
+/// `part` of `whole` as a percentage with `decimals` places, or "–" of nothing.
+fn percent(part: i64, whole: i64, decimals: usize) -> String {
+    if whole <= 0 {
+        return "–".to_owned();
+    }
+    format!("{:.*}%", decimals, part as f64 * 100.0 / whole as f64)
+}
+
+/// The hours at percentile `p` (nearest rank) of a histogram of (hours, orders).
+fn percentile(histogram: &[(i64, i64)], p: i64) -> Option<i64> {
+    let mut sorted = histogram.to_vec();
+    sorted.sort_unstable();
+    let n: i64 = sorted.iter().map(|(_, count)| count).sum();
+    if n == 0 {
+        return None;
+    }
+    let rank = ((n * p) + 99) / 100;
+    let mut seen = 0;
+    for (hours, count) in sorted {
+        seen += count;
+        if seen >= rank.max(1) {
+            return Some(hours);
+        }
+    }
+    None
+}
+
+/// The bars' first days from `first` to `last` by `grouping`.
+fn bar_starts(grouping: Grouping, first: Date, last: Date) -> Vec<Date> {
+    let mut starts = Vec::new();
+    let mut start = grouping.start(first);
+    while start <= last {
+        starts.push(start);
+        start = grouping.next(start);
+    }
+    starts
+}
+
+impl MoneyReport {
+    fn new(grouping: Grouping, starts: &[Date], period: &Period, money: &[DayMoney]) -> MoneyReport {
         let methods: Vec<Method> = Method::ALL
             .iter()
             .copied()
             .filter(|method| money.iter().any(|day| day.received.iter().chain(&day.refunded).any(|(m, _)| m == method)))
             .collect();
-        let mut starts = Vec::new();
-        let mut start = grouping.start(period.first);
-        while start <= period.last {
-            starts.push(start);
-            start = grouping.next(start);
-        }
-        let in_bar = |bar: Date, day: Date| grouping.start(day) == bar;
-        let money_bar = |start: Date, label: String, days: &mut dyn Iterator<Item = &DayMoney>| {
+        let bar = |start: Date, label: String, days: &mut dyn Iterator<Item = &DayMoney>| {
             let (mut received, mut refunded) = (Vec::new(), Vec::new());
             for day in days {
                 received.extend(day.received.iter().copied());
@@ -280,7 +564,22 @@ impl Reports {
             let total = received.iter().map(|s| s.amount).sum::<i64>() - refunded.iter().map(|s| s.amount).sum::<i64>();
             MoneyBar { start: start.to_string(), label, received, refunded, total }
         };
-        let orders_bar = |start: Date, label: String, days: &mut dyn Iterator<Item = &DayOrders>| {
+        MoneyReport {
+            methods: sums(&methods, &[]),
+            bars: starts
+                .iter()
+                .map(|&start| {
+                    bar(start, grouping.label(start), &mut money.iter().filter(|d| grouping.start(d.day) == start))
+                })
+                .collect(),
+            total: bar(period.first, "In all".to_owned(), &mut money.iter()),
+        }
+    }
+}
+
+impl OrdersReport {
+    fn new(grouping: Grouping, starts: &[Date], period: &Period, orders: &[DayOrders], items: &[ItemPieces]) -> Self {
+        let bar = |start: Date, label: String, days: &mut dyn Iterator<Item = &DayOrders>| {
             let mut bar = OrdersBar { start: start.to_string(), label, orders: 0, kilos: 0, amount: 0 };
             for day in days {
                 bar.orders += day.orders;
@@ -289,24 +588,164 @@ impl Reports {
             }
             bar
         };
-        let owing = Age::ALL
-            .iter()
-            .map(|&age| {
-                let orders: Vec<OwingOrder> = owing
-                    .iter()
-                    .filter(|order| Age::of(order.days) == age)
-                    .map(|order| OwingOrder {
-                        reference: order.reference.clone(),
-                        name: order.name.clone(),
-                        due: order.due,
-                        delivered: day_label(order.delivered),
-                        days: order.days,
-                    })
-                    .collect();
-                OwingBucket { label: age.label().to_owned(), due: orders.iter().map(|o| o.due).sum(), orders }
+        OrdersReport {
+            bars: starts
+                .iter()
+                .map(|&start| {
+                    bar(start, grouping.label(start), &mut orders.iter().filter(|d| grouping.start(d.day) == start))
+                })
+                .collect(),
+            total: bar(period.first, "In all".to_owned(), &mut orders.iter()),
+            items: items
+                .iter()
+                .map(|item| ItemView { item: item.item.clone(), label: item.label.clone(), pieces: item.pieces })
+                .collect(),
+        }
+    }
+}
+
+impl ServiceWeek {
+    fn new(start: Date, label: String, stops: &[&DayStops], turnaround: &[&DayTurnaround]) -> ServiceWeek {
+        let histogram: Vec<(i64, i64)> = turnaround.iter().map(|t| (t.hours, t.orders)).collect();
+        let of = |kind: StopKind, field: fn(&DayStops) -> i64| {
+            stops.iter().filter(|s| s.kind == kind).map(|s| field(s)).sum::<i64>()
+        };
+        let week = ServiceWeek {
+            start: start.to_string(),
+            label,
+            delivered: histogram.iter().map(|(_, count)| count).sum(),
+            median_hours: percentile(&histogram, 50),
+            p90_hours: percentile(&histogram, 90),
+            pickups_done: of(StopKind::Pickup, |s| s.done),
+            pickups_kept: of(StopKind::Pickup, |s| s.kept),
+            pickups_missed: of(StopKind::Pickup, |s| s.missed),
+            deliveries_done: of(StopKind::Delivery, |s| s.done),
+            deliveries_kept: of(StopKind::Delivery, |s| s.kept),
+            deliveries_missed: of(StopKind::Delivery, |s| s.missed),
+            kept_share: String::new(),
+        };
+        let booked = week.pickups_done + week.pickups_missed + week.deliveries_done + week.deliveries_missed;
+        ServiceWeek { kept_share: percent(week.pickups_kept + week.deliveries_kept, booked, 0), ..week }
+    }
+}
+
+impl ServiceReport {
+    fn new(period: &Period, figures: &ServiceFigures) -> ServiceReport {
+        let weeks = bar_starts(Grouping::Week, period.first, period.last)
+            .into_iter()
+            .map(|start| {
+                let in_week = |day: Date| Grouping::Week.start(day) == start;
+                let stops: Vec<&DayStops> = figures.stops.iter().filter(|s| in_week(s.day)).collect();
+                let turnaround: Vec<&DayTurnaround> = figures.turnaround.iter().filter(|t| in_week(t.day)).collect();
+                ServiceWeek::new(start, Grouping::Week.label(start), &stops, &turnaround)
             })
             .collect();
+        let all_stops: Vec<&DayStops> = figures.stops.iter().collect();
+        let all_turnaround: Vec<&DayTurnaround> = figures.turnaround.iter().collect();
+        let recleans = bar_starts(Grouping::Month, period.first, period.last)
+            .into_iter()
+            .map(|month| {
+                let in_month = |day: Date| Grouping::Month.start(day) == month;
+                let recleans = figures.recleans.iter().filter(|(day, _)| in_month(*day)).map(|(_, n)| n).sum();
+                let delivered = figures
+                    .stops
+                    .iter()
+                    .filter(|s| s.kind == StopKind::Delivery && in_month(s.day))
+                    .map(|s| s.done)
+                    .sum();
+                RecleanMonth {
+                    start: month.max(period.first).to_string(),
+                    label: Grouping::Month.label(month),
+                    recleans,
+                    delivered,
+                    share: percent(recleans, delivered, 1),
+                }
+            })
+            .collect();
+        ServiceReport {
+            weeks,
+            total: ServiceWeek::new(period.first, "In all".to_owned(), &all_stops, &all_turnaround),
+            recleans,
+        }
+    }
+}
+
+impl CustomersReport {
+    fn new(period: &Period, figures: &CustomerFigures, masked: bool) -> CustomersReport {
+        let weeks = bar_starts(Grouping::Week, period.first, period.last)
+            .into_iter()
+            .map(|start| {
+                let week = figures.weeks.iter().find(|w| w.week == start);
+                let (customers, new) = week.map_or((0, 0), |w| (w.customers, w.new));
+                CustomerWeek {
+                    start: start.to_string(),
+                    label: Grouping::Week.label(start),
+                    new,
+                    returning: customers - new,
+                }
+            })
+            .collect();
+        let (customers, repeat) = figures.repeat;
+        CustomersReport {
+            weeks,
+            customers,
+            repeat,
+            repeat_share: percent(repeat, customers, 0),
+            top: figures
+                .top
+                .iter()
+                .map(|spender| TopCustomer {
+                    name: spender.name.clone(),
+                    phone: if masked { PhoneNumber::masked(&spender.phone) } else { spender.phone.clone() },
+                    orders: spender.orders,
+                    spend: spender.spend,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn owing_buckets(owing: &[Owing]) -> Vec<OwingBucket> {
+    Age::ALL
+        .iter()
+        .map(|&age| {
+            let orders: Vec<OwingOrder> = owing
+                .iter()
+                .filter(|order| Age::of(order.days) == age)
+                .map(|order| OwingOrder {
+                    reference: order.reference.clone(),
+                    name: order.name.clone(),
+                    due: order.due,
+                    delivered: day_label(order.delivered),
+                    days: order.days,
+                })
+                .collect();
+            OwingBucket { label: age.label().to_owned(), due: orders.iter().map(|o| o.due).sum(), orders }
+        })
+        .collect()
+}
+
+fn cash_days(cash: &[DayCash]) -> Vec<CashDayView> {
+    cash.iter()
+        .map(|day| CashDayView {
+            day: day.day.to_string(),
+            label: day_label(day.day),
+            holder: day.holder.clone(),
+            collected: day.collected,
+            handed_in: day.handed_in,
+            still_held: day.collected - day.handed_in,
+            url: format!("/admin?tab=money&date={}", day.day),
+        })
+        .collect()
+}
+
+impl Reports {
+    /// The report of `period` from what was read, for `reader`.
+    pub fn new((period, error): (Period, Option<String>), figures: &Figures, reader: &Reader) -> Reports {
+        let grouping = Grouping::of(&period);
+        let starts = bar_starts(grouping, period.first, period.last);
         let (from, to) = (period.first.to_string(), period.last.to_string());
+        let owner = matches!(reader, Reader::Owner(_));
         Reports {
             period: period.kind,
             label: if period.first == period.last {
@@ -316,21 +755,156 @@ impl Reports {
             },
             error,
             grouping,
-            methods: sums(&methods, &[]),
-            money: starts
-                .iter()
-                .map(|&bar| money_bar(bar, grouping.label(bar), &mut money.iter().filter(|d| in_bar(bar, d.day))))
-                .collect(),
-            money_total: money_bar(period.first, "In all".to_owned(), &mut money.iter()),
-            orders: starts
-                .iter()
-                .map(|&bar| orders_bar(bar, grouping.label(bar), &mut orders.iter().filter(|d| in_bar(bar, d.day))))
-                .collect(),
-            orders_total: orders_bar(period.first, "In all".to_owned(), &mut orders.iter()),
-            owing,
-            export_url: format!("/admin/exports/ledger.csv?from={from}&to={to}"),
+            money: figures.money.as_ref().map(|money| MoneyReport::new(grouping, &starts, &period, money)),
+            orders: figures
+                .orders
+                .as_ref()
+                .map(|(orders, items)| OrdersReport::new(grouping, &starts, &period, orders, items)),
+            owing: figures.owing.as_deref().map(owing_buckets),
+            service: figures.service.as_ref().map(|service| ServiceReport::new(&period, service)),
+            customers: figures.customers.as_ref().map(|customers| CustomersReport::new(&period, customers, !owner)),
+            cash: figures.cash.as_deref().map(cash_days),
+            sharing: match reader {
+                Reader::Owner(shared) => Some(
+                    ReportSection::ALL
+                        .iter()
+                        .map(|&section| SharedSection {
+                            section,
+                            label: section.label().to_owned(),
+                            shared: shared.contains(&section),
+                        })
+                        .collect(),
+                ),
+                Reader::Staff => None,
+            },
+            exports: owner.then(|| Exports {
+                ledger: format!("/admin/exports/ledger.csv?from={from}&to={to}"),
+                orders: format!("/admin/exports/orders.csv?from={from}&to={to}"),
+                payments: format!("/admin/exports/payments.csv?from={from}&to={to}"),
+                summary: format!("/admin/exports/summary?month={}", to.get(..7).unwrap_or_default()),
+            }),
             from,
             to,
+        }
+    }
+}
+
+/// A month as the summary's address names it (`2026-11`): its first and last day.
+pub fn month_of(text: &str) -> Option<(Date, Date)> {
+    let (year, month) = text.trim().split_once('-')?;
+    let (year, month): (i32, u8) = (year.parse().ok()?, month.parse().ok()?);
+    if !(2000..=2200).contains(&year) || month.to_string().len() > 2 {
+        return None;
+    }
+    let first = Date::from_calendar_date(year, Month::try_from(month).ok()?, 1).ok()?;
+    let last = Grouping::Month.next(first) - Duration::days(1);
+    Some((first, last))
+}
+
+/// `GET /admin/exports/summary?month=YYYY-MM`: the accountant's summary of a month, a page that
+/// prints on one A4 sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthSummary {
+    /// "November 2026".
+    pub month: String,
+    /// Its first day, YYYY-MM-DD.
+    pub from: String,
+    /// Its last day, YYYY-MM-DD.
+    pub to: String,
+    /// Whether the month is not over yet (the figures are to date).
+    pub to_date: bool,
+    /// Received by each method that took something.
+    pub received: Vec<MethodSum>,
+    /// Given back by each method that gave something.
+    pub refunded: Vec<MethodSum>,
+    /// Received in all, KSh.
+    #[ts(type = "number")]
+    pub received_total: i64,
+    /// Given back in all, KSh.
+    #[ts(type = "number")]
+    pub refunded_total: i64,
+    /// Received less given back, KSh.
+    #[ts(type = "number")]
+    pub net: i64,
+    /// What the ledger charged, by kind: "Charges", "Adjustments", "Discounts".
+    pub charged: Vec<SummaryLine>,
+    /// Charged in all, KSh.
+    #[ts(type = "number")]
+    pub charged_total: i64,
+    /// Orders placed (not cancelled), their kilos and bills.
+    pub orders: OrdersBar,
+    /// Cash taken less given back, KSh.
+    #[ts(type = "number")]
+    pub cash_collected: i64,
+    /// Cash handed in for the month's days, KSh.
+    #[ts(type = "number")]
+    pub cash_handed_in: i64,
+    /// The month before, YYYY-MM.
+    pub previous: String,
+    /// The month after, YYYY-MM, unless it has not begun.
+    pub next: Option<String>,
+}
+
+/// A labelled amount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryLine {
+    /// What it is.
+    pub label: String,
+    /// KSh.
+    #[ts(type = "number")]
+    pub amount: i64,
+}
+
+impl MonthSummary {
+    /// The summary of the month from `first` to `last` at `today`, from its money by day, the
+    /// ledger's charges by kind, its orders by day and its cash by day.
+    pub fn new(
+        (first, last): (Date, Date),
+        today: Date,
+        money: &[DayMoney],
+        charged: &[(crate::domain::EntryKind, i64)],
+        orders: &[DayOrders],
+        cash: &[DayCash],
+    ) -> MonthSummary {
+        let period = Period { kind: PeriodKind::Custom, first, last };
+        let report = MoneyReport::new(Grouping::Month, &[first], &period, money);
+        let taken = |sums: &[MethodSum]| sums.iter().filter(|s| s.amount != 0).copied().collect::<Vec<_>>();
+        let received_total: i64 = report.total.received.iter().map(|s| s.amount).sum();
+        let refunded_total: i64 = report.total.refunded.iter().map(|s| s.amount).sum();
+        let orders = OrdersReport::new(Grouping::Month, &[first], &period, orders, &[]).total;
+        let charged: Vec<SummaryLine> = charged
+            .iter()
+            .map(|(kind, amount)| SummaryLine {
+                label: match kind {
+                    crate::domain::EntryKind::Adjustment => "Adjustments (new bills, cancellations)",
+                    crate::domain::EntryKind::Discount => "Discounts",
+                    _ => "Charges (orders placed)",
+                }
+                .to_owned(),
+                amount: *amount,
+            })
+            .collect();
+        let next = Grouping::Month.next(first);
+        let month = |day: Date| format!("{:04}-{:02}", day.year(), u8::from(day.month()));
+        MonthSummary {
+            month: Grouping::Month.label(first),
+            from: first.to_string(),
+            to: last.to_string(),
+            to_date: today <= last,
+            received: taken(&report.total.received),
+            refunded: taken(&report.total.refunded),
+            received_total,
+            refunded_total,
+            net: received_total - refunded_total,
+            charged_total: charged.iter().map(|line| line.amount).sum(),
+            charged,
+            orders: OrdersBar { label: "Orders placed".to_owned(), ..orders },
+            cash_collected: cash.iter().map(|day| day.collected).sum(),
+            cash_handed_in: cash.iter().map(|day| day.handed_in).sum(),
+            previous: month(first - Duration::days(1)),
+            next: (next <= today).then(|| month(next)),
         }
     }
 }
@@ -388,18 +962,65 @@ mod tests {
         ];
         let orders = [DayOrders { day: date!(2026 - 11 - 24), orders: 2, kilos: 9, amount: 1350 }];
 
-        let reports = Reports::new((period, None), &money, &orders, &[]);
+        let figures =
+            Figures { money: Some(money.to_vec()), orders: Some((orders.to_vec(), Vec::new())), ..Figures::default() };
 
-        assert_eq!(reports.money.len(), 5, "Monday to Friday");
+        let reports = Reports::new((period, None), &figures, &Reader::Owner(Vec::new()));
+
+        let money = reports.money.unwrap();
+        assert_eq!(money.bars.len(), 5, "Monday to Friday");
         assert_eq!(
-            reports.methods.iter().map(|m| m.method).collect::<Vec<_>>(),
+            money.methods.iter().map(|m| m.method).collect::<Vec<_>>(),
             [Method::Prompt, Method::Till, Method::Cash]
         );
-        assert_eq!(reports.money[1].total, 950);
-        assert_eq!(reports.money[3].total, 500);
-        assert_eq!(reports.money_total.total, 1450);
-        assert_eq!(reports.money_total.refunded.iter().map(|s| s.amount).sum::<i64>(), 200);
-        assert_eq!((reports.orders_total.orders, reports.orders_total.kilos), (2, 9));
-        assert_eq!(reports.export_url, "/admin/exports/ledger.csv?from=2026-11-23&to=2026-11-27");
+        assert_eq!(money.bars[1].total, 950);
+        assert_eq!(money.bars[3].total, 500);
+        assert_eq!(money.total.total, 1450);
+        assert_eq!(money.total.refunded.iter().map(|s| s.amount).sum::<i64>(), 200);
+        let orders = reports.orders.unwrap();
+        assert_eq!((orders.total.orders, orders.total.kilos), (2, 9));
+        assert_eq!(reports.exports.unwrap().ledger, "/admin/exports/ledger.csv?from=2026-11-23&to=2026-11-27");
+        assert!(reports.service.is_none() && reports.customers.is_none(), "what was not read is not shown");
+    }
+
+    #[test]
+    fn turnaround_percentiles_are_read_from_the_hours_histogram() {
+        assert_eq!(percentile(&[], 50), None);
+        // 10 orders: 4 back in 24 hours, 5 in 48, 1 in 120.
+        let histogram = [(48, 5), (24, 4), (120, 1)];
+        assert_eq!(percentile(&histogram, 50), Some(48));
+        assert_eq!(percentile(&histogram, 90), Some(48));
+        assert_eq!(percentile(&[(24, 4), (48, 5), (120, 2)], 90), Some(120));
+        assert_eq!(percentile(&[(7, 1)], 50), Some(7));
+    }
+
+    #[test]
+    fn staff_see_masked_phones_and_no_downloads() {
+        let today = date!(2026 - 11 - 27);
+        let (period, _) = Period::ask(Some("week"), None, None, today);
+        let spender = Spender { phone: "+254712345678".to_owned(), name: "Amina".to_owned(), orders: 2, spend: 1500 };
+        let figures = Figures {
+            customers: Some(CustomerFigures {
+                weeks: vec![WeekCustomers { week: date!(2026 - 11 - 23), customers: 5, new: 2 }],
+                repeat: (5, 2),
+                top: vec![spender],
+            }),
+            ..Figures::default()
+        };
+
+        let staff = Reports::new((period, None), &figures, &Reader::Staff);
+        let owner = Reports::new((period, None), &figures, &Reader::Owner(vec![ReportSection::Customers]));
+
+        let customers = staff.customers.unwrap();
+        assert_eq!(customers.top[0].phone, "+254 7** *** 678");
+        assert_eq!(
+            (customers.weeks[0].new, customers.weeks[0].returning, customers.repeat_share.as_str()),
+            (2, 3, "40%")
+        );
+        assert!(staff.exports.is_none() && staff.sharing.is_none());
+        assert_eq!(owner.customers.unwrap().top[0].phone, "+254712345678");
+        let sharing = owner.sharing.unwrap();
+        assert!(sharing.iter().any(|s| s.section == ReportSection::Customers && s.shared));
+        assert!(sharing.iter().any(|s| s.section == ReportSection::Money && !s.shared));
     }
 }

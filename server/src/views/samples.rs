@@ -90,6 +90,7 @@ pub fn dashboard() -> DashboardProps {
         sends_prompts: true,
         backups: Some(BackupStatus::new(None, None, time::macros::datetime!(2026-11-24 16:40 UTC))),
         reports: None,
+        reports_tab: true,
     }
 }
 

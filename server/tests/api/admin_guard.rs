@@ -28,7 +28,8 @@ fn fill(path: &str, id: &str) -> String {
 }
 
 /// Which part of the staff side a registered route belongs to, as the roles say: the valet
-/// page, the dashboard, staff accounts (`…/staff…`, the owner's), or signing out (everyone).
+/// page, the dashboard, the owner's (staff accounts `…/staff…`, the downloads `/admin/exports…`,
+/// what staff see of the reports `/admin/reports…`), or signing out (everyone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Area {
     Valet,
@@ -45,7 +46,7 @@ fn every_registered_route(id: &str) -> Vec<(Method, String, bool, Area)> {
         let area = match route.path {
             _ if prefix == "/valet" => Area::Valet,
             "/logout" => Area::SignOut,
-            path if path.starts_with("/staff") || path.starts_with("/exports") => Area::Accounts,
+            path if ["/staff", "/exports", "/reports"].iter().any(|owners| path.starts_with(owners)) => Area::Accounts,
             _ => Area::Dashboard,
         };
         (Method::from_bytes(route.method.as_str().as_bytes()).unwrap(), path.clone(), path.starts_with("/api/"), area)

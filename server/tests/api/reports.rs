@@ -148,4 +148,297 @@ async fn the_reports_give_the_exact_figures_of_a_known_history(backend: Backend)
     assert_eq!(forbidden.status(), 303, "staff are sent back to the dashboard: exports are the owner's");
 }
 
-crate::on_each_backend!(the_reports_give_the_exact_figures_of_a_known_history);
+/// An amount as the pages write it: "KSh 1,050".
+fn ksh(amount: i64) -> String {
+    let digits = amount.to_string();
+    let mut grouped = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("KSh {grouped}")
+}
+
+/// GET `path` as `session`: the status and the body.
+async fn get(app: &crate::helpers::TestApp, session: &crate::helpers::SignedIn, path: String) -> (u16, String) {
+    let response = app.staff_request(reqwest::Method::GET, &path, session, false).send().await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+/// Posts the Reports tab's sharing form as `session`, with its CSRF token and `form`.
+async fn share(app: &crate::helpers::TestApp, session: &crate::helpers::SignedIn, form: &str) -> reqwest::Response {
+    app.staff_request(reqwest::Method::POST, "/admin/reports/sharing", session, false)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("csrf={}&{form}", session.csrf))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Moves the `kind` stop of order `id` to `day` and the window `start`-`end` (minutes), planned:
+/// the booking as staff would have confirmed it.
+fn book(app: &crate::helpers::TestApp, id: &str, kind: &str, day: time::Date, (start, end): (i32, i32)) {
+    use diesel::prelude::*;
+    use laundry::db::schema::stops;
+    app.with_db(|c| {
+        let moved = diesel::update(stops::table.filter(stops::order_id.eq(id)).filter(stops::kind.eq(kind)))
+            .set((
+                stops::day.eq(day),
+                stops::window_start.eq(start),
+                stops::window_end.eq(end),
+                stops::state.eq("planned"),
+            ))
+            .execute(c)
+            .unwrap();
+        assert_eq!(moved, 1, "order {id} has a {kind}");
+    });
+}
+
+/// The key of the `kind` stop of order `id`.
+fn stop_of(app: &crate::helpers::TestApp, id: &str, kind: &str) -> String {
+    use diesel::prelude::*;
+    use laundry::db::schema::stops;
+    app.with_db(|c| {
+        stops::table.filter(stops::order_id.eq(id)).filter(stops::kind.eq(kind)).select(stops::id).first(c).unwrap()
+    })
+}
+
+async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: Backend) {
+    use laundry::domain::{OrderSource, RecleanRequest, StopKind};
+    use laundry::lifecycle::valet::{Actor, miss};
+    use laundry::models::reports::{
+        DayCash, DayStops, DayTurnaround, ItemPieces, Spender, WeekCustomers, cash_by_day, customers_by_week,
+        recleans_by_day, repeat_customers, stops_by_day, top_items, top_spenders, turnaround_by_day,
+    };
+
+    let clock = stopped_clock();
+    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let place = |name: &'static str, phone: &'static str, kg: &'static str, pieces: serde_json::Value| {
+        let app = &app;
+        async move {
+            let body = serde_json::json!({
+                "customerName": name, "phone": phone, "location": "Kilimani",
+                "serviceType": if kg.is_empty() { "" } else { "wash-fold" }, "quantity": kg,
+                "paymentMethod": "pay-delivery", "pieces": pieces,
+            });
+            let key = uuid::Uuid::new_v4().to_string();
+            let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
+            assert_eq!(response.status(), 201, "{name}'s order is placed");
+            let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+            (crate::mpesa::order(app, &reference).id, reference)
+        }
+    };
+    let nobody = NotifyCustomer::nobody();
+    let staff_actor = Actor { email: OWNER, only_run_of: None };
+    let at = |moment: OffsetDateTime| {
+        clock.set(moment);
+        utc(moment)
+    };
+
+    // Week 1 (Monday 2 November): Amina and Brian order; pieces of shirts and a gown.
+    at(datetime!(2026-11-02 09:00 +3));
+    let (a, a_ref) = place("Amina Wanjiru", "0712345678", "3", serde_json::json!({ "shirt": 2 })).await;
+    let (b, _) = place("Brian Otieno", "0722000111", "", serde_json::json!({ "shirt": 1, "graduation-gown": 1 })).await;
+    book(&app, &a, "pickup", date!(2026 - 11 - 02), (840, 960)); // 14:00-16:00
+    book(&app, &b, "pickup", date!(2026 - 11 - 02), (840, 960));
+    // Amina's is picked up in her window; Brian's an hour after his closed.
+    let now = at(datetime!(2026-11-02 15:00 +3));
+    app.with_db(|c| set_status(c, &a, OrderStatus::PickedUp, OWNER, &nobody, now).unwrap());
+    let now = at(datetime!(2026-11-02 17:00 +3));
+    app.with_db(|c| set_status(c, &b, OrderStatus::PickedUp, OWNER, &nobody, now).unwrap());
+    for id in [&a, &b] {
+        app.with_db(|c| set_status(c, id, OrderStatus::Ready, OWNER, &nobody, now).unwrap());
+    }
+    book(&app, &a, "delivery", date!(2026 - 11 - 04), (1080, 1200)); // 18:00-20:00
+    book(&app, &b, "delivery", date!(2026 - 11 - 04), (1080, 1200));
+    // Brian's comes back on the 4th, in its window, and he pays by code; nobody is at Amina's door.
+    let now = at(datetime!(2026-11-04 19:00 +3));
+    app.with_db(|c| set_status(c, &b, OrderStatus::Delivered, OWNER, &nobody, now).unwrap());
+    let code = laundry::domain::MpesaCode::parse("QKH94M1Z12").unwrap();
+    app.with_db(|c| record_payment(c, &b, &StaffPayment::Mpesa(code, Some(300)), OWNER, false, &nobody, now))
+        .unwrap()
+        .unwrap();
+    let schedule = app.state.settings().schedule.clone();
+    let context = laundry::lifecycle::Context { by: OWNER, notify: &nobody, schedule: &schedule, now };
+    let missed = app.with_db(|c| miss(c, &stop_of(&app, &a, "delivery"), staff_actor, "Not home", &context));
+    assert!(missed.is_ok(), "the delivery is missed: {missed:?}");
+    // Moved to the 5th (the miss is cleared from the stop, not from the report), delivered in it;
+    // she pays her bill in cash, and the next day KSh 100 of it is taken off for a stain and given
+    // back.
+    book(&app, &a, "delivery", date!(2026 - 11 - 05), (1080, 1200));
+    let now = at(datetime!(2026-11-05 19:30 +3));
+    app.with_db(|c| set_status(c, &a, OrderStatus::Delivered, OWNER, &nobody, now).unwrap());
+    let bill = crate::helpers::money(&app, &a_ref).0.charged;
+    let cash = i32::try_from(bill).unwrap();
+    app.with_db(|c| record_payment(c, &a, &StaffPayment::Cash(Some(cash)), OWNER, false, &nobody, now))
+        .unwrap()
+        .unwrap();
+    app.with_db(|c| laundry::models::ledger::Handover::add(c, OWNER, date!(2026 - 11 - 05), cash, "", OWNER, now))
+        .unwrap();
+    let now = at(datetime!(2026-11-06 10:00 +3));
+    app.with_db(|c| laundry::lifecycle::money::discount(c, &a, 100, "A stain stayed", OWNER, now)).unwrap().unwrap();
+    app.with_db(|c| laundry::lifecycle::money::refund(c, &a, Method::Cash, 100, None, "Stain", OWNER, now))
+        .unwrap()
+        .unwrap();
+    // Amina asks for her shirts again.
+    let request = RecleanRequest { positions: [1].into_iter().collect(), problem: "A stain".to_owned(), pickup: None };
+    let texts = app.state.texts().clone();
+    let terms = laundry::lifecycle::place::PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
+    app.with_db(|c| laundry::lifecycle::reclean::ask(c, &a, &request, &terms, 7, now, now)).unwrap();
+
+    // Week 2: Amina again (returning); Carol's first order is cancelled (not a customer).
+    at(datetime!(2026-11-10 09:00 +3));
+    place("Amina Wanjiru", "0712345678", "2", serde_json::json!({})).await;
+    let (d, _) = place("Carol Njeri", "0733000222", "", serde_json::json!({ "shirt": 5 })).await;
+    let now = at(datetime!(2026-11-10 10:00 +3));
+    app.with_db(|c| set_status(c, &d, OrderStatus::Cancelled, OWNER, &nobody, now).unwrap());
+    at(datetime!(2026-11-20 10:00 +3));
+
+    let (first, last) = (date!(2026 - 11 - 02), date!(2026 - 11 - 15));
+    let read = app.with_db(|c| {
+        (
+            stops_by_day(c, first, last).unwrap(),
+            turnaround_by_day(c, first, last).unwrap(),
+            top_items(c, first, last).unwrap(),
+            customers_by_week(c, first, last).unwrap(),
+            repeat_customers(c, first, last).unwrap(),
+            top_spenders(c, first, last).unwrap(),
+            recleans_by_day(c, first, last).unwrap(),
+            cash_by_day(c, first, last).unwrap(),
+        )
+    });
+    let (stops, turnaround, items, weeks, repeat, spenders, recleans, cash) = read;
+    let stop = |day, kind, done, kept, missed| DayStops { day, kind, done, kept, missed };
+    assert_eq!(
+        stops,
+        [
+            stop(date!(2026 - 11 - 02), StopKind::Pickup, 2, 1, 0),
+            stop(date!(2026 - 11 - 04), StopKind::Delivery, 1, 1, 1),
+            stop(date!(2026 - 11 - 05), StopKind::Delivery, 1, 1, 0),
+        ],
+        "Brian's pickup was late; Amina's delivery was missed on the 4th, kept on the 5th"
+    );
+    // Brian: 17:00 on the 2nd to 19:00 on the 4th, 50 hours; Amina: 15:00 to 19:30 on the 5th, 76.5.
+    assert_eq!(
+        turnaround,
+        [
+            DayTurnaround { day: date!(2026 - 11 - 04), hours: 50, orders: 1 },
+            DayTurnaround { day: date!(2026 - 11 - 05), hours: 76, orders: 1 },
+        ]
+    );
+    let item = |item: &str, pieces| (item.to_owned(), pieces);
+    assert_eq!(
+        items.iter().map(|i: &ItemPieces| (i.item.clone(), i.pieces)).collect::<Vec<_>>(),
+        [item("shirt", 5), item("graduation-gown", 1)],
+        "Amina's two and Brian's one, and Amina's two again in her re-clean; not the cancelled order's five"
+    );
+    assert_eq!(
+        weeks,
+        [
+            WeekCustomers { week: date!(2026 - 11 - 02), customers: 2, new: 2 },
+            WeekCustomers { week: date!(2026 - 11 - 09), customers: 1, new: 0 },
+        ]
+    );
+    assert_eq!(repeat, (2, 1), "Amina ordered more than once; Brian once");
+    assert_eq!(
+        spenders,
+        [
+            Spender {
+                phone: "+254712345678".to_owned(),
+                name: "Amina Wanjiru".to_owned(),
+                orders: 1,
+                spend: bill - 100
+            },
+            Spender { phone: "+254722000111".to_owned(), name: "Brian Otieno".to_owned(), orders: 1, spend: 300 },
+        ]
+    );
+    assert_eq!(recleans, [(date!(2026 - 11 - 06), 1)]);
+    assert_eq!(
+        cash,
+        [
+            DayCash { day: date!(2026 - 11 - 05), holder: OWNER.to_owned(), collected: bill, handed_in: bill },
+            DayCash { day: date!(2026 - 11 - 06), holder: OWNER.to_owned(), collected: -100, handed_in: 0 },
+        ]
+    );
+
+    // The owner's tab shows every section, and the form to share them.
+    let owner = app.sign_in_as(OWNER, "Reports-Test-Pass-2026", StaffRole::Owner).await;
+    let period = "period=custom&from=2026-11-02&to=2026-11-15";
+    let (status, html) = get(&app, &owner, format!("/admin?tab=reports&{period}")).await;
+    assert_eq!(status, 200);
+    for text in [
+        "Turnaround: 2 d 2 h median, windows kept 60%, 1 missed",
+        "Customers: 2, 50% ordered more than once",
+        "+254712345678",
+        "Cash-up by day: KSh -100 still held",
+        "50.0%",
+        "What staff see",
+        "/admin/exports/orders.csv?from=2026-11-02&amp;to=2026-11-15",
+    ] {
+        assert!(html.contains(text), "the owner's Reports tab shows {text:?}");
+    }
+
+    // Staff see nothing of it until the owner shares; then only what is shared, phones masked.
+    let desk = app.sign_in_as("desk@example.com", "Reports-Test-Pass-2026", StaffRole::Staff).await;
+    let (_, html) = get(&app, &desk, format!("/admin?tab=reports&{period}")).await;
+    assert!(!html.contains("Turnaround:") && !html.contains("Money in:"), "nothing is shared yet");
+    let refused = share(&app, &desk, "money=on").await;
+    assert_eq!(refused.status(), 303, "staff cannot share");
+    assert_eq!(refused.headers()["location"], "/admin");
+    let shared = share(&app, &owner, "period=custom&from=2026-11-02&to=2026-11-15&service=on&customers=on").await;
+    assert_eq!(shared.status(), 303);
+    assert!(shared.headers()["location"].to_str().unwrap().starts_with("/admin?tab=reports"));
+    assert_eq!(share(&app, &owner, "everything=on").await.status(), 400, "an unknown section is refused");
+    let (_, html) = get(&app, &desk, format!("/admin?tab=reports&{period}")).await;
+    assert!(html.contains("Turnaround: 2 d 2 h median") && html.contains("+254 7** *** 678"));
+    let customers = &html[html.find("reports-customers").unwrap()..];
+    let customers = &customers[..customers.find("</section>").unwrap()];
+    assert!(!customers.contains("+254712345678"), "staff read the top customers' phone numbers masked");
+    assert!(!html.contains("Money in:") && !html.contains("Cash-up by day") && !html.contains("What staff see"));
+    assert!(!html.contains("Download as CSV"), "downloads are the owner's");
+
+    // The CSV downloads of the period, and the month's summary; all the owner's.
+    let (status, orders) =
+        get(&app, &owner, "/admin/exports/orders.csv?from=2026-11-02&to=2026-11-15".to_owned()).await;
+    assert_eq!(status, 200);
+    let lines: Vec<&str> = orders.lines().collect();
+    assert_eq!(
+        lines[0],
+        "order_id,placed_at,customer,phone,location,service,source,status,payment_method,billed_kes,paid_kes,due_kes"
+    );
+    assert_eq!(lines.len(), 6, "five orders (the re-clean's too) under the header: {orders}");
+    let amina = lines.iter().find(|line| line.starts_with(&a_ref)).unwrap();
+    assert!(amina.contains(",2026-11-02T09:00:00+03:00,Amina Wanjiru,+254712345678,Kilimani,"), "{amina}");
+    assert!(amina.contains(",delivered,pay-delivery,"), "{amina}");
+    assert!(amina.ends_with(&format!(",{},{},0", bill - 100, bill - 100)), "billed and paid less 100: {amina}");
+    let (status, payments) =
+        get(&app, &owner, "/admin/exports/payments.csv?from=2026-11-04&to=2026-11-06".to_owned()).await;
+    assert_eq!(status, 200);
+    let amounts: Vec<(String, String)> = payments
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            (fields[4].to_owned(), fields[6].to_owned())
+        })
+        .collect();
+    let pair = |kind: &str, amount: &str| (kind.to_owned(), amount.to_owned());
+    assert_eq!(amounts, [pair("payment", "300"), pair("payment", &bill.to_string()), pair("refund", "-100")]);
+    let (status, summary) = get(&app, &owner, "/admin/exports/summary?month=2026-11".to_owned()).await;
+    assert_eq!(status, 200);
+    let net = ksh(300 + bill - 100);
+    for text in ["Summary of November 2026", "Net received", net.as_str(), "Cash handed in", "Discounts"] {
+        assert!(summary.contains(text), "the summary shows {text:?}: {summary}");
+    }
+    assert_eq!(get(&app, &owner, "/admin/exports/summary?month=2026-13".to_owned()).await.0, 400);
+    assert_eq!(get(&app, &owner, "/admin/exports/summary?month=2027-01".to_owned()).await.0, 400, "not begun");
+    assert_eq!(get(&app, &desk, "/admin/exports/summary?month=2026-11".to_owned()).await.0, 303);
+    assert_eq!(get(&app, &desk, "/admin/exports/orders.csv?from=2026-11-02&to=2026-11-15".to_owned()).await.0, 303);
+}
+
+crate::on_each_backend!(
+    the_reports_give_the_exact_figures_of_a_known_history,
+    the_service_customer_and_cash_reports_give_the_exact_figures
+);

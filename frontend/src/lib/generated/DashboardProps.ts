@@ -85,6 +85,10 @@ sendsPrompts: boolean,
  */
 backups: BackupStatus | null, 
 /**
- * The Reports tab's figures (owners, on that tab).
+ * The Reports tab's figures (on that tab; staff see the sections the owner shares).
  */
-reports: Reports | null, };
+reports: Reports | null, 
+/**
+ * Whether the reader has a Reports tab: owners, and staff when the owner shares a section.
+ */
+reportsTab: boolean, };

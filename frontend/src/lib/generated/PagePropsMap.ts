@@ -6,6 +6,7 @@ import type { DashboardProps } from "./DashboardProps";
 import type { ErrorProps } from "./ErrorProps";
 import type { HomeProps } from "./HomeProps";
 import type { LoginProps } from "./LoginProps";
+import type { MonthSummary } from "./MonthSummary";
 import type { OrderPageProps } from "./OrderPageProps";
 import type { OrderStatusProps } from "./OrderStatusProps";
 import type { PrivacyProps } from "./PrivacyProps";
@@ -18,4 +19,4 @@ import type { ValetProps } from "./ValetProps";
  * `frontend/src/routes.ts` holds every page component to. Only its type is used; it is
  * never built.
  */
-export type PagePropsMap = { home: HomeProps, pricing: CatalogueProps, order: OrderPageProps, tracking: TrackingProps, contact: ContactPageProps, privacy: PrivacyProps, confirmation: ConfirmationProps, login: LoginProps, admin: DashboardProps, valet: ValetProps, error: ErrorProps, orderstatus: OrderStatusProps, receipt: ReceiptProps, };
+export type PagePropsMap = { home: HomeProps, pricing: CatalogueProps, order: OrderPageProps, tracking: TrackingProps, contact: ContactPageProps, privacy: PrivacyProps, confirmation: ConfirmationProps, login: LoginProps, admin: DashboardProps, valet: ValetProps, error: ErrorProps, orderstatus: OrderStatusProps, receipt: ReceiptProps, summary: MonthSummary, };

@@ -54,8 +54,8 @@ pub async fn show_dashboard(
         Some("run") => AdminTab::Run,
         Some("inbox") => AdminTab::Inbox,
         Some("money") => AdminTab::Money,
-        // Reports are the owner's.
-        Some("reports") if staff.role == StaffRole::Owner => AdminTab::Reports,
+        // Reports are the owner's, and staff's when the owner shares some (else they see the orders).
+        Some("reports") if staff.role != StaffRole::Valet => AdminTab::Reports,
         _ => AdminTab::Orders,
     };
     let (orders, messages_status, messages_page) = match tab {
@@ -84,6 +84,7 @@ pub async fn show_dashboard(
     let filter = orders.clone();
     let missing = Unconfigured::of(state.settings());
     let budget = owners_budget(&state, &staff);
+    let role = staff.role;
     let schedule = state.settings().schedule.clone();
     let loaded = state
         .db()
@@ -99,23 +100,37 @@ pub async fn show_dashboard(
                 inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;
             let cash_up = money_day.map(|day| load_cash_up(connection, day)).transpose()?;
             let balances = money_day.map(|_| load_balances(connection)).transpose()?;
-            let reports =
-                report_period.map(|period| super::reports::load_reports(connection, period, day)).transpose()?;
-            let money = (cash_up, balances, reports);
+            let reports_tab = super::reports::has_reports(connection, role)?;
+            let reports = report_period
+                .filter(|_| reports_tab)
+                .map(|period| super::reports::load_reports(connection, period, day, role))
+                .transpose()?;
+            let money = (cash_up, balances, (reports_tab, reports));
             Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox, money))
         })
         .await;
-    let (stats, orders_page, messages, outbox, unconfirmed, board, payments, inbox, (cash_up, balances, reports)) =
-        match loaded {
-            Ok(loaded) => loaded,
-            Err(error) => {
-                tracing::error!(%error, "the dashboard could not be loaded");
-                return HttpResponse::ServiceUnavailable()
-                    .insert_header((header::RETRY_AFTER, "5"))
-                    .content_type("text/plain; charset=utf-8")
-                    .body(super::LOAD_FAILED);
-            }
-        };
+    let (
+        stats,
+        orders_page,
+        messages,
+        outbox,
+        unconfirmed,
+        board,
+        payments,
+        inbox,
+        (cash_up, balances, (reports_tab, reports)),
+    ) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            tracing::error!(%error, "the dashboard could not be loaded");
+            return HttpResponse::ServiceUnavailable()
+                .insert_header((header::RETRY_AFTER, "5"))
+                .content_type("text/plain; charset=utf-8")
+                .body(super::LOAD_FAILED);
+        }
+    };
+    // Staff asking for reports that are not shared with them see the orders.
+    let tab = if tab == AdminTab::Reports && reports.is_none() { AdminTab::Orders } else { tab };
     let props = DashboardProps {
         staff: StaffView { email: staff.email, role: staff.role },
         csrf: staff.csrf_token,
@@ -132,6 +147,7 @@ pub async fn show_dashboard(
         cash_up,
         balances,
         reports,
+        reports_tab,
         sends_prompts: state.sends_prompts(),
         backups: backup_status(&state, staff.role).await,
     };

@@ -1,20 +1,28 @@
 //! The owner's reports: the Reports tab's figures (`/admin?tab=reports&period=…`, loaded by the
-//! dashboard) and the period's ledger as CSV (`GET /admin/exports/ledger.csv?from=&to=`), streamed
-//! a thousand entries at a time so that a year of them never sits in memory. Owners only.
+//! dashboard; staff see the sections the owner shares), the owner's sharing form
+//! (`POST /admin/reports/sharing`), and the period's ledger, orders and payments as CSV
+//! (`GET /admin/exports/{ledger,orders,payments}.csv?from=&to=`), each streamed a thousand rows at
+//! a time so that a year of them never sits in memory. The exports and the sharing are the owner's
+//! (the guard's owner area, `auth::guard::staff_area`).
 
 use crate::auth::CurrentStaff;
 use crate::db::schema::{ledger_entries, orders};
 use crate::db::{DbConnection, DbError};
 use crate::domain::schedule::day_bounds;
-use crate::domain::{EntryKind, Method};
-use crate::models::reports::{money_by_day, orders_by_day, owing_after_delivery};
+use crate::domain::{EntryKind, Method, OrderStatus, ReportSection, StaffRole};
+use crate::models::reports::{
+    cash_by_day, charges_by_kind, customers_by_week, money_by_day, orders_by_day, owing_after_delivery,
+    recleans_by_day, repeat_customers, share_sections, shared_sections, stops_by_day, top_items, top_spenders,
+    turnaround_by_day,
+};
 use crate::state::AppState;
-use crate::views::reports::{Period, Reports};
+use crate::views::reports::{CustomerFigures, Figures, MonthSummary, Period, Reader, Reports, ServiceFigures};
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
 use diesel::prelude::*;
 use serde::Deserialize;
+use std::collections::HashMap;
 use time::{Date, PrimitiveDateTime};
 
 /// The Reports tab's query: `period` (`today`, `week`, `month`, `last-month`, `custom`) and, for a
@@ -34,17 +42,108 @@ pub fn period_of(query: &PeriodQuery, today: Date) -> (Period, Option<String>) {
     Period::ask(query.period.as_deref(), query.from.as_deref(), query.to.as_deref(), today)
 }
 
-/// The Reports tab's figures for `period` (and the orders owing at `today`).
+/// Whether `role` has a Reports tab: the owner always, staff when the owner shares a section with
+/// them, valets never.
+pub fn has_reports(connection: &mut DbConnection, role: StaffRole) -> Result<bool, DbError> {
+    Ok(match role {
+        StaffRole::Owner => true,
+        StaffRole::Staff => !shared_sections(connection)?.is_empty(),
+        StaffRole::Valet => false,
+    })
+}
+
+/// The Reports tab's figures for `period` (and the orders owing at `today`), as `role` may see
+/// them: each section is read only for a reader who may see it.
 pub fn load_reports(
     connection: &mut DbConnection,
     period: (Period, Option<String>),
     today: Date,
+    role: StaffRole,
 ) -> Result<Reports, DbError> {
+    let shared = shared_sections(connection)?;
+    let (reader, shown) = match role {
+        StaffRole::Owner => (Reader::Owner(shared), ReportSection::ALL.to_vec()),
+        StaffRole::Staff => (Reader::Staff, shared),
+        StaffRole::Valet => (Reader::Staff, Vec::new()),
+    };
     let (first, last) = (period.0.first, period.0.last);
-    let money = money_by_day(connection, first, last)?;
-    let orders = orders_by_day(connection, first, last)?;
-    let owing = owing_after_delivery(connection, today)?;
-    Ok(Reports::new(period, &money, &orders, &owing))
+    let shows = |section| shown.contains(&section);
+    let mut figures = Figures::default();
+    if shows(ReportSection::Money) {
+        figures.money = Some(money_by_day(connection, first, last)?);
+    }
+    if shows(ReportSection::Orders) {
+        figures.orders = Some((orders_by_day(connection, first, last)?, top_items(connection, first, last)?));
+    }
+    if shows(ReportSection::Owing) {
+        figures.owing = Some(owing_after_delivery(connection, today)?);
+    }
+    if shows(ReportSection::Service) {
+        figures.service = Some(ServiceFigures {
+            stops: stops_by_day(connection, first, last)?,
+            turnaround: turnaround_by_day(connection, first, last)?,
+            recleans: recleans_by_day(connection, first, last)?,
+        });
+    }
+    if shows(ReportSection::Customers) {
+        figures.customers = Some(CustomerFigures {
+            weeks: customers_by_week(connection, first, last)?,
+            repeat: repeat_customers(connection, first, last)?,
+            top: top_spenders(connection, first, last)?,
+        });
+    }
+    if shows(ReportSection::Cash) {
+        figures.cash = Some(cash_by_day(connection, first, last)?);
+    }
+    Ok(Reports::new(period, &figures, &reader))
+}
+
+/// The sharing form: a checkbox per section (`money=on`, …), the CSRF token, and the period to
+/// come back to.
+#[derive(Debug, Deserialize)]
+pub struct SharingForm {
+    #[serde(flatten)]
+    fields: HashMap<String, String>,
+}
+
+/// POST /admin/reports/sharing: the sections staff may see from now on (those ticked), then back
+/// to the Reports tab. An unknown field is refused, so a form from another version cannot share
+/// what it did not mean to.
+pub async fn share_reports(
+    state: web::Data<AppState>,
+    owner: CurrentStaff,
+    form: web::Form<SharingForm>,
+) -> Result<HttpResponse, crate::error::ApiError> {
+    let mut sections = Vec::new();
+    let mut back = String::from("/admin?tab=reports");
+    for (name, value) in &form.fields {
+        match (name.as_str(), ReportSection::parse(name)) {
+            ("csrf", _) => {}
+            ("period", _) if value.len() <= 12 && value.chars().all(|c| c.is_ascii_lowercase() || c == '-') => {
+                back.push_str(&format!("&period={value}"));
+            }
+            ("from" | "to", _) if crate::domain::schedule::parse_day(value).is_some() => {
+                back.push_str(&format!("&{name}={value}"));
+            }
+            (_, Some(section)) if value == "on" => sections.push(section),
+            _ => {
+                return Err(crate::error::ApiError::BadRequest(format!(
+                    "The sharing form has a field it should not: {}.",
+                    name.chars().take(40).collect::<String>()
+                )));
+            }
+        }
+    }
+    let now = state.now();
+    state
+        .db()
+        .run(move |connection| share_sections(connection, &sections, &owner.email, now).map_err(DbError::from))
+        .await
+        .map_err(super::load_failed)?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, format!("{back}#reports-sharing")))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish())
 }
 
 /// The export's header row.
@@ -93,15 +192,19 @@ type LedgerRow = (
 );
 
 /// The entries recorded in `[from, until)` after entry `after`, at most [`CHUNK`], as CSV lines; and
-/// the last entry's id.
+/// the last entry's id. With `payments`, only payments and refunds, in the payments export's
+/// columns (a refund negative).
 fn ledger_chunk(
     connection: &mut DbConnection,
     (from, until): (PrimitiveDateTime, PrimitiveDateTime),
     after: i64,
+    payments: bool,
 ) -> QueryResult<(String, Option<i64>)> {
-    let rows: Vec<LedgerRow> = ledger_entries::table
-        .inner_join(orders::table)
-        .filter(ledger_entries::id.gt(after))
+    let mut query = ledger_entries::table.inner_join(orders::table).filter(ledger_entries::id.gt(after)).into_boxed();
+    if payments {
+        query = query.filter(ledger_entries::kind.eq_any([EntryKind::Payment, EntryKind::Refund]));
+    }
+    let rows: Vec<LedgerRow> = query
         .filter(ledger_entries::recorded_at.ge(from).and(ledger_entries::recorded_at.lt(until)))
         .order(ledger_entries::id.asc())
         .limit(CHUNK)
@@ -121,24 +224,149 @@ fn ledger_chunk(
         .load(connection)?;
     let mut text = String::with_capacity(rows.len() * 120);
     for (id, at, order, customer, kind, method, amount, code, note, by, corrects) in &rows {
-        let line = [
-            id.to_string(),
-            nairobi_iso(*at),
-            field(order),
-            field(customer),
-            kind.as_str().to_owned(),
-            method.map(|m| m.as_str().to_owned()).unwrap_or_default(),
-            amount.to_string(),
-            field(code.as_deref().unwrap_or_default()),
-            field(note),
-            field(by.as_deref().unwrap_or_default()),
-            corrects.map(|c| c.to_string()).unwrap_or_default(),
-        ]
-        .join(",");
+        let line = if payments {
+            let signed = if *kind == EntryKind::Refund { -amount } else { *amount };
+            [
+                id.to_string(),
+                nairobi_iso(*at),
+                field(order),
+                field(customer),
+                kind.as_str().to_owned(),
+                method.map(|m| m.as_str().to_owned()).unwrap_or_default(),
+                signed.to_string(),
+                field(code.as_deref().unwrap_or_default()),
+                field(by.as_deref().unwrap_or_default()),
+            ]
+            .join(",")
+        } else {
+            [
+                id.to_string(),
+                nairobi_iso(*at),
+                field(order),
+                field(customer),
+                kind.as_str().to_owned(),
+                method.map(|m| m.as_str().to_owned()).unwrap_or_default(),
+                amount.to_string(),
+                field(code.as_deref().unwrap_or_default()),
+                field(note),
+                field(by.as_deref().unwrap_or_default()),
+                corrects.map(|c| c.to_string()).unwrap_or_default(),
+            ]
+            .join(",")
+        };
         text.push_str(&line);
         text.push_str("\r\n");
     }
     Ok((text, rows.last().map(|row| row.0)))
+}
+
+/// The summary's query: `month=YYYY-MM`.
+#[derive(Debug, Deserialize)]
+pub struct SummaryQuery {
+    month: Option<String>,
+}
+
+/// GET /admin/exports/summary?month=YYYY-MM: the accountant's summary of a month (this month
+/// without one), a page that prints on A4: money in by method, given back, net, what the ledger
+/// charged, the orders placed, and the cash taken and handed in. Owners only (the guard's owner
+/// area). A month that is not `YYYY-MM`, or has not begun, is a 400 saying so.
+pub async fn show_summary(
+    state: web::Data<AppState>,
+    request: actix_web::HttpRequest,
+    _owner: CurrentStaff,
+    query: web::Query<SummaryQuery>,
+) -> HttpResponse {
+    let today = super::today(&state);
+    let asked = match query.month.as_deref() {
+        None => crate::views::reports::month_of(&today.to_string()[..7]),
+        Some(month) => crate::views::reports::month_of(month),
+    };
+    let Some((first, last)) = asked.filter(|(first, _)| *first <= today) else {
+        return HttpResponse::BadRequest()
+            .content_type("text/plain; charset=utf-8")
+            .body("Give a month that has begun, as YYYY-MM, like 2026-11.");
+    };
+    let read = state
+        .db()
+        .run(move |connection| {
+            let money = money_by_day(connection, first, last)?;
+            let charged = charges_by_kind(connection, first, last)?;
+            let orders = orders_by_day(connection, first, last)?;
+            let cash = cash_by_day(connection, first, last)?;
+            Ok::<_, DbError>(MonthSummary::new((first, last), today, &money, &charged, &orders, &cash))
+        })
+        .await;
+    match read {
+        Ok(summary) => {
+            let (page, _) = state.pages().render("/admin/exports/summary", &summary).await;
+            page.respond_private(&request)
+        }
+        Err(error) => {
+            tracing::error!(%error, "the month's summary could not be read");
+            HttpResponse::ServiceUnavailable()
+                .insert_header((header::RETRY_AFTER, "5"))
+                .content_type("text/plain; charset=utf-8")
+                .body(super::LOAD_FAILED)
+        }
+    }
+}
+
+/// The Nairobi days asked for by an export (`from`, `to`), and their UTC bounds; or what is wrong.
+fn export_period(
+    state: &AppState,
+    query: PeriodQuery,
+) -> Result<(Period, (PrimitiveDateTime, PrimitiveDateTime)), String> {
+    let asked = PeriodQuery { period: Some("custom".to_owned()), ..query };
+    match period_of(&asked, super::today(state)) {
+        (_, Some(error)) => Err(error),
+        (period, None) => Ok((period, (day_bounds(period.first).0, day_bounds(period.last).1))),
+    }
+}
+
+/// The 400 of an export asked for a wrong period, saying what is wrong.
+fn wrong_period(error: String) -> HttpResponse {
+    HttpResponse::BadRequest().content_type("text/plain; charset=utf-8").body(error)
+}
+
+/// A CSV download named `name`: `header`, then what `read` gives chunk by chunk (each read takes
+/// the cursor the last one returned, none at first) until it returns no cursor.
+fn stream_csv<C, F>(state: &AppState, name: String, header: &'static str, read: F) -> HttpResponse
+where
+    C: Send + 'static,
+    F: Fn(&mut DbConnection, Option<C>) -> QueryResult<(String, Option<C>)> + Clone + Send + Sync + 'static,
+{
+    enum Step<C> {
+        Header,
+        After(Option<C>),
+    }
+    let database = state.db().clone();
+    let chunks = futures_util::stream::unfold(Some(Step::Header), move |step| {
+        let (database, read) = (database.clone(), read.clone());
+        async move {
+            let after = match step? {
+                Step::Header => {
+                    return Some((
+                        Ok::<_, actix_web::Error>(Bytes::from_static(header.as_bytes())),
+                        Some(Step::After(None)),
+                    ));
+                }
+                Step::After(after) => after,
+            };
+            match database.run(move |c| read(c, after).map_err(DbError::from)).await {
+                Ok((text, Some(next))) => Some((Ok(Bytes::from(text)), Some(Step::After(Some(next))))),
+                Ok((_, None)) => None,
+                Err(error) => {
+                    tracing::error!(%error, "an export stopped");
+                    Some((Err(actix_web::error::ErrorServiceUnavailable("the export stopped")), None))
+                }
+            }
+        }
+    });
+    HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .streaming(chunks)
 }
 
 /// GET /admin/exports/ledger.csv?from=YYYY-MM-DD&to=YYYY-MM-DD: every ledger entry recorded in
@@ -151,38 +379,132 @@ pub async fn export_ledger(
     _owner: CurrentStaff,
     query: web::Query<PeriodQuery>,
 ) -> HttpResponse {
-    let asked = PeriodQuery { period: Some("custom".to_owned()), ..query.into_inner() };
-    let (period, error) = period_of(&asked, super::today(&state));
-    if let Some(error) = error {
-        return HttpResponse::BadRequest().content_type("text/plain; charset=utf-8").body(error);
+    let (period, bounds) = match export_period(&state, query.into_inner()) {
+        Ok(asked) => asked,
+        Err(error) => return wrong_period(error),
+    };
+    let name = format!("ledger-{}-to-{}.csv", period.first, period.last);
+    stream_csv(&state, name, LEDGER_HEADER, move |c, after| ledger_chunk(c, bounds, after.unwrap_or(0), false))
+}
+
+/// GET /admin/exports/payments.csv?from=&to=: the payments and refunds recorded in those days,
+/// oldest first, a refund's amount negative (the column sums to what was kept). Owners only.
+pub async fn export_payments(
+    state: web::Data<AppState>,
+    _owner: CurrentStaff,
+    query: web::Query<PeriodQuery>,
+) -> HttpResponse {
+    let (period, bounds) = match export_period(&state, query.into_inner()) {
+        Ok(asked) => asked,
+        Err(error) => return wrong_period(error),
+    };
+    let name = format!("payments-{}-to-{}.csv", period.first, period.last);
+    stream_csv(&state, name, PAYMENTS_HEADER, move |c, after| ledger_chunk(c, bounds, after.unwrap_or(0), true))
+}
+
+/// GET /admin/exports/orders.csv?from=&to=: the orders placed in those days, oldest first, with
+/// what the ledger charges them (their bill less discounts; nothing once cancelled), what was paid
+/// (less given back) and what is still due. Owners only.
+pub async fn export_orders(
+    state: web::Data<AppState>,
+    _owner: CurrentStaff,
+    query: web::Query<PeriodQuery>,
+) -> HttpResponse {
+    let (period, bounds) = match export_period(&state, query.into_inner()) {
+        Ok(asked) => asked,
+        Err(error) => return wrong_period(error),
+    };
+    let name = format!("orders-{}-to-{}.csv", period.first, period.last);
+    stream_csv(&state, name, ORDERS_HEADER, move |c, after| orders_chunk(c, bounds, after))
+}
+
+/// The payments export's header row.
+const PAYMENTS_HEADER: &str = "entry,recorded_at,order_id,customer,kind,method,amount_kes,mpesa_code,recorded_by\r\n";
+
+/// The orders export's header row.
+const ORDERS_HEADER: &str =
+    "order_id,placed_at,customer,phone,location,service,source,status,payment_method,billed_kes,paid_kes,due_kes\r\n";
+
+/// An order row of the export: key, time, order ID, name, phone, location, service, source,
+/// status, payment method, bill.
+type OrderRow = (String, PrimitiveDateTime, String, String, String, String, String, String, OrderStatus, String, i32);
+
+/// The orders placed in `[from, until)` after the one at `after` (its time and key), at most
+/// [`CHUNK`], as CSV lines; and the last one's time and key.
+fn orders_chunk(
+    connection: &mut DbConnection,
+    (from, until): (PrimitiveDateTime, PrimitiveDateTime),
+    after: Option<(PrimitiveDateTime, String)>,
+) -> QueryResult<(String, Option<(PrimitiveDateTime, String)>)> {
+    let mut query = orders::table
+        .filter(orders::created_at.ge(from).and(orders::created_at.lt(until)))
+        .order((orders::created_at.asc(), orders::id.asc()))
+        .limit(CHUNK)
+        .select((
+            orders::id,
+            orders::created_at,
+            orders::reference,
+            orders::customer_name,
+            orders::phone,
+            orders::location,
+            orders::service_label,
+            orders::source,
+            orders::status,
+            orders::payment_method,
+            orders::total_amount,
+        ))
+        .into_boxed();
+    if let Some((at, id)) = &after {
+        query = query.filter(orders::created_at.gt(*at).or(orders::created_at.eq(*at).and(orders::id.gt(id.clone()))));
     }
-    let bounds = (day_bounds(period.first).0, day_bounds(period.last).1);
-    let database = state.db().clone();
-    // The header first; then a chunk per read, until a read comes back short.
-    let chunks = futures_util::stream::unfold(Some(None::<i64>), move |after| {
-        let database = database.clone();
-        async move {
-            let after = after?;
-            let Some(after) = after else {
-                return Some((Ok::<_, actix_web::Error>(Bytes::from_static(LEDGER_HEADER.as_bytes())), Some(Some(0))));
-            };
-            let read = database.run(move |c| ledger_chunk(c, bounds, after).map_err(DbError::from)).await;
-            match read {
-                Ok((text, Some(last))) => Some((Ok(Bytes::from(text)), Some(Some(last)))),
-                Ok((_, None)) => None,
-                Err(error) => {
-                    tracing::error!(%error, "the ledger export stopped");
-                    Some((Err(actix_web::error::ErrorServiceUnavailable("the export stopped")), None))
-                }
+    let rows: Vec<OrderRow> = query.load(connection)?;
+    let ids: Vec<&str> = rows.iter().map(|row| row.0.as_str()).collect();
+    let mut billed: HashMap<String, i64> = HashMap::new();
+    let mut paid: HashMap<String, i64> = HashMap::new();
+    let mut due: HashMap<String, i64> = HashMap::new();
+    let entries: Vec<(String, EntryKind, i32)> = ledger_entries::table
+        .filter(ledger_entries::order_id.eq_any(&ids))
+        .select((ledger_entries::order_id, ledger_entries::kind, ledger_entries::amount))
+        .load(connection)?;
+    for (order, kind, amount) in entries {
+        let amount = i64::from(amount);
+        match kind {
+            EntryKind::Payment => {
+                *paid.entry(order.clone()).or_default() += amount;
+                *due.entry(order).or_default() -= amount;
+            }
+            EntryKind::Refund => {
+                *paid.entry(order.clone()).or_default() -= amount;
+                *due.entry(order).or_default() += amount;
+            }
+            _ => {
+                *billed.entry(order.clone()).or_default() += amount;
+                *due.entry(order).or_default() += amount;
             }
         }
-    });
-    let name = format!("ledger-{}-to-{}.csv", period.first, period.last);
-    HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .streaming(chunks)
+    }
+    let mut text = String::with_capacity(rows.len() * 160);
+    for (id, at, reference, name, phone, location, service, source, status, method, _) in &rows {
+        let line = [
+            field(reference),
+            nairobi_iso(*at),
+            field(name),
+            // Stored numbers are `+254…` and digits only: not a formula, and kept as they are.
+            phone.clone(),
+            field(location),
+            field(service),
+            field(source),
+            status.as_str().to_owned(),
+            field(method),
+            billed.get(id).copied().unwrap_or(0).to_string(),
+            paid.get(id).copied().unwrap_or(0).to_string(),
+            due.get(id).copied().unwrap_or(0).to_string(),
+        ]
+        .join(",");
+        text.push_str(&line);
+        text.push_str("\r\n");
+    }
+    Ok((text, rows.last().map(|row| (row.1, row.0.clone()))))
 }
 
 #[cfg(test)]

@@ -1,0 +1,4 @@
+DROP TABLE report_sharing;
+DROP TRIGGER stop_misses_keep ON stops;
+DROP FUNCTION stop_misses_keep();
+DROP TABLE stop_misses;
