@@ -3,7 +3,8 @@
 //! payments, refunds and corrections entered and taken out, the kept totals equal a full recount,
 //! on both backends; so do the outbox report's counts for any history of messages queued, sent,
 //! failed, reported undelivered and removed; and so do each order's kept balance, the kept count
-//! of each status and the search's rows (one per order).
+//! of each status and the search's rows (one per order). For any history of stops booked, moved
+//! and changing state, every change into "missed" is written down once in `stop_misses` (issue 34).
 
 use diesel::connection::SimpleConnection;
 use laundry::db::{Database, DbConnection};
@@ -31,11 +32,18 @@ enum Step {
     MarkStatus { message: usize, status: OutboxStatus },
     MarkDelivery { message: usize, undelivered: bool },
     Remove { message: usize },
+    Book { order: usize, delivery: bool },
+    SetStop { stop: usize, state: &'static str },
+    MoveStop { stop: usize, day: u8 },
 }
 
 fn step() -> impl Strategy<Value = Step> {
     let order = 0_usize..64;
+    let states = prop::sample::select(vec!["planned", "on-the-way", "done", "missed", "cancelled"]);
     prop_oneof![
+        2 => (order.clone(), any::<bool>()).prop_map(|(order, delivery)| Step::Book { order, delivery }),
+        4 => (order.clone(), states).prop_map(|(stop, state)| Step::SetStop { stop, state }),
+        1 => (order.clone(), 1_u8..28).prop_map(|(stop, day)| Step::MoveStop { stop, day }),
         3 => (0_i32..50_000, any::<bool>()).prop_map(|(total, cancelled)| Step::Place { total, cancelled }),
         2 => (order.clone(), 0_i32..50_000).prop_map(|(order, total)| Step::Rebill { order, total }),
         1 => order.clone().prop_map(|order| Step::Cancel { order }),
@@ -67,8 +75,15 @@ fn pick(list: &[String], index: usize) -> Option<&String> {
     (!list.is_empty()).then(|| &list[index % list.len()])
 }
 
-fn apply(connection: &mut DbConnection, step: &Step, placed: &mut usize) {
+/// Applies `step`; `misses` counts, by order, the changes of its stops into "missed" so far.
+fn apply(
+    connection: &mut DbConnection,
+    step: &Step,
+    placed: &mut usize,
+    misses: &mut std::collections::BTreeMap<String, usize>,
+) {
     let orders = ids(connection, "SELECT id FROM orders ORDER BY id");
+    let stops = ids(connection, "SELECT id FROM stops ORDER BY id");
     let entries = ids(connection, "SELECT CAST(id AS TEXT) AS id FROM ledger_entries ORDER BY id");
     let messages = ids(connection, "SELECT id FROM outbox ORDER BY id");
     let delivery = |undelivered: bool| if undelivered { "'failed'" } else { "'delivered'" };
@@ -99,7 +114,10 @@ fn apply(connection: &mut DbConnection, step: &Step, placed: &mut usize) {
         },
         // Its entries go with it (ON DELETE CASCADE).
         Step::Delete { order } => match pick(&orders, *order) {
-            Some(id) => format!("DELETE FROM orders WHERE id = '{id}'"),
+            Some(id) => {
+                misses.remove(id);
+                format!("DELETE FROM orders WHERE id = '{id}'")
+            }
             None => return,
         },
         Step::Enter { order, kind, method, amount } => {
@@ -145,6 +163,29 @@ fn apply(connection: &mut DbConnection, step: &Step, placed: &mut usize) {
             Some(id) => format!("DELETE FROM outbox WHERE id = '{id}'"),
             None => return,
         },
+        Step::Book { order, delivery } => {
+            let Some(id) = pick(&orders, *order) else { return };
+            let kind = if *delivery { "delivery" } else { "pickup" };
+            format!(
+                "INSERT INTO stops (id, order_id, kind, day, window_start, window_end, state, created_at) \
+                 VALUES ('{id}-{kind}', '{id}', '{kind}', '2026-11-20', 600, 720, 'planned', '2026-11-20 00:00:00') \
+                 ON CONFLICT DO NOTHING"
+            )
+        }
+        Step::SetStop { stop, state } => {
+            let Some(id) = pick(&stops, *stop) else { return };
+            let now = ids(connection, &format!("SELECT state || ' ' || order_id AS id FROM stops WHERE id = '{id}'"));
+            let (was, order) = now[0].split_once(' ').unwrap();
+            if *state == "missed" && was != "missed" {
+                *misses.entry(order.to_owned()).or_default() += 1;
+            }
+            format!("UPDATE stops SET state = '{state}', missed_at = '2026-11-20 10:00:00' WHERE id = '{id}'")
+        }
+        // As staff move a stop: to another day, planned again.
+        Step::MoveStop { stop, day } => match pick(&stops, *stop) {
+            Some(id) => format!("UPDATE stops SET day = '2026-11-{day:02}', state = 'planned' WHERE id = '{id}'"),
+            None => return,
+        },
     };
     connection.batch_execute(&sql).unwrap();
 }
@@ -154,15 +195,27 @@ fn run(database: &Database, cases: u32) {
     runner
         .run(&prop::collection::vec(step(), 0..60), |steps| {
             let mut connection = database.connection().unwrap();
-            connection.batch_execute("DELETE FROM ledger_entries; DELETE FROM outbox; DELETE FROM orders;").unwrap();
+            connection
+                .batch_execute(
+                    "DELETE FROM stop_misses; DELETE FROM stops; DELETE FROM ledger_entries; DELETE FROM outbox; \
+                     DELETE FROM orders;",
+                )
+                .unwrap();
             prop_assert_eq!(
                 HistoryTotals::load(&mut connection).unwrap(),
                 HistoryTotals::recount(&mut connection).unwrap()
             );
-            let mut placed = 0;
+            let (mut placed, mut misses) = (0, std::collections::BTreeMap::new());
             for step in &steps {
-                apply(&mut connection, step, &mut placed);
+                apply(&mut connection, step, &mut placed, &mut misses);
             }
+            let written = ids(
+                &mut connection,
+                "SELECT order_id || ' ' || CAST(COUNT(*) AS TEXT) AS id FROM stop_misses GROUP BY order_id ORDER BY order_id",
+            );
+            let expected: Vec<String> =
+                misses.iter().filter(|(_, n)| **n > 0).map(|(order, n)| format!("{order} {n}")).collect();
+            prop_assert_eq!(written, expected, "misses written after {:?}", steps);
             let kept = HistoryTotals::load(&mut connection).unwrap();
             prop_assert_eq!(&kept, &HistoryTotals::recount(&mut connection).unwrap(), "after {:?}", steps);
             for channel in Channel::ALL {
