@@ -396,6 +396,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    report_days (day) {
+        day -> Date,
+        figures -> Text,
+        counted_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     report_sharing (section) {
         section -> Text,
         shared_by -> Text,
@@ -442,6 +450,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     order_status_counts,
     stop_misses,
     report_sharing,
+    report_days,
     ledger_totals,
     outbox_totals
 );

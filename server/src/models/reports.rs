@@ -6,7 +6,7 @@
 //! hours on (Nairobi keeps no summer time).
 
 use crate::db::DbConnection;
-use crate::db::schema::{order_balances, orders, report_sharing, stops};
+use crate::db::schema::{order_balances, orders, report_days, report_sharing, stops};
 use crate::domain::schedule::{day_bounds, parse_day};
 use crate::domain::{EntryKind, Method, OrderStatus, RECLEAN_ITEM, ReportSection, StopKind, StopState, TextEnum};
 use diesel::prelude::*;
@@ -684,4 +684,235 @@ pub fn charges_by_kind(connection: &mut DbConnection, first: Date, last: Date) -
         [EntryKind::Charge, EntryKind::Adjustment, EntryKind::Discount].iter().position(|k| k == kind)
     });
     Ok(kinds)
+}
+
+/// Pieces of each item on each of the days `first` to `last` (orders placed, not cancelled; the
+/// garments of a re-clean count again, its own line is not a garment).
+pub fn items_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<(Date, ItemPieces)>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let day = nairobi_day(connection, "o.created_at");
+    let sql = format!(
+        "SELECT {day} AS day, l.item AS item, MIN(l.label) AS label, CAST(SUM(l.quantity) AS BIGINT) AS pieces \
+         FROM orders o INNER JOIN order_lines l ON l.order_id = o.id \
+         WHERE o.created_at >= {a} AND o.created_at < {b} AND o.status <> 'cancelled' \
+         AND l.kind = 'piece' AND l.item <> '{RECLEAN_ITEM}' GROUP BY 1, 2"
+    );
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = Text)]
+        day: String,
+        #[diesel(sql_type = Text)]
+        item: String,
+        #[diesel(sql_type = Text)]
+        label: String,
+        #[diesel(sql_type = BigInt)]
+        pieces: i64,
+    }
+    let rows: Vec<Row> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| {
+            Some((parse_day(&row.day)?, ItemPieces { item: row.item, label: row.label, pieces: row.pieces }))
+        })
+        .collect())
+}
+
+/// One Nairobi day's figures that add up over days, as `report_days` keeps them (the day is the
+/// row's key).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct DayFigures {
+    /// (payment or refund, method, KSh).
+    money: Vec<(EntryKind, Method, i64)>,
+    /// Orders placed, kilos, KSh billed.
+    orders: (i64, i64, i64),
+    /// (item, label, pieces).
+    items: Vec<(String, String, i64)>,
+    /// (kind, done, on time, missed).
+    stops: Vec<(StopKind, i64, i64, i64)>,
+    /// (hours, orders) of the orders delivered that day.
+    turnaround: Vec<(i64, i64)>,
+    /// Re-cleans asked for.
+    recleans: i64,
+    /// (holder, cash taken less given back, handed in).
+    cash: Vec<(String, i64, i64)>,
+}
+
+/// The figures of a period that add up over its days, day by day, oldest first: what the money,
+/// orders, service and cash sections are drawn from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PeriodFigures {
+    /// Money by day.
+    pub money: Vec<DayMoney>,
+    /// Orders by day.
+    pub orders: Vec<DayOrders>,
+    /// The ten items most pieces were ordered of in the period, most first.
+    pub items: Vec<ItemPieces>,
+    /// Stops by day and kind.
+    pub stops: Vec<DayStops>,
+    /// The turnaround histogram by day.
+    pub turnaround: Vec<DayTurnaround>,
+    /// Re-cleans by day.
+    pub recleans: Vec<(Date, i64)>,
+    /// Cash by day and holder.
+    pub cash: Vec<DayCash>,
+}
+
+/// Counts the days `first` to `last` from the orders, the ledger and the stops: every day of the
+/// range, empty ones too.
+fn count_days(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<(Date, DayFigures)>> {
+    let money = money_by_day(connection, first, last)?;
+    let orders = orders_by_day(connection, first, last)?;
+    let items = items_by_day(connection, first, last)?;
+    let stops = stops_by_day(connection, first, last)?;
+    let turnaround = turnaround_by_day(connection, first, last)?;
+    let recleans = recleans_by_day(connection, first, last)?;
+    let cash = cash_by_day(connection, first, last)?;
+    let mut days = Vec::new();
+    let mut day = first;
+    while day <= last {
+        let mut figures = DayFigures::default();
+        for d in money.iter().filter(|d| d.day == day) {
+            figures.money.extend(d.received.iter().map(|&(method, amount)| (EntryKind::Payment, method, amount)));
+            figures.money.extend(d.refunded.iter().map(|&(method, amount)| (EntryKind::Refund, method, amount)));
+        }
+        if let Some(d) = orders.iter().find(|d| d.day == day) {
+            figures.orders = (d.orders, d.kilos, d.amount);
+        }
+        figures.items = items
+            .iter()
+            .filter(|(d, _)| *d == day)
+            .map(|(_, item)| (item.item.clone(), item.label.clone(), item.pieces))
+            .collect();
+        figures.stops = stops.iter().filter(|s| s.day == day).map(|s| (s.kind, s.done, s.kept, s.missed)).collect();
+        figures.turnaround = turnaround.iter().filter(|t| t.day == day).map(|t| (t.hours, t.orders)).collect();
+        figures.recleans = recleans.iter().filter(|(d, _)| *d == day).map(|(_, n)| n).sum();
+        figures.cash =
+            cash.iter().filter(|c| c.day == day).map(|c| (c.holder.clone(), c.collected, c.handed_in)).collect();
+        days.push((day, figures));
+        day += time::Duration::days(1);
+    }
+    Ok(days)
+}
+
+/// The figures of the days `first` to `last` that add up over days. The days before `today` come
+/// from `report_days` where it keeps them; those it does not are counted and kept (in one write
+/// transaction; on PostgreSQL under a lock that the triggers' forgetting waits for, so a change
+/// made while they are counted cannot be lost). Today and later are counted every time.
+pub fn period_figures(
+    connection: &mut DbConnection,
+    first: Date,
+    last: Date,
+    today: Date,
+    now: PrimitiveDateTime,
+) -> QueryResult<PeriodFigures> {
+    let mut days: Vec<(Date, DayFigures)> = Vec::new();
+    let settled_last = last.min(today - time::Duration::days(1));
+    if first <= settled_last {
+        let kept: Vec<(Date, String)> = report_days::table
+            .filter(report_days::day.ge(first).and(report_days::day.le(settled_last)))
+            .select((report_days::day, report_days::figures))
+            .load(connection)?;
+        for (day, figures) in kept {
+            // A row that does not read (written by another version) is counted again.
+            if let Ok(figures) = serde_json::from_str::<DayFigures>(&figures) {
+                days.push((day, figures));
+            }
+        }
+        let mut missing: Vec<(Date, Date)> = Vec::new();
+        let mut day = first;
+        while day <= settled_last {
+            if !days.iter().any(|(d, _)| *d == day) {
+                match missing.last_mut() {
+                    Some((_, end)) if *end + time::Duration::days(1) == day => *end = day,
+                    _ => missing.push((day, day)),
+                }
+            }
+            day += time::Duration::days(1);
+        }
+        for (from, to) in missing {
+            let counted = crate::db::write_transaction(connection, |connection| {
+                if let DbConnection::Postgres(_) = connection {
+                    diesel::sql_query("LOCK TABLE report_days IN SHARE ROW EXCLUSIVE MODE").execute(connection)?;
+                }
+                let counted = count_days(connection, from, to)?;
+                for (day, figures) in &counted {
+                    let text = serde_json::to_string(figures).unwrap_or_default();
+                    diesel::delete(report_days::table.find(*day)).execute(connection)?;
+                    diesel::insert_into(report_days::table)
+                        .values((
+                            report_days::day.eq(*day),
+                            report_days::figures.eq(text),
+                            report_days::counted_at.eq(now),
+                        ))
+                        .execute(connection)?;
+                }
+                Ok::<_, diesel::result::Error>(counted)
+            })?;
+            days.extend(counted);
+        }
+    }
+    let live_first = first.max(today);
+    if live_first <= last {
+        days.extend(count_days(connection, live_first, last)?);
+    }
+    days.sort_by_key(|(day, _)| *day);
+    Ok(assemble(&days))
+}
+
+/// The period's figures from its days'.
+fn assemble(days: &[(Date, DayFigures)]) -> PeriodFigures {
+    let mut period = PeriodFigures::default();
+    let mut items: Vec<ItemPieces> = Vec::new();
+    for (day, figures) in days {
+        let day = *day;
+        if !figures.money.is_empty() {
+            let of = |kind: EntryKind| {
+                figures.money.iter().filter(|(k, ..)| *k == kind).map(|&(_, method, amount)| (method, amount)).collect()
+            };
+            period.money.push(DayMoney { day, received: of(EntryKind::Payment), refunded: of(EntryKind::Refund) });
+        }
+        let (orders, kilos, amount) = figures.orders;
+        if orders > 0 {
+            period.orders.push(DayOrders { day, orders, kilos, amount });
+        }
+        for (item, label, pieces) in &figures.items {
+            match items.iter_mut().find(|i| i.item == *item) {
+                Some(known) => known.pieces += pieces,
+                None => items.push(ItemPieces { item: item.clone(), label: label.clone(), pieces: *pieces }),
+            }
+        }
+        period.stops.extend(figures.stops.iter().map(|&(kind, done, kept, missed)| DayStops {
+            day,
+            kind,
+            done,
+            kept,
+            missed,
+        }));
+        period.turnaround.extend(figures.turnaround.iter().map(|&(hours, orders)| DayTurnaround {
+            day,
+            hours,
+            orders,
+        }));
+        if figures.recleans > 0 {
+            period.recleans.push((day, figures.recleans));
+        }
+        period.cash.extend(figures.cash.iter().map(|(holder, collected, handed_in)| DayCash {
+            day,
+            holder: holder.clone(),
+            collected: *collected,
+            handed_in: *handed_in,
+        }));
+    }
+    items.sort_by(|a, b| b.pieces.cmp(&a.pieces).then_with(|| a.item.cmp(&b.item)));
+    items.truncate(10);
+    period.items = items;
+    period
+}
+
+/// The same figures counted afresh, none kept or read from `report_days`: what the kept days must
+/// always equal (the recount of the tests).
+pub fn period_figures_recounted(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<PeriodFigures> {
+    Ok(assemble(&count_days(connection, first, last)?))
 }

@@ -4,17 +4,20 @@
 //! on both backends; so do the outbox report's counts for any history of messages queued, sent,
 //! failed, reported undelivered and removed; and so do each order's kept balance, the kept count
 //! of each status and the search's rows (one per order). For any history of stops booked, moved
-//! and changing state, every change into "missed" is written down once in `stop_misses` (issue 34).
+//! and changing state, every change into "missed" is written down once in `stop_misses` (issue 34);
+//! and the report figures kept by day (`report_days`, counted before the history) equal a recount
+//! after it.
 
 use diesel::connection::SimpleConnection;
 use laundry::db::{Database, DbConnection};
 use laundry::domain::{Channel, EntryKind, Method, OutboxStatus, TextEnum};
 use laundry::models::ledger::{Entry, NewEntry};
 use laundry::models::outbox::OutboxMessage;
+use laundry::models::reports::{period_figures, period_figures_recounted};
 use laundry::models::stats::HistoryTotals;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use time::macros::datetime;
+use time::macros::{date, datetime};
 
 /// What happens next in a history. Orders are named by an index among those placed so far
 /// (modulo their number; nothing happens to an order when there is none).
@@ -32,18 +35,22 @@ enum Step {
     MarkStatus { message: usize, status: OutboxStatus },
     MarkDelivery { message: usize, undelivered: bool },
     Remove { message: usize },
-    Book { order: usize, delivery: bool },
+    Book { order: usize, delivery: bool, day: u8 },
     SetStop { stop: usize, state: &'static str },
     MoveStop { stop: usize, day: u8 },
+    Line { order: usize, piece: bool, quantity: i32 },
+    Handover { day: u8, amount: i32 },
 }
 
 fn step() -> impl Strategy<Value = Step> {
     let order = 0_usize..64;
     let states = prop::sample::select(vec!["planned", "on-the-way", "done", "missed", "cancelled"]);
     prop_oneof![
-        2 => (order.clone(), any::<bool>()).prop_map(|(order, delivery)| Step::Book { order, delivery }),
+        2 => (order.clone(), any::<bool>(), 1_u8..28).prop_map(|(order, delivery, day)| Step::Book { order, delivery, day }),
         4 => (order.clone(), states).prop_map(|(stop, state)| Step::SetStop { stop, state }),
         1 => (order.clone(), 1_u8..28).prop_map(|(stop, day)| Step::MoveStop { stop, day }),
+        2 => (order.clone(), any::<bool>(), 1_i32..20).prop_map(|(order, piece, quantity)| Step::Line { order, piece, quantity }),
+        1 => (1_u8..28, 1_i32..5_000).prop_map(|(day, amount)| Step::Handover { day, amount }),
         3 => (0_i32..50_000, any::<bool>()).prop_map(|(total, cancelled)| Step::Place { total, cancelled }),
         2 => (order.clone(), 0_i32..50_000).prop_map(|(order, total)| Step::Rebill { order, total }),
         1 => order.clone().prop_map(|order| Step::Cancel { order }),
@@ -163,13 +170,13 @@ fn apply(
             Some(id) => format!("DELETE FROM outbox WHERE id = '{id}'"),
             None => return,
         },
-        Step::Book { order, delivery } => {
+        Step::Book { order, delivery, day } => {
             let Some(id) = pick(&orders, *order) else { return };
             let kind = if *delivery { "delivery" } else { "pickup" };
             format!(
                 "INSERT INTO stops (id, order_id, kind, day, window_start, window_end, state, created_at) \
-                 VALUES ('{id}-{kind}', '{id}', '{kind}', '2026-11-20', 600, 720, 'planned', '2026-11-20 00:00:00') \
-                 ON CONFLICT DO NOTHING"
+                 VALUES ('{id}-{kind}', '{id}', '{kind}', '2026-11-{day:02}', 600, 720, 'planned', \
+                 '2026-11-20 00:00:00') ON CONFLICT DO NOTHING"
             )
         }
         Step::SetStop { stop, state } => {
@@ -179,8 +186,31 @@ fn apply(
             if *state == "missed" && was != "missed" {
                 *misses.entry(order.to_owned()).or_default() += 1;
             }
-            format!("UPDATE stops SET state = '{state}', missed_at = '2026-11-20 10:00:00' WHERE id = '{id}'")
+            // Pickups done before deliveries: a delivery done has a turnaround, on its own day.
+            let done_at = match *state {
+                "done" if id.ends_with("-pickup") => "'2026-11-10 12:00:00'",
+                "done" => "'2026-11-22 12:00:00'",
+                _ => "done_at",
+            };
+            format!(
+                "UPDATE stops SET state = '{state}', missed_at = '2026-11-20 10:00:00', done_at = {done_at} \
+                 WHERE id = '{id}'"
+            )
         }
+        Step::Line { order, piece, quantity } => {
+            let Some(id) = pick(&orders, *order) else { return };
+            let (kind, item, unit) = if *piece { ("piece", "shirt", "piece") } else { ("kg", "wash-fold", "kg") };
+            format!(
+                "INSERT INTO order_lines (order_id, position, kind, item, label, quantity, unit, unit_price, amount) \
+                 SELECT '{id}', COALESCE(MAX(position) + 1, 0), '{kind}', '{item}', '{item}', {quantity}, '{unit}', \
+                 100, {amount} FROM order_lines WHERE order_id = '{id}'",
+                amount = quantity * 100
+            )
+        }
+        Step::Handover { day, amount } => format!(
+            "INSERT INTO cash_handovers (holder, day, amount, note, recorded_by, recorded_at) VALUES \
+             ('valet@example.com', '2026-11-{day:02}', {amount}, '', 'owner@example.com', '2026-11-{day:02} 18:00:00')"
+        ),
         // As staff move a stop: to another day, planned again.
         Step::MoveStop { stop, day } => match pick(&stops, *stop) {
             Some(id) => format!("UPDATE stops SET day = '2026-11-{day:02}', state = 'planned' WHERE id = '{id}'"),
@@ -192,22 +222,36 @@ fn apply(
 
 fn run(database: &Database, cases: u32) {
     let mut runner = TestRunner::new(Config { cases, ..Config::default() });
-    runner
-        .run(&prop::collection::vec(step(), 0..60), |steps| {
+    runner.run(&prop::collection::vec(step(), 0..60), |steps| check_history(database, &steps)).unwrap();
+}
+
+/// Applies `steps` to an empty database and checks every kept figure against a recount.
+fn check_history(database: &Database, steps: &[Step]) -> Result<(), TestCaseError> {
+    {
+        {
             let mut connection = database.connection().unwrap();
             connection
                 .batch_execute(
                     "DELETE FROM stop_misses; DELETE FROM stops; DELETE FROM ledger_entries; DELETE FROM outbox; \
-                     DELETE FROM orders;",
+                     DELETE FROM cash_handovers; DELETE FROM orders; DELETE FROM report_days;",
                 )
                 .unwrap();
             prop_assert_eq!(
                 HistoryTotals::load(&mut connection).unwrap(),
                 HistoryTotals::recount(&mut connection).unwrap()
             );
+            // The reports' days are counted and kept first; the history must make them forget
+            // what it changes.
+            let (first, last, today) = (date!(2026 - 11 - 01), date!(2026 - 11 - 30), date!(2026 - 12 - 01));
+            let now = datetime!(2026-12-01 09:00);
+            period_figures(&mut connection, first, last, today, now).unwrap();
+            let kept_days = ids(&mut connection, "SELECT CAST(COUNT(*) AS TEXT) AS id FROM report_days");
+            prop_assert_eq!(kept_days, ["30".to_owned()], "every day of November is kept");
             let (mut placed, mut misses) = (0, std::collections::BTreeMap::new());
-            for step in &steps {
+            for step in steps {
                 apply(&mut connection, step, &mut placed, &mut misses);
+                // Counted and kept again after each step: the next must forget what it changes.
+                period_figures(&mut connection, first, last, today, now).unwrap();
             }
             let written = ids(
                 &mut connection,
@@ -216,6 +260,12 @@ fn run(database: &Database, cases: u32) {
             let expected: Vec<String> =
                 misses.iter().filter(|(_, n)| **n > 0).map(|(order, n)| format!("{order} {n}")).collect();
             prop_assert_eq!(written, expected, "misses written after {:?}", steps);
+            prop_assert_eq!(
+                period_figures(&mut connection, first, last, today, now).unwrap(),
+                period_figures_recounted(&mut connection, first, last).unwrap(),
+                "the reports' kept days after {:?}",
+                steps
+            );
             let kept = HistoryTotals::load(&mut connection).unwrap();
             prop_assert_eq!(&kept, &HistoryTotals::recount(&mut connection).unwrap(), "after {:?}", steps);
             for channel in Channel::ALL {
@@ -244,8 +294,23 @@ fn run(database: &Database, cases: u32) {
             let searched = ids(&mut connection, "SELECT order_id AS id FROM order_search ORDER BY order_id");
             prop_assert_eq!(searched, ids(&mut connection, "SELECT id FROM orders ORDER BY id"), "after {:?}", steps);
             Ok(())
-        })
-        .unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_pickup_done_after_its_delivery_makes_the_delivery_day_count_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = Database::open(&format!("sqlite://{}/laundry.db", dir.path().display()), 1).unwrap();
+    // The stops sort by key: the delivery (index 0) before the pickup (index 1).
+    let steps = [
+        Step::Place { total: 900, cancelled: false },
+        Step::Book { order: 0, delivery: false, day: 5 },
+        Step::Book { order: 0, delivery: true, day: 9 },
+        Step::SetStop { stop: 0, state: "done" },
+        Step::SetStop { stop: 1, state: "done" },
+    ];
+    check_history(&database, &steps).unwrap();
 }
 
 #[test]

@@ -103,7 +103,7 @@ pub async fn show_dashboard(
             let reports_tab = super::reports::has_reports(connection, role)?;
             let reports = report_period
                 .filter(|_| reports_tab)
-                .map(|period| super::reports::load_reports(connection, period, day, role))
+                .map(|period| super::reports::load_reports(connection, period, (day, now), role))
                 .transpose()?;
             let money = (cash_up, balances, (reports_tab, reports));
             Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox, money))

@@ -11,9 +11,8 @@ use crate::db::{DbConnection, DbError};
 use crate::domain::schedule::day_bounds;
 use crate::domain::{EntryKind, Method, OrderStatus, ReportSection, StaffRole};
 use crate::models::reports::{
-    cash_by_day, charges_by_kind, customers_by_week, money_by_day, orders_by_day, owing_after_delivery,
-    recleans_by_day, repeat_customers, share_sections, shared_sections, stops_by_day, top_items, top_spenders,
-    turnaround_by_day,
+    charges_by_kind, customers_by_week, owing_after_delivery, period_figures, repeat_customers, share_sections,
+    shared_sections, top_spenders,
 };
 use crate::state::AppState;
 use crate::views::reports::{CustomerFigures, Figures, MonthSummary, Period, Reader, Reports, ServiceFigures};
@@ -53,11 +52,13 @@ pub fn has_reports(connection: &mut DbConnection, role: StaffRole) -> Result<boo
 }
 
 /// The Reports tab's figures for `period` (and the orders owing at `today`), as `role` may see
-/// them: each section is read only for a reader who may see it.
+/// them: each section is read only for a reader who may see it. The sections that add up over days
+/// come from the days kept in `report_days` ([`period_figures`]); the customers and what is owed
+/// are read as they stand.
 pub fn load_reports(
     connection: &mut DbConnection,
     period: (Period, Option<String>),
-    today: Date,
+    (today, now): (Date, PrimitiveDateTime),
     role: StaffRole,
 ) -> Result<Reports, DbError> {
     let shared = shared_sections(connection)?;
@@ -69,21 +70,20 @@ pub fn load_reports(
     let (first, last) = (period.0.first, period.0.last);
     let shows = |section| shown.contains(&section);
     let mut figures = Figures::default();
-    if shows(ReportSection::Money) {
-        figures.money = Some(money_by_day(connection, first, last)?);
-    }
-    if shows(ReportSection::Orders) {
-        figures.orders = Some((orders_by_day(connection, first, last)?, top_items(connection, first, last)?));
+    let by_day = [ReportSection::Money, ReportSection::Orders, ReportSection::Service, ReportSection::Cash];
+    if by_day.into_iter().any(shows) {
+        let days = period_figures(connection, first, last, today, now)?;
+        figures.money = shows(ReportSection::Money).then_some(days.money);
+        figures.orders = shows(ReportSection::Orders).then_some((days.orders, days.items));
+        figures.service = shows(ReportSection::Service).then_some(ServiceFigures {
+            stops: days.stops,
+            turnaround: days.turnaround,
+            recleans: days.recleans,
+        });
+        figures.cash = shows(ReportSection::Cash).then_some(days.cash);
     }
     if shows(ReportSection::Owing) {
         figures.owing = Some(owing_after_delivery(connection, today)?);
-    }
-    if shows(ReportSection::Service) {
-        figures.service = Some(ServiceFigures {
-            stops: stops_by_day(connection, first, last)?,
-            turnaround: turnaround_by_day(connection, first, last)?,
-            recleans: recleans_by_day(connection, first, last)?,
-        });
     }
     if shows(ReportSection::Customers) {
         figures.customers = Some(CustomerFigures {
@@ -91,9 +91,6 @@ pub fn load_reports(
             repeat: repeat_customers(connection, first, last)?,
             top: top_spenders(connection, first, last)?,
         });
-    }
-    if shows(ReportSection::Cash) {
-        figures.cash = Some(cash_by_day(connection, first, last)?);
     }
     Ok(Reports::new(period, &figures, &reader))
 }
@@ -286,14 +283,13 @@ pub async fn show_summary(
             .content_type("text/plain; charset=utf-8")
             .body("Give a month that has begun, as YYYY-MM, like 2026-11.");
     };
+    let now = state.now();
     let read = state
         .db()
         .run(move |connection| {
-            let money = money_by_day(connection, first, last)?;
+            let days = period_figures(connection, first, last, today, now)?;
             let charged = charges_by_kind(connection, first, last)?;
-            let orders = orders_by_day(connection, first, last)?;
-            let cash = cash_by_day(connection, first, last)?;
-            Ok::<_, DbError>(MonthSummary::new((first, last), today, &money, &charged, &orders, &cash))
+            Ok::<_, DbError>(MonthSummary::new((first, last), today, &days.money, &charged, &days.orders, &days.cash))
         })
         .await;
     match read {

@@ -1,0 +1,17 @@
+DROP TRIGGER report_days_reclean ON recleans;
+DROP FUNCTION report_days_forget_reclean();
+DROP TRIGGER report_days_handover ON cash_handovers;
+DROP TRIGGER report_days_miss ON stop_misses;
+DROP FUNCTION report_days_forget_day();
+DROP TRIGGER report_days_stop_update ON stops;
+DROP TRIGGER report_days_stop ON stops;
+DROP FUNCTION report_days_forget_stop();
+DROP TRIGGER report_days_line ON order_lines;
+DROP FUNCTION report_days_forget_line();
+DROP TRIGGER report_days_order_update ON orders;
+DROP TRIGGER report_days_order ON orders;
+DROP FUNCTION report_days_forget_order();
+DROP TRIGGER report_days_entry ON ledger_entries;
+DROP FUNCTION report_days_forget_entry();
+DROP FUNCTION report_day_of(TIMESTAMP);
+DROP TABLE report_days;
