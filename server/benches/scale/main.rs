@@ -65,6 +65,10 @@ fn main() {
     }
 }
 
+/// The row of a year's Reports tab viewed for the first time (one request, not a median): every
+/// past day is counted then, and kept.
+const FIRST_VIEW: &str = "reports, a year, first view";
+
 /// The row of the busiest day's run tab as a phone downloads it (brotli).
 const RUN_TAB_BROTLI: &str = "dashboard, run tab, brotli";
 
@@ -193,19 +197,27 @@ async fn time_reports(
     today: time::Date,
 ) -> BTreeMap<&'static str, Duration> {
     let year_ago = today - time::Duration::days(365);
+    let year = format!("/admin?tab=reports&period=custom&from={year_ago}&to={today}");
+    let get = |path: String| async move {
+        let sent = Instant::now();
+        let response = client.get(format!("{base}{path}")).header("Cookie", cookie).send().await.unwrap();
+        assert!(response.status().is_success(), "{path} answered {}", response.status());
+        response.bytes().await.unwrap();
+        sent.elapsed()
+    };
+    let mut medians = BTreeMap::new();
+    // The first view of a year counts every past day once (and keeps them in report_days); the
+    // views after it read the kept days.
+    medians.insert(FIRST_VIEW, get(year.clone()).await);
     let targets = [
         ("reports, this month", "/admin?tab=reports&period=month".to_owned()),
-        ("reports, a year", format!("/admin?tab=reports&period=custom&from={year_ago}&to={today}")),
+        ("reports, a year", year),
+        ("the month's summary", "/admin/exports/summary".to_owned()),
     ];
-    let mut medians = BTreeMap::new();
     for (name, path) in targets {
         let mut times = Vec::with_capacity(SAMPLES);
         for _ in 0..SAMPLES {
-            let sent = Instant::now();
-            let response = client.get(format!("{base}{path}")).header("Cookie", cookie).send().await.unwrap();
-            assert!(response.status().is_success(), "{name} answered {}", response.status());
-            response.bytes().await.unwrap();
-            times.push(sent.elapsed());
+            times.push(get(path.clone()).await);
         }
         medians.insert(name, common::percentile(&mut times, 50.0));
     }
@@ -403,7 +415,7 @@ fn check_targets(sizes: &[usize], columns: &[Column]) -> bool {
         missed.push("the dashboard's HTML grew by more than 2 KB".to_owned());
     }
     for (name, median) in &last.reports {
-        if ms(*median) > 100.0 {
+        if *name != FIRST_VIEW && ms(*median) > 100.0 {
             missed.push(format!("{name} (issue 34): {:.1} ms at {} orders", ms(*median), sizes[sizes.len() - 1]));
         }
     }

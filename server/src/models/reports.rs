@@ -387,16 +387,6 @@ pub fn turnaround_by_day(connection: &mut DbConnection, first: Date, last: Date)
         .collect())
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-struct ItemRow {
-    #[diesel(sql_type = Text)]
-    item: String,
-    #[diesel(sql_type = Text)]
-    label: String,
-    #[diesel(sql_type = BigInt)]
-    pieces: i64,
-}
-
 /// Pieces of one catalogue item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemPieces {
@@ -406,24 +396,6 @@ pub struct ItemPieces {
     pub label: String,
     /// Pieces.
     pub pieces: i64,
-}
-
-/// The ten items most pieces were ordered of, in orders placed on the days `first` to `last` (not
-/// cancelled), most first. Garments re-cleaned count again (they were washed again); the
-/// re-clean's own line is not a garment.
-pub fn top_items(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<ItemPieces>> {
-    let (from, until) = bounds(first, last);
-    let (a, b) = markers(connection);
-    let sql = format!(
-        "SELECT l.item AS item, MIN(l.label) AS label, CAST(SUM(l.quantity) AS BIGINT) AS pieces \
-         FROM orders o INNER JOIN order_lines l ON l.order_id = o.id \
-         WHERE o.created_at >= {a} AND o.created_at < {b} AND o.status <> 'cancelled' \
-         AND l.kind = 'piece' AND l.item <> '{RECLEAN_ITEM}' \
-         GROUP BY l.item ORDER BY 3 DESC, 1 LIMIT 10"
-    );
-    let rows: Vec<ItemRow> =
-        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
-    Ok(rows.into_iter().map(|row| ItemPieces { item: row.item, label: row.label, pieces: row.pieces }).collect())
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]

@@ -319,11 +319,6 @@ fn export_period(
     }
 }
 
-/// The 400 of an export asked for a wrong period, saying what is wrong.
-fn wrong_period(error: String) -> HttpResponse {
-    HttpResponse::BadRequest().content_type("text/plain; charset=utf-8").body(error)
-}
-
 /// A CSV download named `name`: `header`, then what `read` gives chunk by chunk (each read takes
 /// the cursor the last one returned, none at first) until it returns no cursor.
 fn stream_csv<C, F>(state: &AppState, name: String, header: &'static str, read: F) -> HttpResponse
@@ -365,6 +360,28 @@ where
         .streaming(chunks)
 }
 
+/// The CSV download of `what` for the period `query` asks (a 400 saying what is wrong with a wrong
+/// one): named `{what}-{first}-to-{last}.csv`, `header`, then what `read` gives for the period's
+/// bounds, chunk by chunk.
+fn export_csv<C, F>(
+    state: &AppState,
+    query: PeriodQuery,
+    what: &str,
+    header: &'static str,
+    read: impl FnOnce((PrimitiveDateTime, PrimitiveDateTime)) -> F,
+) -> HttpResponse
+where
+    C: Send + 'static,
+    F: Fn(&mut DbConnection, Option<C>) -> QueryResult<(String, Option<C>)> + Clone + Send + Sync + 'static,
+{
+    match export_period(state, query) {
+        Ok((period, bounds)) => {
+            stream_csv(state, format!("{what}-{}-to-{}.csv", period.first, period.last), header, read(bounds))
+        }
+        Err(error) => HttpResponse::BadRequest().content_type("text/plain; charset=utf-8").body(error),
+    }
+}
+
 /// GET /admin/exports/ledger.csv?from=YYYY-MM-DD&to=YYYY-MM-DD: every ledger entry recorded in
 /// those Nairobi days, oldest first, one header row, amounts in whole shillings as the ledger keeps
 /// them (charges and adjustments signed; payments and refunds positive, their kind says which way),
@@ -375,12 +392,9 @@ pub async fn export_ledger(
     _owner: CurrentStaff,
     query: web::Query<PeriodQuery>,
 ) -> HttpResponse {
-    let (period, bounds) = match export_period(&state, query.into_inner()) {
-        Ok(asked) => asked,
-        Err(error) => return wrong_period(error),
-    };
-    let name = format!("ledger-{}-to-{}.csv", period.first, period.last);
-    stream_csv(&state, name, LEDGER_HEADER, move |c, after| ledger_chunk(c, bounds, after.unwrap_or(0), false))
+    export_csv(&state, query.into_inner(), "ledger", LEDGER_HEADER, |bounds| {
+        move |c: &mut DbConnection, after: Option<i64>| ledger_chunk(c, bounds, after.unwrap_or(0), false)
+    })
 }
 
 /// GET /admin/exports/payments.csv?from=&to=: the payments and refunds recorded in those days,
@@ -390,12 +404,9 @@ pub async fn export_payments(
     _owner: CurrentStaff,
     query: web::Query<PeriodQuery>,
 ) -> HttpResponse {
-    let (period, bounds) = match export_period(&state, query.into_inner()) {
-        Ok(asked) => asked,
-        Err(error) => return wrong_period(error),
-    };
-    let name = format!("payments-{}-to-{}.csv", period.first, period.last);
-    stream_csv(&state, name, PAYMENTS_HEADER, move |c, after| ledger_chunk(c, bounds, after.unwrap_or(0), true))
+    export_csv(&state, query.into_inner(), "payments", PAYMENTS_HEADER, |bounds| {
+        move |c: &mut DbConnection, after: Option<i64>| ledger_chunk(c, bounds, after.unwrap_or(0), true)
+    })
 }
 
 /// GET /admin/exports/orders.csv?from=&to=: the orders placed in those days, oldest first, with
@@ -406,12 +417,9 @@ pub async fn export_orders(
     _owner: CurrentStaff,
     query: web::Query<PeriodQuery>,
 ) -> HttpResponse {
-    let (period, bounds) = match export_period(&state, query.into_inner()) {
-        Ok(asked) => asked,
-        Err(error) => return wrong_period(error),
-    };
-    let name = format!("orders-{}-to-{}.csv", period.first, period.last);
-    stream_csv(&state, name, ORDERS_HEADER, move |c, after| orders_chunk(c, bounds, after))
+    export_csv(&state, query.into_inner(), "orders", ORDERS_HEADER, |bounds| {
+        move |c: &mut DbConnection, after| orders_chunk(c, bounds, after)
+    })
 }
 
 /// The payments export's header row.
