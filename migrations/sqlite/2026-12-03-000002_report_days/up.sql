@@ -1,8 +1,10 @@
 -- Issue 34: the owner's reports over a year must not read a year of orders, entries and stops on
 -- every view. Each past Nairobi day's figures (money by method, orders, kilos and pieces, stops
--- done, on time and missed, turnaround, re-cleans, cash by holder) are kept here once counted,
+-- done, on time and missed, turnaround, re-cleans, cash by holder, the customers who ordered and
+-- what each paid) are kept here once counted,
 -- as JSON (models::reports::DayFigures), and forgotten by the triggers below the moment anything
--- they were counted from changes: an entry, an order or its lines, a stop (both days of its
+-- they were counted from changes: an entry, an order (and the same number's later orders: whether
+-- an order is a customer's first depends on those before it) or its lines, a stop (both days of its
 -- order's stops: a pickup's time is a delivery's turnaround), a miss, a re-clean, a handover. A
 -- forgotten day is counted again at the next view. The triggers are the one place that forgets:
 -- no code path that writes these tables can leave a day stale.
@@ -22,14 +24,24 @@ CREATE TRIGGER report_days_entry_delete AFTER DELETE ON ledger_entries BEGIN
     DELETE FROM report_days WHERE day = date(OLD.recorded_at, '+3 hours');
 END;
 
+-- An order's day, and the days of the same number's later orders: whether an order is a
+-- customer's first depends on the orders before it.
 CREATE TRIGGER report_days_order_insert AFTER INSERT ON orders BEGIN
     DELETE FROM report_days WHERE day = date(NEW.created_at, '+3 hours');
+    DELETE FROM report_days WHERE day IN
+        (SELECT date(created_at, '+3 hours') FROM orders WHERE phone = NEW.phone AND created_at > NEW.created_at);
 END;
-CREATE TRIGGER report_days_order_update AFTER UPDATE OF status, total_amount, created_at ON orders BEGIN
+CREATE TRIGGER report_days_order_update AFTER UPDATE OF status, total_amount, created_at, phone ON orders BEGIN
     DELETE FROM report_days WHERE day IN (date(OLD.created_at, '+3 hours'), date(NEW.created_at, '+3 hours'));
+    DELETE FROM report_days WHERE day IN
+        (SELECT date(created_at, '+3 hours') FROM orders WHERE phone IN (OLD.phone, NEW.phone) AND created_at > OLD.created_at);
+    DELETE FROM report_days WHERE day IN
+        (SELECT date(recorded_at, '+3 hours') FROM ledger_entries WHERE order_id = NEW.id AND OLD.phone <> NEW.phone);
 END;
 CREATE TRIGGER report_days_order_delete AFTER DELETE ON orders BEGIN
     DELETE FROM report_days WHERE day = date(OLD.created_at, '+3 hours');
+    DELETE FROM report_days WHERE day IN
+        (SELECT date(created_at, '+3 hours') FROM orders WHERE phone = OLD.phone AND created_at > OLD.created_at);
 END;
 
 CREATE TRIGGER report_days_line_insert AFTER INSERT ON order_lines BEGIN

@@ -34,9 +34,17 @@ fn main() {
     assert!(root.join("frontend/dist/server/server.js").exists(), "build the frontend first (make frontend)");
     let sizes: Vec<usize> = if quick() { vec![100, 1_000, 10_000] } else { vec![1_000, 10_000, 100_000] };
     let mut met = true;
+    // SCALE_KEEP=folder keeps the SQLite databases there (scale-1000.db, …), to look at a query
+    // with `sqlite3` afterwards; a folder of its own, emptied first.
     let folder = tempfile::tempdir().unwrap();
+    let kept = std::env::var("SCALE_KEEP").ok().filter(|path| !path.trim().is_empty());
+    let place = kept.clone().unwrap_or_else(|| folder.path().display().to_string());
+    if let Some(kept) = &kept {
+        let _ = std::fs::remove_dir_all(kept);
+        std::fs::create_dir_all(kept).expect("SCALE_KEEP names a folder that can be made");
+    }
     let mut backends: Vec<(&str, Box<NewDatabase<'_>>)> =
-        vec![("SQLite", Box::new(|n| (format!("sqlite://{}/scale-{n}.db", folder.path().display()), None)))];
+        vec![("SQLite", Box::new(move |n| (format!("sqlite://{place}/scale-{n}.db"), None)))];
     match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty()) {
         Some(admin_url) => backends.push((
             "PostgreSQL",

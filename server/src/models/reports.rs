@@ -97,17 +97,6 @@ fn day_text(connection: &DbConnection, column: &str) -> String {
     }
 }
 
-/// The Monday (`YYYY-MM-DD`) of a stored UTC time's Nairobi week, on each backend.
-fn nairobi_week(connection: &DbConnection, column: &str) -> String {
-    match connection {
-        // 'weekday 0' moves on to the Sunday (a Sunday stays), six days back is its Monday.
-        DbConnection::Sqlite(_) => format!("date({column}, '+3 hours', 'weekday 0', '-6 days')"),
-        DbConnection::Postgres(_) => {
-            format!("to_char(date_trunc('week', {column} + interval '3 hours'), 'YYYY-MM-DD')")
-        }
-    }
-}
-
 /// The Nairobi days `first` to `last`, both in.
 fn bounds(first: Date, last: Date) -> (PrimitiveDateTime, PrimitiveDateTime) {
     (day_bounds(first).0, day_bounds(last).1)
@@ -398,16 +387,6 @@ pub struct ItemPieces {
     pub pieces: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-struct WeekCustomersRow {
-    #[diesel(sql_type = Text)]
-    week: String,
-    #[diesel(sql_type = BigInt)]
-    customers: i64,
-    #[diesel(sql_type = BigInt)]
-    new_customers: i64,
-}
-
 /// The customers of one week (Monday to Sunday, Nairobi): a customer is a phone number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WeekCustomers {
@@ -419,101 +398,76 @@ pub struct WeekCustomers {
     pub new: i64,
 }
 
-/// The customers of each week of the days `first` to `last`, new and returning.
-pub fn customers_by_week(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<WeekCustomers>> {
-    let (from, until) = bounds(first, last);
-    let (a, b) = markers(connection);
-    let week = nairobi_week(connection, "o.created_at");
-    let sql = format!(
-        "SELECT {week} AS week, CAST(COUNT(DISTINCT o.phone) AS BIGINT) AS customers, \
-         CAST(COUNT(DISTINCT CASE WHEN NOT EXISTS (SELECT 1 FROM orders p WHERE p.phone = o.phone \
-           AND p.created_at < o.created_at AND p.status <> 'cancelled') THEN o.phone END) AS BIGINT) AS new_customers \
-         FROM orders o WHERE o.created_at >= {a} AND o.created_at < {b} AND o.status <> 'cancelled' \
-         GROUP BY 1 ORDER BY 1"
-    );
-    let rows: Vec<WeekCustomersRow> =
-        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|row| {
-            Some(WeekCustomers { week: parse_day(&row.week)?, customers: row.customers, new: row.new_customers })
-        })
-        .collect())
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-struct RepeatRow {
-    #[diesel(sql_type = BigInt)]
-    customers: i64,
-    #[diesel(sql_type = BigInt)]
-    repeat: i64,
-}
-
-/// The period's customers, and of them those who had placed two orders or more (not cancelled) by
-/// its end: `(customers, repeat)`.
-pub fn repeat_customers(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<(i64, i64)> {
-    let (from, until) = bounds(first, last);
-    let (a, b, c) = match connection {
-        DbConnection::Sqlite(_) => ("?", "?", "?"),
-        DbConnection::Postgres(_) => ("$1", "$2", "$3"),
-    };
-    let sql = format!(
-        "SELECT CAST(COUNT(*) AS BIGINT) AS customers, \
-         CAST(COALESCE(SUM(CASE WHEN (SELECT COUNT(*) FROM (SELECT 1 FROM orders p WHERE p.phone = c.phone \
-           AND p.created_at < {a} AND p.status <> 'cancelled' LIMIT 2) two) >= 2 THEN 1 ELSE 0 END), 0) AS BIGINT) AS repeat \
-         FROM (SELECT DISTINCT phone FROM orders WHERE created_at >= {b} AND created_at < {c} AND status <> 'cancelled') c"
-    );
-    let row: RepeatRow = diesel::sql_query(sql)
-        .bind::<Timestamp, _>(until)
-        .bind::<Timestamp, _>(from)
-        .bind::<Timestamp, _>(until)
-        .get_result(connection)?;
-    Ok((row.customers, row.repeat))
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-struct SpenderRow {
-    #[diesel(sql_type = Text)]
-    phone: String,
-    #[diesel(sql_type = Text)]
-    name: String,
-    #[diesel(sql_type = BigInt)]
-    orders: i64,
-    #[diesel(sql_type = BigInt)]
-    spend: i64,
-}
-
 /// A customer and what they paid in a period.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spender {
     /// Their phone number, as stored.
     pub phone: String,
-    /// The name on their orders.
+    /// The name on their newest order.
     pub name: String,
-    /// Orders they paid for in the period.
+    /// Orders they placed in the period (not cancelled).
     pub orders: i64,
-    /// Paid less given back, KSh.
+    /// Paid less given back in the period, KSh.
     pub spend: i64,
 }
 
-/// The ten customers who paid most (less what was given back) on the days `first` to `last`.
-pub fn top_spenders(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<Spender>> {
+/// One customer's orders on one day: `(day, phone, orders placed and not cancelled, whether one of
+/// them was the first such order the number ever placed)`.
+type CustomerDay = (Date, String, i64, bool);
+
+/// The customers of each of the days `first` to `last`: who placed orders (not cancelled), how
+/// many, and whether one was their first (no earlier order of that number that was not
+/// cancelled).
+fn customers_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<CustomerDay>> {
     let (from, until) = bounds(first, last);
     let (a, b) = markers(connection);
+    let day = nairobi_day(connection, "o.created_at");
     let sql = format!(
-        "SELECT o.phone AS phone, MAX(o.customer_name) AS name, CAST(COUNT(DISTINCT o.id) AS BIGINT) AS orders, \
+        "SELECT {day} AS day, o.phone AS phone, CAST(COUNT(*) AS BIGINT) AS orders, \
+         CAST(MAX(CASE WHEN NOT EXISTS (SELECT 1 FROM orders p WHERE p.phone = o.phone \
+           AND p.created_at < o.created_at AND p.status <> 'cancelled') THEN 1 ELSE 0 END) AS BIGINT) AS first \
+         FROM orders o WHERE o.created_at >= {a} AND o.created_at < {b} AND o.status <> 'cancelled' GROUP BY 1, 2"
+    );
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = Text)]
+        day: String,
+        #[diesel(sql_type = Text)]
+        phone: String,
+        #[diesel(sql_type = BigInt)]
+        orders: i64,
+        #[diesel(sql_type = BigInt)]
+        first: i64,
+    }
+    let rows: Vec<Row> =
+        diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
+    Ok(rows.into_iter().filter_map(|row| Some((parse_day(&row.day)?, row.phone, row.orders, row.first == 1))).collect())
+}
+
+/// What each customer paid (less what was given back) on each of the days `first` to `last`:
+/// `(day, phone, KSh)`.
+fn spend_by_day(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<Vec<(Date, String, i64)>> {
+    let (from, until) = bounds(first, last);
+    let (a, b) = markers(connection);
+    let day = nairobi_day(connection, "e.recorded_at");
+    let sql = format!(
+        "SELECT {day} AS day, o.phone AS phone, \
          CAST(SUM(CASE WHEN e.kind = 'payment' THEN e.amount ELSE -e.amount END) AS BIGINT) AS spend \
          FROM ledger_entries e INNER JOIN orders o ON o.id = e.order_id \
-         WHERE e.kind IN ('payment', 'refund') AND e.recorded_at >= {a} AND e.recorded_at < {b} \
-         GROUP BY o.phone HAVING SUM(CASE WHEN e.kind = 'payment' THEN e.amount ELSE -e.amount END) > 0 \
-         ORDER BY 4 DESC, 1 LIMIT 10"
+         WHERE e.kind IN ('payment', 'refund') AND e.recorded_at >= {a} AND e.recorded_at < {b} GROUP BY 1, 2"
     );
-    let rows: Vec<SpenderRow> =
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = Text)]
+        day: String,
+        #[diesel(sql_type = Text)]
+        phone: String,
+        #[diesel(sql_type = BigInt)]
+        spend: i64,
+    }
+    let rows: Vec<Row> =
         diesel::sql_query(sql).bind::<Timestamp, _>(from).bind::<Timestamp, _>(until).load(connection)?;
-    Ok(rows
-        .into_iter()
-        .map(|row| Spender { phone: row.phone, name: row.name, orders: row.orders, spend: row.spend })
-        .collect())
+    Ok(rows.into_iter().filter_map(|row| Some((parse_day(&row.day)?, row.phone, row.spend))).collect())
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
@@ -709,10 +663,15 @@ struct DayFigures {
     recleans: i64,
     /// (holder, cash taken less given back, handed in).
     cash: Vec<(String, i64, i64)>,
+    /// The day's customers, `phone:orders:first,…` (first 1 or 0): a compact text, as a year of
+    /// them is read at each view.
+    customers: String,
+    /// What each customer paid less given back, `phone:KSh,…`.
+    spend: String,
 }
 
-/// The figures of a period that add up over its days, day by day, oldest first: what the money,
-/// orders, service and cash sections are drawn from.
+/// The figures of a period, from its days: what the money, orders, service, customers and cash
+/// sections are drawn from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PeriodFigures {
     /// Money by day.
@@ -729,6 +688,12 @@ pub struct PeriodFigures {
     pub recleans: Vec<(Date, i64)>,
     /// Cash by day and holder.
     pub cash: Vec<DayCash>,
+    /// Customers by week (in the period).
+    pub customer_weeks: Vec<WeekCustomers>,
+    /// The period's customers, and of them those with two orders or more by its end.
+    pub repeat: (i64, i64),
+    /// The ten who paid most in the period (names as [`period_figures`] fills them in).
+    pub top: Vec<Spender>,
 }
 
 /// Counts the days `first` to `last` from the orders, the ledger and the stops: every day of the
@@ -741,6 +706,15 @@ fn count_days(connection: &mut DbConnection, first: Date, last: Date) -> QueryRe
     let turnaround = turnaround_by_day(connection, first, last)?;
     let recleans = recleans_by_day(connection, first, last)?;
     let cash = cash_by_day(connection, first, last)?;
+    // A year of customers is a row per customer and day: written out by day once, not searched.
+    let mut customers: std::collections::HashMap<Date, String> = std::collections::HashMap::new();
+    for (day, phone, orders, first) in customers_by_day(connection, first, last)? {
+        customers.entry(day).or_default().push_str(&format!("{phone}:{orders}:{},", u8::from(first)));
+    }
+    let mut spend: std::collections::HashMap<Date, String> = std::collections::HashMap::new();
+    for (day, phone, amount) in spend_by_day(connection, first, last)? {
+        spend.entry(day).or_default().push_str(&format!("{phone}:{amount},"));
+    }
     let mut days = Vec::new();
     let mut day = first;
     while day <= last {
@@ -762,6 +736,8 @@ fn count_days(connection: &mut DbConnection, first: Date, last: Date) -> QueryRe
         figures.recleans = recleans.iter().filter(|(d, _)| *d == day).map(|(_, n)| n).sum();
         figures.cash =
             cash.iter().filter(|c| c.day == day).map(|c| (c.holder.clone(), c.collected, c.handed_in)).collect();
+        figures.customers = customers.remove(&day).unwrap_or_default();
+        figures.spend = spend.remove(&day).unwrap_or_default();
         days.push((day, figures));
         day += time::Duration::days(1);
     }
@@ -830,7 +806,23 @@ pub fn period_figures(
         days.extend(count_days(connection, live_first, last)?);
     }
     days.sort_by_key(|(day, _)| *day);
-    Ok(assemble(&days))
+    let mut period = assemble(&days);
+    name_spenders(connection, &mut period.top)?;
+    Ok(period)
+}
+
+/// Gives each top spender the name on their newest order (by the phone index).
+fn name_spenders(connection: &mut DbConnection, top: &mut [Spender]) -> QueryResult<()> {
+    for spender in top {
+        spender.name = orders::table
+            .filter(orders::phone.eq(&spender.phone))
+            .order(orders::created_at.desc())
+            .select(orders::customer_name)
+            .first(connection)
+            .optional()?
+            .unwrap_or_default();
+    }
+    Ok(())
 }
 
 /// The period's figures from its days'.
@@ -880,11 +872,65 @@ fn assemble(days: &[(Date, DayFigures)]) -> PeriodFigures {
     items.sort_by(|a, b| b.pieces.cmp(&a.pieces).then_with(|| a.item.cmp(&b.item)));
     items.truncate(10);
     period.items = items;
+    customers_of(days, &mut period);
     period
+}
+
+/// The period's customers from its days': by week, the repeat rate, the top spenders (unnamed).
+fn customers_of(days: &[(Date, DayFigures)], period: &mut PeriodFigures) {
+    use std::collections::{HashMap, HashSet};
+    // By phone: orders in the period, whether their first order ever is in it, what they paid.
+    let mut phones: HashMap<&str, (i64, bool, i64)> = HashMap::new();
+    let mut weeks: Vec<(Date, HashSet<&str>, i64)> = Vec::new();
+    for (day, figures) in days {
+        let monday = *day - time::Duration::days(i64::from(day.weekday().number_days_from_monday()));
+        for entry in figures.customers.split(',').filter(|entry| !entry.is_empty()) {
+            let mut fields = entry.split(':');
+            let (Some(phone), Some(orders), Some(first)) = (fields.next(), fields.next(), fields.next()) else {
+                continue;
+            };
+            let (orders, first) = (orders.parse::<i64>().unwrap_or(0), first == "1");
+            let known = phones.entry(phone).or_default();
+            known.0 += orders;
+            known.1 |= first;
+            if weeks.last().is_none_or(|(week, ..)| *week != monday) {
+                weeks.push((monday, HashSet::new(), 0));
+            }
+            if let Some((_, seen, new)) = weeks.last_mut() {
+                seen.insert(phone);
+                *new += i64::from(first);
+            }
+        }
+        for entry in figures.spend.split(',').filter(|entry| !entry.is_empty()) {
+            if let Some((phone, amount)) = entry.split_once(':') {
+                phones.entry(phone).or_default().2 += amount.parse::<i64>().unwrap_or(0);
+            }
+        }
+    }
+    period.customer_weeks =
+        weeks.into_iter().map(|(week, seen, new)| WeekCustomers { week, customers: seen.len() as i64, new }).collect();
+    let customers: Vec<&(i64, bool, i64)> = phones.values().filter(|(orders, ..)| *orders > 0).collect();
+    let repeat = customers.iter().filter(|(orders, first, _)| !*first || *orders >= 2).count();
+    period.repeat = (customers.len() as i64, repeat as i64);
+    let mut top: Vec<Spender> = phones
+        .iter()
+        .filter(|(_, (.., spend))| *spend > 0)
+        .map(|(phone, (orders, _, spend))| Spender {
+            phone: (*phone).to_owned(),
+            name: String::new(),
+            orders: *orders,
+            spend: *spend,
+        })
+        .collect();
+    top.sort_by(|a, b| b.spend.cmp(&a.spend).then_with(|| a.phone.cmp(&b.phone)));
+    top.truncate(10);
+    period.top = top;
 }
 
 /// The same figures counted afresh, none kept or read from `report_days`: what the kept days must
 /// always equal (the recount of the tests).
 pub fn period_figures_recounted(connection: &mut DbConnection, first: Date, last: Date) -> QueryResult<PeriodFigures> {
-    Ok(assemble(&count_days(connection, first, last)?))
+    let mut period = assemble(&count_days(connection, first, last)?);
+    name_spenders(connection, &mut period.top)?;
+    Ok(period)
 }

@@ -339,7 +339,7 @@ pub struct TopCustomer {
     pub name: String,
     /// Their phone number (masked for staff: "+254 7** *** 678").
     pub phone: String,
-    /// Orders they paid for in the period.
+    /// Orders they placed in the period (not cancelled).
     #[ts(type = "number")]
     pub orders: i64,
     /// Paid less given back, KSh.

@@ -23,7 +23,7 @@ use time::macros::{date, datetime};
 /// (modulo their number; nothing happens to an order when there is none).
 #[derive(Debug, Clone)]
 enum Step {
-    Place { total: i32, cancelled: bool },
+    Place { total: i32, cancelled: bool, day: u8, second_phone: bool },
     Rebill { order: usize, total: i32 },
     Cancel { order: usize },
     Restore { order: usize },
@@ -51,7 +51,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (order.clone(), 1_u8..28).prop_map(|(stop, day)| Step::MoveStop { stop, day }),
         2 => (order.clone(), any::<bool>(), 1_i32..20).prop_map(|(order, piece, quantity)| Step::Line { order, piece, quantity }),
         1 => (1_u8..28, 1_i32..5_000).prop_map(|(day, amount)| Step::Handover { day, amount }),
-        3 => (0_i32..50_000, any::<bool>()).prop_map(|(total, cancelled)| Step::Place { total, cancelled }),
+        3 => (0_i32..50_000, any::<bool>(), 1_u8..28, any::<bool>())
+            .prop_map(|(total, cancelled, day, second_phone)| Step::Place { total, cancelled, day, second_phone }),
         2 => (order.clone(), 0_i32..50_000).prop_map(|(order, total)| Step::Rebill { order, total }),
         1 => order.clone().prop_map(|order| Step::Cancel { order }),
         1 => order.clone().prop_map(|order| Step::Restore { order }),
@@ -95,16 +96,19 @@ fn apply(
     let messages = ids(connection, "SELECT id FROM outbox ORDER BY id");
     let delivery = |undelivered: bool| if undelivered { "'failed'" } else { "'delivered'" };
     let sql = match step {
-        Step::Place { total, cancelled } => {
+        // Two customers' orders over the month, in any order: whether one is a customer's first
+        // depends on the others.
+        Step::Place { total, cancelled, day, second_phone } => {
             *placed += 1;
             let id = format!("order-{placed:05}");
             let status = if *cancelled { "cancelled" } else { "pending" };
+            let phone = if *second_phone { "+254722000111" } else { "+254712345678" };
             format!(
                 "INSERT INTO orders (id, reference, customer_name, phone, location, service_type, service_label, \
                  quantity, payment_method, price_per_kg, total_amount, status, created_at, updated_at, \
-                 estimate_amount) VALUES ('{id}', '{id}', 'Amina', '+254712345678', 'Kilimani', 'wash-fold', \
-                 'Wash & Fold', 3, 'pay-now', 150, {total}, '{status}', '2026-11-20 00:00:00', \
-                 '2026-11-20 00:00:00', {total})"
+                 estimate_amount) VALUES ('{id}', '{id}', 'Amina', '{phone}', 'Kilimani', 'wash-fold', \
+                 'Wash & Fold', 3, 'pay-now', 150, {total}, '{status}', '2026-11-{day:02} 08:00:00', \
+                 '2026-11-{day:02} 08:00:00', {total})"
             )
         }
         Step::Rebill { order, total } => match pick(&orders, *order) {
@@ -304,11 +308,24 @@ fn a_pickup_done_after_its_delivery_makes_the_delivery_day_count_again() {
     let database = Database::open(&format!("sqlite://{}/laundry.db", dir.path().display()), 1).unwrap();
     // The stops sort by key: the delivery (index 0) before the pickup (index 1).
     let steps = [
-        Step::Place { total: 900, cancelled: false },
+        Step::Place { total: 900, cancelled: false, day: 3, second_phone: false },
         Step::Book { order: 0, delivery: false, day: 5 },
         Step::Book { order: 0, delivery: true, day: 9 },
         Step::SetStop { stop: 0, state: "done" },
         Step::SetStop { stop: 1, state: "done" },
+    ];
+    check_history(&database, &steps).unwrap();
+}
+
+#[test]
+fn cancelling_a_customers_first_order_makes_the_day_of_their_next_count_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = Database::open(&format!("sqlite://{}/laundry.db", dir.path().display()), 1).unwrap();
+    let steps = [
+        Step::Place { total: 900, cancelled: false, day: 5, second_phone: false },
+        Step::Place { total: 600, cancelled: false, day: 9, second_phone: false },
+        // The first (order-00001) is cancelled: the order of the 9th is now the customer's first.
+        Step::Cancel { order: 0 },
     ];
     check_history(&database, &steps).unwrap();
 }

@@ -209,8 +209,8 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     use laundry::domain::{OrderSource, RecleanRequest, StopKind};
     use laundry::lifecycle::valet::{Actor, miss};
     use laundry::models::reports::{
-        DayCash, DayStops, DayTurnaround, ItemPieces, Spender, WeekCustomers, cash_by_day, customers_by_week,
-        recleans_by_day, repeat_customers, stops_by_day, top_spenders, turnaround_by_day,
+        DayCash, DayStops, DayTurnaround, ItemPieces, Spender, WeekCustomers, cash_by_day, period_figures_recounted,
+        recleans_by_day, stops_by_day, turnaround_by_day,
     };
 
     let clock = stopped_clock();
@@ -301,15 +301,13 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
         (
             stops_by_day(c, first, last).unwrap(),
             turnaround_by_day(c, first, last).unwrap(),
-            laundry::models::reports::period_figures_recounted(c, first, last).unwrap().items,
-            customers_by_week(c, first, last).unwrap(),
-            repeat_customers(c, first, last).unwrap(),
-            top_spenders(c, first, last).unwrap(),
+            period_figures_recounted(c, first, last).unwrap(),
             recleans_by_day(c, first, last).unwrap(),
             cash_by_day(c, first, last).unwrap(),
         )
     });
-    let (stops, turnaround, items, weeks, repeat, spenders, recleans, cash) = read;
+    let (stops, turnaround, period, recleans, cash) = read;
+    let (items, weeks, repeat, spenders) = (period.items, period.customer_weeks, period.repeat, period.top);
     let stop = |day, kind, done, kept, missed| DayStops { day, kind, done, kept, missed };
     assert_eq!(
         stops,
@@ -345,10 +343,11 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     assert_eq!(
         spenders,
         [
+            // Her three orders of the period: the first, the re-clean and the one of the 10th.
             Spender {
                 phone: "+254712345678".to_owned(),
                 name: "Amina Wanjiru".to_owned(),
-                orders: 1,
+                orders: 3,
                 spend: bill - 100
             },
             Spender { phone: "+254722000111".to_owned(), name: "Brian Otieno".to_owned(), orders: 1, spend: 300 },

@@ -13,7 +13,7 @@ name: string,
  */
 phone: string, 
 /**
- * Orders they paid for in the period.
+ * Orders they placed in the period (not cancelled).
  */
 orders: number, 
 /**

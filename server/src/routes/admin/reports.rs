@@ -10,10 +10,7 @@ use crate::db::schema::{ledger_entries, orders};
 use crate::db::{DbConnection, DbError};
 use crate::domain::schedule::day_bounds;
 use crate::domain::{EntryKind, Method, OrderStatus, ReportSection, StaffRole};
-use crate::models::reports::{
-    charges_by_kind, customers_by_week, owing_after_delivery, period_figures, repeat_customers, share_sections,
-    shared_sections, top_spenders,
-};
+use crate::models::reports::{charges_by_kind, owing_after_delivery, period_figures, share_sections, shared_sections};
 use crate::state::AppState;
 use crate::views::reports::{CustomerFigures, Figures, MonthSummary, Period, Reader, Reports, ServiceFigures};
 use actix_web::http::header;
@@ -52,9 +49,9 @@ pub fn has_reports(connection: &mut DbConnection, role: StaffRole) -> Result<boo
 }
 
 /// The Reports tab's figures for `period` (and the orders owing at `today`), as `role` may see
-/// them: each section is read only for a reader who may see it. The sections that add up over days
-/// come from the days kept in `report_days` ([`period_figures`]); the customers and what is owed
-/// are read as they stand.
+/// them: each section is read only for a reader who may see it. Every section but what is owed
+/// comes from the days kept in `report_days` ([`period_figures`]); what is owed is read as it
+/// stands.
 pub fn load_reports(
     connection: &mut DbConnection,
     period: (Period, Option<String>),
@@ -70,7 +67,13 @@ pub fn load_reports(
     let (first, last) = (period.0.first, period.0.last);
     let shows = |section| shown.contains(&section);
     let mut figures = Figures::default();
-    let by_day = [ReportSection::Money, ReportSection::Orders, ReportSection::Service, ReportSection::Cash];
+    let by_day = [
+        ReportSection::Money,
+        ReportSection::Orders,
+        ReportSection::Service,
+        ReportSection::Customers,
+        ReportSection::Cash,
+    ];
     if by_day.into_iter().any(shows) {
         let days = period_figures(connection, first, last, today, now)?;
         figures.money = shows(ReportSection::Money).then_some(days.money);
@@ -80,17 +83,15 @@ pub fn load_reports(
             turnaround: days.turnaround,
             recleans: days.recleans,
         });
+        figures.customers = shows(ReportSection::Customers).then_some(CustomerFigures {
+            weeks: days.customer_weeks,
+            repeat: days.repeat,
+            top: days.top,
+        });
         figures.cash = shows(ReportSection::Cash).then_some(days.cash);
     }
     if shows(ReportSection::Owing) {
         figures.owing = Some(owing_after_delivery(connection, today)?);
-    }
-    if shows(ReportSection::Customers) {
-        figures.customers = Some(CustomerFigures {
-            weeks: customers_by_week(connection, first, last)?,
-            repeat: repeat_customers(connection, first, last)?,
-            top: top_spenders(connection, first, last)?,
-        });
     }
     Ok(Reports::new(period, &figures, &reader))
 }
