@@ -142,15 +142,19 @@ fn filtered(filter: &OrderFilter) -> Filtered {
 /// none of them finds nothing.
 #[derive(Debug, Clone, QueryId)]
 struct SearchMatches {
-    /// `%words%`, lower case.
+    /// `%words%`, lower case (PostgreSQL's trigram index answers LIKE).
     words: Option<String>,
+    /// `"words"`, lower case: the same as an FTS5 phrase, which SQLite's trigram index answers
+    /// from the index alone (LIKE reads each candidate's text again: 40 ms rather than 4 for a
+    /// place a tenth of 100,000 orders hold).
+    phrase: Option<String>,
     /// An order ID.
     reference: Option<String>,
     /// A phone number, stored form.
     phone: Option<String>,
-    /// The last digits of a phone number: `%digits%` for the trigram index, `%digits` for the
-    /// number itself.
-    ending: Option<(String, String)>,
+    /// The last digits of a phone number: `%digits%` for the trigram index (`"digits"` on
+    /// SQLite), `%digits` for the number itself.
+    ending: Option<(String, String, String)>,
 }
 
 impl SearchMatches {
@@ -164,11 +168,14 @@ impl SearchMatches {
             Err(_) => {
                 let digits: String = search.chars().filter(char::is_ascii_digit).collect();
                 let only_digits = search.chars().all(|c| c.is_ascii_digit() || " +-".contains(c));
-                (None, (digits.len() >= 4 && only_digits).then(|| (format!("%{digits}%"), format!("%{digits}"))))
+                let ending = (format!("%{digits}%"), format!("\"{digits}\""), format!("%{digits}"));
+                (None, (digits.len() >= 4 && only_digits).then_some(ending))
             }
         };
+        let long_enough = search.trim().chars().count() >= 3;
         SearchMatches {
-            words: (words.trim().chars().count() >= 3).then(|| format!("%{words}%")),
+            words: long_enough.then(|| format!("%{words}%")),
+            phrase: long_enough.then(|| format!("\"{}\"", search.trim().to_lowercase().replace('"', "\"\""))),
             // The dashboard shows the order ID after '#'; `parse` drops it.
             reference: OrderReference::parse(search).map(|reference| reference.as_str().to_owned()),
             phone,
@@ -197,9 +204,15 @@ impl QueryFragment<DbBackend> for SearchMatches {
             out.push_sql(sql);
             alternatives += 1;
         };
-        if let Some(words) = &self.words {
-            union(&mut out, "SELECT order_search.order_id FROM order_search WHERE order_search.words LIKE ");
-            out.push_bind_param::<Text, _>(words)?;
+        let sqlite = matches!(out.backend(), DbBackend::Sqlite(_));
+        if let (Some(words), Some(phrase)) = (&self.words, &self.phrase) {
+            if sqlite {
+                union(&mut out, "SELECT order_search.order_id FROM order_search WHERE order_search MATCH ");
+                out.push_bind_param::<Text, _>(phrase)?;
+            } else {
+                union(&mut out, "SELECT order_search.order_id FROM order_search WHERE order_search.words LIKE ");
+                out.push_bind_param::<Text, _>(words)?;
+            }
         }
         if let Some(reference) = &self.reference {
             union(&mut out, "SELECT by_reference.id FROM orders AS by_reference WHERE by_reference.reference = ");
@@ -209,13 +222,22 @@ impl QueryFragment<DbBackend> for SearchMatches {
             union(&mut out, "SELECT by_phone.id FROM orders AS by_phone WHERE by_phone.phone = ");
             out.push_bind_param::<Text, _>(phone)?;
         }
-        if let Some((holding, ending)) = &self.ending {
-            union(
-                &mut out,
-                "SELECT by_ending.id FROM order_search AS ending INNER JOIN orders AS by_ending \
-                 ON by_ending.id = ending.order_id WHERE ending.words LIKE ",
-            );
-            out.push_bind_param::<Text, _>(holding)?;
+        if let Some((holding, phrase, ending)) = &self.ending {
+            if sqlite {
+                union(
+                    &mut out,
+                    "SELECT by_ending.id FROM order_search AS ending INNER JOIN orders AS by_ending \
+                     ON by_ending.id = ending.order_id WHERE ending.order_search MATCH ",
+                );
+                out.push_bind_param::<Text, _>(phrase)?;
+            } else {
+                union(
+                    &mut out,
+                    "SELECT by_ending.id FROM order_search AS ending INNER JOIN orders AS by_ending \
+                     ON by_ending.id = ending.order_id WHERE ending.words LIKE ",
+                );
+                out.push_bind_param::<Text, _>(holding)?;
+            }
             out.push_sql(" AND by_ending.phone LIKE ");
             out.push_bind_param::<Text, _>(ending)?;
         }
