@@ -48,6 +48,7 @@ mod recleans;
 mod recleans_staff;
 mod reports;
 mod retention;
+mod search_pages;
 mod seo;
 mod shell;
 mod slots;
