@@ -34,7 +34,8 @@ END;
 CREATE TRIGGER report_days_order_update AFTER UPDATE OF status, total_amount, created_at, phone ON orders BEGIN
     DELETE FROM report_days WHERE day IN (date(OLD.created_at, '+3 hours'), date(NEW.created_at, '+3 hours'));
     DELETE FROM report_days WHERE day IN
-        (SELECT date(created_at, '+3 hours') FROM orders WHERE phone IN (OLD.phone, NEW.phone) AND created_at > OLD.created_at);
+        (SELECT date(created_at, '+3 hours') FROM orders
+         WHERE phone IN (OLD.phone, NEW.phone) AND created_at > min(OLD.created_at, NEW.created_at));
     DELETE FROM report_days WHERE day IN
         (SELECT date(recorded_at, '+3 hours') FROM ledger_entries WHERE order_id = NEW.id AND OLD.phone <> NEW.phone);
 END;
@@ -69,12 +70,18 @@ END;
 CREATE TRIGGER report_days_miss_insert AFTER INSERT ON stop_misses BEGIN
     DELETE FROM report_days WHERE day = NEW.day;
 END;
+CREATE TRIGGER report_days_miss_update AFTER UPDATE ON stop_misses BEGIN
+    DELETE FROM report_days WHERE day IN (OLD.day, NEW.day);
+END;
 CREATE TRIGGER report_days_miss_delete AFTER DELETE ON stop_misses BEGIN
     DELETE FROM report_days WHERE day = OLD.day;
 END;
 
 CREATE TRIGGER report_days_reclean_insert AFTER INSERT ON recleans BEGIN
     DELETE FROM report_days WHERE day = date(NEW.requested_at, '+3 hours');
+END;
+CREATE TRIGGER report_days_reclean_update AFTER UPDATE ON recleans BEGIN
+    DELETE FROM report_days WHERE day IN (date(OLD.requested_at, '+3 hours'), date(NEW.requested_at, '+3 hours'));
 END;
 CREATE TRIGGER report_days_reclean_delete AFTER DELETE ON recleans BEGIN
     DELETE FROM report_days WHERE day = date(OLD.requested_at, '+3 hours');

@@ -645,6 +645,9 @@ pub fn items_by_day(connection: &mut DbConnection, first: Date, last: Date) -> Q
         .collect())
 }
 
+/// The most days counted in one write transaction.
+const MAX_COUNTED: i64 = 31;
+
 /// One Nairobi day's figures that add up over days, as `report_days` keeps them (the day is the
 /// row's key).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -768,12 +771,18 @@ pub fn period_figures(
                 days.push((day, figures));
             }
         }
+        // Runs of days not kept, at most a month each: each is counted in a transaction of its
+        // own, so that writes (whose triggers wait for it) wait for a month's counting at most.
         let mut missing: Vec<(Date, Date)> = Vec::new();
         let mut day = first;
         while day <= settled_last {
             if !days.iter().any(|(d, _)| *d == day) {
                 match missing.last_mut() {
-                    Some((_, end)) if *end + time::Duration::days(1) == day => *end = day,
+                    Some((start, end))
+                        if *end + time::Duration::days(1) == day && (day - *start).whole_days() < MAX_COUNTED =>
+                    {
+                        *end = day
+                    }
                     _ => missing.push((day, day)),
                 }
             }
@@ -781,6 +790,9 @@ pub fn period_figures(
         }
         for (from, to) in missing {
             let counted = crate::db::write_transaction(connection, |connection| {
+                // Under READ COMMITTED (PostgreSQL's default, which the pool keeps), each statement
+                // after the lock sees every change committed before it, and a trigger's DELETE
+                // that waited for it sees the rows written here: no change is lost in between.
                 if let DbConnection::Postgres(_) = connection {
                     diesel::sql_query("LOCK TABLE report_days IN SHARE ROW EXCLUSIVE MODE").execute(connection)?;
                 }

@@ -508,12 +508,18 @@ fn sums(methods: &[Method], amounts: &[(Method, i64)]) -> Vec<MethodSum> {
         .collect()
 }
 
-/// `part` of `whole` as a percentage with `decimals` places, or "–" of nothing.
+/// `part` of `whole` as a percentage with `decimals` places, rounded down (99.6% of windows kept is
+/// not 100%), or "–" of nothing.
 fn percent(part: i64, whole: i64, decimals: usize) -> String {
     if whole <= 0 {
         return "–".to_owned();
     }
-    format!("{:.*}%", decimals, part as f64 * 100.0 / whole as f64)
+    let scale = 10_i64.pow(decimals as u32);
+    let scaled = part * 100 * scale / whole;
+    match decimals {
+        0 => format!("{scaled}%"),
+        _ => format!("{}.{:0width$}%", scaled / scale, scaled % scale, width = decimals),
+    }
 }
 
 /// The hours at percentile `p` (nearest rank) of a histogram of (hours, orders).
@@ -981,6 +987,15 @@ mod tests {
         assert_eq!((orders.total.orders, orders.total.kilos), (2, 9));
         assert_eq!(reports.exports.unwrap().ledger, "/admin/exports/ledger.csv?from=2026-11-23&to=2026-11-27");
         assert!(reports.service.is_none() && reports.customers.is_none(), "what was not read is not shown");
+    }
+
+    #[test]
+    fn shares_are_rounded_down() {
+        assert_eq!(percent(996, 1000, 0), "99%");
+        assert_eq!(percent(1, 40, 1), "2.5%");
+        assert_eq!(percent(1, 3, 1), "33.3%");
+        assert_eq!(percent(5, 5, 0), "100%");
+        assert_eq!(percent(1, 0, 0), "–");
     }
 
     #[test]

@@ -386,9 +386,11 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     let refused = share(&app, &desk, "money=on").await;
     assert_eq!(refused.status(), 303, "staff cannot share");
     assert_eq!(refused.headers()["location"], "/admin");
-    let shared = share(&app, &owner, "period=custom&from=2026-11-02&to=2026-11-15&service=on&customers=on").await;
+    // The period to come back to is written again from the days read, not copied (a space is dropped).
+    let shared = share(&app, &owner, "period=custom&from=%202026-11-02&to=2026-11-15&service=on&customers=on").await;
     assert_eq!(shared.status(), 303);
-    assert!(shared.headers()["location"].to_str().unwrap().starts_with("/admin?tab=reports"));
+    let back = shared.headers()["location"].to_str().unwrap().to_owned();
+    assert!(back.starts_with("/admin?tab=reports") && back.contains("from=2026-11-02"), "{back}");
     assert_eq!(share(&app, &owner, "everything=on").await.status(), 400, "an unknown section is refused");
     let (_, html) = get(&app, &desk, format!("/admin?tab=reports&{period}")).await;
     assert!(html.contains("Turnaround: 2 d 2 h median") && html.contains("+254 7** *** 678"));

@@ -121,7 +121,8 @@ pub async fn share_reports(
                 back.push_str(&format!("&period={value}"));
             }
             ("from" | "to", _) if crate::domain::schedule::parse_day(value).is_some() => {
-                back.push_str(&format!("&{name}={value}"));
+                let day = crate::domain::schedule::parse_day(value).map(|day| day.to_string()).unwrap_or_default();
+                back.push_str(&format!("&{name}={day}"));
             }
             (_, Some(section)) if value == "on" => sections.push(section),
             _ => {
@@ -152,10 +153,11 @@ const LEDGER_HEADER: &str =
 const CHUNK: i64 = 1000;
 
 /// One CSV field: quoted when it holds a comma, a quote or a line break; a text a spreadsheet would
-/// take for a formula (`=`, `+`, `-`, `@` first) is kept as text with a `'` before it.
+/// take for a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is kept as text with
+/// a `'` before it.
 fn field(text: &str) -> String {
     let text = match text.chars().next() {
-        Some('=' | '+' | '-' | '@') => format!("'{text}"),
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
         _ => text.to_owned(),
     };
     if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
@@ -494,7 +496,8 @@ fn orders_chunk(
             field(reference),
             nairobi_iso(*at),
             field(name),
-            // Stored numbers are `+254…` and digits only: not a formula, and kept as they are.
+            // Stored numbers are `+254…` and digits only: not a formula, kept as they are (a
+            // spreadsheet may show one as a number; the `'` of a guarded field would show).
             phone.clone(),
             field(location),
             field(service),
