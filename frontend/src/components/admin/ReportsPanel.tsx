@@ -18,6 +18,7 @@ import type { CashDayView } from "../../lib/generated/CashDayView";
 import type { SharedSection } from "../../lib/generated/SharedSection";
 import type { ReactNode } from "react";
 import { formatKsh } from "../../lib/format";
+import { type Bar, BarChart } from "./ReportChart";
 
 const PERIODS: readonly { id: Reports["period"]; label: string }[] = [
   { id: "today", label: "Today" },
@@ -26,96 +27,6 @@ const PERIODS: readonly { id: Reports["period"]; label: string }[] = [
   { id: "last-month", label: "Last month" },
   { id: "custom", label: "From one day to another" },
 ];
-
-/** One bar: its label, the parts stacked above the line and the one beneath it. */
-interface Bar {
-  label: string;
-  parts: { name: string; value: number; tone: number }[];
-  below: number;
-}
-
-const WIDTH = 640;
-const HEIGHT = 220;
-const LEFT = 64;
-const BOTTOM = 28;
-
-/** A stacked bar chart: parts above the axis, `below` (refunds) beneath it. */
-function BarChart({ title, bars, format }: { title: string; bars: Bar[]; format: (value: number) => string }) {
-  const top = Math.max(1, ...bars.map((bar) => bar.parts.reduce((sum, part) => sum + part.value, 0)));
-  const bottom = Math.max(0, ...bars.map((bar) => bar.below));
-  const plot = HEIGHT - BOTTOM - 12;
-  const scale = plot / (top + bottom);
-  const axis = 12 + top * scale;
-  const step = (WIDTH - LEFT) / Math.max(1, bars.length);
-  const width = Math.max(2, Math.min(40, step * 0.7));
-  // At most five labels: they stay apart on a phone too.
-  const labelEvery = Math.ceil(bars.length / 5);
-  return (
-    <svg
-      className="chart"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      role="img"
-      aria-label={`${title}: the table below gives each figure`}
-      preserveAspectRatio="xMinYMin meet"
-    >
-      <text className="chart__scale" x={LEFT - 6} y={16} textAnchor="end">
-        {format(top)}
-      </text>
-      <line className="chart__axis" x1={LEFT} x2={WIDTH} y1={axis} y2={axis} />
-      <text className="chart__scale" x={LEFT - 6} y={axis + 4} textAnchor="end">
-        {format(0)}
-      </text>
-      {bottom > 0 && (
-        <text className="chart__scale" x={LEFT - 6} y={HEIGHT - BOTTOM} textAnchor="end">
-          {`−${format(bottom)}`}
-        </text>
-      )}
-      {bars.map((bar, index) => {
-        const x = LEFT + index * step + (step - width) / 2;
-        let y = axis;
-        return (
-          <g key={bar.label}>
-            <title>{hover(bar, format)}</title>
-            {bar.parts
-              .filter((part) => part.value > 0)
-              .map((part) => {
-                const height = part.value * scale;
-                y -= height;
-                return (
-                  <rect
-                    key={part.name}
-                    className={`chart__bar chart__bar--${part.tone}`}
-                    x={x}
-                    y={y}
-                    width={width}
-                    height={height}
-                  />
-                );
-              })}
-            {bar.below > 0 && (
-              <rect className="chart__bar chart__bar--below" x={x} y={axis} width={width} height={bar.below * scale} />
-            )}
-            {index % labelEvery === 0 && (
-              <text className="chart__label" x={x + width / 2} y={HEIGHT - 8} textAnchor="middle">
-                {bar.label.replace(/^Week of /, "")}
-              </text>
-            )}
-          </g>
-        );
-      })}
-    </svg>
-  );
-}
-
-/** What a bar says on hover: one string, as an SVG title must be. */
-function hover(bar: Bar, format: (value: number) => string): string {
-  const parts =
-    bar.parts
-      .filter((part) => part.value !== 0)
-      .map((part) => `${part.name} ${format(part.value)}`)
-      .join(", ") || "nothing";
-  return `${bar.label}: ${parts}${bar.below > 0 ? `; given back ${format(bar.below)}` : ""}`;
-}
 
 function moneyBars(bars: MoneyBar[]): Bar[] {
   return bars.map((bar) => ({
@@ -141,7 +52,7 @@ function Scroll({ children }: { children: ReactNode }) {
 }
 
 /** Whole hours as "30 h" or, from two days, "3 d 4 h". */
-export function formatHours(hours: number | null): string {
+function formatHours(hours: number | null): string {
   if (hours === null) return "–";
   if (hours < 48) return `${hours} h`;
   const rest = hours % 24;
@@ -296,12 +207,11 @@ function OwingSection({ owing }: { owing: OwingBucket[] }) {
   );
 }
 
-function ServiceRow({ week, header }: { week: ServiceWeek; header: "th" | "td" }) {
-  const Cell = header;
+function ServiceRow({ week }: { week: ServiceWeek }) {
   const missed = week.pickupsMissed + week.deliveriesMissed;
   return (
     <tr>
-      {Cell === "th" ? <th scope="row">{week.label}</th> : <td>{week.label}</td>}
+      <th scope="row">{week.label}</th>
       <td>{week.delivered}</td>
       <td>{formatHours(week.medianHours)}</td>
       <td>{formatHours(week.p90Hours)}</td>
@@ -346,11 +256,11 @@ function ServiceSection({ service }: { service: ServiceReport }) {
           </thead>
           <tbody>
             {service.weeks.map((week) => (
-              <ServiceRow key={week.start} week={week} header="th" />
+              <ServiceRow key={week.start} week={week} />
             ))}
           </tbody>
           <tfoot>
-            <ServiceRow week={service.total} header="th" />
+            <ServiceRow week={service.total} />
           </tfoot>
         </table>
       </Scroll>

@@ -100,10 +100,11 @@ pub async fn show_dashboard(
                 inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;
             let cash_up = money_day.map(|day| load_cash_up(connection, day)).transpose()?;
             let balances = money_day.map(|_| load_balances(connection)).transpose()?;
-            let reports_tab = super::reports::has_reports(connection, role)?;
+            let reader = super::reports::reader_of(connection, role)?;
+            let reports_tab = reader.is_some();
             let reports = report_period
-                .filter(|_| reports_tab)
-                .map(|period| super::reports::load_reports(connection, period, (day, now), role))
+                .zip(reader)
+                .map(|(period, reader)| super::reports::load_reports(connection, period, (day, now), &reader))
                 .transpose()?;
             let money = (cash_up, balances, (reports_tab, reports));
             Ok::<_, DbError>((stats, orders, messages, outbox, unconfirmed, board, payments, inbox, money))

@@ -38,17 +38,17 @@ pub fn period_of(query: &PeriodQuery, today: Date) -> (Period, Option<String>) {
     Period::ask(query.period.as_deref(), query.from.as_deref(), query.to.as_deref(), today)
 }
 
-/// Whether `role` has a Reports tab: the owner always, staff when the owner shares a section with
-/// them, valets never.
-pub fn has_reports(connection: &mut DbConnection, role: StaffRole) -> Result<bool, DbError> {
+/// Who `role` reads the Reports tab as, from what the owner shares; none without a tab: staff
+/// with nothing shared, and valets.
+pub fn reader_of(connection: &mut DbConnection, role: StaffRole) -> Result<Option<Reader>, DbError> {
     Ok(match role {
-        StaffRole::Owner => true,
-        StaffRole::Staff => !shared_sections(connection)?.is_empty(),
-        StaffRole::Valet => false,
+        StaffRole::Owner => Some(Reader::Owner(shared_sections(connection)?)),
+        StaffRole::Staff => Some(shared_sections(connection)?).filter(|shared| !shared.is_empty()).map(Reader::Staff),
+        StaffRole::Valet => None,
     })
 }
 
-/// The Reports tab's figures for `period` (and the orders owing at `today`), as `role` may see
+/// The Reports tab's figures for `period` (and the orders owing at `today`), as `reader` may see
 /// them: each section is read only for a reader who may see it. Every section but what is owed
 /// comes from the days kept in `report_days` ([`period_figures`]); what is owed is read as it
 /// stands.
@@ -56,16 +56,10 @@ pub fn load_reports(
     connection: &mut DbConnection,
     period: (Period, Option<String>),
     (today, now): (Date, PrimitiveDateTime),
-    role: StaffRole,
+    reader: &Reader,
 ) -> Result<Reports, DbError> {
-    let shared = shared_sections(connection)?;
-    let (reader, shown) = match role {
-        StaffRole::Owner => (Reader::Owner(shared), ReportSection::ALL.to_vec()),
-        StaffRole::Staff => (Reader::Staff, shared),
-        StaffRole::Valet => (Reader::Staff, Vec::new()),
-    };
     let (first, last) = (period.0.first, period.0.last);
-    let shows = |section| shown.contains(&section);
+    let shows = |section| reader.shows(section);
     let mut figures = Figures::default();
     let by_day = [
         ReportSection::Money,
@@ -93,7 +87,7 @@ pub fn load_reports(
     if shows(ReportSection::Owing) {
         figures.owing = Some(owing_after_delivery(connection, today)?);
     }
-    Ok(Reports::new(period, &figures, &reader))
+    Ok(Reports::new(period, &figures, reader))
 }
 
 /// The sharing form: a checkbox per section (`money=on`, …), the CSRF token, and the period to
