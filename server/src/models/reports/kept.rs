@@ -117,9 +117,9 @@ fn count_days(connection: &mut DbConnection, first: Date, last: Date) -> QueryRe
 }
 
 /// The figures of the days `first` to `last` that add up over days. The days before `today` come
-/// from `report_days` where it keeps them; those it does not are counted and kept (in one write
-/// transaction; on PostgreSQL under a lock that the triggers' forgetting waits for, so a change
-/// made while they are counted cannot be lost). Today and later are counted every time.
+/// from `report_days` where it keeps them; those it does not are counted and kept (a month at
+/// most per write transaction; on PostgreSQL under a lock that the triggers' forgetting waits for,
+/// so a change made while they are counted cannot be lost). Today and later are counted every time.
 pub fn period_figures(
     connection: &mut DbConnection,
     first: Date,
