@@ -39,6 +39,9 @@ export const routes = {
   orderstatus: () => import("./pages/OrderStatusPage"),
   receipt: () => import("./pages/ReceiptPage"),
   summary: () => import("./pages/SummaryPage"),
+  garments: () => import("./pages/GarmentsPage"),
+  tags: () => import("./pages/TagsPage"),
+  floor: () => import("./pages/FloorPage"),
 } satisfies { [Name in PageName]: () => Promise<PageModule<PageProps<Name>>> };
 
 /** The name of a page: the server's `Page` enum, generated. The table above must name exactly these

@@ -27,6 +27,7 @@ pub mod mpesa;
 pub mod notify;
 pub mod outbox;
 pub mod password;
+pub mod photos;
 pub(crate) mod rate_limit;
 pub mod rendering;
 pub mod routes;

@@ -64,6 +64,12 @@ enum PageBody {
 }
 
 impl PageResponse {
+    /// The same page answered with `status` (a form refused for a reason its page's status does
+    /// not say: a photo too large is 413).
+    pub fn with_status(self, status: StatusCode) -> Self {
+        PageResponse { status, ..self }
+    }
+
     /// Answers `request` with this page.
     pub fn respond(&self, request: &HttpRequest) -> HttpResponse {
         let mut response = HttpResponse::build(self.status);
@@ -283,7 +289,10 @@ impl Pages {
             structured_data: &structured_data,
             // The valet page carries its own small stylesheet only.
             css: if page == Page::Valet { self.frontend.valet_css() } else { self.frontend.css() },
-            staff_css: if matches!(page, Page::Login | Page::Admin | Page::Summary) {
+            staff_css: if matches!(
+                page,
+                Page::Login | Page::Admin | Page::Summary | Page::Garments | Page::Tags | Page::Floor
+            ) {
                 self.frontend.staff_css()
             } else {
                 ""

@@ -282,6 +282,9 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/t/{token}/pay", web::post().to(order_page::ask_prompt_again))
         .route("/t/{token}/credit", web::post().to(order_page::keep_as_credit))
         .route("/t/{token}/reclean", web::post().to(order_page::ask_reclean))
+        .route("/t/{token}/claims", web::post().to(order_page::report_claim))
+        .route("/t/{token}/photos/{id}", web::get().to(order_page::show_photo))
+        .route("/t/{token}/photos/{id}/thumb", web::get().to(order_page::show_photo))
         .route("/t/{token}/payment", web::get().to(order_page::show_payment))
         .route("/t/{token}/receipt", web::get().to(order_page::show_receipt))
         .route("/privacy", web::get().to(pages::show_privacy))
@@ -324,10 +327,23 @@ pub fn routes(config: &mut web::ServiceConfig) {
 
 /// The staff pages and forms, under `/admin`.
 pub fn admin_page_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, reports, session};
+    use admin::{dashboard, garments, reports, session};
     vec![
         at("", Method::GET, dashboard::show_dashboard),
         at("/logout", Method::POST, session::logout),
+        at("/orders/{id}/items", Method::GET, garments::show_items),
+        at("/orders/{id}/items", Method::POST, garments::add_item),
+        at("/orders/{id}/items/{tag}/photos", Method::POST, garments::add_item_photo),
+        at("/orders/{id}/items/{tag}/remove", Method::POST, garments::remove_item),
+        at("/orders/{id}/bags", Method::POST, garments::set_bags),
+        at("/orders/{id}/rack", Method::POST, garments::set_rack),
+        at("/orders/{id}/tags", Method::GET, garments::show_tags),
+        at("/photos/{id}", Method::GET, garments::show_photo),
+        at("/photos/{id}/thumb", Method::GET, garments::show_photo),
+        at("/garments", Method::GET, garments::show_floor),
+        at("/scan", Method::GET, garments::scan),
+        at("/racks/audit", Method::POST, garments::audit_racks),
+        at("/claims/{id}/resolve", Method::POST, garments::resolve_claim),
         at("/exports/ledger.csv", Method::GET, reports::export_ledger),
         at("/exports/orders.csv", Method::GET, reports::export_orders),
         at("/exports/payments.csv", Method::GET, reports::export_payments),

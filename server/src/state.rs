@@ -32,6 +32,7 @@ pub struct AppState {
     texts: Texts,
     password_checks: PasswordChecks,
     metrics: Arc<Metrics>,
+    photos: crate::photos::Photos,
 }
 
 impl AppState {
@@ -46,6 +47,7 @@ impl AppState {
             texts: Texts::new(&settings),
             daraja: Arc::new(Daraja::new(settings.mpesa.clone(), http_client(), settings.clock.clone())),
             prompt_wake: Arc::new(Notify::new()),
+            photos: crate::photos::Photos::in_folder(settings.photos_dir.clone()),
             settings,
             pages,
             database,
@@ -67,6 +69,11 @@ impl AppState {
     /// that a burst of sign-ins queues instead of taking the machine's memory.
     pub fn password_checks(&self) -> &PasswordChecks {
         &self.password_checks
+    }
+
+    /// Garment photos: where they are kept and the gate that prepares them.
+    pub fn photos(&self) -> &crate::photos::Photos {
+        &self.photos
     }
 
     /// The database pool.

@@ -229,6 +229,9 @@ export default function AdminPage(props: AdminProps) {
           <div>
             <h1>Admin Dashboard</h1>
             <p className="admin-head__lead">Manage orders and customer inquiries</p>
+            <p>
+              <a href="/admin/garments">Shop floor: scan a tag, racks, claims</a>
+            </p>
           </div>
           <form className="admin-head__account" method="post" action="/admin/logout">
             <input type="hidden" name="csrf" value={props.csrf} />
@@ -389,6 +392,7 @@ export default function AdminPage(props: AdminProps) {
                   <OrdersPanel
                     orders={orders}
                     statuses={props.statuses}
+                    racks={props.racks}
                     csrf={props.csrf}
                     sendsPrompts={props.sendsPrompts}
                     onQuery={loadOrders}

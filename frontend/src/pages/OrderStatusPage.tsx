@@ -6,6 +6,7 @@
 import { Field } from "../components/Field";
 import { Icon } from "../components/Icon";
 import { PaymentCard } from "../components/PaymentCard";
+import { GarmentsCard } from "../components/GarmentsCard";
 import { RecleanCard, RecleanOfNote } from "../components/RecleanCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
 import { orderMessage, telHref, whatsappHref } from "../lib/format";
@@ -258,6 +259,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
             )}
           </div>
           <RecleanCard section={props.reclean} token={props.token} phone={props.business.phone} />
+          <GarmentsCard garments={props.garments} token={props.token} />
           <DeliveryForm props={props} />
           <Changes props={props} payment={payment} />
           {(props.textsSent || props.textsOff) && <TextsForm props={props} />}

@@ -116,14 +116,17 @@ fn to_login(request: &ServiceRequest) -> HttpResponse {
         .finish()
 }
 
-/// The `csrf` field of a urlencoded form body; the body is put back for the handler.
+/// The `csrf` field of a urlencoded form body (the body is put back for the handler); of a
+/// `multipart/form-data` form (a photo), the `csrf` parameter of the form's address, since its
+/// body is streamed to disk by the handler and is not read twice.
 async fn form_csrf_field(request: &mut ServiceRequest) -> Option<String> {
-    let is_form = request
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-    if !is_form {
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if content_type.starts_with("multipart/form-data") {
+        return serde_urlencoded::from_str::<Vec<(String, String)>>(request.query_string())
+            .ok()
+            .and_then(|fields| fields.into_iter().find(|(name, _)| name == "csrf").map(|(_, value)| value));
+    }
+    if !content_type.starts_with("application/x-www-form-urlencoded") {
         return None;
     }
     let body = request.extract::<web::Bytes>().await.ok()?;

@@ -84,6 +84,12 @@ pub struct Settings {
     /// Days after delivery within which a customer may ask for a free re-clean, the home page's
     /// satisfaction guarantee (`LAUNDRY_RECLEAN_DAYS`, 1 to 90, default 7).
     pub reclean_days: u32,
+    /// Where garment photos are kept (`LAUNDRY_PHOTOS_DIR`, default `data/photos`, beside the
+    /// default database): a folder the server may write, backed up with the database.
+    pub photos_dir: PathBuf,
+    /// The racks a ready order hangs on (`LAUNDRY_RACKS`, names separated by commas, default
+    /// `A1,A2,A3,A4,B1,B2,B3,B4`).
+    pub racks: Vec<String>,
     /// Pickup windows, capacities, closed dates, cut-off, turnaround, rush surcharge and minutes
     /// per stop (`LAUNDRY_PICKUP_WINDOWS` and the others of `config::schedule`).
     pub schedule: Schedule,
@@ -254,6 +260,9 @@ impl Settings {
             .ok()
             .filter(|days| (1..=90).contains(days))
             .ok_or_else(|| invalid(name, &days, "expected a whole number of days from 1 to 90"))?;
+        let (_, photos_dir) = var("LAUNDRY_PHOTOS_DIR", "data/photos");
+        let (name, racks) = var("LAUNDRY_RACKS", crate::domain::garment::DEFAULT_RACKS);
+        let racks = crate::domain::garment::parse_racks(&racks).map_err(|reason| invalid(name, &racks, reason))?;
         let (name, months) = var("LAUNDRY_KEEP_MESSAGES_MONTHS", "12");
         let keep_messages_months = match months.trim() {
             "forever" => None,
@@ -308,6 +317,8 @@ impl Settings {
             intro_video_url,
             first_order_discount,
             reclean_days,
+            photos_dir: PathBuf::from(photos_dir),
+            racks,
         })
     }
 }

@@ -411,6 +411,77 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    garments (order_id, tag) {
+        order_id -> Text,
+        tag -> Integer,
+        item -> Text,
+        colour -> Text,
+        note -> Text,
+        damage -> Text,
+        recorded_by -> Text,
+        recorded_at -> Timestamp,
+        removed_by -> Nullable<Text>,
+        removed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    garment_photos (id) {
+        id -> Text,
+        order_id -> Text,
+        tag -> Nullable<Integer>,
+        claim_id -> Nullable<Text>,
+        width -> Integer,
+        height -> Integer,
+        bytes -> Integer,
+        taken_by -> Text,
+        taken_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    order_handling (order_id) {
+        order_id -> Text,
+        bags -> Nullable<Integer>,
+        rack -> Nullable<Text>,
+        racked_by -> Nullable<Text>,
+        racked_at -> Nullable<Timestamp>,
+        missing_since -> Nullable<Timestamp>,
+        counted_items -> Nullable<Integer>,
+        counted_bags -> Nullable<Integer>,
+        counted_by -> Nullable<Text>,
+        counted_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    claims (id) {
+        id -> Text,
+        order_id -> Text,
+        kind -> Text,
+        tags -> Text,
+        story -> Text,
+        opened_by -> Text,
+        opened_at -> Timestamp,
+        outcome -> Nullable<Text>,
+        outcome_note -> Nullable<Text>,
+        amount -> Nullable<BigInt>,
+        resolved_by -> Nullable<Text>,
+        resolved_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    rack_audits (id) {
+        id -> Text,
+        done_by -> Text,
+        done_at -> Timestamp,
+        expected -> Integer,
+        missing -> Integer,
+    }
+}
+
 diesel::joinable!(order_lines -> orders (order_id));
 diesel::joinable!(ledger_entries -> orders (order_id));
 diesel::joinable!(stops -> orders (order_id));
@@ -420,6 +491,9 @@ diesel::joinable!(order_status_history -> orders (order_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::joinable!(mpesa_prompts -> orders (order_id));
 diesel::joinable!(mpesa_receipts -> orders (order_id));
+diesel::joinable!(garments -> orders (order_id));
+diesel::joinable!(order_handling -> orders (order_id));
+diesel::joinable!(claims -> orders (order_id));
 diesel::allow_tables_to_appear_in_same_query!(
     orders,
     order_lines,
@@ -452,5 +526,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     report_sharing,
     report_days,
     ledger_totals,
-    outbox_totals
+    outbox_totals,
+    garments,
+    garment_photos,
+    order_handling,
+    claims,
+    rack_audits
 );

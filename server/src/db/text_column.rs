@@ -5,9 +5,9 @@
 use super::connection::MultiBackend;
 use crate::domain::catalogue::Unit;
 use crate::domain::{
-    AutoReply, Channel, Delivery, EntryKind, InboxStatus, IncomingOutcome, LineKind, MessageKind, MessageStatus,
-    Method, OrderSource, OrderStatus, OutboxStatus, PaymentMethod, PaymentStatus, PromptState, ReceiptProblem,
-    ReceiptSource, StaffRole, StopKind, StopState, TextEnum,
+    AutoReply, Channel, ClaimKind, ClaimOutcome, Delivery, EntryKind, InboxStatus, IncomingOutcome, LineKind,
+    MessageKind, MessageStatus, Method, OrderSource, OrderStatus, OutboxStatus, PaymentMethod, PaymentStatus,
+    PromptState, ReceiptProblem, ReceiptSource, StaffRole, StopKind, StopState, TextEnum,
 };
 use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
@@ -63,5 +63,7 @@ text_columns!(
     ReceiptProblem,
     IncomingOutcome,
     AutoReply,
-    InboxStatus
+    InboxStatus,
+    ClaimKind,
+    ClaimOutcome
 );

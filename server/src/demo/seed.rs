@@ -427,7 +427,7 @@ impl Shop<'_> {
                 connection,
                 &delivery.id,
                 valet,
-                &collected,
+                (&collected, None),
                 &self.context(VALET, &told, delivered_at),
             )?;
         }

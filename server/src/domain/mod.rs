@@ -6,6 +6,7 @@
 mod availability;
 pub mod catalogue;
 mod contact;
+pub mod garment;
 mod handover;
 mod incoming;
 pub mod ledger;
@@ -31,6 +32,7 @@ mod visit;
 
 pub use availability::WindowAvailability;
 pub use contact::{ContactInput, MessageStatus, ValidContact};
+pub use garment::{ClaimKind, ClaimOutcome};
 pub use handover::{Collected, KG_RULE, MAX_ADDED, MAX_BAGS, Weighing};
 pub use incoming::{AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, MAX_INCOMING_ID, MAX_INCOMING_TEXT};
 pub use ledger::{Balance, EntryKind, Method, Settlement, Takings, shillings};

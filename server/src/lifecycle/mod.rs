@@ -5,6 +5,8 @@
 //! of its files; models stay one table each with its queries.
 //!
 //! - [`by_text`]: a text to the shop's number answered, the pickup letter booking a pickup.
+//! - [`garments`]: items, photos and bags taken in, racks and their audit, the count at delivery,
+//!   claims.
 //! - [`payment`]: payments recorded on orders (by staff, by M-PESA), the customer told.
 //! - [`place`]: an order placed (on the site, by staff, by text, as a re-clean).
 //! - [`reclean`]: the customer asks for a free re-clean of a delivered order.
@@ -16,6 +18,7 @@
 //!   ready orders not delivered).
 
 pub mod by_text;
+pub mod garments;
 pub mod money;
 pub mod payment;
 pub mod place;

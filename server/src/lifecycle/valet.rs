@@ -190,7 +190,7 @@ pub fn deliver(
     connection: &mut DbConnection,
     id: &str,
     actor: Actor<'_>,
-    collected: &Collected,
+    (collected, count): (&Collected, Option<(i32, i32)>),
     context: &Context<'_>,
 ) -> Result<Outcome, RunError> {
     let now = context.now;
@@ -205,6 +205,18 @@ pub fn deliver(
             }
             if order.status == OrderStatus::Pending {
                 return Err(RunError::Lifecycle(Refusal::NotPickedUp));
+            }
+            // Items taken in with tags are counted at the door; a short count opens a claim.
+            let tagged = crate::models::garments::Garment::of_order(connection, &order.id)?.len();
+            match count {
+                Some(count) => {
+                    super::garments::count_at_delivery(connection, &order.id, count, actor.email, now)?;
+                }
+                None if tagged > 0 => {
+                    let message = format!("Count the {tagged} items and the bags before handing them over.");
+                    return Err(RunError::Invalid(one_field("countItems", message)));
+                }
+                None => {}
             }
             let balance = Entry::balance(connection, &order.id)?;
             if let Some(payment) = payment_to_record(connection, &order, &balance, collected)? {

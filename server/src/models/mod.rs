@@ -2,6 +2,7 @@
 
 pub mod contact_message;
 pub mod day_board;
+pub mod garments;
 pub mod inbox;
 pub mod incoming_text;
 pub mod job_run;

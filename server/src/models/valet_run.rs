@@ -22,6 +22,10 @@ pub struct RunStop {
     pub lines: Vec<OrderLine>,
     /// Bags of the newest weighing, once weighed.
     pub bags: Option<i32>,
+    /// Bags as counted at intake in the shop, when counted there.
+    pub intake_bags: Option<i32>,
+    /// Items taken in with a tag (none recorded: 0).
+    pub items: i64,
     /// Its ledger's sums.
     pub balance: Balance,
     /// Where it stands in its valet's run, while it is still to be done (for the ETA).
@@ -72,6 +76,9 @@ impl RunStop {
         let mut lines = Order::lines_of(connection, &orders)?;
         let ids: Vec<&str> = orders.iter().map(|order| order.id.as_str()).collect();
         let bags = Order::bags_of(connection, &ids)?;
+        let intake_bags = crate::models::garments::handling::Handling::bags_of(connection, &ids)?;
+        let owned: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+        let items = crate::models::garments::Garment::counts(connection, &owned)?;
         let balances = Entry::balances(connection, &ids)?;
         let mut run = Vec::with_capacity(found.len());
         for (stop, order) in found {
@@ -79,6 +86,8 @@ impl RunStop {
             run.push(RunStop {
                 lines: lines.remove(&order.id).unwrap_or_default(),
                 bags: bags.get(&order.id).copied(),
+                intake_bags: intake_bags.get(&order.id).copied(),
+                items: items.get(&order.id).copied().unwrap_or(0),
                 balance: balances.get(&order.id).copied().unwrap_or_default(),
                 stop,
                 order,

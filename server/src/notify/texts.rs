@@ -240,6 +240,32 @@ impl Texts {
         )
     }
 
+    /// Staff resolved the customer's claim about order `order`: what they decided, and their
+    /// note (cut to fit two texts).
+    pub fn claim_resolved(
+        &self,
+        order: &Order,
+        outcome: crate::domain::ClaimOutcome,
+        amount: Option<i64>,
+        note: &str,
+    ) -> String {
+        use crate::domain::ClaimOutcome;
+        let decided = match (outcome, amount) {
+            (ClaimOutcome::Refund, Some(amount)) => {
+                format!(" KSh {} off the order, given back to you.", crate::domain::shillings(amount))
+            }
+            (ClaimOutcome::Credit, Some(amount)) => {
+                format!(" KSh {} off the order, kept as credit for your next order.", crate::domain::shillings(amount))
+            }
+            (ClaimOutcome::Reclean, _) => {
+                " We will clean it again for free: book its pickup on your order page.".to_owned()
+            }
+            _ => String::new(),
+        };
+        let note = if note.is_empty() { String::new() } else { format!(" {}", fit(note, 160)) };
+        format!("{}: about your report on order {}:{decided}{note} {}", self.shop, order.reference, self.link(order))
+    }
+
     /// The answer to the pickup letter from a known number: the window booked, where.
     pub fn pickup_booked(&self, order: &Order, pickup: Slot) -> String {
         format!(

@@ -233,9 +233,34 @@ pub async fn record_missed(
 enum StopForm {
     OnMyWay,
     PickedUp(Weighing),
-    Delivered(Collected),
+    Delivered(Collected, Option<(i32, i32)>),
     Prompt,
     NotHome(String),
+}
+
+/// The delivery form: how the customer paid, and the count handed over (`countItems` and
+/// `countBags`, asked when the order's items were taken in with tags).
+fn delivered_form(fields: &[(String, String)]) -> Result<StopForm, FieldErrors> {
+    use crate::domain::garment::{MAX_BAGS, MAX_ITEMS, parse_count};
+    let field = |name: &str| fields.iter().find(|(field, _)| field == name).map(|(_, value)| value.as_str());
+    let given = |name: &str| field(name).is_some_and(|value| !value.trim().is_empty());
+    let mut errors = FieldErrors::default();
+    let collected = Collected::from_form(fields).map_err(|sent| {
+        for name in sent.names() {
+            errors.add(name.to_owned(), sent.get(name).unwrap_or_default().to_owned());
+        }
+    });
+    let count = if given("countItems") || given("countBags") {
+        let items = errors.check("countItems", parse_count(field("countItems"), "items", 0, MAX_ITEMS));
+        let bags = errors.check("countBags", parse_count(field("countBags"), "bags", 0, MAX_BAGS));
+        items.zip(bags)
+    } else {
+        None
+    };
+    match collected {
+        Ok(collected) if errors.is_empty() => Ok(StopForm::Delivered(collected, count)),
+        _ => Err(errors),
+    }
 }
 
 /// The reason of a "Not home / not ready" form: one line, at most [`MAX_MISSED_REASON`] characters.
@@ -287,7 +312,7 @@ async fn act(
     let form = match action {
         ValetAction::OnMyWay => Ok(StopForm::OnMyWay),
         ValetAction::PickedUp => Weighing::from_form(&fields).map(StopForm::PickedUp),
-        ValetAction::Delivered => Collected::from_form(&fields).map(StopForm::Delivered),
+        ValetAction::Delivered => delivered_form(&fields),
         ValetAction::Prompt => Ok(StopForm::Prompt),
         ValetAction::NotHome => missed_reason(field("reason")).map(StopForm::NotHome),
     };
@@ -318,7 +343,9 @@ async fn act(
             Ok::<_, DbError>(match &form {
                 StopForm::OnMyWay => valet::set_off(connection, &stop_id, actor, &context),
                 StopForm::PickedUp(weighing) => valet::pick_up(connection, &stop_id, actor, weighing, &context),
-                StopForm::Delivered(collected) => valet::deliver(connection, &stop_id, actor, collected, &context),
+                StopForm::Delivered(collected, count) => {
+                    valet::deliver(connection, &stop_id, actor, (collected, *count), &context)
+                }
                 StopForm::NotHome(reason) => valet::miss(connection, &stop_id, actor, reason, &context),
                 StopForm::Prompt => {
                     ask_at_the_door(connection, &stop_id, actor, now, (notify.prompt_limits, prompt_now))

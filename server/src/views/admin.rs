@@ -349,6 +349,8 @@ pub struct DashboardProps {
     pub messages: MessagesPage,
     /// Every order status, in the order of the work.
     pub statuses: Vec<OrderStatus>,
+    /// The racks a ready order hangs on (`LAUNDRY_RACKS`): marking an order ready asks for one.
+    pub racks: Vec<String>,
     /// The outbox: e-mails and texts.
     pub outbox: OutboxReport,
     /// The pickups awaiting slot confirmation.

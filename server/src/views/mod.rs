@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod admin;
 pub mod awaiting;
 pub mod booking;
+pub mod garments;
 pub mod inbox;
 pub mod money;
 pub mod order_links;
@@ -84,6 +85,10 @@ pub fn export_typescript(dir: &Path) -> Result<(), ExportError> {
     money::CashUp::export_all(&config)?;
     money::Balances::export_all(&config)?;
     reports::MonthSummary::export_all(&config)?;
+    garments::GarmentsPageProps::export_all(&config)?;
+    garments::TagsPageProps::export_all(&config)?;
+    garments::FloorPageProps::export_all(&config)?;
+    garments::CustomerGarments::export_all(&config)?;
     Ok(())
 }
 

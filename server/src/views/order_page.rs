@@ -127,6 +127,9 @@ pub struct OrderStatusProps {
     pub notice: Option<String>,
     /// The free re-clean: the card of a delivered order, or the order a re-clean cleans again.
     pub reclean: RecleanSection,
+    /// The items taken in with their photos, and the customer's reports of missing or damaged
+    /// items.
+    pub garments: crate::views::garments::CustomerGarments,
     /// The HTTP status the page answers with.
     pub status: u16,
 }

@@ -44,11 +44,17 @@ pub enum Page {
     Receipt,
     /// `/admin/exports/summary`: the accountant's summary of a month, printable.
     Summary,
+    /// `/admin/orders/{id}/items`: an order's items, photos, bags, rack and claims.
+    Garments,
+    /// `/admin/orders/{id}/tags`: an order's tag labels and bag ticket, printable.
+    Tags,
+    /// `/admin/garments`: find an order by its tag, the racks and their audit, open claims.
+    Floor,
 }
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 14] = [
+    pub const ALL: [Page; 17] = [
         Page::Home,
         Page::Pricing,
         Page::Order,
@@ -63,6 +69,9 @@ impl Page {
         Page::OrderStatus,
         Page::Receipt,
         Page::Summary,
+        Page::Garments,
+        Page::Tags,
+        Page::Floor,
     ];
 }
 
@@ -121,6 +130,9 @@ pages_with_props! {
     OrderStatus orderstatus: crate::views::order_page::OrderStatusProps,
     Receipt receipt: crate::views::receipt::ReceiptProps,
     Summary summary: crate::views::reports::MonthSummary,
+    Garments garments: crate::views::garments::GarmentsPageProps,
+    Tags tags: crate::views::garments::TagsPageProps,
+    Floor floor: crate::views::garments::FloorPageProps,
 }
 
 impl Page {

@@ -64,6 +64,7 @@ pub fn dashboard() -> DashboardProps {
             filter: MessagesFilter { status: None },
         },
         statuses: DashboardProps::statuses(),
+        racks: crate::domain::garment::parse_racks(crate::domain::garment::DEFAULT_RACKS).unwrap_or_default(),
         outbox: outbox(),
         unconfirmed: AwaitingList {
             items: (0..3).map(awaiting).collect(),

@@ -167,6 +167,12 @@ pub struct ValetStop {
     pub estimate: i32,
     /// Bags of the newest weighing.
     pub bags: Option<i32>,
+    /// Items taken in with a tag: at a delivery, the valet counts them (and the bags) before
+    /// handing them over; 0 when none were recorded.
+    #[ts(type = "number")]
+    pub items: i64,
+    /// Bags to hand over: as counted at intake, else as weighed.
+    pub hand_over_bags: Option<i32>,
     /// Where the order is.
     pub order_status: OrderStatus,
     /// How the customer chose to pay.
@@ -229,7 +235,7 @@ impl ValetStop {
         prompt: Option<&MpesaPrompt>,
         prompts_on: bool,
     ) -> Self {
-        let RunStop { stop, order, lines, bags, position, balance } = run_stop;
+        let RunStop { stop, order, lines, bags, intake_bags, items, position, balance } = run_stop;
         let digits = order.phone.trim_start_matches('+');
         let (map_link, pinned) = match order.pin() {
             Some(pin) => (pin.map_link(), true),
@@ -284,6 +290,8 @@ impl ValetStop {
             total: order.total_amount,
             estimate: order.estimate_amount,
             bags: *bags,
+            items: *items,
+            hand_over_bags: intake_bags.or(*bags),
             order_status: order.status,
             payment_method: order.payment_method,
             settlement: balance.settlement(),

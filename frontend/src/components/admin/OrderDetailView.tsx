@@ -160,6 +160,11 @@ function LinesSection({ detail }: { detail: OrderDetail }) {
           </tr>
         </tfoot>
       </table>
+      <p>
+        <a className="button button--outline button--small" href={`/admin/orders/${detail.id}/items`}>
+          Items, tags and photos
+        </a>
+      </p>
     </section>
   );
 }

@@ -26,6 +26,8 @@ export const ORDER_COLUMNS = ["Order ID", "Customer", "Service", "Amount", "Stat
 interface OrderRowProps {
   order: AdminOrder;
   statuses: string[];
+  /** The racks a ready order hangs on: marking it ready asks for one. */
+  racks: string[];
   csrf: string;
   /** The server's time of the list's last answer: how long a pending order has waited. */
   now: string;
@@ -46,6 +48,7 @@ export function detailButtonId(id: string): string {
 export function OrderRow({
   order,
   statuses,
+  racks,
   csrf,
   now,
   sendsPrompts,
@@ -72,7 +75,7 @@ export function OrderRow({
   async function changeStatus(event: ChangeEvent<HTMLSelectElement>) {
     const next = event.target.value;
     if (pendingStatus !== null || next === order.status) return;
-    if (next === "cancelled" || order.status === "cancelled") {
+    if (next === "cancelled" || order.status === "cancelled" || next === "ready") {
       setFailure(null);
       setPaymentOpen(false);
       setConfirming(next);
@@ -237,6 +240,7 @@ export function OrderRow({
               id={`status-${order.id}`}
               order={order}
               next={confirming}
+              racks={racks}
               csrf={csrf}
               onSaved={(changed) => {
                 onChanged(changed);

@@ -14,6 +14,8 @@ const SEARCH_DELAY_MS = 300;
 interface OrdersPanelProps {
   orders: OrdersPage;
   statuses: string[];
+  /** The racks a ready order hangs on. */
+  racks: string[];
   csrf: string;
   /** Whether M-PESA prompts are configured. */
   sendsPrompts: boolean;
@@ -29,6 +31,7 @@ interface OrdersPanelProps {
 export function OrdersPanel({
   orders,
   statuses,
+  racks,
   csrf,
   sendsPrompts,
   onQuery,
@@ -139,6 +142,7 @@ export function OrdersPanel({
                 key={order.id}
                 order={order}
                 statuses={statuses}
+                racks={racks}
                 csrf={csrf}
                 now={orders.now}
                 sendsPrompts={sendsPrompts}

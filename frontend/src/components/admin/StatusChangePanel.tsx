@@ -1,6 +1,6 @@
 // Asked before a status change that cannot be taken lightly: cancelling an order (a reason, and
-// whether to text the customer; a paid order's money is then owed back) and taking a cancellation
-// back. Under the order's row, like the payment panel; Escape or "Keep it" closes it unchanged.
+// whether to text the customer; a paid order's money is then owed back), taking a cancellation
+// back, and marking an order ready (the rack it hangs on, so that it can be found). Under the order's row, like the payment panel; Escape or "Keep it" closes it unchanged.
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
 import { received } from "../../lib/admin/money";
@@ -15,6 +15,8 @@ interface StatusChangePanelProps {
   order: AdminOrder;
   /** The status chosen in the dropdown: `cancelled`, or another one for a cancelled order. */
   next: string;
+  /** The racks a ready order hangs on. */
+  racks: string[];
   csrf: string;
   onSaved: (changed: OrderChanged) => void;
   onSessionEnded: () => void;
@@ -25,10 +27,24 @@ interface StatusChangePanelProps {
 const MAX_REASON = 200;
 
 /** The panel. */
-export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnded, onClose }: StatusChangePanelProps) {
+export function StatusChangePanel({
+  id,
+  order,
+  next,
+  racks,
+  csrf,
+  onSaved,
+  onSessionEnded,
+  onClose,
+}: StatusChangePanelProps) {
   const cancelling = next === "cancelled";
+  const readying = next === "ready";
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);
+  const [rack, setRack] = useState("");
+  const [rackError, setRackError] = useState<string | null>(null);
+  const rackRef = useRef<HTMLSelectElement>(null);
+  const rackId = useId();
   const [tell, setTell] = useState(true);
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -36,7 +52,7 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
   const reasonId = useId();
   const tellId = useId();
 
-  useEffect(() => first.current?.focus(), []);
+  useEffect(() => (readying ? rackRef.current?.focus() : first.current?.focus()), [readying]);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -47,6 +63,11 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
       first.current?.focus();
       return;
     }
+    if (readying && rack === "") {
+      setRackError("Choose the rack where the order hangs.");
+      rackRef.current?.focus();
+      return;
+    }
     setSaving(true);
     setFailure(null);
     try {
@@ -54,6 +75,7 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
         await setOrderStatus(order.id, next, csrf, {
           notifyCustomer: tell,
           ...(cancelling ? { reason: trimmed } : {}),
+          ...(readying ? { rack } : {}),
         }),
       );
     } catch (error) {
@@ -73,7 +95,13 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
   return (
     <form id={id} className="payment-panel status-panel" onSubmit={save} onKeyDown={onKeyDown} noValidate>
       <fieldset>
-        <legend>{cancelling ? `Cancel order ${order.id}?` : `Take back the cancellation of order ${order.id}?`}</legend>
+        <legend>
+          {cancelling
+            ? `Cancel order ${order.id}?`
+            : order.status === "cancelled"
+              ? `Take back the cancellation of order ${order.id}?`
+              : `Mark order ${order.id} ready?`}
+        </legend>
         {cancelling ? (
           <>
             <p>
@@ -100,12 +128,38 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
               />
             </Field>
           </>
-        ) : (
+        ) : order.status !== "cancelled" ? null : (
           <p>
             {`It goes back to ${statusLabel(next)}. Its pickup and delivery come back if their windows are still ahead; otherwise they wait on the dashboard for new windows.`}
             {order.owedBack > 0 &&
               ` Its charges come back: the ${formatKsh(order.owedBack)} owed back counts against the bill again.`}
           </p>
+        )}
+        {readying && (
+          <Field
+            id={rackId}
+            label="Rack"
+            hint="Where it hangs until it goes out: the rack audit and the tags find it there."
+            error={rackError ?? undefined}
+          >
+            <select
+              ref={rackRef}
+              id={rackId}
+              value={rack}
+              onChange={(event) => {
+                setRack(event.target.value);
+                setRackError(null);
+              }}
+              aria-invalid={rackError ? true : undefined}
+            >
+              <option value="">Choose a rack</option>
+              {racks.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </Field>
         )}
         <label className="choice" htmlFor={tellId}>
           <input
@@ -121,7 +175,13 @@ export function StatusChangePanel({ id, order, next, csrf, onSaved, onSessionEnd
       {failure && <AdminAlert failure={failure} />}
       <div className="payment-panel__actions">
         <button type="submit" className={cancelling ? "button button--danger" : "button button--primary"}>
-          {saving ? "Saving…" : cancelling ? "Cancel order" : "Take back the cancellation"}
+          {saving
+            ? "Saving…"
+            : cancelling
+              ? "Cancel order"
+              : order.status === "cancelled"
+                ? "Take back the cancellation"
+                : "Mark ready"}
         </button>
         <button type="button" className="button button--outline" onClick={onClose}>
           Keep it

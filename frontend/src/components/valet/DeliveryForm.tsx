@@ -7,6 +7,45 @@ import type { ValetStop } from "../../lib/generated/ValetStop";
 import type { SentBack } from "../../lib/valet";
 import { type FormContext, StopForm } from "./StopForm";
 
+/** The count handed over, when the order's items were taken in with tags: a short count opens a
+ * claim for the shop to answer. */
+function CountFields({ stop, sent }: { stop: ValetStop; sent: SentBack }) {
+  if (stop.items <= 0) return null;
+  const id = (name: string) => `${stop.id}-${name}`;
+  const bags = stop.handOverBags;
+  return (
+    <fieldset className="stop__count">
+      <legend>{`Hand over ${stop.items} items${bags !== null ? ` in ${bags} bags` : ""}: count them with the customer`}</legend>
+      <Field id={id("count-items")} label="Items counted" error={sent.errors.countItems}>
+        <input
+          id={id("count-items")}
+          name="countItems"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          required
+          defaultValue={sent.values.countItems ?? ""}
+          aria-invalid={sent.errors.countItems ? true : undefined}
+          aria-describedby={describedBy(id("count-items"), false, sent.errors.countItems)}
+        />
+      </Field>
+      <Field id={id("count-bags")} label="Bags counted" error={sent.errors.countBags}>
+        <input
+          id={id("count-bags")}
+          name="countBags"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          required
+          defaultValue={sent.values.countBags ?? ""}
+          aria-invalid={sent.errors.countBags ? true : undefined}
+          aria-describedby={describedBy(id("count-bags"), false, sent.errors.countBags)}
+        />
+      </Field>
+    </fieldset>
+  );
+}
+
 /** The payment form of a delivery stop. */
 export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context: FormContext; sent: SentBack }) {
   const id = (name: string) => `${stop.id}-${name}`;
@@ -15,6 +54,7 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
     const free = stop.settlement === "nothing-to-pay";
     return (
       <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
+        <CountFields stop={stop} sent={sent} />
         <input type="hidden" name="paid" value={free ? "none" : "already"} />
         <p className="stop__note">{free ? `Nothing to pay: ${formatKsh(0)}.` : "Already paid: nothing to collect."}</p>
       </StopForm>
@@ -28,6 +68,7 @@ export function DeliveryForm({ stop, context, sent }: { stop: ValetStop; context
   );
   return (
     <StopForm stopId={stop.id} action="delivered" context={context} button="Delivered">
+      <CountFields stop={stop} sent={sent} />
       <fieldset
         className={sent.errors.paid ? "field field--invalid" : "field"}
         aria-describedby={describedBy(id("paid"), false, sent.errors.paid)}

@@ -48,6 +48,10 @@ messages: MessagesPage,
  */
 statuses: Array<OrderStatus>, 
 /**
+ * The racks a ready order hangs on (`LAUNDRY_RACKS`): marking an order ready asks for one.
+ */
+racks: Array<string>, 
+/**
  * The outbox: e-mails and texts.
  */
 outbox: OutboxReport, 

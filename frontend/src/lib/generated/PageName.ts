@@ -4,4 +4,4 @@
  * The pages of the frontend's route table (`frontend/src/pages.json`); a test checks the two
  * name the same pages.
  */
-export type PageName = "home" | "pricing" | "order" | "tracking" | "contact" | "privacy" | "confirmation" | "login" | "admin" | "valet" | "error" | "orderstatus" | "receipt" | "summary";
+export type PageName = "home" | "pricing" | "order" | "tracking" | "contact" | "privacy" | "confirmation" | "login" | "admin" | "valet" | "error" | "orderstatus" | "receipt" | "summary" | "garments" | "tags" | "floor";

@@ -4,6 +4,8 @@ import type { ConfirmationProps } from "./ConfirmationProps";
 import type { ContactPageProps } from "./ContactPageProps";
 import type { DashboardProps } from "./DashboardProps";
 import type { ErrorProps } from "./ErrorProps";
+import type { FloorPageProps } from "./FloorPageProps";
+import type { GarmentsPageProps } from "./GarmentsPageProps";
 import type { HomeProps } from "./HomeProps";
 import type { LoginProps } from "./LoginProps";
 import type { MonthSummary } from "./MonthSummary";
@@ -11,6 +13,7 @@ import type { OrderPageProps } from "./OrderPageProps";
 import type { OrderStatusProps } from "./OrderStatusProps";
 import type { PrivacyProps } from "./PrivacyProps";
 import type { ReceiptProps } from "./ReceiptProps";
+import type { TagsPageProps } from "./TagsPageProps";
 import type { TrackingProps } from "./TrackingProps";
 import type { ValetProps } from "./ValetProps";
 
@@ -19,4 +22,4 @@ import type { ValetProps } from "./ValetProps";
  * `frontend/src/routes.ts` holds every page component to. Only its type is used; it is
  * never built.
  */
-export type PagePropsMap = { home: HomeProps, pricing: CatalogueProps, order: OrderPageProps, tracking: TrackingProps, contact: ContactPageProps, privacy: PrivacyProps, confirmation: ConfirmationProps, login: LoginProps, admin: DashboardProps, valet: ValetProps, error: ErrorProps, orderstatus: OrderStatusProps, receipt: ReceiptProps, summary: MonthSummary, };
+export type PagePropsMap = { home: HomeProps, pricing: CatalogueProps, order: OrderPageProps, tracking: TrackingProps, contact: ContactPageProps, privacy: PrivacyProps, confirmation: ConfirmationProps, login: LoginProps, admin: DashboardProps, valet: ValetProps, error: ErrorProps, orderstatus: OrderStatusProps, receipt: ReceiptProps, summary: MonthSummary, garments: GarmentsPageProps, tags: TagsPageProps, floor: FloorPageProps, };

@@ -107,6 +107,15 @@ estimate: number,
  */
 bags: number | null, 
 /**
+ * Items taken in with a tag: at a delivery, the valet counts them (and the bags) before
+ * handing them over; 0 when none were recorded.
+ */
+items: number, 
+/**
+ * Bags to hand over: as counted at intake, else as weighed.
+ */
+handOverBags: number | null, 
+/**
  * Where the order is.
  */
 orderStatus: OrderStatus, 

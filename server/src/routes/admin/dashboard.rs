@@ -140,6 +140,7 @@ pub async fn show_dashboard(
         orders: OrdersPage::new(&orders_page, orders.view(), orders.page, PAGE_SIZE, now),
         messages: MessagesPage::new(&messages, messages_status, messages_page, PAGE_SIZE),
         statuses: DashboardProps::statuses(),
+        racks: state.settings().racks.clone(),
         outbox,
         unconfirmed,
         run: board.map(|board| DayRun::new(&board, &state.settings().schedule)),

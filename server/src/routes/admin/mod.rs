@@ -24,6 +24,7 @@ pub mod bookings;
 pub mod customers;
 pub mod dashboard;
 pub mod detail;
+pub mod garments;
 pub mod inbox;
 pub mod messages;
 pub mod money;
@@ -87,4 +88,7 @@ struct StatusChange {
     notify_customer: Option<bool>,
     /// Why, when the status is `cancelled` (required then).
     reason: Option<String>,
+    /// The rack the order hangs on, when the status is `ready` (required then, unless the order
+    /// is ready already): one of `LAUNDRY_RACKS`.
+    rack: Option<String>,
 }

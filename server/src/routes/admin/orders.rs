@@ -65,6 +65,23 @@ pub async fn change_order_status(
         fields.add("reason", "Say why the order is cancelled (the customer asked, a duplicate, …).");
         return Err(ApiError::invalid(fields));
     }
+    let racks = &state.settings().racks;
+    let rack = match change.rack.as_deref().map(str::trim).filter(|rack| !rack.is_empty()) {
+        None => None,
+        Some(asked) => Some(lifecycle::garments::rack_named(asked, racks).ok_or_else(|| {
+            let mut fields = FieldErrors::default();
+            fields.add(
+                "rack",
+                format!(
+                    "{} is not one of the racks. Choose one of: {}.",
+                    asked.chars().take(20).collect::<String>(),
+                    racks.join(", ")
+                ),
+            );
+            ApiError::invalid(fields)
+        })?),
+    };
+    let rack_needed = format!("Choose the rack where the order hangs: {}.", racks.join(", "));
     let (reference, by, day) = (order_id(&id)?, staff.email.clone(), today(&state));
     let now = state.now();
     let tell = change.notify_customer.unwrap_or(true);
@@ -75,13 +92,20 @@ pub async fn change_order_status(
         .run(move |connection| {
             let Some(found) = Order::find_by_reference(connection, &reference)? else { return Ok(Ok(None)) };
             let context = Context { by: &by, notify: &notify, schedule: &schedule, now };
-            let changed =
-                match lifecycle::status::set_by_staff(connection, &found.id, status, reason.as_deref(), tell, &context)
-                {
-                    Ok(changed) => changed,
-                    Err(LifeError::Database(error)) => return Err(DbError::from(error)),
-                    Err(refused) => return Ok(Err(refused)),
-                };
+            let set = match (status, rack.as_deref()) {
+                (OrderStatus::Ready, Some(rack)) => {
+                    lifecycle::status::set_ready_on_rack(connection, &found.id, rack, tell, &context)
+                }
+                (OrderStatus::Ready, None) if found.status != OrderStatus::Ready => {
+                    return Ok(Err(None));
+                }
+                _ => lifecycle::status::set_by_staff(connection, &found.id, status, reason.as_deref(), tell, &context),
+            };
+            let changed = match set {
+                Ok(changed) => changed,
+                Err(LifeError::Database(error)) => return Err(DbError::from(error)),
+                Err(refused) => return Ok(Err(Some(refused))),
+            };
             let shown = AdminOrder::listed(&ListedOrder::of(connection, changed.after.order)?);
             Ok::<_, DbError>(Ok(Some((shown, Stats::load(connection, day)?))))
         })
@@ -89,8 +113,13 @@ pub async fn change_order_status(
         .map_err(|source| ApiError::Storage { message: "The status could not be saved. Please try again.", source })?;
     let (order, stats) = match updated {
         Ok(found) => found.ok_or_else(no_such_order)?,
-        Err(LifeError::NotFound) => return Err(no_such_order()),
-        Err(refused) => return Err(ApiError::Conflict(refused.to_string())),
+        Err(None) => {
+            let mut fields = FieldErrors::default();
+            fields.add("rack", rack_needed);
+            return Err(ApiError::invalid(fields));
+        }
+        Err(Some(LifeError::NotFound)) => return Err(no_such_order()),
+        Err(Some(refused)) => return Err(ApiError::Conflict(refused.to_string())),
     };
     tracing::info!(order_id = %order.order.id, status = %order.order.status, staff = %staff.email, "order status changed");
     state.wake_outbox();

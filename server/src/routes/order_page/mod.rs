@@ -12,6 +12,7 @@
 //! `Origin` from browsers that do not send it).
 
 mod changes;
+mod claims;
 mod payment;
 mod receipt;
 mod reclean;
@@ -21,6 +22,7 @@ pub use changes::{
     CancelForm, DeliveryForm, RescheduleForm, TextsForm, cancel_order, choose_texts, reschedule_delivery,
     reschedule_pickup,
 };
+pub use claims::{report_claim, show_photo};
 pub use payment::{PayForm, Refused, ask_prompt_again, keep_as_credit, show_payment};
 pub use receipt::{ReceiptQuery, show_receipt};
 pub use reclean::ask_reclean;
@@ -57,6 +59,7 @@ fn notice(done: Option<&str>) -> Option<&'static str> {
         Some("prompt") => Some("We are sending the M-PESA prompt to your phone: check your phone."),
         Some("reclean") => Some("Your free re-clean is booked. We will confirm the pickup time within 30 minutes."),
         Some("credit") => Some("Done: the money is kept as credit, and your next order uses it."),
+        Some("claim") => Some("Thank you: we have your report and will text you what we will do."),
         _ => None,
     }
 }
@@ -74,17 +77,19 @@ struct Outcome {
     problem: Option<ChangeProblem>,
     refused: Option<Refused>,
     reclean: Option<RecleanForm>,
+    /// The claim form's errors and what was written, when it was refused.
+    claim: Option<(crate::domain::FieldErrors, String)>,
     status: u16,
 }
 
 impl Outcome {
     fn problem(form: ChangeForm, message: impl Into<String>, status: u16) -> Self {
         let problem = Some(ChangeProblem { form, message: message.into() });
-        Outcome { notice: None, problem, refused: None, reclean: None, status }
+        Outcome { notice: None, problem, refused: None, reclean: None, claim: None, status }
     }
 
     fn reclean(form: RecleanForm, status: u16) -> Self {
-        Outcome { notice: None, problem: None, refused: None, reclean: Some(form), status }
+        Outcome { notice: None, problem: None, refused: None, reclean: Some(form), claim: None, status }
     }
 }
 
@@ -100,6 +105,7 @@ pub async fn show_order_page(
         problem: None,
         refused: query.refused.as_deref().and_then(Refused::parse),
         reclean: None,
+        claim: None,
         status: 200,
     };
     order_page(&state, &request, &token, outcome).await

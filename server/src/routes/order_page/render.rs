@@ -5,6 +5,7 @@ use crate::db::DbError;
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{OrderStatus, StopKind, StopState};
 use crate::lifecycle::visit::{ChangeRefusal, change_refusal};
+use crate::models::garments::IntakeRecord;
 use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
@@ -12,6 +13,7 @@ use crate::models::outbox::OptOut;
 use crate::models::reclean::Reclean;
 use crate::models::stop::Stop;
 use crate::state::AppState;
+use crate::views::garments::CustomerGarments;
 use crate::views::order_page::{MissedVisit, OrderStatusProps, PickupChoice};
 use crate::views::pages::ErrorProps;
 use crate::views::payment::CustomerPayment;
@@ -78,10 +80,11 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
                 reclean.card = Some(RecleanCard::new(&offer, reclean_days, pickup));
             }
             reclean.of = Reclean::links(c, &order.id)?.of.map(|(order, problem)| RecleanOf { order, problem });
-            Ok::<_, DbError>(Some((tracked, refusal, choices, missed, texts_off, payment, receipt, reclean)))
+            let garments = CustomerGarments::new(&IntakeRecord::load(c, order)?, &key);
+            Ok::<_, DbError>(Some((tracked, refusal, choices, missed, texts_off, payment, receipt, reclean, garments)))
         })
         .await;
-    let (order, refusal, choices, missed, texts_off, payment, receipt, mut reclean) = match loaded {
+    let (order, refusal, choices, missed, texts_off, payment, receipt, mut reclean, mut garments) = match loaded {
         Ok(Some(loaded)) => loaded,
         Ok(None) => return not_found(state, request).await,
         Err(error) => {
@@ -92,6 +95,10 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         }
     };
     reclean.form = outcome.reclean;
+    if let Some((errors, story)) = outcome.claim {
+        garments.errors = errors;
+        garments.story = story;
+    }
     // Cancelled and picked-up orders say so on their card; only a closed window needs a word here.
     let changeable = refusal.is_none();
     let closed = refusal.filter(|refusal| matches!(refusal, ChangeRefusal::PastCutoff(_) | ChangeRefusal::NoPickup));
@@ -111,6 +118,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         problem,
         notice: outcome.notice.map(str::to_owned),
         reclean,
+        garments,
         status: outcome.status,
     };
     let pages = state.pages();

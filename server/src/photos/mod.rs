@@ -1,0 +1,108 @@
+//! Photos of garments (issue 36): of stains and damage at intake, and sent with a claim. A photo
+//! arrives in a `multipart/form-data` form ([`upload`]: streamed to a file, never held whole in
+//! memory while it arrives), is checked and made into a photo and a thumbnail without metadata
+//! ([`prepare`]), one at a time so that twenty arriving at once take the memory of one, and is kept
+//! in a [`store::PhotoStore`] under a random id. Who may see a photo is the routes' to decide: staff
+//! any, a customer only their own order's.
+
+pub mod prepare;
+pub mod store;
+pub mod upload;
+
+use prepare::{PhotoRefusal, Prepared};
+use std::path::PathBuf;
+use std::sync::Arc;
+use store::{FolderStore, PhotoStore, new_photo_id, photo_key, thumb_key};
+use tokio::sync::Semaphore;
+
+/// A photo kept: its id and what the database records of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptPhoto {
+    /// The random id it is kept under.
+    pub id: String,
+    /// Its width, upright.
+    pub width: u32,
+    /// Its height, upright.
+    pub height: u32,
+    /// The size of the photo kept, in bytes.
+    pub bytes: usize,
+}
+
+/// Why a photo was not kept.
+#[derive(Debug, thiserror::Error)]
+pub enum PhotoError {
+    /// What was sent is not a photo we keep; the message says why.
+    #[error(transparent)]
+    Refused(#[from] PhotoRefusal),
+    /// The store could not write it.
+    #[error("the photo store failed: {0}")]
+    Store(#[from] std::io::Error),
+}
+
+/// The photos: where they are kept, where uploads are spooled, and the gate that prepares one at
+/// a time.
+#[derive(Debug)]
+pub struct Photos {
+    store: Arc<dyn PhotoStore>,
+    spool: PathBuf,
+    gate: Arc<Semaphore>,
+}
+
+impl Photos {
+    /// Photos kept in the folder `dir` (uploads spooled in `dir/.incoming`).
+    pub fn in_folder(dir: PathBuf) -> Self {
+        Photos {
+            spool: dir.join(".incoming"),
+            store: Arc::new(FolderStore::new(dir)),
+            gate: Arc::new(Semaphore::new(1)),
+        }
+    }
+
+    /// Where uploads are spooled while they arrive.
+    pub fn spool(&self) -> &std::path::Path {
+        &self.spool
+    }
+
+    /// Checks, prepares and keeps the spooled upload `upload`, once the photos sent before it are
+    /// done. Nothing is kept when it is refused.
+    pub async fn keep(&self, upload: &upload::Upload) -> Result<KeptPhoto, PhotoError> {
+        let _turn = self.gate.clone().acquire_owned().await.map_err(|_| std::io::Error::other("closed"))?;
+        let path = upload.path().to_owned();
+        let declared = upload.declared.clone();
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || {
+            let bytes = std::fs::read(&path)?;
+            let Prepared { photo, thumb, width, height } = prepare::prepare(&bytes, declared.as_deref())?;
+            drop(bytes);
+            let id = new_photo_id();
+            store.put(&thumb_key(&id), &thumb)?;
+            store.put(&photo_key(&id), &photo)?;
+            Ok(KeptPhoto { id, width, height, bytes: photo.len() })
+        })
+        .await
+        .map_err(|error| std::io::Error::other(error.to_string()))?
+    }
+
+    /// The photo `id`'s picture (or its thumbnail); `None` when it is not kept.
+    pub async fn read(&self, id: &str, thumb: bool) -> std::io::Result<Option<Vec<u8>>> {
+        let key = if thumb { thumb_key(id) } else { photo_key(id) };
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || store.get(&key))
+            .await
+            .map_err(|error| std::io::Error::other(error.to_string()))?
+    }
+
+    /// Forgets the photo `id` (both files): a photo whose record could not be written.
+    pub async fn forget(&self, id: &str) {
+        let store = Arc::clone(&self.store);
+        let id = id.to_owned();
+        let forgotten = tokio::task::spawn_blocking(move || {
+            store.delete(&photo_key(&id))?;
+            store.delete(&thumb_key(&id))
+        })
+        .await;
+        if !matches!(forgotten, Ok(Ok(()))) {
+            tracing::warn!("a photo whose record was not written could not be deleted");
+        }
+    }
+}

@@ -1,0 +1,775 @@
+//! Every garment traced, staff's side (issue 36): an order's intake page and its forms (items
+//! with photos, a photo of an item, an item removed, the bags, the rack), its tag labels, the
+//! photos themselves, and the shop floor page (find by tag, rack audit, open claims and their
+//! resolution). Every page works without JavaScript: forms are plain posts answered with a 303
+//! back to the page (or the page again with the form's errors), and a photo is a file input
+//! (`capture` opens the phone's camera).
+
+use super::query::order_id;
+use crate::auth::CurrentStaff;
+use crate::db::{DbError, write_transaction};
+use crate::domain::garment::{GarmentInput, MAX_BAGS, MAX_STORY, parse_count, parse_tag, tag_label};
+use crate::domain::ledger::Method;
+use crate::domain::{ClaimOutcome, FieldErrors, TextEnum};
+use crate::error::ApiError;
+use crate::lifecycle::garments::{self, ClaimRefusal, GarmentRefusal, Resolution};
+use crate::models::garments::claim::Claim;
+use crate::models::garments::handling::Handling;
+use crate::models::garments::photo::GarmentPhoto;
+use crate::models::garments::{Garment, IntakeRecord};
+use crate::models::order::Order;
+use crate::photos::upload::{UploadError, UploadForm, read_form};
+use crate::photos::{KeptPhoto, PhotoError};
+use crate::state::AppState;
+use crate::views::garments::{FloorPageProps, GarmentsPageProps, IntakeValues, OpenClaim, TagsPageProps, rack_views};
+use actix_multipart::Multipart;
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+use std::collections::BTreeSet;
+
+/// The form fields of a plain post.
+type Fields = web::Form<Vec<(String, String)>>;
+
+/// 303 to `location`.
+fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, location))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
+}
+
+/// The intake page's address, with what was saved.
+fn items_page(reference: &str, saved: &str) -> String {
+    format!("/admin/orders/{reference}/items?saved={saved}")
+}
+
+/// The order with this order ID and everything traced of it.
+async fn load(state: &AppState, reference: &str) -> Result<Option<IntakeRecord>, ApiError> {
+    let reference = order_id(reference)?;
+    state
+        .db()
+        .run(move |connection| {
+            let Some(order) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
+            Ok::<_, DbError>(Some(IntakeRecord::load(connection, order)?))
+        })
+        .await
+        .map_err(super::load_failed)
+}
+
+/// What a saved form says once the page is shown again (`?saved=`).
+fn notice(reference: &str, saved: Option<&str>) -> Option<String> {
+    let saved = saved?;
+    Some(match saved.split_once('-') {
+        Some(("item", tag)) => format!("Item {} recorded.", tag_label(reference, tag.parse().ok()?)),
+        Some(("photo", tag)) => format!("Photo of {} kept.", tag_label(reference, tag.parse().ok()?)),
+        Some(("removed", tag)) => {
+            format!("Item {} removed; its tag is not used again.", tag_label(reference, tag.parse().ok()?))
+        }
+        _ => match saved {
+            "bags" => "Bags saved.".to_owned(),
+            "rack" => "Rack saved.".to_owned(),
+            _ => return None,
+        },
+    })
+}
+
+/// The query of the intake page.
+#[derive(Debug, serde::Deserialize)]
+pub struct ItemsQuery {
+    saved: Option<String>,
+}
+
+/// GET /admin/orders/{id}/items: the order's intake page.
+pub async fn show_items(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    query: web::Query<ItemsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let record = load(&state, &id).await?.ok_or_else(super::query::no_such_order)?;
+    let mut props = GarmentsPageProps::new(&record, &state.settings().racks, &staff.csrf_token);
+    props.notice = notice(&record.order.reference, query.saved.as_deref());
+    let path = format!("/admin/orders/{}/items", record.order.reference);
+    let (page, _) = state.pages().render(&path, &props).await;
+    Ok(page.respond_private(&request))
+}
+
+/// The intake page again with the form's `errors` (422, or `status`), keeping `values`.
+async fn show_errors(
+    state: &AppState,
+    request: &HttpRequest,
+    staff: &CurrentStaff,
+    reference: &str,
+    (errors, values, status): (FieldErrors, IntakeValues, StatusCode),
+) -> Result<HttpResponse, ApiError> {
+    let record = load(state, reference).await?.ok_or_else(super::query::no_such_order)?;
+    let props = GarmentsPageProps {
+        errors,
+        values,
+        ..GarmentsPageProps::new(&record, &state.settings().racks, &staff.csrf_token)
+    };
+    let path = format!("/admin/orders/{}/items", record.order.reference);
+    let (page, _) = state.pages().render(&path, &props).await;
+    Ok(page.with_status(status).respond_private(request))
+}
+
+/// One message on `field`.
+fn one(field: &'static str, message: impl Into<String>) -> FieldErrors {
+    let mut errors = FieldErrors::default();
+    errors.add(field, message);
+    errors
+}
+
+/// The photo of the form's `photo` field kept, if one was sent; or the field's error and status.
+async fn keep_photo(state: &AppState, form: &UploadForm) -> Result<Option<KeptPhoto>, (String, StatusCode)> {
+    let Some(upload) = form.file("photo") else { return Ok(None) };
+    match state.photos().keep(upload).await {
+        Ok(kept) => Ok(Some(kept)),
+        Err(PhotoError::Refused(refusal)) => Err((refusal.to_string(), StatusCode::UNPROCESSABLE_ENTITY)),
+        Err(PhotoError::Store(error)) => {
+            tracing::error!(%error, "a photo could not be kept");
+            Err(("The photo could not be saved. Please try again.".to_owned(), StatusCode::SERVICE_UNAVAILABLE))
+        }
+    }
+}
+
+/// Reads a multipart form, or the error to show on `field`.
+async fn read(state: &AppState, multipart: Multipart) -> Result<UploadForm, (String, StatusCode)> {
+    match read_form(multipart, state.photos().spool()).await {
+        Ok(form) => Ok(form),
+        Err(UploadError::TooLarge) => Err((UploadError::TooLarge.to_string(), StatusCode::PAYLOAD_TOO_LARGE)),
+        Err(error @ UploadError::Malformed(_)) => Err((error.to_string(), StatusCode::BAD_REQUEST)),
+        Err(UploadError::Spool(error)) => {
+            tracing::error!(%error, "an upload could not be spooled");
+            Err(("The photo could not be saved. Please try again.".to_owned(), StatusCode::SERVICE_UNAVAILABLE))
+        }
+    }
+}
+
+/// The form's values, sent back with its errors.
+fn values_of(input: &GarmentInput) -> IntakeValues {
+    let text = |value: &Option<String>| value.clone().unwrap_or_default().chars().take(400).collect();
+    IntakeValues {
+        item: text(&input.item),
+        colour: text(&input.colour),
+        note: text(&input.note),
+        damage: text(&input.damage),
+    }
+}
+
+/// A garment refusal as the field it is about.
+fn refusal_field(refusal: &GarmentRefusal) -> (&'static str, StatusCode) {
+    match refusal {
+        GarmentRefusal::NoOrder => ("item", StatusCode::NOT_FOUND),
+        GarmentRefusal::NoRack(..) => ("rack", StatusCode::UNPROCESSABLE_ENTITY),
+        GarmentRefusal::NoItem(..) => ("photo", StatusCode::NOT_FOUND),
+        GarmentRefusal::Cancelled(_) | GarmentRefusal::TooManyItems(..) => ("item", StatusCode::CONFLICT),
+    }
+}
+
+/// POST /admin/orders/{id}/items (`multipart/form-data`, the token in the address): an item with
+/// the next tag (`item`, `colour`, `note`, `damage`) and, if one was chosen, its `photo`.
+pub async fn add_item(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    multipart: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let reference = order_id(&id)?;
+    let form = match read(&state, multipart).await {
+        Ok(form) => form,
+        Err((message, status)) => {
+            return show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("photo", message), IntakeValues::default(), status),
+            )
+            .await;
+        }
+    };
+    let input = GarmentInput::from_fields(&form.fields);
+    let fields = match input.validate() {
+        Ok(fields) => fields,
+        Err(errors) => {
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            return show_errors(&state, &request, &staff, &id, (errors, values_of(&input), status)).await;
+        }
+    };
+    let photo = match keep_photo(&state, &form).await {
+        Ok(photo) => photo,
+        Err((message, status)) => {
+            return show_errors(&state, &request, &staff, &id, (one("photo", message), values_of(&input), status))
+                .await;
+        }
+    };
+    let (by, now, kept) = (staff.email.clone(), state.now(), photo.clone());
+    let recorded = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                let Some(order) = Order::find_by_reference(connection, &reference)? else {
+                    return Ok(Err(GarmentRefusal::NoOrder));
+                };
+                garments::record_item(connection, &order.id, &fields, kept.as_ref(), &by, now)
+            })
+            .map_err(DbError::from)
+        })
+        .await;
+    let recorded = match recorded {
+        Ok(recorded) => recorded,
+        Err(error) => {
+            forget(&state, photo.as_ref()).await;
+            return Err(super::load_failed(error));
+        }
+    };
+    match recorded {
+        Ok(garment) => {
+            tracing::info!(order = %id, tag = garment.tag, staff = %staff.email, "an item was taken in");
+            Ok(see_other(&format!(
+                "{}#tag-{}",
+                items_page(&garment_reference(&id), &format!("item-{}", garment.tag)),
+                garment.tag
+            )))
+        }
+        Err(refusal) => {
+            forget(&state, photo.as_ref()).await;
+            let (field, status) = refusal_field(&refusal);
+            show_errors(&state, &request, &staff, &id, (one(field, refusal.to_string()), values_of(&input), status))
+                .await
+        }
+    }
+}
+
+/// The order ID as the addresses write it.
+fn garment_reference(id: &str) -> String {
+    order_id(id).map(|reference| reference.as_str().to_owned()).unwrap_or_default()
+}
+
+/// Deletes a kept photo whose record was not written.
+async fn forget(state: &AppState, photo: Option<&KeptPhoto>) {
+    if let Some(photo) = photo {
+        state.photos().forget(&photo.id).await;
+    }
+}
+
+/// POST /admin/orders/{id}/items/{tag}/photos (`multipart/form-data`): another photo of an item.
+pub async fn add_item_photo(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    path: web::Path<(String, i32)>,
+    multipart: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let (id, tag) = path.into_inner();
+    let reference = order_id(&id)?;
+    let form = match read(&state, multipart).await {
+        Ok(form) => form,
+        Err((message, status)) => {
+            return show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("photo", message), IntakeValues::default(), status),
+            )
+            .await;
+        }
+    };
+    let photo = match keep_photo(&state, &form).await {
+        Ok(Some(photo)) => photo,
+        Ok(None) => {
+            let errors = one("photo", crate::photos::prepare::PhotoRefusal::Empty.to_string());
+            return show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (errors, IntakeValues::default(), StatusCode::UNPROCESSABLE_ENTITY),
+            )
+            .await;
+        }
+        Err((message, status)) => {
+            return show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("photo", message), IntakeValues::default(), status),
+            )
+            .await;
+        }
+    };
+    let (by, now, kept) = (staff.email.clone(), state.now(), photo.clone());
+    let recorded = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                let Some(order) = Order::find_by_reference(connection, &reference)? else {
+                    return Ok(Err(GarmentRefusal::NoOrder));
+                };
+                garments::add_item_photo(connection, &order.id, tag, &kept, &by, now)
+            })
+            .map_err(DbError::from)
+        })
+        .await;
+    match recorded {
+        Ok(Ok(())) => {
+            Ok(see_other(&format!("{}#tag-{tag}", items_page(&garment_reference(&id), &format!("photo-{tag}")))))
+        }
+        Ok(Err(refusal)) => {
+            forget(&state, Some(&photo)).await;
+            let (field, status) = refusal_field(&refusal);
+            show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one(field, refusal.to_string()), IntakeValues::default(), status),
+            )
+            .await
+        }
+        Err(error) => {
+            forget(&state, Some(&photo)).await;
+            Err(super::load_failed(error))
+        }
+    }
+}
+
+/// POST /admin/orders/{id}/items/{tag}/remove: an item recorded by mistake is removed.
+pub async fn remove_item(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    path: web::Path<(String, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, tag) = path.into_inner();
+    let reference = order_id(&id)?;
+    let (by, now) = (staff.email.clone(), state.now());
+    let removed = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                let Some(order) = Order::find_by_reference(connection, &reference)? else {
+                    return Ok(Err(GarmentRefusal::NoOrder));
+                };
+                garments::remove_item(connection, &order.id, tag, &by, now)
+            })
+            .map_err(DbError::from)
+        })
+        .await
+        .map_err(super::load_failed)?;
+    match removed {
+        Ok(()) => Ok(see_other(&items_page(&garment_reference(&id), &format!("removed-{tag}")))),
+        Err(refusal) => {
+            let (_, status) = refusal_field(&refusal);
+            show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("items", refusal.to_string()), IntakeValues::default(), status),
+            )
+            .await
+        }
+    }
+}
+
+/// The value of the form field `name`.
+fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    fields.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str())
+}
+
+/// POST /admin/orders/{id}/bags: the bags counted at intake (`bags`).
+pub async fn set_bags(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    form: Fields,
+) -> Result<HttpResponse, ApiError> {
+    let reference = order_id(&id)?;
+    let bags = match parse_count(field(&form, "bags"), "bags", 1, MAX_BAGS) {
+        Ok(bags) => bags,
+        Err(message) => {
+            return show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("bags", message), IntakeValues::default(), StatusCode::UNPROCESSABLE_ENTITY),
+            )
+            .await;
+        }
+    };
+    let saved = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                let Some(order) = Order::find_by_reference(connection, &reference)? else {
+                    return Ok(Err(GarmentRefusal::NoOrder));
+                };
+                garments::set_bags(connection, &order.id, bags)
+            })
+            .map_err(DbError::from)
+        })
+        .await
+        .map_err(super::load_failed)?;
+    match saved {
+        Ok(()) => Ok(see_other(&format!("{}#bags", items_page(&garment_reference(&id), "bags")))),
+        Err(refusal) => {
+            let (_, status) = refusal_field(&refusal);
+            show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("bags", refusal.to_string()), IntakeValues::default(), status),
+            )
+            .await
+        }
+    }
+}
+
+/// POST /admin/orders/{id}/rack: the order hung on a rack (`rack`), or moved to another; an audit's
+/// "missing" mark is cleared.
+pub async fn set_rack(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    form: Fields,
+) -> Result<HttpResponse, ApiError> {
+    let reference = order_id(&id)?;
+    let rack = field(&form, "rack").unwrap_or_default().to_owned();
+    let racks = state.settings().racks.clone();
+    let (by, now) = (staff.email.clone(), state.now());
+    let saved = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                let Some(order) = Order::find_by_reference(connection, &reference)? else {
+                    return Ok(Err(GarmentRefusal::NoOrder));
+                };
+                garments::hang_on_rack(connection, &order.id, &rack, &racks, &by, now)
+            })
+            .map_err(DbError::from)
+        })
+        .await
+        .map_err(super::load_failed)?;
+    match saved {
+        Ok(_) => Ok(see_other(&format!("{}#rack", items_page(&garment_reference(&id), "rack")))),
+        Err(refusal) => {
+            let (_, status) = refusal_field(&refusal);
+            show_errors(
+                &state,
+                &request,
+                &staff,
+                &id,
+                (one("rack", refusal.to_string()), IntakeValues::default(), status),
+            )
+            .await
+        }
+    }
+}
+
+/// The query of the tags page.
+#[derive(Debug, serde::Deserialize)]
+pub struct TagsQuery {
+    size: Option<String>,
+}
+
+/// GET /admin/orders/{id}/tags?size=58|80|a4: the order's labels to print (58 mm by default).
+pub async fn show_tags(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    _staff: CurrentStaff,
+    id: web::Path<String>,
+    query: web::Query<TagsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let size = match query.size.as_deref().map(str::trim) {
+        None | Some("" | "58") => "58",
+        Some("80") => "80",
+        Some(size) if size.eq_ignore_ascii_case("a4") => "a4",
+        Some(_) => return Err(ApiError::BadRequest("The label size is 58, 80 (mm rolls) or a4.".to_owned())),
+    };
+    let record = load(&state, &id).await?.ok_or_else(super::query::no_such_order)?;
+    let props = TagsPageProps::new(&record, size, &state.settings().base_url);
+    let path = format!("/admin/orders/{}/tags", record.order.reference);
+    let (page, _) = state.pages().render(&path, &props).await;
+    Ok(page.respond_private(&request))
+}
+
+/// GET /admin/photos/{id} and /admin/photos/{id}/thumb: a photo, for staff.
+pub async fn show_photo(
+    state: web::Data<AppState>,
+    _staff: CurrentStaff,
+    path: web::Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let thumb = request.path().ends_with("/thumb");
+    serve_photo(&state, &path, None, thumb).await
+}
+
+/// The photo `id` (of the order `order_id` only, when given): 404 for any other.
+pub async fn serve_photo(
+    state: &AppState,
+    id: &str,
+    order_id: Option<String>,
+    thumb: bool,
+) -> Result<HttpResponse, ApiError> {
+    let missing = || ApiError::NotFound("There is no such photo.".to_owned());
+    if !crate::photos::store::is_photo_id(id) {
+        return Err(missing());
+    }
+    let photo_id = id.to_owned();
+    let found = state
+        .db()
+        .run(move |connection| GarmentPhoto::find(connection, &photo_id).map_err(DbError::from))
+        .await
+        .map_err(super::load_failed)?;
+    let Some(photo) = found.filter(|photo| order_id.as_ref().is_none_or(|order| *order == photo.order_id)) else {
+        return Err(missing());
+    };
+    let bytes = state.photos().read(&photo.id, thumb).await.map_err(|error| {
+        tracing::error!(%error, "a photo could not be read");
+        ApiError::Storage {
+            message: "The photo could not be read. Please try again.",
+            source: DbError::Task(error.to_string()),
+        }
+    })?;
+    let bytes = bytes.ok_or_else(missing)?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/jpeg")
+        .insert_header((header::CACHE_CONTROL, "private, max-age=31536000, immutable"))
+        .insert_header(("X-Content-Type-Options", "nosniff"))
+        .body(bytes))
+}
+
+/// The query of the shop floor page and of a scan.
+#[derive(Debug, serde::Deserialize)]
+pub struct FloorQuery {
+    tag: Option<String>,
+    done: Option<String>,
+    missing: Option<u32>,
+}
+
+/// GET /admin/garments: find an order by its tag, the racks with the orders that should hang on
+/// them, and the open claims.
+pub async fn show_floor(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    query: web::Query<FloorQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let notice = match (query.done.as_deref(), query.missing) {
+        (Some("audit"), Some(0)) => Some("Rack audit saved: every order was found.".to_owned()),
+        (Some("audit"), Some(1)) => Some("Rack audit saved: 1 order was not found on its rack.".to_owned()),
+        (Some("audit"), Some(n)) => Some(format!("Rack audit saved: {n} orders were not found on their racks.")),
+        (Some("resolved"), _) => Some("Claim resolved; the customer is texted.".to_owned()),
+        _ => None,
+    };
+    floor_page(&state, &request, &staff, FloorPageState { notice, ..FloorPageState::default() }).await
+}
+
+/// What the shop floor page shows besides what is stored.
+#[derive(Debug, Default)]
+struct FloorPageState {
+    notice: Option<String>,
+    scanned: String,
+    scan_error: Option<String>,
+    errors: FieldErrors,
+    error_claim: Option<String>,
+    status: Option<StatusCode>,
+}
+
+async fn floor_page(
+    state: &AppState,
+    request: &HttpRequest,
+    staff: &CurrentStaff,
+    shown: FloorPageState,
+) -> Result<HttpResponse, ApiError> {
+    let racks = state.settings().racks.clone();
+    let (racks, claims) = state
+        .db()
+        .run(move |connection| {
+            let racked = Handling::on_racks(connection)?;
+            let ids: Vec<String> = racked.iter().map(|order| order.handling.order_id.clone()).collect();
+            let items = Garment::counts(connection, &ids)?;
+            let mut claims = Vec::new();
+            for (claim, reference, customer_name) in Claim::open_ones(connection)? {
+                let photos = GarmentPhoto::of_order(connection, &claim.order_id)?;
+                let garments = Garment::of_order(connection, &claim.order_id)?;
+                claims.push(OpenClaim::new(&claim, &reference, &customer_name, &garments, &photos));
+            }
+            Ok::<_, DbError>((rack_views(&racks, &racked, &items), claims))
+        })
+        .await
+        .map_err(super::load_failed)?;
+    let props = FloorPageProps {
+        racks,
+        claims,
+        csrf: staff.csrf_token.clone(),
+        scan_error: shown.scan_error,
+        scanned: shown.scanned,
+        notice: shown.notice,
+        errors: shown.errors,
+        error_claim: shown.error_claim,
+    };
+    let (page, _) = state.pages().render("/admin/garments", &props).await;
+    let page = match shown.status {
+        Some(status) => page.with_status(status),
+        None => page,
+    };
+    Ok(page.respond_private(request))
+}
+
+/// GET /admin/scan?tag=AB12CD34-3: what a tag's QR code opens (or a tag typed): 303 to the order's
+/// intake page at that item; the shop floor page with why when no order has that tag.
+pub async fn scan(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    query: web::Query<FloorQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let typed = query.tag.clone().unwrap_or_default().chars().take(200).collect::<String>();
+    let not_found = |why: &str| FloorPageState {
+        scanned: typed.clone(),
+        scan_error: Some(why.to_owned()),
+        status: Some(StatusCode::NOT_FOUND),
+        ..FloorPageState::default()
+    };
+    let Some((reference, tag)) = parse_tag(&typed) else {
+        let why = "That is not a tag: a tag reads like K7MX2QPD-3 (the order ID, then the item's number).";
+        return floor_page(&state, &request, &staff, not_found(why)).await;
+    };
+    let Some(record) = load(&state, reference.as_str()).await? else {
+        let why = format!("No order has the ID {}.", reference.as_str());
+        return floor_page(&state, &request, &staff, not_found(&why)).await;
+    };
+    match tag {
+        Some(tag) if !record.garments.iter().any(|garment| garment.tag == tag) => {
+            let why = format!("Order {} has no item {}.", reference.as_str(), tag_label(reference.as_str(), tag));
+            floor_page(&state, &request, &staff, not_found(&why)).await
+        }
+        Some(tag) => Ok(see_other(&format!("/admin/orders/{}/items#tag-{tag}", reference.as_str()))),
+        None => Ok(see_other(&format!("/admin/orders/{}/items", reference.as_str()))),
+    }
+}
+
+/// POST /admin/racks/audit: the orders found on their racks (`seen`, an order ID each, repeated);
+/// the others that should hang there are marked missing.
+pub async fn audit_racks(
+    state: web::Data<AppState>,
+    staff: CurrentStaff,
+    form: Fields,
+) -> Result<HttpResponse, ApiError> {
+    let seen: BTreeSet<String> = form
+        .iter()
+        .filter(|(name, _)| name == "seen")
+        .filter_map(|(_, value)| crate::domain::OrderReference::parse(value))
+        .map(|reference| reference.as_str().to_owned())
+        .collect();
+    let (by, now) = (staff.email.clone(), state.now());
+    let result = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| garments::audit_racks(connection, &seen, &by, now))
+                .map_err(DbError::from)
+        })
+        .await
+        .map_err(super::load_failed)?;
+    tracing::info!(expected = result.expected, missing = result.missing.len(), staff = %staff.email, "a rack audit was saved");
+    Ok(see_other(&format!("/admin/garments?done=audit&missing={}#racks", result.missing.len())))
+}
+
+/// POST /admin/claims/{id}/resolve: `outcome` (note, reclean, refund, credit), `note` (what the
+/// customer is told; required for a note), and for a refund or credit `amount` (KSh off the order)
+/// and for a refund `method` (`mpesa-reversal` or `cash`).
+pub async fn resolve_claim(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    staff: CurrentStaff,
+    id: web::Path<String>,
+    form: Fields,
+) -> Result<HttpResponse, ApiError> {
+    let claim_id = id.into_inner();
+    if claim_id.len() != 32 || !claim_id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ApiError::NotFound("There is no such claim.".to_owned()));
+    }
+    let mut errors = FieldErrors::default();
+    let outcome = errors.check(
+        "outcome",
+        field(&form, "outcome")
+            .and_then(|value| ClaimOutcome::parse(value.trim()))
+            .ok_or_else(|| "Choose how the claim is resolved.".to_owned()),
+    );
+    let note = errors
+        .check("note", crate::domain::optional_text(field(&form, "note"), "note", MAX_STORY, true))
+        .flatten()
+        .unwrap_or_default();
+    if outcome == Some(ClaimOutcome::Note) && note.is_empty() {
+        errors.add("note", "Say what the customer is told (found it, explained, …).");
+    }
+    let money = matches!(outcome, Some(ClaimOutcome::Refund | ClaimOutcome::Credit));
+    let amount = if money {
+        errors.check("amount", parse_count(field(&form, "amount"), "shillings", 1, crate::lifecycle::money::MAX_AMOUNT))
+    } else {
+        None
+    };
+    let method = if outcome == Some(ClaimOutcome::Refund) {
+        errors.check(
+            "method",
+            match field(&form, "method").map(str::trim) {
+                Some("cash") => Ok(Method::Cash),
+                Some("mpesa-reversal") => Ok(Method::Reversal),
+                _ => Err("Choose how the money goes back: M-PESA reversal or cash.".to_owned()),
+            },
+        )
+    } else {
+        None
+    };
+    let refused = |errors: FieldErrors, status: StatusCode, claim: &str| FloorPageState {
+        errors,
+        error_claim: Some(claim.to_owned()),
+        status: Some(status),
+        ..FloorPageState::default()
+    };
+    let Some(outcome) = outcome.filter(|_| errors.is_empty()) else {
+        return floor_page(&state, &request, &staff, refused(errors, StatusCode::UNPROCESSABLE_ENTITY, &claim_id))
+            .await;
+    };
+    let resolution = Resolution { outcome, note, amount, method };
+    let (by, now, notify, claim) = (staff.email.clone(), state.now(), state.notify_customer(), claim_id.clone());
+    let resolved = state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                garments::resolve_claim(connection, &claim, &resolution, &notify, &by, now)
+            })
+            .map_err(DbError::from)
+        })
+        .await
+        .map_err(super::load_failed)?;
+    match resolved {
+        Ok(claim) => {
+            tracing::info!(claim = %claim.id, outcome = claim.outcome.map(TextEnum::as_str), staff = %staff.email, "a claim was resolved");
+            state.wake_outbox();
+            Ok(see_other("/admin/garments?done=resolved#claims"))
+        }
+        Err(ClaimRefusal::NotFound) => Err(ApiError::NotFound("There is no such claim.".to_owned())),
+        Err(refusal) => {
+            let field = if matches!(refusal, ClaimRefusal::Money(_)) { "amount" } else { "outcome" };
+            floor_page(
+                &state,
+                &request,
+                &staff,
+                refused(one(field, refusal.to_string()), StatusCode::CONFLICT, &claim_id),
+            )
+            .await
+        }
+    }
+}
