@@ -43,6 +43,7 @@ export default defineConfig({
       LAUNDRY_ADDR: `127.0.0.1:${port}`,
       LAUNDRY_FRONTEND_DIR: "dist",
       DATABASE_URL: `sqlite://${database}`,
+      LAUNDRY_PHOTOS_DIR: path.join(path.dirname(database), "photos"),
       RUST_LOG: "warn",
       // All of the tests' orders and messages come from one address.
       LAUNDRY_SUBMISSIONS_PER_HOUR: "10000",

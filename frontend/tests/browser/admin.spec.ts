@@ -97,6 +97,11 @@ test("staff mark an order ready from the dashboard, and the customer's tracking 
   await expect(row).toContainText("KSh 600");
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
   await status.selectOption("ready");
+  // Marking it ready asks where it hangs.
+  await page.getByRole("button", { name: "Mark ready" }).click();
+  await expect(page.getByText("Choose the rack where the order hangs.")).toBeVisible();
+  await page.getByLabel("Rack").selectOption("B2");
+  await page.getByRole("button", { name: "Mark ready" }).click();
 
   await expect(statusBadge(row)).toHaveText("Ready for Delivery");
   await expect(status).toBeEnabled();
@@ -479,6 +484,8 @@ test("on a phone a long status badge stays inside its cell, clear of the date", 
   await signIn(page);
   const { status, row } = await findOrder(page, reference);
   await status.selectOption("ready");
+  await page.getByLabel("Rack").selectOption("A1");
+  await page.getByRole("button", { name: "Mark ready" }).click();
   await expect(statusBadge(row)).toHaveText("Ready for Delivery");
 
   const [badge, statusCell, date] = await Promise.all([

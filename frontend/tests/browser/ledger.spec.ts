@@ -125,7 +125,7 @@ test("without JavaScript, the valet collects only the rest of a part-paid order"
 
   // Paid KSh 1,100 to the till before the door; picked up; its delivery moved to tonight, in the valet's run.
   await desk.post(`/admin/orders/${id}/payment`, { method: "mpesa", mpesaCode: "QLD1100ABC", amount: 1100 });
-  await desk.post(`/admin/orders/${id}/status`, { status: "ready" });
+  await desk.post(`/admin/orders/${id}/status`, { status: "ready", rack: "A1" });
   await desk.post(`/admin/orders/${id}/slot`, { action: "move-delivery", delivery: window });
   const run = (await desk.get(`/admin/run?date=${today}`)) as {
     windows: { stops: { id: string; kind: string; orderId: string }[] }[];

@@ -125,6 +125,7 @@ export async function startOwnServer(options: {
     LAUNDRY_ADDR: `127.0.0.1:${options.port}`,
     LAUNDRY_FRONTEND_DIR: "dist",
     DATABASE_URL: `sqlite://${path.join(folder, "laundry.db")}`,
+    LAUNDRY_PHOTOS_DIR: path.join(folder, "photos"),
     RUST_LOG: "warn",
     ...options.env,
   };

@@ -153,7 +153,7 @@ on_both_backends! {
         })).await;
         order(&app, "Percent 100% Sure_Name", "0733444555", "ironing", 1).await;
         let id = order_id(&brian);
-        post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "ready" })).await;
+        post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "ready", "rack": "A1" })).await;
 
         let amina_ref = order_id(&amina).to_owned();
         let brian_ref = order_id(&brian).to_owned();
@@ -185,7 +185,7 @@ on_both_backends! {
 
         // A cancellation says why (the lifecycle tests cover its refusal without a reason).
         for status in ["ready", "pending", "cancelled", "delivered"] {
-            let body = json!({ "status": status, "reason": "The customer asked" });
+            let body = json!({ "status": status, "reason": "The customer asked", "rack": "A1" });
             let response = post(&app, &session, &format!("/api/admin/orders/{id}/status"), body).await;
             assert_eq!(response.status(), 200, "any status to any other: {status}");
         }
@@ -205,7 +205,7 @@ on_both_backends! {
         assert_eq!(unknown.status(), 400);
         for missing in ["no-such-id", "ZZZZZZZZ", internal.as_str()] {
             let path = format!("/api/admin/orders/{missing}/status");
-            let response = post(&app, &session, &path, json!({ "status": "ready" })).await;
+            let response = post(&app, &session, &path, json!({ "status": "ready", "rack": "A1" })).await;
             assert_eq!(response.status(), 404, "{missing} is no order ID");
         }
         assert_eq!(stored(&app, id).status, laundry::domain::OrderStatus::Delivered);

@@ -16,6 +16,8 @@ pub struct TestApp {
     /// from the start of today in Nairobi, so that no 5:30pm text is written unasked. The test
     /// moves it with `clock.set(…)`; `now()` and `today()` read it.
     pub clock: Clock,
+    /// Where this server keeps garment photos (a folder of its own, removed with the app).
+    pub photos: tempfile::TempDir,
     _database: TestDatabase,
 }
 
@@ -375,7 +377,10 @@ async fn launch(
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
     let database_url = database.url();
+    let photos = tempfile::tempdir().unwrap();
+    let photos_dir = photos.path().display().to_string();
     let settings = Settings::from_lookup(|name| match name {
+        "LAUNDRY_PHOTOS_DIR" if !env.iter().any(|(name, _)| *name == "LAUNDRY_PHOTOS_DIR") => Some(photos_dir.clone()),
         "LAUNDRY_ADDR" => Some("127.0.0.1:0".to_owned()),
         "LAUNDRY_FRONTEND_DIR" => Some(frontend.clone()),
         "LAUNDRY_WORKERS" => Some("2".to_owned()),
@@ -407,7 +412,7 @@ async fn launch(
     let state = application.state();
     actix_web::rt::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    (TestApp { address, client, state, clock, _database: database }, accounts)
+    (TestApp { address, client, state, clock, photos, _database: database }, accounts)
 }
 
 /// Declares each test twice, on SQLite and on PostgreSQL (skipped when `TEST_DATABASE_URL` is unset).

@@ -206,7 +206,7 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     let placed = order(&app, &id);
     let link = format!("/t/{}", placed.link_token.clone().unwrap());
     let status = format!("/api/admin/orders/{id}/status");
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready"})).await.status(), 200);
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
     let delivery = in_run_today(&app, &placed.id, StopKind::Delivery, &staff_id, 1);
 
     let marked =

@@ -242,7 +242,7 @@ async fn a_status_change_emails_the_customer(backend: Backend) {
 
     let changed = app
         .staff_request(reqwest::Method::POST, &format!("/api/admin/orders/{}/status", order.reference), &session, true)
-        .json(&json!({ "status": "ready" }))
+        .json(&json!({ "status": "ready", "rack": "A1" }))
         .send()
         .await
         .unwrap();

@@ -13,6 +13,7 @@ mod dashboard_totals;
 mod demo;
 mod eta_texts;
 mod failures;
+mod garments;
 mod helpers;
 mod http;
 mod ledger;

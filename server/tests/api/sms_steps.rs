@@ -114,7 +114,7 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     // Ready, set twice and once back and forth: one text, with the delivery window.
     let status = format!("/api/admin/orders/{id}/status");
     for step in ["ready", "ready", "in-progress", "ready"] {
-        assert_eq!(api_post(&app, &session, &status, json!({"status": step})).await.status(), 200);
+        assert_eq!(api_post(&app, &session, &status, json!({"status": step, "rack": "A1"})).await.status(), 200);
     }
     let delivery = app.with_db(|c| Stop::of_order(c, &placed.id, StopKind::Delivery).unwrap().unwrap());
     let text = only_text(&app, MessageKind::SmsReady);
@@ -254,7 +254,7 @@ async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backen
     let picked_up: Vec<&OutboxMessage> = skipped.iter().filter(|row| row.kind == MessageKind::SmsPickedUp).collect();
     assert_eq!(picked_up[0].status, OutboxStatus::Skipped, "{picked_up:#?}");
     let another = place(&app, "+254 712 345678").await;
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready"})).await.status(), 200);
+    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
     assert!(texts_of(&app, MessageKind::SmsReady).is_empty());
     let received = texts(&app).into_iter().filter(|row| row.kind == MessageKind::SmsOrderReceived).count();
     assert_eq!(received, 1, "the second order {another} wrote no text");
