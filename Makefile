@@ -67,7 +67,7 @@ test: lint test-rust test-frontend test-browser ## Everything CI runs
 # The cargo profile the benches build in: `bench` (release) for figures; `dev` for bench-check.
 BENCH_PROFILE ?= bench
 
-bench: frontend ## Print render, load, order, Node-comparison, login-flood and history-size figures (see BENCHMARKS.md)
+bench: frontend ## Print render, load, order, Node-comparison, login-flood, history-size and photo figures (see BENCHMARKS.md)
 	@# Each bench runs the server binary cargo builds with it, in the same profile.
 	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench pages
 	@# Orders on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (as .ci/run sets it).
@@ -77,6 +77,8 @@ bench: frontend ## Print render, load, order, Node-comparison, login-flood and h
 	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench load
 	@# A year of history at 1,000, 10,000 and 100,000 orders, on SQLite and on PostgreSQL (issue 32).
 	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench scale
+	@# A 4 MB phone photo kept, and twenty at once: time and the server's memory (issue 36).
+	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench photos
 
 bench-quick: ## The benches with a tenth of the work, release build: quick figures
 	BENCH_QUICK=1 $(MAKE) bench

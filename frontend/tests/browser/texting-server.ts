@@ -160,6 +160,7 @@ export async function startTextingServer(
     LAUNDRY_BASE_URL: base,
     LAUNDRY_FRONTEND_DIR: "dist",
     DATABASE_URL: `sqlite://${database}`,
+    LAUNDRY_PHOTOS_DIR: path.join(path.dirname(database), "photos"),
     RUST_LOG: "warn",
     LAUNDRY_SUBMISSIONS_PER_HOUR: "10000",
     AT_BASE_URL: `http://127.0.0.1:${(mock.address() as AddressInfo).port}`,

@@ -126,11 +126,17 @@ pub fn free_port() -> u16 {
 /// The release server on a free port with its database at `database_url`, its limits raised for a
 /// load from one address (orders, look-ups) and room in every pickup window; its base URL.
 pub fn serve_for_load(root: &std::path::Path, database_url: &str) -> (Server, String) {
+    serve_with(root, database_url, &[])
+}
+
+/// [`serve_for_load`] with more variables set (`env`).
+pub fn serve_with(root: &std::path::Path, database_url: &str, env: &[(&str, String)]) -> (Server, String) {
     use std::process::{Command, Stdio};
     let port = free_port();
     let server = Server(
         Command::new(server_binary())
             .arg("serve")
+            .envs(env.iter().map(|(name, value)| (*name, value.as_str())))
             .env("LAUNDRY_ADDR", format!("127.0.0.1:{port}"))
             .env("LAUNDRY_FRONTEND_DIR", root.join("frontend/dist"))
             .env("DATABASE_URL", database_url)
@@ -145,4 +151,59 @@ pub fn serve_for_load(root: &std::path::Path, database_url: &str) -> (Server, St
             .unwrap(),
     );
     (server, format!("http://127.0.0.1:{port}"))
+}
+
+/// `laundry admin create` of `email` with `role` and `password`, on the database at `url`.
+pub fn create_staff(url: &str, email: &str, role: &str, password: &str) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut create = Command::new(server_binary())
+        .args(["admin", "create", "--email", email, "--role", role])
+        .env("DATABASE_URL", url)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    create.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
+    let created = create.wait_with_output().unwrap();
+    assert!(created.status.success(), "laundry admin create failed: {}", String::from_utf8_lossy(&created.stderr));
+}
+
+/// Signs `(email, password)` in; the cookies to send.
+pub async fn sign_in(client: &reqwest::Client, base: &str, (email, password): (&str, &str)) -> String {
+    let form = client.get(format!("{base}/admin/login")).send().await.unwrap();
+    let cookies = set_cookies(&form);
+    let html = form.text().await.unwrap();
+    let csrf = html.split(r#"name="csrf" value=""#).nth(1).and_then(|rest| rest.split('"').next()).unwrap();
+    let answer = client
+        .post(format!("{base}/admin/login"))
+        .header("Cookie", cookies)
+        .form(&[("email", email), ("password", password), ("csrf", csrf), ("next", "/admin")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 303, "signing in failed");
+    set_cookies(&answer)
+}
+
+/// The `name=value` pairs of a response's `Set-Cookie` headers, as a `Cookie` header.
+pub fn set_cookies(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok()?.split(';').next().map(str::to_owned))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// VmRSS of a process, kB.
+pub fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:")?.trim().strip_suffix("kB")?.trim().parse().ok())
+        .unwrap_or(0)
 }

@@ -12,15 +12,13 @@
 mod common;
 mod history;
 
-use common::{ScratchPostgres, ms, order_body, quick, serve_for_load, server_binary, wait_until_up};
+use common::{ScratchPostgres, ms, order_body, quick, rss_kb, serve_for_load, wait_until_up};
 use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
 use laundry::db::schema::staff;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const OWNER: (&str, &str) = ("owner@example.com", "Scale-Bench-Pass-2026");
@@ -100,7 +98,7 @@ struct Column {
 /// Builds a database of `size` orders at `url`, starts the server on it and times every target.
 fn measure(root: &Path, url: &str, size: usize) -> Column {
     for (email, role) in std::iter::once((OWNER.0, "owner")).chain(VALETS.iter().map(|email| (*email, "valet"))) {
-        create_staff(url, email, role);
+        common::create_staff(url, email, role, OWNER.1);
     }
     let database = Database::open(url, 1).unwrap();
     let mut connection = database.connection().unwrap();
@@ -155,7 +153,7 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
     let (rows, orders_per_second, reports, export) = runtime.block_on(async {
         wait_until_up(&base).await;
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        let cookie = sign_in(&client, &base).await;
+        let cookie = common::sign_in(&client, &base, OWNER).await;
         let mut rows = BTreeMap::new();
         for (name, path) in &targets {
             let mut times = Vec::with_capacity(SAMPLES);
@@ -291,59 +289,6 @@ async fn place_orders(client: &reqwest::Client, base: &str, size: usize) -> f64 
     let elapsed = started.elapsed();
     assert!(statuses.iter().all(|status| *status == 201), "placing orders answered {statuses:?}");
     count as f64 / elapsed.as_secs_f64()
-}
-
-/// `laundry admin create` with the bench's password.
-fn create_staff(url: &str, email: &str, role: &str) {
-    let mut create = Command::new(server_binary())
-        .args(["admin", "create", "--email", email, "--role", role])
-        .env("DATABASE_URL", url)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    create.stdin.take().unwrap().write_all(format!("{}\n", OWNER.1).as_bytes()).unwrap();
-    let created = create.wait_with_output().unwrap();
-    assert!(created.status.success(), "laundry admin create failed: {}", String::from_utf8_lossy(&created.stderr));
-}
-
-/// Signs the owner in; the cookies to send.
-async fn sign_in(client: &reqwest::Client, base: &str) -> String {
-    let form = client.get(format!("{base}/admin/login")).send().await.unwrap();
-    let cookies = set_cookies(&form);
-    let html = form.text().await.unwrap();
-    let csrf = html.split(r#"name="csrf" value=""#).nth(1).and_then(|rest| rest.split('"').next()).unwrap();
-    let answer = client
-        .post(format!("{base}/admin/login"))
-        .header("Cookie", cookies)
-        .form(&[("email", OWNER.0), ("password", OWNER.1), ("csrf", csrf), ("next", "/admin")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status().as_u16(), 303, "signing in failed");
-    set_cookies(&answer)
-}
-
-/// The `name=value` pairs of a response's `Set-Cookie` headers, as a `Cookie` header.
-fn set_cookies(response: &reqwest::Response) -> String {
-    response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|value| value.to_str().ok()?.split(';').next().map(str::to_owned))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// VmRSS of a process, kB.
-fn rss_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:")?.trim().strip_suffix("kB")?.trim().parse().ok())
-        .unwrap_or(0)
 }
 
 fn print_table(sizes: &[usize], columns: &[Column]) {
