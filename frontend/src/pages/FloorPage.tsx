@@ -99,7 +99,7 @@ function RackFieldset({ rack }: { rack: RackView }) {
     <fieldset className="rack">
       <legend>{`Rack ${rack.name}`}</legend>
       {rack.orders.length === 0 ? (
-        <p className="admin-empty">Nothing should hang here.</p>
+        <p className="rack__empty">Empty</p>
       ) : (
         rack.orders.map((order) => (
           <label className="choice rack__order" key={order.reference}>
@@ -147,7 +147,7 @@ function ClaimCard({ open, csrf, errors }: { open: OpenClaim; csrf: string; erro
         </div>
       )}
       <details className="claim__intake" open>
-        <summary>{`As taken in (${items.length} items)`}</summary>
+        <summary>{`As taken in (${items.length} ${items.length === 1 ? "item" : "items"})`}</summary>
         {items.length === 0 ? (
           <p className="admin-empty">No items were recorded at intake.</p>
         ) : (
@@ -264,15 +264,23 @@ export default function FloorPage(props: FloorProps) {
 
           <section className="card" aria-labelledby="racks-title" id="racks">
             <h2 id="racks-title">Racks</h2>
-            <p>{`${expected} ready orders should hang on the racks. Tick each one you find; those not ticked are marked missing.`}</p>
-            <form method="post" action="/admin/racks/audit" className="racks">
+            <p>
+              {expected === 0
+                ? "No ready order hangs on a rack now."
+                : `${expected} ready ${expected === 1 ? "order should hang" : "orders should hang"} on the racks. Tick each one you find; those not ticked are marked missing.`}
+            </p>
+            <form method="post" action="/admin/racks/audit">
               <input type="hidden" name="csrf" value={props.csrf} />
-              {props.racks.map((rack) => (
-                <RackFieldset key={rack.name} rack={rack} />
-              ))}
-              <button type="submit" className="button button--primary">
-                Save the audit
-              </button>
+              <div className="racks">
+                {props.racks.map((rack) => (
+                  <RackFieldset key={rack.name} rack={rack} />
+                ))}
+              </div>
+              {expected > 0 && (
+                <button type="submit" className="button button--primary racks__save">
+                  Save the audit
+                </button>
+              )}
             </form>
           </section>
 

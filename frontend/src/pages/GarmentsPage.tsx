@@ -148,19 +148,6 @@ export default function GarmentsPage(props: GarmentsProps) {
           </nav>
 
           <div className="garments-page__grid">
-            <section aria-labelledby="items-title">
-              <h2 id="items-title">{`Items (${itemCount})`}</h2>
-              {itemCount === 0 ? (
-                <p className="admin-empty">No items recorded yet. Record each one below: it gets its own tag.</p>
-              ) : (
-                <ol className="garments">
-                  {props.items.map((item) => (
-                    <ItemCard key={item.tag} item={item} reference={reference} csrf={csrf} />
-                  ))}
-                </ol>
-              )}
-            </section>
-
             <div className="garments-page__side">
               <form
                 className="card garments-page__form"
@@ -343,6 +330,18 @@ export default function GarmentsPage(props: GarmentsProps) {
                 )}
               </section>
             </div>
+            <section className="garments-page__items" aria-labelledby="items-title">
+              <h2 id="items-title">{`Items (${itemCount})`}</h2>
+              {itemCount === 0 ? (
+                <p className="admin-empty">No items recorded yet. Record each one below: it gets its own tag.</p>
+              ) : (
+                <ol className="garments">
+                  {props.items.map((item) => (
+                    <ItemCard key={item.tag} item={item} reference={reference} csrf={csrf} />
+                  ))}
+                </ol>
+              )}
+            </section>
           </div>
         </div>
       </section>

@@ -109,7 +109,9 @@ test("staff record three items with a photo, print the tags, rack it, and the va
     await form.getByLabel(/^Brand or note/).fill(entry.note);
     await form.getByLabel(/^Stains or damage seen/).fill(entry.damage);
     if (at === 0) {
-      await form.getByLabel(/^Photo/).setInputFiles({ name: "shirt.jpg", mimeType: "image/jpeg", buffer: await photo(page) });
+      await form
+        .getByLabel(/^Photo/)
+        .setInputFiles({ name: "shirt.jpg", mimeType: "image/jpeg", buffer: await photo(page) });
     }
     await form.getByRole("button", { name: "Record item and tag" }).click();
     await expect(page.getByRole("status")).toHaveText(`Item ${id}-${at + 1} recorded.`);
@@ -134,7 +136,9 @@ test("staff record three items with a photo, print the tags, rack it, and the va
   await page.screenshot({ path: test.info().outputPath("tags-58mm-screen.png") });
   await page.emulateMedia({ media: "print" });
   const mm = 96 / 25.4;
-  for (const box of await page.locator("li.tag").evaluateAll((tags) => tags.map((tag) => tag.getBoundingClientRect()))) {
+  for (const box of await page
+    .locator("li.tag")
+    .evaluateAll((tags) => tags.map((tag) => tag.getBoundingClientRect()))) {
     expect(box.width).toBeLessThanOrEqual(58 * mm + 0.5);
     expect(box.height).toBeLessThanOrEqual(40 * mm + 0.5);
   }

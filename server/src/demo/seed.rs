@@ -384,6 +384,7 @@ impl Shop<'_> {
                 continue;
             }
             self.set(connection, &order, OrderStatus::InProgress, &told, at(day + Duration::days(1), 9 * 60))?;
+            let items = take_in(connection, &order, at(day + Duration::days(1), 9 * 60 + 10))?;
             if plan.story == Story::InProgress {
                 continue;
             }
@@ -405,6 +406,14 @@ impl Shop<'_> {
                 recorded.map_err(|refused| anyhow!("paying {}: {refused}", order.reference))?;
             }
             self.set(connection, &order, OrderStatus::Ready, &told, at(day + Duration::days(2), 15 * 60))?;
+            let rack = RACKS[usize::from(order.reference.as_bytes().get(1).copied().unwrap_or(0)) % RACKS.len()];
+            crate::models::garments::handling::Handling::set_rack(
+                connection,
+                &order.id,
+                rack,
+                DESK,
+                at(day + Duration::days(2), 15 * 60),
+            )?;
             let delivery = Self::stop(connection, &order, StopKind::Delivery)?;
             assign(connection, delivery.day, &delivery.id, valet_id)?;
             if matches!(plan.story, Story::Ready(_)) {
@@ -427,7 +436,7 @@ impl Shop<'_> {
                 connection,
                 &delivery.id,
                 valet,
-                (&collected, None),
+                (&collected, Some((items, weighing.bags))),
                 &self.context(VALET, &told, delivered_at),
             )?;
         }
@@ -528,6 +537,23 @@ impl Shop<'_> {
         let terms = PlacingTerms::new(None, self.schedule, self.texts, OrderSource::Web, false);
         crate::lifecycle::reclean::ask(connection, &original, &request, &terms, self.reclean_days, now, now)
             .map_err(|error| anyhow!("asking for a re-clean: {error}"))?;
+        // Another customer reports an item missing from a delivered order: it waits on the shop floor.
+        let (_, phone, _, _) = CUSTOMERS[0];
+        let delivered = crate::db::schema::orders::table
+            .filter(crate::db::schema::orders::phone.eq(format!("+254{}", &phone[1..])))
+            .filter(crate::db::schema::orders::status.eq(OrderStatus::Delivered))
+            .select(crate::db::schema::orders::id)
+            .first::<String>(connection)
+            .optional()?;
+        if let Some(delivered) = delivered {
+            let report = crate::domain::garment::ClaimRequest {
+                kind: crate::domain::ClaimKind::Missing,
+                tags: [2].into_iter().collect(),
+                story: "The navy trousers did not come back with the rest.".to_owned(),
+            };
+            crate::lifecycle::garments::open_claim(connection, &delivered, &report, None, now)?
+                .map_err(|refused| anyhow!("reporting a missing item: {refused}"))?;
+        }
         Ok(())
     }
 }
@@ -560,6 +586,34 @@ fn assign(connection: &mut DbConnection, day: Date, stop_id: &str, valet_id: &st
 }
 
 /// The M-PESA code a planned order was paid with: ten capitals and digits, one per order.
+/// The racks the demo's ready orders hang on (the default `LAUNDRY_RACKS` has them).
+const RACKS: [&str; 2] = ["A1", "B2"];
+
+/// What the shop takes in for a demo order: a few items with tags (the first noted with a stain);
+/// how many.
+fn take_in(connection: &mut DbConnection, order: &Order, now: PrimitiveDateTime) -> anyhow::Result<i32> {
+    const GARMENTS: [(&str, &str); 6] = [
+        ("Shirt", "White"),
+        ("Trousers", "Navy"),
+        ("T-shirt", "Grey"),
+        ("Dress", "Red"),
+        ("Bedsheet", "Cream"),
+        ("Towel", "Blue"),
+    ];
+    let count = 2 + order.reference.bytes().next().map_or(0, |byte| usize::from(byte % 4));
+    for (at, (item, colour)) in GARMENTS.iter().cycle().take(count).enumerate() {
+        let fields = crate::domain::garment::GarmentFields {
+            item: (*item).to_owned(),
+            colour: (*colour).to_owned(),
+            note: String::new(),
+            damage: if at == 0 { "Small ink mark on the left cuff".to_owned() } else { String::new() },
+        };
+        crate::lifecycle::garments::record_item(connection, &order.id, &fields, None, DESK, now)?
+            .map_err(|refused| anyhow!("taking in {}: {refused}", order.reference))?;
+    }
+    Ok(i32::try_from(count).unwrap_or(i32::MAX))
+}
+
 fn code_of(plan: &Planned) -> String {
     format!("TK{}{}Q7M2X9", plan.days_ago, plan.customer)
 }
