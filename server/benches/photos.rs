@@ -153,10 +153,17 @@ fn phone_photo() -> Vec<u8> {
         let grain = (seed % 23) as u8;
         image::Rgb([(x / 16) as u8 ^ grain, (y / 12) as u8 ^ grain, 120u8.wrapping_add(grain)])
     });
+    // The lowest quality that makes a file of 4 MB or more.
     let mut plain = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut plain, 80)
-        .write_image(&picture, width, height, image::ExtendedColorType::Rgb8)
-        .unwrap();
+    for quality in [85, 90, 94, 97] {
+        plain.clear();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut plain, quality)
+            .write_image(&picture, width, height, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        if plain.len() >= 4_000_000 {
+            break;
+        }
+    }
     let exif = b"Exif\0\0II*\0\x08\0\0\0\x01\0\x12\x01\x03\0\x01\0\0\0\x06\0\0\0\0\0\0\0";
     let mut jpeg = plain[..2].to_vec();
     jpeg.extend_from_slice(&[0xFF, 0xE1]);

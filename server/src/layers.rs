@@ -10,8 +10,9 @@
 //! - the files of `models/` (`models::order`, `models::stop`, …, with the other top-level modules
 //!   beside them) have no cycle;
 //! - `domain` imports nothing of the crate but `domain` and `clock`;
-//! - the senders (`mail`, `sms`, `mpesa`) and what they share (`outbox`) import nothing of the
-//!   crate but `domain`, `clock` and `outbox`: they know their provider, not our models;
+//! - the senders (`mail`, `sms`, `mpesa`), what they share (`outbox`) and the photo store
+//!   (`photos`) import nothing of the crate but `domain`, `clock` and `outbox`: they know their
+//!   provider or their files, not our models;
 //! - `config` imports no model and nothing of `notify`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The senders and what they share: they may import only these.
-const SENDERS: &[&str] = &["mail", "mpesa", "outbox", "sms"];
+const SENDERS: &[&str] = &["mail", "mpesa", "outbox", "photos", "sms"];
 const SENDERS_MAY_IMPORT: &[&str] = &["clock", "domain", "outbox"];
 
 /// What `domain` may import.

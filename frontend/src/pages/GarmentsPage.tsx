@@ -332,6 +332,13 @@ export default function GarmentsPage(props: GarmentsProps) {
             </div>
             <section className="garments-page__items" aria-labelledby="items-title">
               <h2 id="items-title">{`Items (${itemCount})`}</h2>
+              {props.doorItems !== null && (
+                <p className={props.doorItems === itemCount ? "garments-page__door" : "alert alert--warning"}>
+                  {props.doorItems === itemCount
+                    ? `The valet counted ${props.doorItems} items at the door: all are tagged.`
+                    : `The valet counted ${props.doorItems} items at the door; ${itemCount} ${itemCount === 1 ? "is" : "are"} tagged here.`}
+                </p>
+              )}
               {itemCount === 0 ? (
                 <p className="admin-empty">No items recorded yet. Record each one below: it gets its own tag.</p>
               ) : (

@@ -32,10 +32,11 @@ CREATE TABLE garment_photos (
 );
 CREATE INDEX garment_photos_order ON garment_photos (order_id, taken_at);
 
--- How an order is handled in the shop: its bags, the rack it hangs on once ready (and whether an
--- audit missed it there), and the valet's count at delivery.
+-- How an order is handled in the shop: the items the valet counted at the door, its bags, the rack
+-- it hangs on once ready (and whether an audit missed it there), and the valet's count at delivery.
 CREATE TABLE order_handling (
     order_id TEXT PRIMARY KEY NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+    door_items INTEGER,
     bags INTEGER,
     rack TEXT,
     racked_by TEXT,

@@ -443,6 +443,7 @@ diesel::table! {
 diesel::table! {
     order_handling (order_id) {
         order_id -> Text,
+        door_items -> Nullable<Integer>,
         bags -> Nullable<Integer>,
         rack -> Nullable<Text>,
         racked_by -> Nullable<Text>,

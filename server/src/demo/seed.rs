@@ -377,7 +377,7 @@ impl Shop<'_> {
                 connection,
                 &pickup.id,
                 valet,
-                &weighing,
+                (&weighing, None),
                 &self.context(VALET, &told, picked_up),
             )?;
             if plan.story == Story::PickedUp {

@@ -12,6 +12,7 @@ use crate::db::{DbConnection, write_transaction};
 use crate::domain::lifecycle::{Event, Refusal};
 use crate::domain::schedule::nairobi_day;
 use crate::domain::{Balance, Collected, FieldErrors, OrderStatus, StopKind, StopState, Weighing, shillings};
+use crate::models::garments::handling::Handling;
 use crate::models::ledger::Entry;
 use crate::models::order::Order;
 use crate::models::order::bill::BillError;
@@ -144,7 +145,7 @@ pub fn pick_up(
     connection: &mut DbConnection,
     id: &str,
     actor: Actor<'_>,
-    weighing: &Weighing,
+    (weighing, door_items): (&Weighing, Option<i32>),
     context: &Context<'_>,
 ) -> Result<Outcome, RunError> {
     let (notify, now) = (context.notify, context.now);
@@ -155,8 +156,16 @@ pub fn pick_up(
         }
         let priced = order.price_weighing(connection, weighing)?;
         let already_done = stop.state == StopState::Done;
+        // The quick count at the door, kept for the intake in the shop to check its tags against.
+        let recounted = match door_items {
+            Some(items) if Handling::of_order(connection, &order.id)?.door_items != Some(items) => {
+                Handling::set_door_items(connection, &order.id, items)?;
+                true
+            }
+            _ => false,
+        };
         if already_done && priced.unchanged {
-            return Ok(Outcome::Unchanged);
+            return Ok(if recounted { Outcome::Changed } else { Outcome::Unchanged });
         }
         if !already_done && order.status != OrderStatus::Pending {
             return Err(RunError::Refused(

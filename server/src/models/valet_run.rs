@@ -24,6 +24,8 @@ pub struct RunStop {
     pub bags: Option<i32>,
     /// Bags as counted at intake in the shop, when counted there.
     pub intake_bags: Option<i32>,
+    /// Items the valet counted at the door when picking up.
+    pub door_items: Option<i32>,
     /// Items taken in with a tag (none recorded: 0).
     pub items: i64,
     /// Its ledger's sums.
@@ -76,7 +78,7 @@ impl RunStop {
         let mut lines = Order::lines_of(connection, &orders)?;
         let ids: Vec<&str> = orders.iter().map(|order| order.id.as_str()).collect();
         let bags = Order::bags_of(connection, &ids)?;
-        let intake_bags = crate::models::garments::handling::Handling::bags_of(connection, &ids)?;
+        let (intake_bags, door_items) = crate::models::garments::handling::Handling::counts_of(connection, &ids)?;
         let owned: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
         let items = crate::models::garments::Garment::counts(connection, &owned)?;
         let balances = Entry::balances(connection, &ids)?;
@@ -87,6 +89,7 @@ impl RunStop {
                 lines: lines.remove(&order.id).unwrap_or_default(),
                 bags: bags.get(&order.id).copied(),
                 intake_bags: intake_bags.get(&order.id).copied(),
+                door_items: door_items.get(&order.id).copied(),
                 items: items.get(&order.id).copied().unwrap_or(0),
                 balance: balances.get(&order.id).copied().unwrap_or_default(),
                 stop,

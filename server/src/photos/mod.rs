@@ -49,13 +49,12 @@ pub struct Photos {
 }
 
 impl Photos {
-    /// Photos kept in the folder `dir` (uploads spooled in `dir/.incoming`).
+    /// Photos kept in the folder `dir` (uploads spooled in `dir/.incoming`). Uploads a crash left
+    /// in the spool an hour ago or more are deleted.
     pub fn in_folder(dir: PathBuf) -> Self {
-        Photos {
-            spool: dir.join(".incoming"),
-            store: Arc::new(FolderStore::new(dir)),
-            gate: Arc::new(Semaphore::new(1)),
-        }
+        let spool = dir.join(".incoming");
+        forget_stale(&spool, std::time::Duration::from_secs(3600));
+        Photos { spool, store: Arc::new(FolderStore::new(dir)), gate: Arc::new(Semaphore::new(1)) }
     }
 
     /// Where uploads are spooled while they arrive.
@@ -104,5 +103,38 @@ impl Photos {
         if !matches!(forgotten, Ok(Ok(()))) {
             tracing::warn!("a photo whose record was not written could not be deleted");
         }
+    }
+}
+
+/// Deletes the files in `spool` last written `age` ago or more (an upload in flight is younger).
+fn forget_stale(spool: &std::path::Path, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(spool) else { return };
+    for entry in entries.flatten() {
+        let stale = entry
+            .metadata()
+            .and_then(|meta| meta.modified())
+            .is_ok_and(|at| at.elapsed().is_ok_and(|elapsed| elapsed >= age));
+        if stale && std::fs::remove_file(entry.path()).is_err() {
+            tracing::warn!(file = %entry.path().display(), "a stale upload could not be deleted");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn uploads_a_crash_left_behind_are_deleted_and_fresh_ones_kept() {
+        let folder = tempfile::tempdir().unwrap();
+        let spool = folder.path().join(".incoming");
+        std::fs::create_dir_all(&spool).unwrap();
+        std::fs::write(spool.join("old.part"), b"half a photo").unwrap();
+        forget_stale(&spool, std::time::Duration::ZERO);
+        assert!(!spool.join("old.part").exists());
+        std::fs::write(spool.join("new.part"), b"arriving").unwrap();
+        forget_stale(&spool, std::time::Duration::from_secs(3600));
+        assert!(spool.join("new.part").exists());
     }
 }

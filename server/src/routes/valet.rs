@@ -232,10 +232,30 @@ pub async fn record_missed(
 /// A stop's form, read.
 enum StopForm {
     OnMyWay,
-    PickedUp(Weighing),
+    PickedUp(Weighing, Option<i32>),
     Delivered(Collected, Option<(i32, i32)>),
     Prompt,
     NotHome(String),
+}
+
+/// The pickup form: the weighing, and the items counted at the door (`doorItems`, optional: a
+/// quick count the shop's intake checks its tags against).
+fn picked_up_form(fields: &[(String, String)]) -> Result<StopForm, FieldErrors> {
+    use crate::domain::garment::{MAX_ITEMS, parse_count};
+    let value = fields.iter().find(|(name, _)| name == "doorItems").map(|(_, value)| value.as_str());
+    let counted =
+        value.filter(|value| !value.trim().is_empty()).map(|value| parse_count(Some(value), "items", 1, MAX_ITEMS));
+    match (Weighing::from_form(fields), counted) {
+        (Ok(weighing), None) => Ok(StopForm::PickedUp(weighing, None)),
+        (Ok(weighing), Some(Ok(items))) => Ok(StopForm::PickedUp(weighing, Some(items))),
+        (weighed, counted) => {
+            let mut errors = weighed.err().unwrap_or_default();
+            if let Some(Err(message)) = counted {
+                errors.add("doorItems", message);
+            }
+            Err(errors)
+        }
+    }
 }
 
 /// The delivery form: how the customer paid, and the count handed over (`countItems` and
@@ -311,7 +331,7 @@ async fn act(
     };
     let form = match action {
         ValetAction::OnMyWay => Ok(StopForm::OnMyWay),
-        ValetAction::PickedUp => Weighing::from_form(&fields).map(StopForm::PickedUp),
+        ValetAction::PickedUp => picked_up_form(&fields),
         ValetAction::Delivered => delivered_form(&fields),
         ValetAction::Prompt => Ok(StopForm::Prompt),
         ValetAction::NotHome => missed_reason(field("reason")).map(StopForm::NotHome),
@@ -342,7 +362,9 @@ async fn act(
             let context = Context { by: &email, notify: &notify, schedule: &schedule, now };
             Ok::<_, DbError>(match &form {
                 StopForm::OnMyWay => valet::set_off(connection, &stop_id, actor, &context),
-                StopForm::PickedUp(weighing) => valet::pick_up(connection, &stop_id, actor, weighing, &context),
+                StopForm::PickedUp(weighing, items) => {
+                    valet::pick_up(connection, &stop_id, actor, (weighing, *items), &context)
+                }
                 StopForm::Delivered(collected, count) => {
                     valet::deliver(connection, &stop_id, actor, (collected, *count), &context)
                 }

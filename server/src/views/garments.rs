@@ -177,6 +177,8 @@ pub struct GarmentsPageProps {
     pub items: Vec<GarmentView>,
     /// Bags counted at intake; else the valet's weighing's.
     pub bags: Option<i32>,
+    /// Items the valet counted at the door when picking up.
+    pub door_items: Option<i32>,
     /// The rack it hangs on.
     pub rack: Option<String>,
     /// When a rack audit did not find it there, RFC 3339.
@@ -224,6 +226,7 @@ impl GarmentsPageProps {
             status: order.status,
             items: garment_views(&order.reference, &record.garments, &record.photos, "/admin/photos", true),
             bags: handling.bags.or(record.weighed_bags),
+            door_items: handling.door_items,
             rack: handling.rack.clone(),
             missing_since: handling.missing_since.map(time),
             racks: racks.to_vec(),

@@ -173,6 +173,8 @@ pub struct ValetStop {
     pub items: i64,
     /// Bags to hand over: as counted at intake, else as weighed.
     pub hand_over_bags: Option<i32>,
+    /// Items counted at the door when picked up (the pickup form shows it again).
+    pub door_items: Option<i32>,
     /// Where the order is.
     pub order_status: OrderStatus,
     /// How the customer chose to pay.
@@ -235,7 +237,7 @@ impl ValetStop {
         prompt: Option<&MpesaPrompt>,
         prompts_on: bool,
     ) -> Self {
-        let RunStop { stop, order, lines, bags, intake_bags, items, position, balance } = run_stop;
+        let RunStop { stop, order, lines, bags, intake_bags, door_items, items, position, balance } = run_stop;
         let digits = order.phone.trim_start_matches('+');
         let (map_link, pinned) = match order.pin() {
             Some(pin) => (pin.map_link(), true),
@@ -292,6 +294,7 @@ impl ValetStop {
             bags: *bags,
             items: *items,
             hand_over_bags: intake_bags.or(*bags),
+            door_items: *door_items,
             order_status: order.status,
             payment_method: order.payment_method,
             settlement: balance.settlement(),

@@ -237,6 +237,11 @@ on_both_backends! {
         assert!(labels.contains(&format!("{}-3", placed.reference)) && labels.contains("1 of 8"));
         assert_eq!(labels.matches("class=\"tag__qr\"").count(), 9, "the bag ticket and eight labels");
         assert_eq!(staff_get(&app, &session, &format!("/admin/orders/{}/tags?size=99", placed.reference)).await.status(), 400);
+        for missing in ["ZZZZZZZZ", "no-such-order"] {
+            let page = staff_get(&app, &session, &format!("/admin/orders/{missing}/items")).await;
+            assert_eq!(page.status(), 404);
+            assert!(page.text().await.unwrap().contains("<html"), "the site's 404 page");
+        }
     }
 
     async fn what_is_not_a_photo_is_refused_and_nothing_is_kept(app: TestApp) {
@@ -358,10 +363,17 @@ on_both_backends! {
         });
         let pickup = stop_of(StopKind::Pickup, 1);
         let delivery = stop_of(StopKind::Delivery, 2);
-        assert_eq!(valet_post(&app, &valet, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "2"), ("kg", "3")]).await.status(), 303);
+        let picked_up = format!("/valet/stops/{pickup}/picked-up");
+        let miscounted = valet_post(&app, &valet, &picked_up, &[("bags", "2"), ("kg", "3"), ("doorItems", "none")]).await;
+        assert_eq!(miscounted.status(), 422);
+        assert_eq!(stored(&app, &placed.reference).status, OrderStatus::Pending);
+        assert_eq!(valet_post(&app, &valet, &picked_up, &[("bags", "2"), ("kg", "3"), ("doorItems", "4")]).await.status(), 303);
+        assert_eq!(app.with_db(|c| Handling::of_order(c, &placed.key).unwrap().door_items), Some(4));
         for item in ["Shirt", "Shirt", "Dress"] {
             record(&app, &session, &placed, item).await;
         }
+        let intake = staff_get(&app, &session, &format!("/admin/orders/{}/items", placed.reference)).await.text().await.unwrap();
+        assert!(intake.contains("The valet counted 4 items at the door; 3 are tagged here."));
         let page = app.get_with("/valet", &[("cookie", &valet.cookie)]).await.text().await.unwrap();
         assert!(page.contains("Hand over 3 items in 2 bags"));
 
@@ -469,4 +481,87 @@ on_both_backends! {
 
 fn urlencode(text: &str) -> String {
     serde_urlencoded::to_string([("x", text)]).unwrap().trim_start_matches("x=").to_owned()
+}
+
+/// A step of an intake: an item recorded on order 0 or 1, or the `n`th item still there removed.
+#[derive(Debug, Clone)]
+enum Intake {
+    Record(usize),
+    Remove(usize, usize),
+}
+
+fn intake_step() -> impl proptest::strategy::Strategy<Value = Intake> {
+    use proptest::prelude::*;
+    prop_oneof![3 => (0..2usize).prop_map(Intake::Record), 1 => (0..2usize, 0..8usize).prop_map(|(o, n)| Intake::Remove(o, n))]
+}
+
+/// Whatever is recorded and removed, in any order: each order's items are exactly those recorded
+/// and not removed, and each new item's tag is one more than any tag the order ever had (so a tag
+/// is never given twice, even after its item was removed).
+#[actix_web::test]
+async fn tags_are_never_given_twice_whatever_is_recorded_and_removed() {
+    use laundry::db::write_transaction;
+    use laundry::domain::garment::GarmentFields;
+    use proptest::test_runner::{Config, TestCaseError, TestRunner};
+    let app = crate::helpers::spawn_app().await;
+    let orders = [place(&app, "0712345690").await, place(&app, "0712345691").await];
+    let fields =
+        GarmentFields { item: "Shirt".to_owned(), colour: String::new(), note: String::new(), damage: String::new() };
+    let mut runner = TestRunner::new(Config { cases: 48, ..Config::default() });
+    let steps = proptest::collection::vec(intake_step(), 0..40);
+    runner
+        .run(&steps, |steps| {
+            app.with_db(|c| diesel::sql_query("DELETE FROM garments").execute(c).unwrap());
+            let (mut live, mut highest): ([Vec<i32>; 2], [i32; 2]) = (Default::default(), [0, 0]);
+            for step in &steps {
+                let now = app.now();
+                match *step {
+                    Intake::Record(o) => {
+                        let garment = app.with_db(|c| {
+                            write_transaction(c, |c| {
+                                laundry::lifecycle::garments::record_item(
+                                    c,
+                                    &orders[o].key,
+                                    &fields,
+                                    None,
+                                    "prop@example.com",
+                                    now,
+                                )
+                            })
+                            .unwrap()
+                            .unwrap()
+                        });
+                        proptest::prop_assert_eq!(
+                            garment.tag,
+                            highest[o] + 1,
+                            "the next tag after every tag the order had"
+                        );
+                        highest[o] = garment.tag;
+                        live[o].push(garment.tag);
+                    }
+                    Intake::Remove(o, n) => {
+                        let Some(&tag) = live[o].get(n) else { continue };
+                        app.with_db(|c| {
+                            write_transaction(c, |c| {
+                                laundry::lifecycle::garments::remove_item(
+                                    c,
+                                    &orders[o].key,
+                                    tag,
+                                    "prop@example.com",
+                                    now,
+                                )
+                            })
+                            .unwrap()
+                            .unwrap()
+                        });
+                        live[o].retain(|kept| *kept != tag);
+                    }
+                }
+                for o in 0..2 {
+                    proptest::prop_assert_eq!(tags(&app, &orders[o]), live[o].clone());
+                }
+            }
+            Ok::<(), TestCaseError>(())
+        })
+        .unwrap();
 }

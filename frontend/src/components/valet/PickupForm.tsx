@@ -49,6 +49,25 @@ export function PickupForm({
           aria-describedby={describedBy(id("bags"), false, sent.errors.bags)}
         />
       </Field>
+      <Field
+        id={id("door-items")}
+        label="Items counted"
+        optional
+        hint="A quick count with the customer: the shop tags each item and checks it."
+        error={sent.errors.doorItems}
+      >
+        <input
+          id={id("door-items")}
+          name="doorItems"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={300}
+          defaultValue={value("doorItems", stop.doorItems)}
+          aria-invalid={sent.errors.doorItems ? true : undefined}
+          aria-describedby={describedBy(id("door-items"), true, sent.errors.doorItems)}
+        />
+      </Field>
       {weighing.kgLabel && (
         <Field id={id("kg")} label={`Weighed kg, ${weighing.kgLabel}`} hint={kgHint} error={sent.errors.kg}>
           <input

@@ -31,6 +31,10 @@ items: Array<GarmentView>,
  */
 bags: number | null, 
 /**
+ * Items the valet counted at the door when picking up.
+ */
+doorItems: number | null, 
+/**
  * The rack it hangs on.
  */
 rack: string | null, 

@@ -116,6 +116,10 @@ items: number,
  */
 handOverBags: number | null, 
 /**
+ * Items counted at the door when picked up (the pickup form shows it again).
+ */
+doorItems: number | null, 
+/**
  * Where the order is.
  */
 orderStatus: OrderStatus, 

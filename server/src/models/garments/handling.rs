@@ -14,6 +14,8 @@ use time::PrimitiveDateTime;
 pub struct Handling {
     /// Its order's key.
     pub order_id: String,
+    /// Items the valet counted at the door when picking up (a quick count, before the tags).
+    pub door_items: Option<i32>,
     /// Bags counted at intake (the valet's weighing counts them too).
     pub bags: Option<i32>,
     /// The rack it hangs on.
@@ -33,6 +35,9 @@ pub struct Handling {
     /// When, UTC.
     pub counted_at: Option<PrimitiveDateTime>,
 }
+
+/// A count per order key.
+pub type Counts = std::collections::HashMap<String, i32>;
 
 /// An order on a rack, as the audit lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,17 +69,32 @@ impl Handling {
         Ok(())
     }
 
-    /// The bags counted at intake of those of `order_ids` that were counted.
-    pub fn bags_of(
-        connection: &mut DbConnection,
-        order_ids: &[&str],
-    ) -> QueryResult<std::collections::HashMap<String, i32>> {
-        let rows: Vec<(String, Option<i32>)> = order_handling::table
+    /// Of those of `order_ids` that were counted: the bags counted at intake, and the items
+    /// counted at the door.
+    pub fn counts_of(connection: &mut DbConnection, order_ids: &[&str]) -> QueryResult<(Counts, Counts)> {
+        let rows: Vec<(String, Option<i32>, Option<i32>)> = order_handling::table
             .filter(order_handling::order_id.eq_any(order_ids))
-            .filter(order_handling::bags.is_not_null())
-            .select((order_handling::order_id, order_handling::bags))
+            .select((order_handling::order_id, order_handling::bags, order_handling::door_items))
             .load(connection)?;
-        Ok(rows.into_iter().filter_map(|(order, bags)| bags.map(|bags| (order, bags))).collect())
+        let (mut bags, mut items) = (Counts::new(), Counts::new());
+        for (order, counted_bags, counted_items) in rows {
+            if let Some(counted) = counted_bags {
+                bags.insert(order.clone(), counted);
+            }
+            if let Some(counted) = counted_items {
+                items.insert(order, counted);
+            }
+        }
+        Ok((bags, items))
+    }
+
+    /// Records the items the valet counted at the door.
+    pub fn set_door_items(connection: &mut DbConnection, order_id: &str, items: i32) -> QueryResult<()> {
+        Self::ensure(connection, order_id)?;
+        diesel::update(order_handling::table.find(order_id))
+            .set(order_handling::door_items.eq(items))
+            .execute(connection)?;
+        Ok(())
     }
 
     /// Records the bags counted at intake.

@@ -56,6 +56,19 @@ async fn load(state: &AppState, reference: &str) -> Result<Option<IntakeRecord>,
         .map_err(super::load_failed)
 }
 
+/// [`load`] for a page's address: an order ID that is not one is no order either.
+async fn load_page(state: &AppState, reference: &str) -> Result<Option<IntakeRecord>, ApiError> {
+    if crate::domain::OrderReference::parse(reference).is_none() {
+        return Ok(None);
+    }
+    load(state, reference).await
+}
+
+/// The site's 404 page, for a page of an order that does not exist.
+async fn not_found(state: &AppState, request: &HttpRequest) -> HttpResponse {
+    state.pages().not_found().await.respond_private(request)
+}
+
 /// What a saved form says once the page is shown again (`?saved=`).
 fn notice(reference: &str, saved: Option<&str>) -> Option<String> {
     let saved = saved?;
@@ -87,7 +100,7 @@ pub async fn show_items(
     id: web::Path<String>,
     query: web::Query<ItemsQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let record = load(&state, &id).await?.ok_or_else(super::query::no_such_order)?;
+    let Some(record) = load_page(&state, &id).await? else { return Ok(not_found(&state, &request).await) };
     let mut props = GarmentsPageProps::new(&record, &state.settings().racks, &staff.csrf_token);
     props.notice = notice(&record.order.reference, query.saved.as_deref());
     let path = format!("/admin/orders/{}/items", record.order.reference);
@@ -496,7 +509,7 @@ pub async fn show_tags(
         Some(size) if size.eq_ignore_ascii_case("a4") => "a4",
         Some(_) => return Err(ApiError::BadRequest("The label size is 58, 80 (mm rolls) or a4.".to_owned())),
     };
-    let record = load(&state, &id).await?.ok_or_else(super::query::no_such_order)?;
+    let Some(record) = load_page(&state, &id).await? else { return Ok(not_found(&state, &request).await) };
     let props = TagsPageProps::new(&record, size, &state.settings().base_url);
     let path = format!("/admin/orders/{}/tags", record.order.reference);
     let (page, _) = state.pages().render(&path, &props).await;
