@@ -214,6 +214,35 @@ test("staff record three items with a photo, print the tags, rack it, and the va
   await expect(card2.getByRole("img", { name: `Photo 1 of ${id}-1` })).toBeVisible();
   await card2.scrollIntoViewIfNeeded();
   await customer.screenshot({ path: test.info().outputPath("customer-items-390x844.png") });
+
+  // Without JavaScript the customer reports the shirt damaged, with a photo.
+  await card2.getByText("Is something missing or damaged?").click();
+  await card2.getByLabel("An item came back damaged or stained").check();
+  await card2.getByLabel(`${id}-1 Shirt, Blue`).check();
+  await card2.getByLabel("Tell us what happened").fill("The stain is still there and the collar is frayed.");
+  await card2
+    .getByLabel(/^A photo/)
+    .setInputFiles({ name: "collar.jpg", mimeType: "image/jpeg", buffer: await photo(page) });
+  await card2.getByRole("button", { name: "Send report" }).click();
+  await expect(customer.locator(".alert--success")).toHaveText(
+    "Thank you: we have your report and will text you what we will do.",
+  );
+  await expect(customer.locator(".garments-card__claims")).toContainText("We are looking into it");
+
+  // Staff see it beside the intake photo and keep KSh 100 as the customer's credit.
+  await page.goto(`${server.base}/admin/garments`);
+  const claim = page.locator("li.claim", { hasText: id });
+  await expect(claim).toContainText("The stain is still there and the collar is frayed.");
+  await expect(claim.getByRole("img", { name: "Claim photo 1" })).toBeVisible();
+  await expect(claim.getByRole("img", { name: `Intake photo 1 of ${id}-1` })).toBeVisible();
+  await claim.getByLabel("Money off, kept as credit").check();
+  await claim.getByLabel(/^Amount off the order/).fill("100");
+  await claim.getByLabel("What the customer is told").fill("Sorry: we will take more care with the collar.");
+  await claim.getByRole("button", { name: "Resolve and text the customer" }).click();
+  await expect(page.getByRole("status")).toHaveText("Claim resolved; the customer is texted.");
+  await expect(page.getByRole("heading", { name: "Open claims (0)" })).toBeVisible();
+  const told = await server.textWith("about your report");
+  expect(told.message).toContain("KSh 100 off the order, kept as credit for your next order.");
   expect(problems).toEqual([]);
   await phoneContext.close();
   await desk.close();

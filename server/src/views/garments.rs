@@ -518,7 +518,7 @@ mod tests {
     #[test]
     fn a_qr_code_is_drawn_as_runs_of_dark_modules() {
         let qr = QrView::of("https://shop.example/admin/scan?tag=K7MX2QPD-3").unwrap();
-        assert!(qr.size >= 21 && (qr.size - 17) % 4 == 0, "{}", qr.size);
+        assert!(qr.size >= 21 && (qr.size - 17).is_multiple_of(4), "{}", qr.size);
         // The finder pattern's top edge: a run of 7 dark modules at the corner.
         assert!(qr.path.starts_with("M0 0h7v1h-7z"), "{}", &qr.path[..40]);
     }
