@@ -213,18 +213,7 @@ fn login_flood(root: &Path) {
         interval.as_secs_f64()
     );
     let data = tempfile::tempdir().unwrap();
-    let mut create = Command::new(server_binary())
-        .args(["admin", "create", "--email", STAFF_EMAIL])
-        .env("DATABASE_URL", sqlite_url(data.path()))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    create.stdin.take().unwrap().write_all(format!("{STAFF_PASSWORD}\n").as_bytes()).unwrap();
-    let created = create.wait_with_output().unwrap();
-    assert!(created.status.success(), "laundry admin create failed: {}", String::from_utf8_lossy(&created.stderr));
+    common::create_staff(&sqlite_url(data.path()), STAFF_EMAIL, "staff", STAFF_PASSWORD);
     let (server, port) = start_server(root, data.path(), &[("LAUNDRY_BEHIND_PROXY", "true")]);
     let pid = server.0.id();
     let before = memory(pid).unwrap_or_default();

@@ -2,6 +2,7 @@
 // of stains or damage before cleaning; the customer's reports of a missing or damaged item and what
 // we did; and, once delivered, a plain form (works without JavaScript) to report one, with a photo.
 import { useId } from "react";
+import { PhotoField } from "./PhotoField";
 import { Field, describedBy } from "./Field";
 import type { ClaimView } from "../lib/generated/ClaimView";
 import type { CustomerGarments } from "../lib/generated/CustomerGarments";
@@ -130,23 +131,12 @@ export function GarmentsCard({ garments, token }: GarmentsCardProps) {
                 aria-describedby={describedBy(ids.story, false, errors.story)}
               />
             </Field>
-            <Field
+            <PhotoField
               id={ids.photo}
               label="A photo"
-              optional
               hint="Of the damage, or of what came back. JPEG, PNG or WebP, up to 15 MB."
               error={errors.photo}
-            >
-              <input
-                id={ids.photo}
-                name="photo"
-                type="file"
-                accept="image/*"
-                capture="environment"
-                aria-invalid={errors.photo ? true : undefined}
-                aria-describedby={describedBy(ids.photo, true, errors.photo)}
-              />
-            </Field>
+            />
             <button type="submit" className="button button--primary">
               Send report
             </button>

@@ -3,6 +3,7 @@
 // camera or a file; the bags, the rack it hangs on once ready, the valet's count at delivery and the
 // customer's claims. Every form is a plain post that works without JavaScript.
 import { useId } from "react";
+import { PhotoField } from "../components/PhotoField";
 import { Field, describedBy } from "../components/Field";
 import { StaffPageHead } from "../components/admin/StaffPageHead";
 import type { ClaimView } from "../lib/generated/ClaimView";
@@ -214,23 +215,12 @@ export default function GarmentsPage(props: GarmentsProps) {
                     aria-describedby={describedBy(ids.damage, true, errors.damage)}
                   />
                 </Field>
-                <Field
+                <PhotoField
                   id={ids.photo}
                   label="Photo"
-                  optional
                   hint="Opens the camera on a phone. JPEG, PNG or WebP, up to 15 MB."
                   error={errors.photo}
-                >
-                  <input
-                    id={ids.photo}
-                    name="photo"
-                    type="file"
-                    accept="image/*"
-                    capture="environment"
-                    aria-invalid={errors.photo ? true : undefined}
-                    aria-describedby={describedBy(ids.photo, true, errors.photo)}
-                  />
-                </Field>
+                />
                 <button type="submit" className="button button--primary">
                   Record item and tag
                 </button>

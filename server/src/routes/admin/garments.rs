@@ -191,17 +191,11 @@ pub async fn add_item(
     multipart: Multipart,
 ) -> Result<HttpResponse, ApiError> {
     let reference = order_id(&id)?;
+    let page = IntakePage { state: &state, request: &request, staff: &staff, id: &id };
     let form = match read(&state, multipart).await {
         Ok(form) => form,
         Err((message, status)) => {
-            return show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("photo", message), IntakeValues::default(), status),
-            )
-            .await;
+            return page.refused("photo", message, status).await;
         }
     };
     let input = GarmentInput::from_fields(&form.fields);
@@ -220,18 +214,10 @@ pub async fn add_item(
         }
     };
     let (by, now, kept) = (staff.email.clone(), state.now(), photo.clone());
-    let recorded = state
-        .db()
-        .run(move |connection| {
-            write_transaction(connection, |connection| {
-                let Some(order) = Order::find_by_reference(connection, &reference)? else {
-                    return Ok(Err(GarmentRefusal::NoOrder));
-                };
-                garments::record_item(connection, &order.id, &fields, kept.as_ref(), &by, now)
-            })
-            .map_err(DbError::from)
-        })
-        .await;
+    let recorded = on_order(&state, reference, move |connection, order_id| {
+        garments::record_item(connection, order_id, &fields, kept.as_ref(), &by, now)
+    })
+    .await;
     let recorded = match recorded {
         Ok(recorded) => recorded,
         Err(error) => {
@@ -257,6 +243,50 @@ pub async fn add_item(
     }
 }
 
+/// Runs `change` on the order with this order ID in one write transaction; its refusal, or
+/// [`GarmentRefusal::NoOrder`].
+async fn on_order<T: Send + 'static>(
+    state: &AppState,
+    reference: crate::domain::OrderReference,
+    change: impl FnOnce(&mut crate::db::DbConnection, &str) -> diesel::QueryResult<Result<T, GarmentRefusal>>
+    + Send
+    + 'static,
+) -> Result<Result<T, GarmentRefusal>, DbError> {
+    state
+        .db()
+        .run(move |connection| {
+            write_transaction(connection, |connection| {
+                let Some(order) = Order::find_by_reference(connection, &reference)? else {
+                    return Ok(Err(GarmentRefusal::NoOrder));
+                };
+                change(connection, &order.id)
+            })
+            .map_err(DbError::from)
+        })
+        .await
+}
+
+/// The intake page a form was sent from, to show again with what was wrong.
+struct IntakePage<'a> {
+    state: &'a AppState,
+    request: &'a HttpRequest,
+    staff: &'a CurrentStaff,
+    id: &'a str,
+}
+
+impl IntakePage<'_> {
+    /// The page again with `message` on `field`, answered with `status`.
+    async fn refused(
+        &self,
+        field: &'static str,
+        message: impl Into<String>,
+        status: StatusCode,
+    ) -> Result<HttpResponse, ApiError> {
+        let sent_back = (one(field, message), IntakeValues::default(), status);
+        show_errors(self.state, self.request, self.staff, self.id, sent_back).await
+    }
+}
+
 /// The order ID as the addresses write it.
 fn garment_reference(id: &str) -> String {
     order_id(id).map(|reference| reference.as_str().to_owned()).unwrap_or_default()
@@ -279,56 +309,28 @@ pub async fn add_item_photo(
 ) -> Result<HttpResponse, ApiError> {
     let (id, tag) = path.into_inner();
     let reference = order_id(&id)?;
+    let page = IntakePage { state: &state, request: &request, staff: &staff, id: &id };
     let form = match read(&state, multipart).await {
         Ok(form) => form,
         Err((message, status)) => {
-            return show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("photo", message), IntakeValues::default(), status),
-            )
-            .await;
+            return page.refused("photo", message, status).await;
         }
     };
     let photo = match keep_photo(&state, &form).await {
         Ok(Some(photo)) => photo,
         Ok(None) => {
-            let errors = one("photo", crate::photos::prepare::PhotoRefusal::Empty.to_string());
-            return show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (errors, IntakeValues::default(), StatusCode::UNPROCESSABLE_ENTITY),
-            )
-            .await;
+            let empty = crate::photos::prepare::PhotoRefusal::Empty.to_string();
+            return page.refused("photo", empty, StatusCode::UNPROCESSABLE_ENTITY).await;
         }
         Err((message, status)) => {
-            return show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("photo", message), IntakeValues::default(), status),
-            )
-            .await;
+            return page.refused("photo", message, status).await;
         }
     };
     let (by, now, kept) = (staff.email.clone(), state.now(), photo.clone());
-    let recorded = state
-        .db()
-        .run(move |connection| {
-            write_transaction(connection, |connection| {
-                let Some(order) = Order::find_by_reference(connection, &reference)? else {
-                    return Ok(Err(GarmentRefusal::NoOrder));
-                };
-                garments::add_item_photo(connection, &order.id, tag, &kept, &by, now)
-            })
-            .map_err(DbError::from)
-        })
-        .await;
+    let recorded = on_order(&state, reference, move |connection, order_id| {
+        garments::add_item_photo(connection, order_id, tag, &kept, &by, now)
+    })
+    .await;
     match recorded {
         Ok(Ok(())) => {
             Ok(see_other(&format!("{}#tag-{tag}", items_page(&garment_reference(&id), &format!("photo-{tag}")))))
@@ -336,14 +338,7 @@ pub async fn add_item_photo(
         Ok(Err(refusal)) => {
             forget(&state, Some(&photo)).await;
             let (field, status) = refusal_field(&refusal);
-            show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one(field, refusal.to_string()), IntakeValues::default(), status),
-            )
-            .await
+            page.refused(field, refusal.to_string(), status).await
         }
         Err(error) => {
             forget(&state, Some(&photo)).await;
@@ -361,32 +356,18 @@ pub async fn remove_item(
 ) -> Result<HttpResponse, ApiError> {
     let (id, tag) = path.into_inner();
     let reference = order_id(&id)?;
+    let page = IntakePage { state: &state, request: &request, staff: &staff, id: &id };
     let (by, now) = (staff.email.clone(), state.now());
-    let removed = state
-        .db()
-        .run(move |connection| {
-            write_transaction(connection, |connection| {
-                let Some(order) = Order::find_by_reference(connection, &reference)? else {
-                    return Ok(Err(GarmentRefusal::NoOrder));
-                };
-                garments::remove_item(connection, &order.id, tag, &by, now)
-            })
-            .map_err(DbError::from)
-        })
-        .await
-        .map_err(super::load_failed)?;
+    let removed = on_order(&state, reference, move |connection, order_id| {
+        garments::remove_item(connection, order_id, tag, &by, now)
+    })
+    .await
+    .map_err(super::load_failed)?;
     match removed {
         Ok(()) => Ok(see_other(&items_page(&garment_reference(&id), &format!("removed-{tag}")))),
         Err(refusal) => {
             let (_, status) = refusal_field(&refusal);
-            show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("items", refusal.to_string()), IntakeValues::default(), status),
-            )
-            .await
+            page.refused("items", refusal.to_string(), status).await
         }
     }
 }
@@ -405,44 +386,21 @@ pub async fn set_bags(
     form: Fields,
 ) -> Result<HttpResponse, ApiError> {
     let reference = order_id(&id)?;
+    let page = IntakePage { state: &state, request: &request, staff: &staff, id: &id };
     let bags = match parse_count(field(&form, "bags"), "bags", 1, MAX_BAGS) {
         Ok(bags) => bags,
         Err(message) => {
-            return show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("bags", message), IntakeValues::default(), StatusCode::UNPROCESSABLE_ENTITY),
-            )
-            .await;
+            return page.refused("bags", message, StatusCode::UNPROCESSABLE_ENTITY).await;
         }
     };
-    let saved = state
-        .db()
-        .run(move |connection| {
-            write_transaction(connection, |connection| {
-                let Some(order) = Order::find_by_reference(connection, &reference)? else {
-                    return Ok(Err(GarmentRefusal::NoOrder));
-                };
-                garments::set_bags(connection, &order.id, bags)
-            })
-            .map_err(DbError::from)
-        })
+    let saved = on_order(&state, reference, move |connection, order_id| garments::set_bags(connection, order_id, bags))
         .await
         .map_err(super::load_failed)?;
     match saved {
         Ok(()) => Ok(see_other(&format!("{}#bags", items_page(&garment_reference(&id), "bags")))),
         Err(refusal) => {
             let (_, status) = refusal_field(&refusal);
-            show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("bags", refusal.to_string()), IntakeValues::default(), status),
-            )
-            .await
+            page.refused("bags", refusal.to_string(), status).await
         }
     }
 }
@@ -457,34 +415,20 @@ pub async fn set_rack(
     form: Fields,
 ) -> Result<HttpResponse, ApiError> {
     let reference = order_id(&id)?;
+    let page = IntakePage { state: &state, request: &request, staff: &staff, id: &id };
     let rack = field(&form, "rack").unwrap_or_default().to_owned();
     let racks = state.settings().racks.clone();
     let (by, now) = (staff.email.clone(), state.now());
-    let saved = state
-        .db()
-        .run(move |connection| {
-            write_transaction(connection, |connection| {
-                let Some(order) = Order::find_by_reference(connection, &reference)? else {
-                    return Ok(Err(GarmentRefusal::NoOrder));
-                };
-                garments::hang_on_rack(connection, &order.id, &rack, &racks, &by, now)
-            })
-            .map_err(DbError::from)
-        })
-        .await
-        .map_err(super::load_failed)?;
+    let saved = on_order(&state, reference, move |connection, order_id| {
+        garments::hang_on_rack(connection, order_id, &rack, &racks, &by, now)
+    })
+    .await
+    .map_err(super::load_failed)?;
     match saved {
         Ok(_) => Ok(see_other(&format!("{}#rack", items_page(&garment_reference(&id), "rack")))),
         Err(refusal) => {
             let (_, status) = refusal_field(&refusal);
-            show_errors(
-                &state,
-                &request,
-                &staff,
-                &id,
-                (one("rack", refusal.to_string()), IntakeValues::default(), status),
-            )
-            .await
+            page.refused("rack", refusal.to_string(), status).await
         }
     }
 }
