@@ -31,7 +31,7 @@ pub fn init() {
 pub struct RedactedRootSpan;
 
 /// Route parameters and query parameters whose values are never logged.
-const HIDDEN: [&str; 4] = ["secret", "token", "phone", "email"];
+const HIDDEN: [&str; 5] = ["secret", "token", "phone", "email", "csrf"];
 
 impl RootSpanBuilder for RedactedRootSpan {
     fn on_request_start(request: &ServiceRequest) -> Span {
@@ -143,6 +143,11 @@ mod tests {
             "/api/tracking?ref=AB12CD34&phone=***"
         );
         // Other parameters stay readable: they are what one looks for in a log.
+        assert_eq!(
+            redacted_target(Some("/admin/orders/{id}/items"), "/admin/orders/AB12CD34/items", "csrf=k3y"),
+            "/admin/orders/AB12CD34/items?csrf=***",
+            "a photo form's CSRF token"
+        );
         assert_eq!(redacted_target(Some("/assets/{name}"), "/assets/app-1a2b.js", ""), "/assets/app-1a2b.js");
         assert_eq!(redacted_target(None, "/nowhere/9", ""), "/nowhere/9");
         // A callback URL that matched no route still hides its secret.

@@ -24,9 +24,14 @@ export function reportAnswer(claim: ClaimView): string {
     case "reclean":
       return "We will clean it again for free.";
     case "refund":
-      return `${formatKsh(claim.amount ?? 0)} off the order, given back to you.`;
-    case "credit":
-      return `${formatKsh(claim.amount ?? 0)} off the order, kept as credit for your next order.`;
+    case "credit": {
+      const off = `${formatKsh(claim.amount ?? 0)} off the order`;
+      const back = claim.givenBack ?? 0;
+      if (back <= 0) return `${off}: you have less to pay.`;
+      return claim.outcome === "refund"
+        ? `${off}; ${formatKsh(back)} of what you paid is given back to you.`
+        : `${off}; ${formatKsh(back)} is kept as credit for your next order.`;
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { StaffPageHead } from "../components/admin/StaffPageHead";
 import type { FloorPageProps } from "../lib/generated/FloorPageProps";
 import type { OpenClaim } from "../lib/generated/OpenClaim";
 import type { RackView } from "../lib/generated/RackView";
+import type { ResolveValues } from "../lib/generated/ResolveValues";
 import { formatDateTime } from "../lib/format";
 import type { SharedProps } from "../lib/types";
 import { useHydrated } from "../lib/useHydrated";
@@ -103,6 +104,7 @@ function RackFieldset({ rack }: { rack: RackView }) {
       ) : (
         rack.orders.map((order) => (
           <label className="choice rack__order" key={order.reference}>
+            <input type="hidden" name="listed" value={order.reference} />
             <input type="checkbox" name="seen" value={order.reference} />{" "}
             <a href={`/admin/orders/${order.reference}/items`}>{order.reference}</a>
             {` · ${order.customerName} · ${order.items} items`}
@@ -123,7 +125,18 @@ const OUTCOMES: [string, string][] = [
   ["credit", "Money off, kept as credit"],
 ];
 
-function ClaimCard({ open, csrf, errors }: { open: OpenClaim; csrf: string; errors: Record<string, string> | null }) {
+function ClaimCard({
+  open,
+  csrf,
+  errors,
+  values,
+}: {
+  open: OpenClaim;
+  csrf: string;
+  errors: Record<string, string> | null;
+  /** What its resolve form held when it came back with errors. */
+  values: ResolveValues | null;
+}) {
   const { claim, items } = open;
   const ids = { note: useId(), amount: useId(), method: useId(), outcome: useId() };
   const error = (field: string) => errors?.[field];
@@ -176,7 +189,8 @@ function ClaimCard({ open, csrf, errors }: { open: OpenClaim; csrf: string; erro
           <legend>Resolve</legend>
           {OUTCOMES.map(([value, label]) => (
             <label className="choice" key={value}>
-              <input type="radio" name="outcome" value={value} required /> {label}
+              <input type="radio" name="outcome" value={value} required defaultChecked={values?.outcome === value} />{" "}
+              {label}
             </label>
           ))}
           {error("outcome") && (
@@ -192,12 +206,13 @@ function ClaimCard({ open, csrf, errors }: { open: OpenClaim; csrf: string; erro
             type="number"
             inputMode="numeric"
             min={1}
+            defaultValue={values?.amount ?? ""}
             aria-invalid={error("amount") ? true : undefined}
             aria-describedby={describedBy(ids.amount, false, error("amount"))}
           />
         </Field>
         <Field id={ids.method} label="Given back by" optional error={error("method")}>
-          <select id={ids.method} name="method" defaultValue="mpesa-reversal">
+          <select id={ids.method} name="method" defaultValue={values?.method || "mpesa-reversal"}>
             <option value="mpesa-reversal">M-PESA reversal</option>
             <option value="cash">Cash</option>
           </select>
@@ -208,6 +223,7 @@ function ClaimCard({ open, csrf, errors }: { open: OpenClaim; csrf: string; erro
             name="note"
             rows={2}
             maxLength={500}
+            defaultValue={values?.note ?? ""}
             aria-invalid={error("note") ? true : undefined}
             aria-describedby={describedBy(ids.note, false, error("note"))}
           />
@@ -296,6 +312,7 @@ export default function FloorPage(props: FloorProps) {
                     open={open}
                     csrf={props.csrf}
                     errors={props.errorClaim === open.claim.id ? props.errors : null}
+                    values={props.errorClaim === open.claim.id ? props.resolveValues : null}
                   />
                 ))}
               </ol>

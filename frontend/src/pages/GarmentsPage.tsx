@@ -37,9 +37,9 @@ export function claimOutcome(claim: ClaimView): string {
     case "reclean":
       return "Re-clean offered";
     case "refund":
-      return `${formatKsh(claim.amount ?? 0)} given back`;
+      return `${formatKsh(claim.amount ?? 0)} off, ${formatKsh(claim.givenBack ?? 0)} given back`;
     case "credit":
-      return `${formatKsh(claim.amount ?? 0)} kept as credit`;
+      return `${formatKsh(claim.amount ?? 0)} off, ${formatKsh(claim.givenBack ?? 0)} kept as credit`;
   }
 }
 
@@ -52,7 +52,18 @@ export function PhotoThumb({ url, thumbUrl, label }: { url: string; thumbUrl: st
   );
 }
 
-function ItemCard({ item, reference, csrf }: { item: GarmentView; reference: string; csrf: string }) {
+function ItemCard({
+  item,
+  reference,
+  csrf,
+  error,
+}: {
+  item: GarmentView;
+  reference: string;
+  csrf: string;
+  /** What was wrong with the photo just sent for this item. */
+  error: string | undefined;
+}) {
   const photoId = useId();
   const described = [item.colour, item.note].filter((part) => part !== "").join(" · ");
   return (
@@ -82,10 +93,24 @@ function ItemCard({ item, reference, csrf }: { item: GarmentView; reference: str
         action={`/admin/orders/${reference}/items/${item.tag}/photos?csrf=${encodeURIComponent(csrf)}`}
       >
         <label htmlFor={photoId}>{`Add a photo of ${item.label}`}</label>
-        <input id={photoId} name="photo" type="file" accept="image/*" capture="environment" required />
+        <input
+          id={photoId}
+          name="photo"
+          type="file"
+          accept="image/*"
+          capture="environment"
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${photoId}-error` : undefined}
+        />
         <button type="submit" className="button button--outline button--small">
           Add photo
         </button>
+        {error && (
+          <p className="field__error" id={`${photoId}-error`}>
+            {error}
+          </p>
+        )}
       </form>
       <details className="garment__remove">
         <summary>Remove this item</summary>
@@ -334,7 +359,13 @@ export default function GarmentsPage(props: GarmentsProps) {
               ) : (
                 <ol className="garments">
                   {props.items.map((item) => (
-                    <ItemCard key={item.tag} item={item} reference={reference} csrf={csrf} />
+                    <ItemCard
+                      key={item.tag}
+                      item={item}
+                      reference={reference}
+                      csrf={csrf}
+                      error={errors[`photo-${item.tag}`]}
+                    />
                   ))}
                 </ol>
               )}

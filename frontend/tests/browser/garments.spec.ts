@@ -242,7 +242,7 @@ test("staff record three items with a photo, print the tags, rack it, and the va
   await expect(page.getByRole("status")).toHaveText("Claim resolved; the customer is texted.");
   await expect(page.getByRole("heading", { name: "Open claims (0)" })).toBeVisible();
   const told = await server.textWith("about your report");
-  expect(told.message).toContain("KSh 100 off the order, kept as credit for your next order.");
+  expect(told.message).toContain("KSh 100 off the order; KSh 100 is kept as credit for your next order.");
   expect(problems).toEqual([]);
   await phoneContext.close();
   await desk.close();

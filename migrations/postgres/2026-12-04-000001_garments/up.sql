@@ -62,6 +62,7 @@ CREATE TABLE claims (
     outcome TEXT,
     outcome_note TEXT,
     amount BIGINT,
+    given_back BIGINT,
     resolved_by TEXT,
     resolved_at TIMESTAMP
 );

@@ -468,6 +468,7 @@ diesel::table! {
         outcome -> Nullable<Text>,
         outcome_note -> Nullable<Text>,
         amount -> Nullable<BigInt>,
+        given_back -> Nullable<BigInt>,
         resolved_by -> Nullable<Text>,
         resolved_at -> Nullable<Timestamp>,
     }

@@ -65,6 +65,11 @@ pub enum ClaimRefusal {
     /// Resolved already.
     #[error("This claim was resolved already.")]
     Resolved,
+    /// A re-clean was chosen, but the order's page cannot book one now.
+    #[error(
+        "Order {0} cannot be re-cleaned from its page now (too long since delivery, a re-clean itself, or re-cleaned before): choose another outcome, or book a pickup with the customer."
+    )]
+    NoReclean(String),
     /// A refund or credit without a fitting amount, or the ledger refused it.
     #[error(transparent)]
     Money(#[from] MoneyRefusal),
@@ -173,17 +178,19 @@ pub struct AuditResult {
     pub missing: Vec<String>,
 }
 
-/// A rack audit: of the orders that should hang on a rack, those whose order IDs are in `seen`
-/// were found, the others are marked missing (until they are found or hung again).
+/// A rack audit of the orders `listed` (the order IDs the audit's page showed: an order hung since
+/// was not looked for): of those that should still hang on a rack, those whose order IDs are in
+/// `seen` were found, the others are marked missing (until they are found or hung again).
 pub fn audit_racks(
     connection: &mut DbConnection,
-    seen: &BTreeSet<String>,
+    (listed, seen): (&BTreeSet<String>, &BTreeSet<String>),
     by: &str,
     now: PrimitiveDateTime,
 ) -> QueryResult<AuditResult> {
     use crate::db::schema::rack_audits;
     use diesel::prelude::*;
-    let racked = Handling::on_racks(connection)?;
+    let mut racked = Handling::on_racks(connection)?;
+    racked.retain(|racked| listed.contains(&racked.reference));
     let (found, missing): (Vec<_>, Vec<_>) = racked.iter().partition(|racked| seen.contains(&racked.reference));
     let ids = |list: &[&crate::models::garments::handling::Racked]| {
         list.iter().map(|racked| racked.handling.order_id.clone()).collect::<Vec<_>>()
@@ -225,6 +232,17 @@ pub fn count_at_delivery(
     Ok(Some(claim))
 }
 
+/// Whether the customer of `order` may report a missing or damaged item now (delivered, fewer than
+/// [`MAX_OPEN_CLAIMS`] open): asked before their form is read, so that nobody's upload is taken for
+/// an order that cannot take a claim.
+pub fn may_claim(connection: &mut DbConnection, order: &Order) -> QueryResult<Result<(), ClaimRefusal>> {
+    if order.status != OrderStatus::Delivered {
+        return Ok(Err(ClaimRefusal::NotDelivered(order.reference.clone())));
+    }
+    let open = Claim::of_order(connection, &order.id)?.iter().filter(|claim| claim.resolved_at.is_none()).count();
+    Ok(if open >= MAX_OPEN_CLAIMS { Err(ClaimRefusal::TooMany) } else { Ok(()) })
+}
+
 /// The customer's claim about a delivered order, with `photo` if one was sent.
 pub fn open_claim(
     connection: &mut DbConnection,
@@ -244,11 +262,16 @@ pub fn open_claim(
         return Ok(Err(ClaimRefusal::NoSuchItem));
     }
     let claims = Claim::of_order(connection, order_id)?;
-    // The same report sent twice (a double tap, the form sent again) is the claim already open.
+    // The same report sent twice (a double tap, the form sent again) is the claim already open;
+    // a photo sent with it again is kept with it.
     if let Some(same) = claims
         .iter()
         .find(|claim| claim.resolved_at.is_none() && claim.kind == request.kind && claim.story == request.story)
     {
+        if let Some(photo) = photo {
+            GarmentPhoto { claim_id: Some(same.id.clone()), ..GarmentPhoto::of(photo, order_id, BY_CUSTOMER, now) }
+                .insert(connection)?;
+        }
         return Ok(Ok(same.clone()));
     }
     if claims.iter().filter(|claim| claim.resolved_at.is_none()).count() >= MAX_OPEN_CLAIMS {
@@ -274,11 +297,29 @@ pub struct Resolution {
     pub amount: Option<i32>,
     /// How a refund is given back: M-PESA reversal or cash.
     pub method: Option<Method>,
+    /// Days after delivery within which a free re-clean is booked (`LAUNDRY_RECLEAN_DAYS`): a
+    /// re-clean is offered only while the order's page can book it.
+    pub reclean_days: u32,
 }
 
-/// Resolves the claim `claim_id`: a refund or credit takes the amount off the order (a discount
-/// whose reason names the claim), then gives back what the order owes back by the method chosen,
-/// or keeps it as credit; the customer is texted the outcome.
+/// Why a resolution was not written: refused (its reason), or the database failed. Either rolls
+/// back the transaction, so a refusal never leaves half of a resolution (a discount without its
+/// claim resolved) behind.
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    /// Refused, with the reason staff read.
+    #[error(transparent)]
+    Refused(#[from] ClaimRefusal),
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] diesel::result::Error),
+}
+
+/// Resolves the claim `claim_id`, in the caller's write transaction (which a refusal rolls back):
+/// the claim is marked resolved first, so that of two staff resolving it at once the second is
+/// refused before any money moves; a refund or credit then takes the amount off the order (a
+/// discount whose reason names the claim) and gives back what the order then owes back, up to the
+/// amount, by the method chosen or as credit. The customer is texted the outcome.
 pub fn resolve_claim(
     connection: &mut DbConnection,
     claim_id: &str,
@@ -286,20 +327,29 @@ pub fn resolve_claim(
     notify: &NotifyCustomer,
     by: &str,
     now: PrimitiveDateTime,
-) -> QueryResult<Result<Claim, ClaimRefusal>> {
-    let Some(claim) = Claim::find(connection, claim_id)? else { return Ok(Err(ClaimRefusal::NotFound)) };
-    Order::lock(connection, &claim.order_id)?;
-    let Some(order) = Order::find(connection, &claim.order_id)? else { return Ok(Err(ClaimRefusal::NotFound)) };
-    if claim.resolved_at.is_some() {
-        return Ok(Err(ClaimRefusal::Resolved));
-    }
-    let mut amount = None;
-    if matches!(resolution.outcome, ClaimOutcome::Refund | ClaimOutcome::Credit) {
-        let Some(off) = resolution.amount else { return Ok(Err(MoneyRefusal::Amount(0).into())) };
-        let reason = format!("Claim: {} item", claim.kind.as_str());
-        if let Err(refusal) = money::discount(connection, &order.id, off, &reason, by, now)? {
-            return Ok(Err(refusal.into()));
+) -> Result<Claim, ResolveError> {
+    let Some(found) = Claim::find(connection, claim_id)? else { return Err(ClaimRefusal::NotFound.into()) };
+    // The order's lock first, then the claim as it is under it.
+    Order::lock(connection, &found.order_id)?;
+    let Some(order) = Order::find(connection, &found.order_id)? else { return Err(ClaimRefusal::NotFound.into()) };
+    let money = matches!(resolution.outcome, ClaimOutcome::Refund | ClaimOutcome::Credit);
+    let off = match (money, resolution.amount) {
+        (true, None) => return Err(ClaimRefusal::Money(MoneyRefusal::Amount(0)).into()),
+        (true, Some(off)) => Some(i64::from(off)),
+        (false, _) => None,
+    };
+    if resolution.outcome == ClaimOutcome::Reclean {
+        let offer = crate::models::reclean::Reclean::offer(connection, &order, resolution.reclean_days, now)?;
+        if !offer.is_some_and(|offer| offer.askable()) {
+            return Err(ClaimRefusal::NoReclean(order.reference.clone()).into());
         }
+    }
+    if !Claim::resolve(connection, claim_id, (resolution.outcome, &resolution.note, off), by, now)? {
+        return Err(ClaimRefusal::Resolved.into());
+    }
+    if let Some(off) = resolution.amount.filter(|_| money) {
+        let reason = format!("Claim: {} item", found.kind.as_str());
+        money::discount(connection, &order.id, off, &reason, by, now)?.map_err(ClaimRefusal::from)?;
         let owed_back = crate::models::ledger::Entry::balance(connection, &order.id)?.owed_back();
         let back = i32::try_from(owed_back.min(i64::from(off))).unwrap_or(0);
         if back > 0 {
@@ -307,24 +357,20 @@ pub fn resolve_claim(
                 ClaimOutcome::Credit => Method::Credit,
                 _ => resolution.method.unwrap_or(Method::Cash),
             };
-            if let Err(refusal) = money::refund(connection, &order.id, method, back, None, &reason, by, now)? {
-                return Ok(Err(refusal.into()));
-            }
+            money::refund(connection, &order.id, method, back, None, &reason, by, now)?.map_err(ClaimRefusal::from)?;
         }
-        amount = Some(i64::from(off));
+        Claim::set_given_back(connection, claim_id, i64::from(back))?;
     }
-    if !Claim::resolve(connection, claim_id, (resolution.outcome, &resolution.note, amount), by, now)? {
-        return Ok(Err(ClaimRefusal::Resolved));
-    }
+    let claim = Claim::find(connection, claim_id)?.ok_or(ClaimRefusal::NotFound)?;
     notify.text(
         connection,
         MessageKind::SmsAnswer,
         &order,
         Some(format!("claim:{claim_id}")),
-        |texts| texts.claim_resolved(&order, resolution.outcome, amount, &resolution.note),
+        |texts| texts.claim_resolved(&order, &claim),
         now,
     )?;
-    Ok(Claim::find(connection, claim_id)?.ok_or(ClaimRefusal::NotFound))
+    Ok(claim)
 }
 
 fn find_order(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<Order>> {

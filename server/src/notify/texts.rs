@@ -242,28 +242,33 @@ impl Texts {
 
     /// Staff resolved the customer's claim about order `order`: what they decided, and their
     /// note (cut to fit two texts).
-    pub fn claim_resolved(
-        &self,
-        order: &Order,
-        outcome: crate::domain::ClaimOutcome,
-        amount: Option<i64>,
-        note: &str,
-    ) -> String {
-        use crate::domain::ClaimOutcome;
-        let decided = match (outcome, amount) {
-            (ClaimOutcome::Refund, Some(amount)) => {
-                format!(" KSh {} off the order, given back to you.", crate::domain::shillings(amount))
+    pub fn claim_resolved(&self, order: &Order, claim: &crate::models::garments::claim::Claim) -> String {
+        use crate::domain::{ClaimOutcome, shillings};
+        let off = claim.amount.unwrap_or(0);
+        let back = claim.given_back.unwrap_or(0);
+        let decided = match claim.outcome {
+            Some(ClaimOutcome::Refund | ClaimOutcome::Credit) if back <= 0 => {
+                format!(" KSh {} off the order: you have less to pay.", shillings(off))
             }
-            (ClaimOutcome::Credit, Some(amount)) => {
-                format!(" KSh {} off the order, kept as credit for your next order.", crate::domain::shillings(amount))
-            }
-            (ClaimOutcome::Reclean, _) => {
+            Some(ClaimOutcome::Refund) => format!(
+                " KSh {} off the order; KSh {} of what you paid is given back to you.",
+                shillings(off),
+                shillings(back)
+            ),
+            Some(ClaimOutcome::Credit) => format!(
+                " KSh {} off the order; KSh {} is kept as credit for your next order.",
+                shillings(off),
+                shillings(back)
+            ),
+            Some(ClaimOutcome::Reclean) => {
                 " We will clean it again for free: book its pickup on your order page.".to_owned()
             }
             _ => String::new(),
         };
-        let note = if note.is_empty() { String::new() } else { format!(" {}", fit(note, 160)) };
-        format!("{}: about your report on order {}:{decided}{note} {}", self.shop, order.reference, self.link(order))
+        let about = if claim.from_the_count() { "the count at delivery of" } else { "your report on" };
+        let note = claim.outcome_note.as_deref().filter(|note| !note.is_empty());
+        let note = note.map(|note| format!(" {}", fit(note, 160))).unwrap_or_default();
+        format!("{}: about {about} order {}:{decided}{note} {}", self.shop, order.reference, self.link(order))
     }
 
     /// The answer to the pickup letter from a known number: the window booked, where.

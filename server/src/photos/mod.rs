@@ -37,7 +37,23 @@ pub enum PhotoError {
     /// The store could not write it.
     #[error("the photo store failed: {0}")]
     Store(#[from] std::io::Error),
+    /// Too many photos from customers are waiting to be prepared: try again shortly.
+    #[error("Many photos are arriving just now. Please try again in a minute.")]
+    Busy,
 }
+
+/// Who sends a photo: staff at intake, or a customer with a claim. Each has a gate of its own, so
+/// that customers' photos (anyone with an order's link) never hold up the shop's intake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sender {
+    /// Staff, at intake.
+    Staff,
+    /// A customer, with a claim: waits at most [`CUSTOMER_WAIT`] for its turn.
+    Customer,
+}
+
+/// How long a customer's photo waits for its turn before the form is answered "try again".
+pub const CUSTOMER_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The photos: where they are kept, where uploads are spooled, and the gate that prepares one at
 /// a time.
@@ -46,6 +62,7 @@ pub struct Photos {
     store: Arc<dyn PhotoStore>,
     spool: PathBuf,
     gate: Arc<Semaphore>,
+    customer_gate: Arc<Semaphore>,
 }
 
 impl Photos {
@@ -54,7 +71,12 @@ impl Photos {
     pub fn in_folder(dir: PathBuf) -> Self {
         let spool = dir.join(".incoming");
         forget_stale(&spool, std::time::Duration::from_secs(3600));
-        Photos { spool, store: Arc::new(FolderStore::new(dir)), gate: Arc::new(Semaphore::new(1)) }
+        Photos {
+            spool,
+            store: Arc::new(FolderStore::new(dir)),
+            gate: Arc::new(Semaphore::new(1)),
+            customer_gate: Arc::new(Semaphore::new(1)),
+        }
     }
 
     /// Where uploads are spooled while they arrive.
@@ -62,10 +84,17 @@ impl Photos {
         &self.spool
     }
 
-    /// Checks, prepares and keeps the spooled upload `upload`, once the photos sent before it are
-    /// done. Nothing is kept when it is refused.
-    pub async fn keep(&self, upload: &upload::Upload) -> Result<KeptPhoto, PhotoError> {
-        let _turn = self.gate.clone().acquire_owned().await.map_err(|_| std::io::Error::other("closed"))?;
+    /// Checks, prepares and keeps the spooled upload `upload` sent by `sender`, once the photos
+    /// sent before it through the same gate are done. Nothing is kept when it is refused.
+    pub async fn keep(&self, upload: &upload::Upload, sender: Sender) -> Result<KeptPhoto, PhotoError> {
+        let closed = |_| PhotoError::Store(std::io::Error::other("the photo gate is closed"));
+        let _turn = match sender {
+            Sender::Staff => self.gate.clone().acquire_owned().await.map_err(closed)?,
+            Sender::Customer => tokio::time::timeout(CUSTOMER_WAIT, self.customer_gate.clone().acquire_owned())
+                .await
+                .map_err(|_| PhotoError::Busy)?
+                .map_err(closed)?,
+        };
         let path = upload.path().to_owned();
         let declared = upload.declared.clone();
         let store = Arc::clone(&self.store);
@@ -75,7 +104,10 @@ impl Photos {
             drop(bytes);
             let id = new_photo_id();
             store.put(&thumb_key(&id), &thumb)?;
-            store.put(&photo_key(&id), &photo)?;
+            if let Err(error) = store.put(&photo_key(&id), &photo) {
+                let _ = store.delete(&thumb_key(&id));
+                return Err(error.into());
+            }
             Ok(KeptPhoto { id, width, height, bytes: photo.len() })
         })
         .await

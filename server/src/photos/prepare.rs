@@ -19,9 +19,18 @@ pub const PHOTO_SIDE: u32 = 1280;
 /// The longest side of the thumbnail kept, in pixels.
 pub const THUMB_SIDE: u32 = 240;
 
-/// The most pixels a picture may have (a 108-megapixel phone camera has fewer); PNG and WebP are
-/// decoded whole, so the same bound limits their memory.
-const MAX_PIXELS: u64 = 110_000_000;
+/// The most pixels a JPEG may have: a phone's 50-megapixel mode has fewer. (Decoded at a fraction
+/// of its size; a progressive JPEG keeps every coefficient, so it is held to
+/// [`MAX_PROGRESSIVE_PIXELS`].)
+const MAX_PIXELS: u64 = 64_000_000;
+
+/// The most pixels a progressive JPEG may have: its decoder keeps 2 bytes a pixel and channel
+/// whatever the scale (16 megapixels: about 100 MB, one at a time).
+const MAX_PROGRESSIVE_PIXELS: u64 = 16_000_000;
+
+/// The most pixels a JPEG may still have once scaled (a panorama cannot be scaled below 1280 px on
+/// its short side).
+const MAX_SCALED_PIXELS: u64 = 25_000_000;
 
 /// The most pixels a PNG or WebP may have: they are decoded at full size.
 const MAX_FULL_DECODE_PIXELS: u64 = 25_000_000;
@@ -160,11 +169,17 @@ fn decode_jpeg(bytes: &[u8]) -> Result<DynamicImage, PhotoRefusal> {
     decoder.read_info().map_err(|_| PhotoRefusal::Unreadable)?;
     let info = decoder.info().ok_or(PhotoRefusal::Unreadable)?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
-    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+    let pixels = u64::from(width) * u64::from(height);
+    let progressive = info.coding_process == jpeg_decoder::CodingProcess::DctProgressive;
+    if pixels > MAX_PIXELS || (progressive && pixels > MAX_PROGRESSIVE_PIXELS) {
         return Err(PhotoRefusal::TooManyPixels { width, height });
     }
     let side = u16::try_from(PHOTO_SIDE).unwrap_or(u16::MAX);
-    let (width, height) = decoder.scale(side, side).map_err(|_| PhotoRefusal::Unreadable)?;
+    let (scaled_width, scaled_height) = decoder.scale(side, side).map_err(|_| PhotoRefusal::Unreadable)?;
+    if u64::from(scaled_width) * u64::from(scaled_height) > MAX_SCALED_PIXELS {
+        return Err(PhotoRefusal::TooManyPixels { width, height });
+    }
+    let (width, height) = (scaled_width, scaled_height);
     let pixels = decoder.decode().map_err(|_| PhotoRefusal::Unreadable)?;
     let (width, height) = (u32::from(width), u32::from(height));
     let mut picture = match info.pixel_format {

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 /// The most parts one form may have.
 const MAX_PARTS: usize = 40;
-/// The most files one form may send.
-const MAX_FILES: usize = 4;
+/// The most files one form may send: each form has one photo field.
+const MAX_FILES: usize = 1;
 /// The longest text field, in bytes.
 const MAX_FIELD: usize = 8 * 1024;
 

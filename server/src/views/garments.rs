@@ -120,6 +120,9 @@ pub struct ClaimView {
     /// KSh off the order.
     #[ts(type = "number | null")]
     pub amount: Option<i64>,
+    /// Of it, KSh given back or kept as credit (what the order then owed back).
+    #[ts(type = "number | null")]
+    pub given_back: Option<i64>,
     /// When it was resolved, RFC 3339.
     pub resolved_at: Option<String>,
 }
@@ -144,6 +147,7 @@ impl ClaimView {
             outcome: claim.outcome,
             outcome_note: claim.outcome_note.clone(),
             amount: claim.amount,
+            given_back: claim.given_back,
             resolved_at: claim.resolved_at.map(time),
         }
     }
@@ -403,6 +407,22 @@ pub struct FloorPageProps {
     pub errors: FieldErrors,
     /// The claim the errors are about.
     pub error_claim: Option<String>,
+    /// What its resolve form held, sent back with the errors.
+    pub resolve_values: ResolveValues,
+}
+
+/// A claim's resolve form as it was sent, to show again with what was wrong.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolveValues {
+    /// `note`, `reclean`, `refund` or `credit`.
+    pub outcome: String,
+    /// KSh off the order, as typed.
+    pub amount: String,
+    /// `mpesa-reversal` or `cash`.
+    pub method: String,
+    /// What the customer is told.
+    pub note: String,
 }
 
 /// An open claim beside what was recorded at intake: the items it names (all the order's when it

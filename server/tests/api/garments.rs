@@ -321,7 +321,11 @@ on_both_backends! {
 
         let floor = staff_get(&app, &session, "/admin/garments").await.text().await.unwrap();
         assert!(floor.contains(&placed.reference) && floor.contains(&other.reference));
-        let audit = valet_post(&app, &session, "/admin/racks/audit", &[("seen", &placed.reference)]).await;
+        let unlisted = valet_post(&app, &session, "/admin/racks/audit", &[("listed", &placed.reference)]).await;
+        assert_eq!(unlisted.headers()["location"], "/admin/garments?done=audit&missing=1#racks");
+        assert!(app.with_db(|c| Handling::of_order(c, &other.key).unwrap().missing_since.is_none()), "an order the page did not list is not judged");
+        let listed = [("listed", placed.reference.as_str()), ("listed", other.reference.as_str())];
+        let audit = valet_post(&app, &session, "/admin/racks/audit", &[listed[0], listed[1], ("seen", &placed.reference)]).await;
         assert_eq!(audit.status(), 303);
         assert_eq!(audit.headers()["location"], "/admin/garments?done=audit&missing=1#racks");
         let missing = |placed: &Placed| app.with_db(|c| Handling::of_order(c, &placed.key).unwrap().missing_since);
@@ -463,6 +467,14 @@ on_both_backends! {
         let resolve = format!("/admin/claims/{}/resolve", claims[0].id);
         let no_amount = valet_post(&app, &session, &resolve, &[("outcome", "refund"), ("method", "cash")]).await;
         assert_eq!(no_amount.status(), 422);
+        // More than the order costs: refused, and nothing of it is written (no discount, still open).
+        let entries_before = money(&app, &placed.reference).1.len();
+        let too_much = valet_post(&app, &session, &resolve,
+            &[("outcome", "credit"), ("amount", "900000"), ("note", "Sorry")]).await;
+        assert_eq!(too_much.status(), 409);
+        assert!(too_much.text().await.unwrap().contains(r#"value="900000""#), "what staff typed comes back");
+        assert_eq!(money(&app, &placed.reference).1.len(), entries_before);
+        assert_eq!(app.with_db(|c| Claim::find(c, &claims[0].id).unwrap().unwrap().resolved_at), None);
         let resolved = valet_post(&app, &session, &resolve,
             &[("outcome", "refund"), ("amount", "200"), ("method", "cash"), ("note", "Sorry about the collar.")]).await;
         assert_eq!(resolved.status(), 303);
@@ -471,11 +483,14 @@ on_both_backends! {
         assert_eq!(kinds, [(EntryKind::Refund, 200), (EntryKind::Discount, -200)]);
         assert_eq!(balance.owed_back(), 0);
         let claim = app.with_db(|c| Claim::find(c, &claims[0].id).unwrap().unwrap());
-        assert_eq!((claim.outcome, claim.amount), (Some(ClaimOutcome::Refund), Some(200)));
+        assert_eq!((claim.outcome, claim.amount, claim.given_back), (Some(ClaimOutcome::Refund), Some(200), Some(200)));
         let texts: Vec<String> = app.with_db(|c| outbox::table.filter(outbox::order_id.eq(&placed.key))
             .select(outbox::params).load(c).unwrap());
-        assert!(texts.iter().any(|text| text.contains("about your report") && text.contains("KSh 200 off the order")), "{texts:?}");
-        assert_eq!(valet_post(&app, &session, &resolve, &[("outcome", "note"), ("note", "Again")]).await.status(), 409);
+        assert!(texts.iter().any(|text| text.contains("about your report")
+            && text.contains("KSh 200 off the order; KSh 200 of what you paid is given back to you.")), "{texts:?}");
+        let entries_after = money(&app, &placed.reference).1.len();
+        assert_eq!(valet_post(&app, &session, &resolve, &[("outcome", "refund"), ("amount", "200"), ("method", "cash")]).await.status(), 409);
+        assert_eq!(money(&app, &placed.reference).1.len(), entries_after, "a claim resolved already moves no money");
     }
 }
 

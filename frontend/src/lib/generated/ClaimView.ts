@@ -56,6 +56,10 @@ outcomeNote: string | null,
  */
 amount: number | null, 
 /**
+ * Of it, KSh given back or kept as credit (what the order then owed back).
+ */
+givenBack: number | null, 
+/**
  * When it was resolved, RFC 3339.
  */
 resolvedAt: string | null, };

@@ -2,6 +2,7 @@
 import type { FieldErrors } from "./FieldErrors";
 import type { OpenClaim } from "./OpenClaim";
 import type { RackView } from "./RackView";
+import type { ResolveValues } from "./ResolveValues";
 
 /**
  * `GET /admin/garments`: find an order by its tag, the racks with their audit, and the open
@@ -39,4 +40,8 @@ errors: FieldErrors,
 /**
  * The claim the errors are about.
  */
-errorClaim: string | null, };
+errorClaim: string | null, 
+/**
+ * What its resolve form held, sent back with the errors.
+ */
+resolveValues: ResolveValues, };

@@ -35,6 +35,8 @@ pub struct Claim {
     pub outcome_note: Option<String>,
     /// The money off the order, KSh, for a refund or credit.
     pub amount: Option<i64>,
+    /// Of it, what was given back (or kept as credit): what the order then owed back, KSh.
+    pub given_back: Option<i64>,
     /// Who resolved it.
     pub resolved_by: Option<String>,
     /// When, UTC.
@@ -62,6 +64,7 @@ impl Claim {
             outcome: None,
             outcome_note: None,
             amount: None,
+            given_back: None,
             resolved_by: None,
             resolved_at: None,
         }
@@ -100,6 +103,16 @@ impl Claim {
             .select((Claim::as_select(), orders::reference, orders::customer_name))
             .limit(200)
             .load(connection)
+    }
+
+    /// Records what a refund or credit gave back.
+    pub fn set_given_back(connection: &mut DbConnection, id: &str, amount: i64) -> QueryResult<()> {
+        diesel::update(claims::table.find(id)).set(claims::given_back.eq(amount)).execute(connection).map(|_| ())
+    }
+
+    /// Whether a short count at delivery opened it (not the customer).
+    pub fn from_the_count(&self) -> bool {
+        self.opened_by != BY_CUSTOMER
     }
 
     /// Resolves it; false when it was resolved already (by someone else meanwhile).

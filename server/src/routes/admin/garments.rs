@@ -12,7 +12,7 @@ use crate::domain::garment::{GarmentInput, MAX_BAGS, MAX_STORY, parse_count, par
 use crate::domain::ledger::Method;
 use crate::domain::{ClaimOutcome, FieldErrors, TextEnum};
 use crate::error::ApiError;
-use crate::lifecycle::garments::{self, ClaimRefusal, GarmentRefusal, Resolution};
+use crate::lifecycle::garments::{self, ClaimRefusal, GarmentRefusal, Resolution, ResolveError};
 use crate::models::garments::claim::Claim;
 use crate::models::garments::handling::Handling;
 use crate::models::garments::photo::GarmentPhoto;
@@ -21,7 +21,9 @@ use crate::models::order::Order;
 use crate::photos::upload::{UploadError, UploadForm, read_form};
 use crate::photos::{KeptPhoto, PhotoError};
 use crate::state::AppState;
-use crate::views::garments::{FloorPageProps, GarmentsPageProps, IntakeValues, OpenClaim, TagsPageProps, rack_views};
+use crate::views::garments::{
+    FloorPageProps, GarmentsPageProps, IntakeValues, OpenClaim, ResolveValues, TagsPageProps, rack_views,
+};
 use actix_multipart::Multipart;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -128,7 +130,7 @@ async fn show_errors(
 }
 
 /// One message on `field`.
-fn one(field: &'static str, message: impl Into<String>) -> FieldErrors {
+fn one(field: impl Into<std::borrow::Cow<'static, str>>, message: impl Into<String>) -> FieldErrors {
     let mut errors = FieldErrors::default();
     errors.add(field, message);
     errors
@@ -137,9 +139,10 @@ fn one(field: &'static str, message: impl Into<String>) -> FieldErrors {
 /// The photo of the form's `photo` field kept, if one was sent; or the field's error and status.
 async fn keep_photo(state: &AppState, form: &UploadForm) -> Result<Option<KeptPhoto>, (String, StatusCode)> {
     let Some(upload) = form.file("photo") else { return Ok(None) };
-    match state.photos().keep(upload).await {
+    match state.photos().keep(upload, crate::photos::Sender::Staff).await {
         Ok(kept) => Ok(Some(kept)),
         Err(PhotoError::Refused(refusal)) => Err((refusal.to_string(), StatusCode::UNPROCESSABLE_ENTITY)),
+        Err(error @ PhotoError::Busy) => Err((error.to_string(), StatusCode::SERVICE_UNAVAILABLE)),
         Err(PhotoError::Store(error)) => {
             tracing::error!(%error, "a photo could not be kept");
             Err(("The photo could not be saved. Please try again.".to_owned(), StatusCode::SERVICE_UNAVAILABLE))
@@ -278,7 +281,7 @@ impl IntakePage<'_> {
     /// The page again with `message` on `field`, answered with `status`.
     async fn refused(
         &self,
-        field: &'static str,
+        field: impl Into<std::borrow::Cow<'static, str>>,
         message: impl Into<String>,
         status: StatusCode,
     ) -> Result<HttpResponse, ApiError> {
@@ -310,20 +313,22 @@ pub async fn add_item_photo(
     let (id, tag) = path.into_inner();
     let reference = order_id(&id)?;
     let page = IntakePage { state: &state, request: &request, staff: &staff, id: &id };
+    // The message goes beside that item's photo field.
+    let field = format!("photo-{tag}");
     let form = match read(&state, multipart).await {
         Ok(form) => form,
         Err((message, status)) => {
-            return page.refused("photo", message, status).await;
+            return page.refused(field.clone(), message, status).await;
         }
     };
     let photo = match keep_photo(&state, &form).await {
         Ok(Some(photo)) => photo,
         Ok(None) => {
             let empty = crate::photos::prepare::PhotoRefusal::Empty.to_string();
-            return page.refused("photo", empty, StatusCode::UNPROCESSABLE_ENTITY).await;
+            return page.refused(field.clone(), empty, StatusCode::UNPROCESSABLE_ENTITY).await;
         }
         Err((message, status)) => {
-            return page.refused("photo", message, status).await;
+            return page.refused(field.clone(), message, status).await;
         }
     };
     let (by, now, kept) = (staff.email.clone(), state.now(), photo.clone());
@@ -337,7 +342,7 @@ pub async fn add_item_photo(
         }
         Ok(Err(refusal)) => {
             forget(&state, Some(&photo)).await;
-            let (field, status) = refusal_field(&refusal);
+            let (_, status) = refusal_field(&refusal);
             page.refused(field, refusal.to_string(), status).await
         }
         Err(error) => {
@@ -540,6 +545,7 @@ struct FloorPageState {
     scan_error: Option<String>,
     errors: FieldErrors,
     error_claim: Option<String>,
+    resolve_values: ResolveValues,
     status: Option<StatusCode>,
 }
 
@@ -575,6 +581,7 @@ async fn floor_page(
         notice: shown.notice,
         errors: shown.errors,
         error_claim: shown.error_claim,
+        resolve_values: shown.resolve_values,
     };
     let (page, _) = state.pages().render("/admin/garments", &props).await;
     let page = match shown.status {
@@ -617,24 +624,27 @@ pub async fn scan(
     }
 }
 
-/// POST /admin/racks/audit: the orders found on their racks (`seen`, an order ID each, repeated);
-/// the others that should hang there are marked missing.
+/// POST /admin/racks/audit: the orders the page listed (`listed`, an order ID each, repeated) and
+/// those found on their racks (`seen`); the others listed that should still hang there are marked
+/// missing. An order hung after the page was shown is not judged.
 pub async fn audit_racks(
     state: web::Data<AppState>,
     staff: CurrentStaff,
     form: Fields,
 ) -> Result<HttpResponse, ApiError> {
-    let seen: BTreeSet<String> = form
-        .iter()
-        .filter(|(name, _)| name == "seen")
-        .filter_map(|(_, value)| crate::domain::OrderReference::parse(value))
-        .map(|reference| reference.as_str().to_owned())
-        .collect();
+    let references = |field: &str| -> BTreeSet<String> {
+        form.iter()
+            .filter(|(name, _)| name == field)
+            .filter_map(|(_, value)| crate::domain::OrderReference::parse(value))
+            .map(|reference| reference.as_str().to_owned())
+            .collect()
+    };
+    let (listed, seen) = (references("listed"), references("seen"));
     let (by, now) = (staff.email.clone(), state.now());
     let result = state
         .db()
         .run(move |connection| {
-            write_transaction(connection, |connection| garments::audit_racks(connection, &seen, &by, now))
+            write_transaction(connection, |connection| garments::audit_racks(connection, (&listed, &seen), &by, now))
                 .map_err(DbError::from)
         })
         .await
@@ -689,9 +699,13 @@ pub async fn resolve_claim(
     } else {
         None
     };
+    let sent = |name: &str| field(&form, name).unwrap_or_default().chars().take(MAX_STORY).collect::<String>();
+    let values =
+        ResolveValues { outcome: sent("outcome"), amount: sent("amount"), method: sent("method"), note: sent("note") };
     let refused = |errors: FieldErrors, status: StatusCode, claim: &str| FloorPageState {
         errors,
         error_claim: Some(claim.to_owned()),
+        resolve_values: values.clone(),
         status: Some(status),
         ..FloorPageState::default()
     };
@@ -699,15 +713,20 @@ pub async fn resolve_claim(
         return floor_page(&state, &request, &staff, refused(errors, StatusCode::UNPROCESSABLE_ENTITY, &claim_id))
             .await;
     };
-    let resolution = Resolution { outcome, note, amount, method };
+    let reclean_days = state.settings().reclean_days;
+    let resolution = Resolution { outcome, note, amount, method, reclean_days };
     let (by, now, notify, claim) = (staff.email.clone(), state.now(), state.notify_customer(), claim_id.clone());
     let resolved = state
         .db()
         .run(move |connection| {
-            write_transaction(connection, |connection| {
+            let resolved = write_transaction(connection, |connection| {
                 garments::resolve_claim(connection, &claim, &resolution, &notify, &by, now)
-            })
-            .map_err(DbError::from)
+            });
+            match resolved {
+                Ok(claim) => Ok(Ok(claim)),
+                Err(ResolveError::Refused(refusal)) => Ok(Err(refusal)),
+                Err(ResolveError::Database(error)) => Err(DbError::from(error)),
+            }
         })
         .await
         .map_err(super::load_failed)?;
@@ -720,6 +739,7 @@ pub async fn resolve_claim(
         Err(ClaimRefusal::NotFound) => Err(ApiError::NotFound("There is no such claim.".to_owned())),
         Err(refusal) => {
             let field = if matches!(refusal, ClaimRefusal::Money(_)) { "amount" } else { "outcome" };
+            tracing::info!(claim = %claim_id, reason = %refusal, "a claim's resolution was refused");
             floor_page(
                 &state,
                 &request,

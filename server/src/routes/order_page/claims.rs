@@ -9,8 +9,8 @@ use crate::domain::FieldErrors;
 use crate::domain::garment::ClaimInput;
 use crate::lifecycle::garments::{self, ClaimRefusal};
 use crate::models::order::Order;
-use crate::photos::PhotoError;
 use crate::photos::upload::{UploadError, read_form};
+use crate::photos::{PhotoError, Sender};
 use crate::state::AppState;
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -51,6 +51,27 @@ pub async fn report_claim(
         Ok(token) => token,
         Err(refused) => return refused,
     };
+    // The order is looked up before its form is read: an upload is taken only for an order that
+    // can take a claim.
+    let key = token.clone();
+    let allowed = state
+        .db()
+        .run(move |connection| {
+            let Some(order) = Order::find_by_link_token(connection, &key)? else { return Ok(None) };
+            Ok::<_, DbError>(Some(garments::may_claim(connection, &order)?))
+        })
+        .await;
+    match allowed {
+        Ok(Some(Ok(()))) => {}
+        Ok(None) => return not_found(&state, &request).await,
+        Ok(Some(Err(refusal))) => {
+            return refused(&state, &request, &token, one("kind", refusal.to_string()), String::new(), 409).await;
+        }
+        Err(error) => {
+            tracing::error!(%error, "an order's claim could not be checked");
+            return refused(&state, &request, &token, one("story", REPORT_FAILED), String::new(), 503).await;
+        }
+    }
     let form = match read_form(multipart, state.photos().spool()).await {
         Ok(form) => form,
         Err(UploadError::TooLarge) => {
@@ -80,10 +101,13 @@ pub async fn report_claim(
     };
     let photo = match form.file("photo") {
         None => None,
-        Some(upload) => match state.photos().keep(upload).await {
+        Some(upload) => match state.photos().keep(upload, Sender::Customer).await {
             Ok(kept) => Some(kept),
             Err(PhotoError::Refused(refusal)) => {
                 return refused(&state, &request, &token, one("photo", refusal.to_string()), story, 422).await;
+            }
+            Err(busy @ PhotoError::Busy) => {
+                return refused(&state, &request, &token, one("photo", busy.to_string()), story, 503).await;
             }
             Err(PhotoError::Store(error)) => {
                 tracing::error!(%error, "a claim's photo could not be kept");
