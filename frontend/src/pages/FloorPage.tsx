@@ -199,7 +199,12 @@ function ClaimCard({
             </p>
           )}
         </fieldset>
-        <Field id={ids.amount} label="Amount off the order (KSh)" optional error={error("amount")}>
+        <Field
+          id={ids.amount}
+          label="Amount off the order (KSh)"
+          hint="For money off: given back, or kept as credit."
+          error={error("amount")}
+        >
           <input
             id={ids.amount}
             name="amount"
@@ -208,11 +213,16 @@ function ClaimCard({
             min={1}
             defaultValue={values?.amount ?? ""}
             aria-invalid={error("amount") ? true : undefined}
-            aria-describedby={describedBy(ids.amount, false, error("amount"))}
+            aria-describedby={describedBy(ids.amount, true, error("amount"))}
           />
         </Field>
-        <Field id={ids.method} label="Given back by" optional error={error("method")}>
-          <select id={ids.method} name="method" defaultValue={values?.method || "mpesa-reversal"}>
+        <Field id={ids.method} label="Given back by" hint="For money given back." error={error("method")}>
+          <select
+            id={ids.method}
+            name="method"
+            defaultValue={values?.method || "mpesa-reversal"}
+            aria-describedby={describedBy(ids.method, true, error("method"))}
+          >
             <option value="mpesa-reversal">M-PESA reversal</option>
             <option value="cash">Cash</option>
           </select>

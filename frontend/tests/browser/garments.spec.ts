@@ -223,6 +223,7 @@ test("staff record three items with a photo, print the tags, rack it, and the va
   await card2
     .getByLabel(/^A photo/)
     .setInputFiles({ name: "collar.jpg", mimeType: "image/jpeg", buffer: await photo(page) });
+  await card2.screenshot({ path: test.info().outputPath("customer-report-390x844.png") });
   await card2.getByRole("button", { name: "Send report" }).click();
   await expect(customer.locator(".alert--success")).toHaveText(
     "Thank you: we have your report and will text you what we will do.",
@@ -238,6 +239,7 @@ test("staff record three items with a photo, print the tags, rack it, and the va
   await claim.getByLabel("Money off, kept as credit").check();
   await claim.getByLabel(/^Amount off the order/).fill("100");
   await claim.getByLabel("What the customer is told").fill("Sorry: we will take more care with the collar.");
+  await claim.screenshot({ path: test.info().outputPath("claim-1280x800.png") });
   await claim.getByRole("button", { name: "Resolve and text the customer" }).click();
   await expect(page.getByRole("status")).toHaveText("Claim resolved; the customer is texted.");
   await expect(page.getByRole("heading", { name: "Open claims (0)" })).toBeVisible();
