@@ -327,7 +327,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
 
 /// The staff pages and forms, under `/admin`.
 pub fn admin_page_routes() -> Vec<AdminRoute> {
-    use admin::{dashboard, garments, reports, session};
+    use admin::{dashboard, floor, garments, reports, session};
     vec![
         at("", Method::GET, dashboard::show_dashboard),
         at("/logout", Method::POST, session::logout),
@@ -340,10 +340,10 @@ pub fn admin_page_routes() -> Vec<AdminRoute> {
         at("/orders/{id}/tags", Method::GET, garments::show_tags),
         at("/photos/{id}", Method::GET, garments::show_photo),
         at("/photos/{id}/thumb", Method::GET, garments::show_photo),
-        at("/garments", Method::GET, garments::show_floor),
-        at("/scan", Method::GET, garments::scan),
-        at("/racks/audit", Method::POST, garments::audit_racks),
-        at("/claims/{id}/resolve", Method::POST, garments::resolve_claim),
+        at("/garments", Method::GET, floor::show_floor),
+        at("/scan", Method::GET, floor::scan),
+        at("/racks/audit", Method::POST, floor::audit_racks),
+        at("/claims/{id}/resolve", Method::POST, floor::resolve_claim),
         at("/exports/ledger.csv", Method::GET, reports::export_ledger),
         at("/exports/orders.csv", Method::GET, reports::export_orders),
         at("/exports/payments.csv", Method::GET, reports::export_payments),

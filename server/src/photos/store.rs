@@ -2,7 +2,7 @@
 //! directory (`LAUNDRY_PHOTOS_DIR`). An S3-compatible store would implement the same three calls.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Keeps and gives back the files of photos by key. Keys are made by [`photo_key`] and
 /// [`thumb_key`] only; a store refuses any other.
@@ -47,11 +47,6 @@ impl FolderStore {
     /// A store in `root` (made when the first photo arrives).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         FolderStore { root: root.into() }
-    }
-
-    /// The folder.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     fn path(&self, key: &str) -> io::Result<PathBuf> {

@@ -6,6 +6,8 @@
 //! - [`customers`]: finding a caller by their phone number;
 //! - [`session`]: sign in (limit check, password check, session start) and sign out;
 //! - [`dashboard`]: the dashboard page and its stat cards;
+//! - [`garments`]: an order's items, photos, bags, rack and tag labels (issue 36);
+//! - [`floor`]: the shop floor: find by tag, the rack audit, claims resolved;
 //! - [`money`]: an order's payments, refunds, discounts, credit and corrections; the cash-up and
 //!   the balances due;
 //! - [`orders`]: the orders list and status changes;
@@ -24,6 +26,7 @@ pub mod bookings;
 pub mod customers;
 pub mod dashboard;
 pub mod detail;
+pub mod floor;
 pub mod garments;
 pub mod inbox;
 pub mod messages;
