@@ -49,6 +49,7 @@ async fn laundry() -> ExitCode {
         }
     }
     telemetry::init();
+    laundry::db::time_queries();
     let settings = match Settings::from_env() {
         Ok(settings) if demo => match demo_settings(settings) {
             Ok(settings) => settings,

@@ -6,6 +6,9 @@ pub mod backup;
 mod connection;
 pub mod schema;
 mod text_column;
+mod timing;
+
+pub use timing::time_queries;
 
 use diesel::ConnectionError;
 use diesel::connection::{SimpleConnection, TransactionManager};

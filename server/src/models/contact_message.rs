@@ -143,7 +143,7 @@ impl ContactMessage {
             .offset((page.max(1) - 1) * page_size)
             .select(ContactMessage::as_select())
             .load(connection)?;
-        Ok(Page { items, total })
+        Ok(Page { items, total, more: false })
     }
 
     /// Marks the message handled (by whom, when) or new again. `None`: no such message.

@@ -123,7 +123,7 @@ impl Inbox {
             .select(IncomingRow::as_select())
             .load(connection)?;
         let items = rows.into_iter().map(|row| Self::entry_of(connection, row)).collect::<QueryResult<_>>()?;
-        Ok(Page { items, total })
+        Ok(Page { items, total, more: false })
     }
 
     /// The texts nobody opened yet.

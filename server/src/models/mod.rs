@@ -24,8 +24,11 @@ pub mod valet_run;
 pub struct Page<T> {
     /// The items of this page.
     pub items: Vec<T>,
-    /// Items matching the filter, on all pages.
+    /// Items matching the filter, on all pages: all of them, or (with `more`) as many as were
+    /// counted.
     pub total: i64,
+    /// More items match than `total`: counting stopped there.
+    pub more: bool,
 }
 
 /// How long the same submission sent again counts as the one already stored.

@@ -58,31 +58,35 @@ impl ListedOrder {
         page_size: i64,
     ) -> QueryResult<Page<ListedOrder>> {
         let search = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        let offset = (page.max(1) - 1) * page_size;
+        // A search of names and places alone, with no other filter: counted up to a bound and
+        // paged by walking the orders newest first when it matches many (see `SearchMatches`).
+        let words_alone = search
+            .map(SearchMatches::of)
+            .filter(|matches| matches.words_alone() && filter.status.is_none() && filter.payment.is_none());
         // Counted from the counts the triggers keep where they can be: counting the orders would
         // cost more as history grows. Filtered by status alone, or not at all, the count is kept;
         // "paid" is every order of those statuses less the few that owe.
-        let total = match (filter.payment, search) {
-            (None, None) => Self::kept_count(connection, filter.status, false)?,
-            (Some(PaymentStatus::Paid), None) => {
+        let (total, more) = match (filter.payment, search, &words_alone) {
+            (None, None, _) => (Self::kept_count(connection, filter.status, false)?, false),
+            (Some(PaymentStatus::Paid), None, _) => {
                 let owing = OrderFilter { payment: Some(PaymentStatus::Unpaid), ..filter.clone() };
                 let owing: i64 = filtered(&owing).count().get_result(connection)?;
-                Self::kept_count(connection, filter.status, filter.status.is_none())? - owing
+                (Self::kept_count(connection, filter.status, filter.status.is_none())? - owing, false)
             }
-            (None, Some(search)) if filter.status.is_none() => {
-                match SearchMatches::of(search).counted_by_index(connection)? {
-                    Some(total) => total,
-                    None => filtered(filter).count().get_result(connection)?,
-                }
+            (_, _, Some(matches)) => {
+                // To the thousand past the page's end: "more than 1,000" on the first 50 pages.
+                let at_most = ((offset + page_size + COUNTED_AT_MOST - 1) / COUNTED_AT_MOST).max(1) * COUNTED_AT_MOST;
+                matches.counted(connection, at_most)?
             }
-            _ => filtered(filter).count().get_result(connection)?,
+            _ => (filtered(filter).count().get_result(connection)?, false),
         };
-        let offset = (page.max(1) - 1) * page_size;
-        let walked = match search {
-            Some(search) if filter.status.is_none() && filter.payment.is_none() => {
+        let walked = match &words_alone {
+            Some(matches) => {
                 let everything = Self::kept_count(connection, None, false)?;
-                SearchMatches::of(search).walked_page(connection, (offset, page_size), (total, everything))?
+                matches.walked_page(connection, (offset, page_size), (total, more, everything))?
             }
-            _ => None,
+            None => None,
         };
         let items = match walked {
             Some(items) => items,
@@ -108,7 +112,7 @@ impl ListedOrder {
                 order,
             })
             .collect();
-        Ok(Page { items, total })
+        Ok(Page { items, total, more })
     }
 }
 
@@ -151,20 +155,33 @@ fn filtered(filter: &OrderFilter) -> Filtered {
     query
 }
 
+/// A search of names and places is counted up to this many orders (to the next multiple of it
+/// past the page's end); the page says "more than" beyond it. Counting every order that holds a common word (a tenth of all
+/// orders hold "Kilimani") would cost more as history grows, and tells staff nothing a "more than
+/// 1,000" does not.
+pub const COUNTED_AT_MOST: i64 = 1_000;
+
 /// The orders a staff search finds, each alternative through an index: a name or a pickup
 /// location holding the search (three characters or more, any case: the trigram index of
 /// `order_search` cannot look up less), the order ID (with or without '#'), the phone number in
 /// any usual form, or its last digits (four or more). Written as one `IN` over the union of the
 /// alternatives the search uses (OR-ing them makes PostgreSQL read every order); a search with
 /// none of them finds nothing.
+///
+/// A search of names and places alone can also be answered without looking every match up: its
+/// page by walking the orders newest first and testing each order's own columns with the same
+/// test the index answers (`instr` on SQLite, whose index matches the words as stored; the same
+/// `LIKE` on PostgreSQL), and its count up to [`COUNTED_AT_MOST`].
 #[derive(Debug, Clone, QueryId)]
 struct SearchMatches {
     /// `%words%`, lower case (PostgreSQL's trigram index answers LIKE).
     words: Option<String>,
-    /// `"words"`, lower case: the same as an FTS5 phrase, which SQLite's trigram index answers
-    /// from the index alone (LIKE reads each candidate's text again: 12 ms rather than 2 for a
-    /// place a tenth of 100,000 orders hold).
+    /// `"words"`, its ASCII letters in lower case as SQLite's `lower()` stores them: the same as an
+    /// FTS5 phrase, which SQLite's trigram index answers from the index alone (LIKE reads each
+    /// candidate's text again: 12 ms rather than 2 for a place a tenth of 100,000 orders hold).
     phrase: Option<String>,
+    /// The same words as SQLite's walk looks for them in each order's text (`instr`).
+    needle: Option<String>,
     /// An order ID.
     reference: Option<String>,
     /// A phone number, stored form.
@@ -190,14 +207,22 @@ impl SearchMatches {
             }
         };
         let long_enough = search.trim().chars().count() >= 3;
+        let needle = search.trim().to_ascii_lowercase();
         SearchMatches {
             words: long_enough.then(|| format!("%{words}%")),
-            phrase: long_enough.then(|| format!("\"{}\"", search.trim().to_lowercase().replace('"', "\"\""))),
+            phrase: long_enough.then(|| format!("\"{}\"", needle.replace('"', "\"\""))),
+            needle: long_enough.then_some(needle),
             // The dashboard shows the order ID after '#'; `parse` drops it.
             reference: OrderReference::parse(search).map(|reference| reference.as_str().to_owned()),
             phone,
             ending,
         }
+    }
+
+    /// Whether the search is of names and places alone (no order ID, phone number or last digits
+    /// among its alternatives).
+    fn words_alone(&self) -> bool {
+        self.phrase.is_some() && self.reference.is_none() && self.phone.is_none() && self.ending.is_none()
     }
 }
 
@@ -216,51 +241,78 @@ struct Key {
 }
 
 impl SearchMatches {
-    /// The FTS5 phrase of a search of names and places alone (no order ID, phone number or last
-    /// digits among its alternatives), on SQLite; none otherwise.
-    fn words_alone_on(&self, connection: &DbConnection) -> Option<String> {
-        let words_alone = self.reference.is_none() && self.phone.is_none() && self.ending.is_none();
-        let sqlite = matches!(connection, DbConnection::Sqlite(_));
-        self.phrase.clone().filter(|_| words_alone && sqlite)
+    /// A search of names and places alone, counted from the trigram index up to `at_most`:
+    /// `(orders, more)`, `more` when others match too. `order_search` holds one row per order (its
+    /// triggers keep it so; `dashboard_totals.rs` checks it), so the rows holding the words are the
+    /// orders found.
+    fn counted(&self, connection: &mut DbConnection, at_most: i64) -> QueryResult<(i64, bool)> {
+        let counted: Counted = match connection {
+            DbConnection::Sqlite(_) => diesel::sql_query(
+                "SELECT COUNT(*) AS n FROM (SELECT 1 FROM order_search WHERE order_search MATCH ? LIMIT ?)",
+            )
+            .bind::<Text, _>(self.phrase.clone().unwrap_or_default())
+            .bind::<BigInt, _>(at_most + 1)
+            .get_result(connection)?,
+            DbConnection::Postgres(_) => diesel::sql_query(
+                "SELECT COUNT(*) AS n FROM (SELECT 1 FROM order_search WHERE words LIKE $1 LIMIT $2) AS found",
+            )
+            .bind::<Text, _>(self.words.clone().unwrap_or_default())
+            .bind::<BigInt, _>(at_most + 1)
+            .get_result(connection)?,
+        };
+        Ok((counted.n.min(at_most), counted.n > at_most))
     }
 
-    /// On SQLite, a search of names and places alone, counted from the trigram index: `order_search`
-    /// holds one row per order (its triggers keep it so; `dashboard_totals.rs` checks it), so the
-    /// rows holding the phrase are the orders found. 4 ms rather than 39 for a place a tenth of
-    /// 100,000 orders hold. None for any other search, or on PostgreSQL.
-    fn counted_by_index(&self, connection: &mut DbConnection) -> QueryResult<Option<i64>> {
-        let Some(phrase) = self.words_alone_on(connection) else { return Ok(None) };
-        let counted: Counted = diesel::sql_query("SELECT COUNT(*) AS n FROM order_search WHERE order_search MATCH ?")
-            .bind::<Text, _>(phrase)
-            .get_result(connection)?;
-        Ok(Some(counted.n))
-    }
-
-    /// On SQLite, the page `(offset, size)` of a search of names and places alone that `found` of
-    /// `everything` orders match, newest first, by walking the orders by time and stopping at the
-    /// page's end: when matches are many, that reads fewer orders than looking each match up and
-    /// sorting them all (the planner's choice, as it cannot know how many match). None when it
-    /// would not (a rare name would walk every order), for any other search, or on PostgreSQL.
+    /// The page `(offset, size)` of a search of names and places alone that `found` of
+    /// `everything` orders match (`more`: at least that many), newest first, by walking the orders
+    /// by time and stopping at the page's end: when matches are many, that reads fewer orders than
+    /// looking each match up and sorting them all (the planners' choice, as they cannot know how
+    /// many match). The walk reads at most four times the orders the matches' density promises;
+    /// matches bunched further back (a place the shop no longer serves) are looked up instead.
+    /// None when they are, or when matches are few.
     fn walked_page(
         &self,
         connection: &mut DbConnection,
         (offset, size): (i64, i64),
-        (found, everything): (i64, i64),
+        (found, more, everything): (i64, bool, i64),
     ) -> QueryResult<Option<Vec<Order>>> {
-        let Some(phrase) = self.words_alone_on(connection) else { return Ok(None) };
-        // Orders walked to fill the page, at the matches' density, against the matches looked up.
-        if found == 0 || (offset + size).saturating_mul(everything) / found >= found {
+        if found == 0 {
             return Ok(None);
         }
-        let keys: Vec<Key> = diesel::sql_query(
-            "SELECT id FROM orders INDEXED BY orders_created \
-             WHERE id IN (SELECT order_id FROM order_search WHERE order_search MATCH ?) \
-             ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-        )
-        .bind::<Text, _>(phrase)
-        .bind::<BigInt, _>(size)
-        .bind::<BigInt, _>(offset)
-        .load(connection)?;
+        // Orders walked to fill the page, at the matches' density, against the matches looked up.
+        let promised = (offset + size).saturating_mul(everything) / found;
+        if !more && promised >= found {
+            return Ok(None);
+        }
+        let walk = promised.saturating_mul(4).saturating_add(size).min(everything);
+        let keys: Vec<Key> = match connection {
+            DbConnection::Sqlite(_) => diesel::sql_query(
+                "SELECT id FROM (SELECT id, created_at, customer_name, location, phone \
+                 FROM orders INDEXED BY orders_created ORDER BY created_at DESC, id DESC LIMIT ?) AS walked \
+                 WHERE instr(lower(customer_name) || ' | ' || lower(location) || ' | ' || phone, ?) > 0 \
+                 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+            )
+            .bind::<BigInt, _>(walk)
+            .bind::<Text, _>(self.needle.clone().unwrap_or_default())
+            .bind::<BigInt, _>(size)
+            .bind::<BigInt, _>(offset)
+            .load(connection)?,
+            DbConnection::Postgres(_) => diesel::sql_query(
+                "SELECT id FROM (SELECT id, created_at, customer_name, location, phone \
+                 FROM orders ORDER BY created_at DESC, id DESC LIMIT $1) AS walked \
+                 WHERE (lower(customer_name) || ' | ' || lower(location) || ' | ' || phone) LIKE $2 \
+                 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4",
+            )
+            .bind::<BigInt, _>(walk)
+            .bind::<Text, _>(self.words.clone().unwrap_or_default())
+            .bind::<BigInt, _>(size)
+            .bind::<BigInt, _>(offset)
+            .load(connection)?,
+        };
+        // A short page is the last one only if the walk reached the oldest order.
+        if (keys.len() as i64) < size && walk < everything {
+            return Ok(None);
+        }
         let ids: Vec<&str> = keys.iter().map(|key| key.id.as_str()).collect();
         let mut orders = Order::find_many(connection, &ids)?;
         Ok(Some(ids.iter().filter_map(|id| orders.remove(*id)).collect()))
@@ -393,5 +445,61 @@ impl MoneyFacts {
     /// The one order's [`MoneyFacts`].
     pub fn of_order(connection: &mut DbConnection, id: &str) -> QueryResult<MoneyFacts> {
         Ok(MoneyFacts::of_orders(connection, &[id])?.remove(id).unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Database;
+    use diesel::connection::SimpleConnection;
+    use proptest::prelude::*;
+
+    /// Bits of names and places, in several cases, some with letters outside ASCII.
+    const PIECES: [&str; 10] =
+        ["Kilimani", "KILIMANI", "kili", "Élodie", "élodie", "ÉLODIE", "Straße", "Ngong", "100%", "Zoë"];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// A search's walk (each order's own text, `instr`) finds exactly the orders its index look-up
+        /// finds (the FTS5 phrase), whatever the case of the names, the places and the search: the
+        /// walk pages and the index counts, so they must agree.
+        #[test]
+        fn the_walk_finds_what_the_index_finds(
+            orders in proptest::collection::vec((0..PIECES.len(), 0..PIECES.len()), 1..12),
+            search in (0..PIECES.len(), 0usize..4, 3usize..8),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let database = Database::open(&format!("sqlite://{}/search.db", dir.path().display()), 1).unwrap();
+            let mut connection = database.connection().unwrap();
+            for (n, (name, place)) in orders.iter().enumerate() {
+                connection.batch_execute(&format!(
+                    "INSERT INTO orders (id, reference, customer_name, phone, location, service_type, service_label, \
+                     quantity, payment_method, price_per_kg, total_amount, status, created_at, updated_at, \
+                     estimate_amount) VALUES ('o{n:02}', 'R{n:07}', '{} Amina', '+254712345678', '{}, Nairobi', \
+                     'wash-fold', 'Wash & Fold', 3, 'pay-now', 150, 450, 'pending', '2026-11-20 10:{n:02}:00', \
+                     '2026-11-20 10:{n:02}:00', 450)",
+                    PIECES[*name], PIECES[*place]
+                )).unwrap();
+            }
+            // A run of the piece's characters, or the whole of it.
+            let (piece, start, length) = search;
+            let text: String = PIECES[piece].chars().chain(" Amina".chars()).skip(start).take(length).collect();
+            let matches = SearchMatches::of(&text);
+            prop_assume!(matches.words_alone());
+            let filter = OrderFilter { search: Some(text.clone()), ..OrderFilter::default() };
+            let looked_up: Vec<String> = filtered(&filter)
+                .order((orders::created_at.desc(), orders::id.desc()))
+                .select(orders::id)
+                .load(&mut connection)
+                .unwrap();
+            let everything = orders.len() as i64;
+            let walked = matches.walked_page(&mut connection, (0, 100), (1, true, everything)).unwrap();
+            let walked: Vec<String> = walked.unwrap().into_iter().map(|order| order.id).collect();
+            prop_assert_eq!(&walked, &looked_up, "searching {:?}", text);
+            let (counted, more) = matches.counted(&mut connection, 1_000).unwrap();
+            prop_assert_eq!((counted, more), (looked_up.len() as i64, false));
+        }
     }
 }

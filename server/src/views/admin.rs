@@ -65,8 +65,11 @@ pub struct MessagesFilter {
 pub struct OrdersPage {
     /// This page's orders.
     pub items: Vec<AdminOrder>,
-    /// Orders matching the filter, on all pages.
+    /// Orders matching the filter, on all pages; with `more`, as many as were counted.
     pub total: i64,
+    /// More orders match than `total` (a search of a common word is counted up to 1,000 past
+    /// the page's start): "Showing 1–20 of more than 1,000".
+    pub more: bool,
     /// From 1.
     pub page: i64,
     /// Orders per page.
@@ -90,6 +93,7 @@ impl OrdersPage {
         OrdersPage {
             items: page.items.iter().map(AdminOrder::listed).collect(),
             total: page.total,
+            more: page.more,
             page: number,
             page_size,
             filter,

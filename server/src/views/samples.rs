@@ -51,6 +51,7 @@ pub fn dashboard() -> DashboardProps {
         orders: OrdersPage {
             items: (0..PAGE_SIZE).map(order).collect(),
             total: 812,
+            more: false,
             page: 1,
             page_size: PAGE_SIZE,
             filter: OrdersFilter { status: None, payment: None, q: String::new() },

@@ -159,6 +159,7 @@ export function OrdersPanel({
         page={orders.page}
         pageSize={orders.pageSize}
         total={orders.total}
+        more={orders.more}
         href={(page) => adminHref("orders", { ...applied, page })}
         onPage={(page) => onQuery({ ...applied, page }, true)}
       />

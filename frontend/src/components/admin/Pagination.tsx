@@ -9,15 +9,17 @@ interface PaginationProps {
   page: number;
   pageSize: number;
   total: number;
+  /** More items match than `total` (the count stopped there): a next page is offered while this one is full. */
+  more?: boolean;
   /** The address of a page of this list. */
   href: (page: number) => string;
   onPage: (page: number) => void;
 }
 
 /** The summary line and the two links; nothing when the list is empty. */
-export function Pagination({ label, page, pageSize, total, href, onPage }: PaginationProps) {
+export function Pagination({ label, page, pageSize, total, more = false, href, onPage }: PaginationProps) {
   if (total <= 0) return null;
-  const pages = pageCount(total, pageSize);
+  const pages = more ? Math.max(pageCount(total, pageSize), page + 1) : pageCount(total, pageSize);
   const go = (target: number) => (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
@@ -25,7 +27,7 @@ export function Pagination({ label, page, pageSize, total, href, onPage }: Pagin
   };
   return (
     <nav className="pagination" aria-label={`${label} pages`}>
-      <p className="pagination__summary">{pageSummary(page, pageSize, total)}</p>
+      <p className="pagination__summary">{pageSummary(page, pageSize, total, more)}</p>
       {pages > 1 && (
         <div className="pagination__links">
           {page > 1 && (

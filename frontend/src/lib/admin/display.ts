@@ -221,11 +221,12 @@ export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
 }
 
-/** 'Showing 21–40 of 57'. */
-export function pageSummary(page: number, pageSize: number, total: number): string {
+/** 'Showing 21–40 of 57'; with `more` (the count stopped at `total`), 'Showing 1–20 of more than 1,000'. */
+export function pageSummary(page: number, pageSize: number, total: number, more = false): string {
   if (total <= 0) return "Showing 0 of 0";
   const first = Math.min((page - 1) * pageSize + 1, total);
   const last = Math.min(page * pageSize, total);
+  if (more) return `Showing ${first}–${last} of more than ${total.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
   return `Showing ${first}–${last} of ${total}`;
 }
 

@@ -11,9 +11,14 @@ export type OrdersPage = {
  */
 items: Array<AdminOrder>, 
 /**
- * Orders matching the filter, on all pages.
+ * Orders matching the filter, on all pages; with `more`, as many as were counted.
  */
 total: number, 
+/**
+ * More orders match than `total` (a search of a common word is counted up to 1,000 past
+ * the page's start): "Showing 1–20 of more than 1,000".
+ */
+more: boolean, 
 /**
  * From 1.
  */
