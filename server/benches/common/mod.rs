@@ -201,9 +201,16 @@ pub fn set_cookies(response: &reqwest::Response) -> String {
 
 /// VmRSS of a process, kB.
 pub fn rss_kb(pid: u32) -> u64 {
+    status_kb(pid, "VmRSS")
+}
+
+/// A line of `/proc/{pid}/status` in kB: `VmRSS`, or its parts `RssAnon` (the heap, stacks) and
+/// `RssFile` (mapped files: the binary, shared libraries); 0 when the process is gone.
+#[allow(dead_code)]
+pub fn status_kb(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:")?.trim().strip_suffix("kB")?.trim().parse().ok())
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':')?.trim().strip_suffix("kB")?.trim().parse().ok())
         .unwrap_or(0)
 }

@@ -45,6 +45,9 @@ pub struct History {
     pub busiest_day: Date,
     /// How many stops it has.
     pub busiest_stops: usize,
+    /// A day a week ahead with [`QUIET_DAY_ORDERS`] pickups at every size: the day pages of a
+    /// day as busy at 100,000 orders as at 1,000 (the busiest day grows with the shop).
+    pub quiet_day: Date,
     /// A phone number with a few orders, E.164.
     pub phone: String,
     /// Its newest order's link token (`/t/{token}`).
@@ -52,6 +55,9 @@ pub struct History {
     /// Its newest order's order ID.
     pub reference: String,
 }
+
+/// Pickups booked on the quiet day, whatever the size.
+pub const QUIET_DAY_ORDERS: usize = 5;
 
 /// The n-th order's phone number: each number places three orders in a row.
 fn phone_of(n: usize) -> String {
@@ -71,13 +77,19 @@ pub fn write(
     let mut batch = Batch::default();
     let mut stops_per_day: std::collections::HashMap<Date, usize> = Default::default();
     let mut newest = None;
-    for n in 0..count {
-        // Spread evenly over the year, the last ones today.
-        let day = first_day + Duration::days((n * 366 / count.max(1)) as i64);
+    let quiet_day = today + Duration::days(7);
+    for n in 0..count + QUIET_DAY_ORDERS {
+        // Spread evenly over the year, the last ones today; then the quiet day's, placed today.
+        let quiet = n >= count;
+        let day = match quiet {
+            true => today,
+            false => first_day + Duration::days((n * 366 / count.max(1)) as i64),
+        };
         let placed = PrimitiveDateTime::new(day, Time::from_hms(6 + (n % 12) as u8, (n % 60) as u8, 0).unwrap())
             - Duration::hours(3);
         let age = (today - day).whole_days();
         let status = match (age, n % 100) {
+            _ if quiet => OrderStatus::Pending,
             (_, 0..=5) => OrderStatus::Cancelled,
             (0, _) => OrderStatus::Pending,
             (1, 6..=50) => OrderStatus::PickedUp,
@@ -86,8 +98,8 @@ pub fn write(
             _ => OrderStatus::Delivered,
         };
         let order = generated_order(n, placed, status);
-        let pickup_day = day + Duration::days(1);
-        let delivery_day = day + Duration::days(3);
+        let pickup_day = if quiet { quiet_day } else { day + Duration::days(1) };
+        let delivery_day = pickup_day + Duration::days(2);
         let window = WINDOWS[n % WINDOWS.len()];
         for (kind, stop_day) in [(StopKind::Pickup, pickup_day), (StopKind::Delivery, delivery_day)] {
             let done = stop_day < today && status != OrderStatus::Cancelled;
@@ -116,7 +128,7 @@ pub fn write(
                 stops::done_at.eq(done.then_some(at + Duration::minutes(25))),
                 stops::created_at.eq(placed),
             ));
-            if status != OrderStatus::Cancelled {
+            if status != OrderStatus::Cancelled && !quiet {
                 *stops_per_day.entry(stop_day).or_default() += 1;
             }
         }
@@ -176,7 +188,7 @@ pub fn write(
         .max_by_key(|(day, stops)| (*stops, std::cmp::Reverse(*day)))
         .unwrap_or((today, 0));
     let (token, reference) = newest.unwrap_or_default();
-    Ok(History { busiest_day, busiest_stops, phone: phone_of(count - 1), token, reference })
+    Ok(History { busiest_day, busiest_stops, quiet_day, phone: phone_of(count - 1), token, reference })
 }
 
 /// The statuses an order passed through to reach `status`, in order.

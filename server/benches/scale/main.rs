@@ -12,7 +12,7 @@
 mod common;
 mod history;
 
-use common::{ScratchPostgres, ms, order_body, quick, rss_kb, serve_for_load, wait_until_up};
+use common::{ScratchPostgres, ms, order_body, quick, rss_kb, serve_for_load, status_kb, wait_until_up};
 use diesel::prelude::*;
 use futures::StreamExt;
 use laundry::db::Database;
@@ -30,10 +30,15 @@ fn main() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     assert!(root.join("frontend/dist/server/server.js").exists(), "build the frontend first (make frontend)");
-    let sizes: Vec<usize> = if quick() { vec![100, 1_000, 10_000] } else { vec![1_000, 10_000, 100_000] };
+    let mut sizes: Vec<usize> = if quick() { vec![100, 1_000, 10_000] } else { vec![1_000, 10_000, 100_000] };
+    // SCALE_SIZES=100000 (comma-separated) measures those sizes alone, to look at one closely.
+    if let Ok(asked) = std::env::var("SCALE_SIZES") {
+        sizes = asked.split(',').map(|size| size.trim().parse().expect("SCALE_SIZES holds numbers")).collect();
+    }
     let mut met = true;
     // SCALE_KEEP=folder keeps the SQLite databases there (scale-1000.db, …), to look at a query
-    // with `sqlite3` afterwards; a folder of its own, emptied first.
+    // with `sqlite3` afterwards; a folder of its own, emptied first. It keeps the PostgreSQL
+    // databases too, and names them.
     let folder = tempfile::tempdir().unwrap();
     let kept = std::env::var("SCALE_KEEP").ok().filter(|path| !path.trim().is_empty());
     let place = kept.clone().unwrap_or_else(|| folder.path().display().to_string());
@@ -61,7 +66,10 @@ fn main() {
         for &size in &sizes {
             let (url, scratch) = make_database(size);
             columns.push(measure(&root, &url, size));
-            drop(scratch);
+            if kept.is_some() && scratch.is_some() {
+                println!("kept: {url}");
+                std::mem::forget(scratch);
+            }
         }
         print_table(&sizes, &columns);
         met &= check_targets(&sizes, &columns);
@@ -87,6 +95,8 @@ struct Column {
     rows: BTreeMap<&'static str, (Duration, usize)>,
     orders_per_second: f64,
     rss_kb: u64,
+    /// Of which the heap (`RssAnon`) and mapped files (`RssFile`).
+    rss_parts_kb: (u64, u64),
     busiest_stops: usize,
     /// Issue 34: each report's median.
     reports: BTreeMap<&'static str, Duration>,
@@ -120,12 +130,13 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
 
     let (server, base) = serve_for_load(root, url);
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let day = history.busiest_day.to_string();
+    let (day, quiet) = (history.busiest_day.to_string(), history.quiet_day.to_string());
     let local_phone = format!("0{}", &history.phone[4..]);
     let last_digits = &history.phone[history.phone.len() - 4..];
     let targets: Vec<(&'static str, String)> = vec![
         ("dashboard /admin", "/admin".to_owned()),
         ("dashboard, run tab (busiest day)", format!("/admin?tab=run&date={day}")),
+        ("dashboard, run tab (a day of 5 stops)", format!("/admin?tab=run&date={quiet}")),
         ("dashboard, money tab", "/admin?tab=money".to_owned()),
         ("stats", "/api/admin/stats".to_owned()),
         ("order list, page 1", "/api/admin/orders".to_owned()),
@@ -140,6 +151,7 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
         ("order detail", format!("/api/admin/orders/{}", history.reference)),
         ("customer look-up", format!("/api/admin/customers?phone={local_phone}")),
         ("day's run (busiest day)", format!("/api/admin/run?date={day}")),
+        ("day's run (a day of 5 stops)", format!("/api/admin/run?date={quiet}")),
         ("unconfirmed pickups", "/api/admin/unconfirmed".to_owned()),
         ("outbox report", "/api/admin/outbox".to_owned()),
         ("cash-up", "/api/admin/cash-up".to_owned()),
@@ -147,6 +159,7 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
         ("payments to check", "/api/admin/payments".to_owned()),
         ("messages", "/api/admin/messages".to_owned()),
         ("valet page (busiest day)", format!("/valet?date={day}")),
+        ("valet page (a day of 5 stops)", format!("/valet?date={quiet}")),
         ("customer: order page /t/", format!("/t/{}", history.token)),
         ("customer: receipt", format!("/t/{}/receipt", history.token)),
     ];
@@ -191,8 +204,18 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
         let export = time_export(&client, &base, &cookie, today, server.0.id()).await;
         (rows, place_orders(&client, &base, size).await, reports, export)
     });
-    let rss_kb = rss_kb(server.0.id());
-    Column { seed_seconds, rows, orders_per_second, rss_kb, busiest_stops: history.busiest_stops, reports, export }
+    let pid = server.0.id();
+    let (rss_kb, rss_parts_kb) = (rss_kb(pid), (status_kb(pid, "RssAnon"), status_kb(pid, "RssFile")));
+    Column {
+        seed_seconds,
+        rows,
+        orders_per_second,
+        rss_kb,
+        rss_parts_kb,
+        busiest_stops: history.busiest_stops,
+        reports,
+        export,
+    }
 }
 
 /// Issue 34: the Reports tab for this month and for the year, medians of [`SAMPLES`].
@@ -315,6 +338,9 @@ fn print_table(sizes: &[usize], columns: &[Column]) {
     };
     row("placing orders (4 at a time)", &|c| format!("{:.0} orders/s", c.orders_per_second));
     row("server RSS after the run", &|c| format!("{:.1} MB", c.rss_kb as f64 / 1024.0));
+    row("  of which heap / mapped files", &|c| {
+        format!("{:.1} / {:.1} MB", c.rss_parts_kb.0 as f64 / 1024.0, c.rss_parts_kb.1 as f64 / 1024.0)
+    });
     row("stops on the busiest day", &|c| c.busiest_stops.to_string());
     row("history written in", &|c| format!("{:.1} s", c.seed_seconds));
     println!("\nIssue 34: the owner's reports, medians (ms), and the year's ledger as CSV");

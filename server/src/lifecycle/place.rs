@@ -19,7 +19,6 @@ use crate::notify::texts::Texts;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
-use uuid::Uuid;
 
 #[derive(Insertable)]
 #[diesel(table_name = orders)]
@@ -163,7 +162,7 @@ fn place_within(
     }
     // The number's lock before the windows' (the discount and the prompt limits count under it).
     lock_phone(connection, order.phone.as_str())?;
-    let id = Uuid::new_v4().to_string();
+    let id = crate::db::new_key();
     let reference = unused_reference(connection)?;
     let mut lines = order.lines();
     match terms.pricing {

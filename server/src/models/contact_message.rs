@@ -8,7 +8,6 @@ use crate::models::{Page, implicit_keys};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
-use uuid::Uuid;
 
 /// A stored message.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
@@ -81,7 +80,7 @@ impl ContactMessage {
                 return Ok(Stored::Replayed(earlier));
             }
             let row = ContactMessage {
-                id: Uuid::new_v4().to_string(),
+                id: crate::db::new_key(),
                 name: contact.name.clone(),
                 email: contact.email.clone(),
                 phone: contact.phone.as_ref().map(|p| p.as_str().to_owned()),

@@ -11,7 +11,6 @@ use crate::models::order::Order;
 use crate::models::outbox::{Enqueued, OptOut, OutboxMessage};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
-use uuid::Uuid;
 
 /// One stored text.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -181,7 +180,7 @@ impl Inbox {
         write_transaction(connection, |connection| {
             let Some(entry) = Self::entry(connection, id)? else { return Err(AnswerError::NotFound) };
             let phone = entry.text.from_phone.as_str();
-            let answer_id = Uuid::new_v4().to_string();
+            let answer_id = crate::db::new_key();
             let order_id = entry.order.as_ref().map(|order| order.id.as_str());
             let sms = OutboxMessage::sms(
                 MessageKind::SmsAnswer,

@@ -13,10 +13,12 @@ use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::{Order, OrderLine};
 use crate::models::reclean::Reclean;
 use crate::models::stop::Stop;
+use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Bool, Text};
 use std::collections::HashMap;
+use time::PrimitiveDateTime;
 
 /// A query of the staff's list, before its order and page.
 type Filtered = orders::BoxedQuery<'static, DbBackend>;
@@ -233,13 +235,6 @@ struct Counted {
     n: i64,
 }
 
-/// An order's key.
-#[derive(QueryableByName)]
-struct Key {
-    #[diesel(sql_type = Text)]
-    id: String,
-}
-
 impl SearchMatches {
     /// A search of names and places alone, counted from the trigram index up to `at_most`:
     /// `(orders, more)`, `more` when others match too. `order_search` holds one row per order (its
@@ -285,37 +280,45 @@ impl SearchMatches {
             return Ok(None);
         }
         let walk = promised.saturating_mul(4).saturating_add(size).min(everything);
-        let keys: Vec<Key> = match connection {
-            DbConnection::Sqlite(_) => diesel::sql_query(
-                "SELECT id FROM (SELECT id, created_at, customer_name, location, phone \
-                 FROM orders INDEXED BY orders_created ORDER BY created_at DESC, id DESC LIMIT ?) AS walked \
-                 WHERE instr(lower(customer_name) || ' | ' || lower(location) || ' | ' || phone, ?) > 0 \
-                 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-            )
-            .bind::<BigInt, _>(walk)
-            .bind::<Text, _>(self.needle.clone().unwrap_or_default())
-            .bind::<BigInt, _>(size)
-            .bind::<BigInt, _>(offset)
-            .load(connection)?,
-            DbConnection::Postgres(_) => diesel::sql_query(
-                "SELECT id FROM (SELECT id, created_at, customer_name, location, phone \
-                 FROM orders ORDER BY created_at DESC, id DESC LIMIT $1) AS walked \
-                 WHERE (lower(customer_name) || ' | ' || lower(location) || ' | ' || phone) LIKE $2 \
-                 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4",
-            )
-            .bind::<BigInt, _>(walk)
-            .bind::<Text, _>(self.words.clone().unwrap_or_default())
-            .bind::<BigInt, _>(size)
-            .bind::<BigInt, _>(offset)
-            .load(connection)?,
+        // The walk stops at the page's end, or at the `walk`-th newest order (from its time: a
+        // LIMIT on the walk itself would make the page's ORDER BY read all of it first).
+        let oldest_walked: Option<PrimitiveDateTime> = match walk < everything {
+            true => orders::table
+                .select(orders::created_at)
+                .order(orders::created_at.desc())
+                .offset(walk - 1)
+                .first(connection)
+                .optional()?,
+            false => None,
         };
+        // The test the index answers, on the order's own columns.
+        let holds = match connection {
+            DbConnection::Sqlite(_) => sql::<Bool>(
+                "instr(lower(orders.customer_name) || ' | ' || lower(orders.location) || ' | ' || orders.phone, ",
+            )
+            .bind::<Text, _>(self.needle.clone().unwrap_or_default())
+            .sql(") > 0"),
+            DbConnection::Postgres(_) => sql::<Bool>(
+                "(lower(orders.customer_name) || ' | ' || lower(orders.location) || ' | ' || orders.phone) LIKE ",
+            )
+            .bind::<Text, _>(self.words.clone().unwrap_or_default())
+            .sql(""),
+        };
+        let mut walked = orders::table.filter(holds).into_boxed();
+        if let Some(oldest) = oldest_walked {
+            walked = walked.filter(orders::created_at.ge(oldest));
+        }
+        let page: Vec<Order> = walked
+            .order((orders::created_at.desc(), orders::id.desc()))
+            .limit(size)
+            .offset(offset)
+            .select(Order::as_select())
+            .load(connection)?;
         // A short page is the last one only if the walk reached the oldest order.
-        if (keys.len() as i64) < size && walk < everything {
+        if (page.len() as i64) < size && oldest_walked.is_some() {
             return Ok(None);
         }
-        let ids: Vec<&str> = keys.iter().map(|key| key.id.as_str()).collect();
-        let mut orders = Order::find_many(connection, &ids)?;
-        Ok(Some(ids.iter().filter_map(|id| orders.remove(*id)).collect()))
+        Ok(Some(page))
     }
 }
 

@@ -10,7 +10,6 @@ use crate::domain::{OrderStatus, StopKind, StopState, WindowAvailability};
 use diesel::prelude::*;
 use std::collections::HashMap;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
-use uuid::Uuid;
 
 /// A stored stop.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -173,7 +172,7 @@ impl Stop {
         for (kind, slot) in [(StopKind::Pickup, pickup), (StopKind::Delivery, delivery)] {
             diesel::insert_into(stops::table)
                 .values((
-                    stops::id.eq(Uuid::new_v4().to_string()),
+                    stops::id.eq(crate::db::new_key()),
                     stops::order_id.eq(order_id),
                     stops::kind.eq(kind),
                     stops::day.eq(slot.day),
@@ -189,10 +188,12 @@ impl Stop {
 
     /// Books the order's pickup in the first window from `now` on that has room, and its delivery
     /// after it, inside the caller's transaction: what an order placed without choosing a window
-    /// gets. Each window is counted under its lock (see [`reserve`]); one that a booking at the same
-    /// moment filled, after the windows were looked at, is passed over for the next, so an order is
-    /// refused only when every window of the horizon is full. The locks are taken in time order,
-    /// so two bookings walking the windows never wait for each other in a circle.
+    /// gets. The windows the schedule takes at `now` are tried in time order, each counted under
+    /// its lock (see [`reserve`]) and passed over when full, so an order is refused only when every
+    /// window of the horizon is full. Only the windows tried are counted: when the first has room,
+    /// one window, not the whole horizon (whose stops grow with a shop's orders a day). The locks
+    /// are taken in time order, so two bookings walking the windows never wait for each other in a
+    /// circle.
     pub fn book_first_open(
         connection: &mut DbConnection,
         order_id: &str,
@@ -200,12 +201,15 @@ impl Stop {
         rush: bool,
         now: OffsetDateTime,
     ) -> Result<Slot, BookError> {
-        let windows = Stop::bookable_windows(connection, schedule, now)?;
-        for window in windows.iter().filter(|window| window.is_open()) {
-            let wanted = (window.slot.day, window.slot.window.start);
-            match Stop::book(connection, order_id, schedule, wanted, rush, now) {
-                Err(BookError::Refused(SlotRefusal::Full(_))) => continue,
-                other => return other,
+        for day in schedule.bookable_days(now) {
+            for plan in &schedule.windows {
+                if schedule.check(day, plan.window.start, now).is_err() {
+                    continue;
+                }
+                match Stop::book(connection, order_id, schedule, (day, plan.window.start), rush, now) {
+                    Err(BookError::Refused(SlotRefusal::Full(_))) => continue,
+                    other => return other,
+                }
             }
         }
         Err(BookError::Refused(SlotRefusal::Full(format!("next {} days'", schedule.horizon_days))))

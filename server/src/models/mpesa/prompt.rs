@@ -151,7 +151,7 @@ impl MpesaPrompt {
             tracing::warn!(order = %order.reference, phone = %crate::domain::PhoneNumber::masked(&order.phone), %again, "an M-PESA prompt was held: the phone had as many as the limits allow");
         }
         let prompt = MpesaPrompt {
-            id: uuid::Uuid::new_v4().to_string(),
+            id: crate::db::new_key(),
             order_id: order.id.clone(),
             phone: order.phone.clone(),
             amount,

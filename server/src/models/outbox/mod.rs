@@ -19,7 +19,6 @@ use crate::domain::{Channel, Delivery, MessageKind, OutboxStatus};
 use diesel::prelude::*;
 use serde_json::Value;
 use time::PrimitiveDateTime;
-use uuid::Uuid;
 
 /// One message to send: an e-mail or an SMS.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
@@ -85,7 +84,7 @@ impl OutboxMessage {
         now: PrimitiveDateTime,
     ) -> Self {
         OutboxMessage {
-            id: Uuid::new_v4().to_string(),
+            id: crate::db::new_key(),
             channel: Channel::Email,
             kind,
             order_id: order_id.map(str::to_owned),
