@@ -119,11 +119,11 @@ fn measure(root: &Path, url: &str, size: usize) -> Column {
     let started = Instant::now();
     let history = history::write(&mut connection, size, today, now, &valets).unwrap();
     let seed_seconds = started.elapsed().as_secs_f64();
-    // A database that grew over a year has its statistics (autovacuum analyses PostgreSQL's
-    // tables as they grow); one written in a minute has not yet. SQLite keeps none unless asked,
-    // and the server does not ask.
+    // A database that grew over a year has its statistics and its visibility map (autovacuum
+    // vacuums and analyses PostgreSQL's tables as they grow); one written in a minute has not
+    // yet. SQLite keeps none unless asked, and the server does not ask.
     if let laundry::db::DbConnection::Postgres(_) = &mut *connection {
-        diesel::sql_query("ANALYZE").execute(&mut *connection).unwrap();
+        diesel::sql_query("VACUUM ANALYZE").execute(&mut *connection).unwrap();
     }
     drop(connection);
     drop(database);

@@ -5,6 +5,11 @@
 -- folded again by the tokenizer's own Unicode case folding: `case_sensitive 1`. The search's text
 -- is lowered the same way (ASCII letters), so "ÉLODIE" finds "Élodie" and "kilimani" finds
 -- "Kilimani", as before; "élodie" no longer finds "Élodie".
+--
+-- The walk follows the list's order, (created_at, id), from one index: no sort of the orders in
+-- between.
+DROP INDEX orders_created;
+CREATE INDEX orders_created ON orders (created_at, id);
 DROP TRIGGER order_search_insert;
 DROP TRIGGER order_search_update;
 DROP TRIGGER order_search_delete;
@@ -29,3 +34,9 @@ END;
 CREATE TRIGGER order_search_delete AFTER DELETE ON orders BEGIN
     DELETE FROM order_search WHERE order_id = OLD.id;
 END;
+
+-- The windows' bookings are counted from the index alone (the state was read from each stop):
+-- the order form, the dashboard's "Move to" and every booking count a horizon of pickups, which
+-- grows with a shop's orders a day.
+DROP INDEX stops_day_window;
+CREATE INDEX stops_day_window ON stops (day, kind, window_start, state);

@@ -23,3 +23,8 @@ END;
 CREATE TRIGGER order_search_delete AFTER DELETE ON orders BEGIN
     DELETE FROM order_search WHERE order_id = OLD.id;
 END;
+
+DROP INDEX orders_created;
+CREATE INDEX orders_created ON orders (created_at);
+DROP INDEX stops_day_window;
+CREATE INDEX stops_day_window ON stops (day, kind, window_start);
