@@ -168,7 +168,7 @@ test("the cash-up shows each valet's cash from the day's deliveries, and what th
   // The part payment leaves KSh 100 owing, listed with the balances.
   await expect(desk.getByRole("region", { name: "Orders owing" })).toContainText(`#${orders[1]}`);
   await expect(desk.getByRole("region", { name: "Orders owing" }).locator(".balances__total")).toHaveText(
-    "Owed in all KSh 100",
+    "Owed in all (1 order) KSh 100",
   );
 
   // Otieno hands in KSh 900: he still holds KSh 50.

@@ -5,10 +5,10 @@
 use crate::db::DbConnection;
 use crate::db::schema::{cash_handovers, ledger_entries, order_balances, orders};
 use crate::domain::schedule::day_bounds;
-use crate::domain::{Balance, EntryKind, Method, Takings};
+use crate::domain::{Balance, EntryKind, Method, OrderStatus, Takings};
 use diesel::dsl::{sql, sum};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool};
+use diesel::sql_types::{BigInt, Bool, Nullable};
 use std::collections::HashMap;
 use time::{Date, PrimitiveDateTime};
 
@@ -254,6 +254,25 @@ impl Entry {
             .limit(limit)
             .select((order_balances::order_id, order_balances::due))
             .load(connection)
+    }
+
+    /// The orders that owe (of `status`, or of any status but cancelled: nobody chases a
+    /// cancelled order's money), and what they owe in all, KSh: from the kept balances that owe,
+    /// each order's status looked up by its key, a few hundred look-ups on a busy shop's day. (As
+    /// a join, PostgreSQL read every order to hash them: 34 ms at 100,000 orders.)
+    pub fn owing(connection: &mut DbConnection, status: Option<OrderStatus>) -> QueryResult<(i64, i64)> {
+        let status_of =
+            orders::table.filter(orders::id.eq(order_balances::order_id)).select(orders::status).single_value();
+        let owing = order_balances::table.filter(order_balances::due.gt(0)).into_boxed();
+        let owing = match status {
+            Some(status) => owing.filter(status_of.eq(status)),
+            None => owing.filter(status_of.ne(OrderStatus::Cancelled)),
+        };
+        // SUM of a BIGINT is a NUMERIC on PostgreSQL.
+        let (orders, due): (i64, Option<i64>) = owing
+            .select((diesel::dsl::count_star(), sql::<Nullable<BigInt>>("CAST(SUM(order_balances.due) AS BIGINT)")))
+            .first(connection)?;
+        Ok((orders, due.unwrap_or(0)))
     }
 
     /// The same as [`Entry::unsettled`] with no limit, summed from every entry: what the kept

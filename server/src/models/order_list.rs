@@ -71,9 +71,9 @@ impl ListedOrder {
         // "paid" is every order of those statuses less the few that owe.
         let (total, more) = match (filter.payment, search, &words_alone) {
             (None, None, _) => (Self::kept_count(connection, filter.status, false)?, false),
-            (Some(PaymentStatus::Unpaid), None, _) => (Self::owing_count(connection, filter.status)?, false),
+            (Some(PaymentStatus::Unpaid), None, _) => (Entry::owing(connection, filter.status)?.0, false),
             (Some(PaymentStatus::Paid), None, _) => {
-                let owing = Self::owing_count(connection, filter.status)?;
+                let (owing, _) = Entry::owing(connection, filter.status)?;
                 (Self::kept_count(connection, filter.status, filter.status.is_none())? - owing, false)
             }
             (_, _, Some(matches)) => {
@@ -119,19 +119,6 @@ impl ListedOrder {
 }
 
 impl ListedOrder {
-    /// The orders that owe (of `status`, or of any status but cancelled), counted from the kept
-    /// balances that owe, each order's status looked up by its key: a few hundred look-ups on a
-    /// busy shop's day. (As a join, PostgreSQL read every order to hash them: 34 ms at 100,000.)
-    fn owing_count(connection: &mut DbConnection, status: Option<OrderStatus>) -> QueryResult<i64> {
-        let status_of =
-            orders::table.filter(orders::id.eq(order_balances::order_id)).select(orders::status).single_value();
-        let owing = order_balances::table.filter(order_balances::due.gt(0));
-        match status {
-            Some(status) => owing.filter(status_of.eq(status)).count().get_result(connection),
-            None => owing.filter(status_of.ne(OrderStatus::Cancelled)).count().get_result(connection),
-        }
-    }
-
     /// The orders of `status` (without one: all orders, or all but the cancelled ones), from the
     /// counts the triggers keep.
     fn kept_count(connection: &mut DbConnection, status: Option<OrderStatus>, but_cancelled: bool) -> QueryResult<i64> {

@@ -117,8 +117,11 @@ impl CashUp {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Balances {
-    /// Orders with something still to pay, oldest first (cancelled ones left out).
+    /// Orders with something still to pay, oldest first (cancelled ones left out): the oldest
+    /// [`Balances::LIMIT`].
     pub owing: Vec<OrderBalance>,
+    /// How many orders owe, in all (the orders tab's "Unpaid" lists every one).
+    pub owing_count: i64,
     /// What they owe, in all, KSh.
     pub owing_total: i64,
     /// Orders that owe money back (paid more than the bill, or cancelled after paying): refunds
@@ -157,13 +160,15 @@ pub struct CreditHeld {
 }
 
 impl Balances {
-    /// How many orders each list shows.
-    pub const LIMIT: i64 = 200;
+    /// How many orders each list shows: the oldest, which are the ones to chase. (A busy shop
+    /// has hundreds owing at once, orders not yet delivered; the money tab drew 200 of them.)
+    pub const LIMIT: i64 = 50;
 
-    /// The lists from the ledger's sums (`owing` and `owed_back`: order keys with their due) and
-    /// the `orders` they name.
+    /// The lists from the ledger's sums (`owing` and `owed_back`: order keys with their due), the
+    /// `orders` they name, and how many orders owe how much in all (`owing_in_all`).
     pub fn new(
         owing: &[(String, i64)],
+        owing_in_all: (i64, i64),
         owed_back: &[(String, i64)],
         credit: &[(String, i64)],
         orders: &HashMap<String, Order>,
@@ -184,7 +189,8 @@ impl Balances {
             .filter(|balance| balance.status != crate::domain::OrderStatus::Cancelled)
             .collect();
         Balances {
-            owing_total: owing.iter().map(|balance| balance.amount).sum(),
+            owing_count: owing_in_all.0,
+            owing_total: owing_in_all.1,
             owing,
             owed_back: owed_back.iter().filter_map(view).collect(),
             credit: credit

@@ -337,7 +337,42 @@ async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backe
     assert_eq!((before["holders"].clone(), before["takings"]["total"].clone()), (json!([]), json!(0)));
 }
 
+/// A busy shop has more orders owing than the money tab lists: it lists the oldest 50, and says
+/// how many owe how much in all, cancelled orders left out (and so does the unpaid list's count).
+async fn the_balances_count_every_order_owing_beyond_those_listed(backend: Backend) {
+    use diesel::connection::SimpleConnection;
+    let Some(app) = crate::helpers::spawn_app_on(backend).await else { return };
+    let (staff, _) = owner(&app).await;
+    app.with_db(|c| {
+        for n in 0..61 {
+            let status = if n == 60 { "cancelled" } else { "pending" };
+            let at = format!("2026-11-20 {:02}:{:02}:00", 6 + n / 60, n % 60);
+            c.batch_execute(&format!(
+                "INSERT INTO orders (id, reference, customer_name, phone, location, service_type, service_label, \
+                 quantity, payment_method, price_per_kg, total_amount, status, created_at, updated_at, \
+                 estimate_amount) VALUES ('owing-{n:02}', 'OW{n:06}', 'Amina', '+254712345678', 'Kilimani', \
+                 'wash-fold', 'Wash & Fold', 3, 'pay-delivery', 150, 450, '{status}', '{at}', '{at}', 450); \
+                 INSERT INTO ledger_entries (order_id, kind, amount, note, recorded_at) \
+                 VALUES ('owing-{n:02}', 'charge', {}, 'test', '{at}')",
+                100 + n
+            ))
+            .unwrap();
+        }
+    });
+    let balances = get_json(&app, &staff, "/api/admin/balances").await;
+    assert_eq!(balances["owing"].as_array().unwrap().len(), 50, "the oldest 50 are listed");
+    assert_eq!(balances["owing"][0]["orderId"], json!("OW000000"), "oldest first");
+    // 60 orders owe KSh 100 to 159; the cancelled 61st is not chased.
+    assert_eq!(balances["owingCount"], json!(60));
+    assert_eq!(balances["owingTotal"], json!((100..160).sum::<i64>()));
+    let unpaid = get_json(&app, &staff, "/api/admin/orders?payment=unpaid").await;
+    assert_eq!((unpaid["total"].clone(), unpaid["more"].clone()), (json!(60), json!(false)));
+    let paid = get_json(&app, &staff, "/api/admin/orders?payment=paid").await;
+    assert_eq!(paid["total"], json!(0), "none of the others is paid");
+}
+
 crate::on_each_backend!(
+    the_balances_count_every_order_owing_beyond_those_listed,
     a_paid_estimate_weighed_heavier_asks_for_the_difference_and_counts_each_shilling_once,
     a_part_till_payment_before_delivery_leaves_the_valet_only_the_rest,
     money_paid_beyond_the_bill_becomes_credit_that_the_next_order_uses,

@@ -1,8 +1,9 @@
-// The money tab's balances, from the ledgers: the orders that still owe money (oldest first, with
-// what they owe in all), the refunds due (orders that owe money back), and the store credit phone
+// The money tab's balances, from the ledgers: the orders that still owe money (the oldest 50, with
+// how many owe what in all, and a link to the unpaid list when there are more), the refunds due (orders that owe money back), and the store credit phone
 // numbers hold. Each order ID opens the order's detail, where its money is settled.
 import { dateOrNA, shortOrderId } from "../../lib/admin/display";
 import type { Balances, OrderBalance } from "../../lib/admin/types";
+import { adminHref } from "../../lib/admin/urls";
 import { formatKsh } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
 
@@ -56,9 +57,17 @@ export function BalancesSection({ balances, onOpen }: { balances: Balances | nul
           <section className="card" aria-labelledby="balances-owing">
             <h3 id="balances-owing">Orders owing</h3>
             <OrderBalances orders={balances.owing} empty="No order owes money." onOpen={onOpen} />
+            {balances.owingCount > balances.owing.length && (
+              <p className="balances__more">
+                {`The oldest ${balances.owing.length} of ${balances.owingCount} orders owing are shown; `}
+                <a href={adminHref("orders", { status: null, payment: "unpaid", page: 1 })}>the unpaid orders</a> list
+                them all.
+              </p>
+            )}
             {balances.owing.length > 0 && (
               <p className="balances__total">
-                <span>Owed in all</span> <strong>{formatKsh(balances.owingTotal)}</strong>
+                <span>{`Owed in all (${balances.owingCount} ${balances.owingCount === 1 ? "order" : "orders"})`}</span>{" "}
+                <strong>{formatKsh(balances.owingTotal)}</strong>
               </p>
             )}
           </section>

@@ -7,9 +7,14 @@ import type { OrderBalance } from "./OrderBalance";
  */
 export type Balances = { 
 /**
- * Orders with something still to pay, oldest first (cancelled ones left out).
+ * Orders with something still to pay, oldest first (cancelled ones left out): the oldest
+ * [`Balances::LIMIT`].
  */
 owing: Array<OrderBalance>, 
+/**
+ * How many orders owe, in all (the orders tab's "Unpaid" lists every one).
+ */
+owingCount: number, 
 /**
  * What they owe, in all, KSh.
  */

@@ -373,5 +373,6 @@ pub(super) fn load_balances(connection: &mut DbConnection) -> Result<Balances, D
     let credit = Entry::credit_held(connection)?;
     let ids: Vec<&str> = owing.iter().chain(&owed_back).map(|(id, _)| id.as_str()).collect();
     let orders = Order::find_many(connection, &ids)?;
-    Ok(Balances::new(&owing, &owed_back, &credit, &orders))
+    let owing_in_all = Entry::owing(connection, None)?;
+    Ok(Balances::new(&owing, owing_in_all, &owed_back, &credit, &orders))
 }
