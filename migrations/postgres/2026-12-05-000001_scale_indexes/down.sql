@@ -1,4 +1,4 @@
-DROP STATISTICS orders_search_words;
+DROP STATISTICS IF EXISTS orders_search_words;
 DROP INDEX orders_created;
 CREATE INDEX orders_created ON orders (created_at);
 DROP INDEX stops_day_window;

@@ -6,10 +6,17 @@
 -- between.
 DROP INDEX orders_created;
 CREATE INDEX orders_created ON orders (created_at, id);
--- Statistics on the words the walk tests (PostgreSQL 14 or later): without them the planner takes
--- a `LIKE '%kilimani%'` to match almost nothing, so it reads and sorts every order of the walk
--- instead of stopping after a page's worth (7 ms rather than 0.1 at 100,000 orders).
-CREATE STATISTICS orders_search_words ON ((lower(customer_name) || ' | ' || lower(location) || ' | ' || phone)) FROM orders;
+-- Statistics on the words the walk tests: without them the planner takes a `LIKE '%kilimani%'` to
+-- match almost nothing, so it reads and sorts every order of the walk instead of stopping after a
+-- page's worth (7 ms rather than 0.1 at 100,000 orders). Statistics on an expression need
+-- PostgreSQL 14; on 13 the search still finds the same orders, only slower.
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int >= 140000 THEN
+        EXECUTE 'CREATE STATISTICS orders_search_words ON ((lower(customer_name) || '' | '' || lower(location) || '' | '' || phone)) FROM orders';
+    END IF;
+END
+$$;
 ANALYZE orders;
 
 -- The windows' bookings are counted from the index alone (the state was read from each stop):

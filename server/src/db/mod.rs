@@ -476,7 +476,10 @@ mod tests {
             std::thread::spawn(move || {
                 let mut second = database.connection().unwrap();
                 go.recv().unwrap();
-                write_transaction(&mut second, |c| c.batch_execute("INSERT INTO turns VALUES ('second')"))
+                write_transaction(&mut second, |c| c.batch_execute("INSERT INTO turns VALUES ('second')"))?;
+                // The busy timeout is back for the statements outside write transactions.
+                let timeout: Vec<Timeout> = diesel::sql_query("PRAGMA busy_timeout").load(&mut second)?;
+                Ok::<_, diesel::result::Error>(timeout[0].timeout)
             })
         };
         write_transaction(&mut first, |c| {
@@ -487,7 +490,7 @@ mod tests {
             Ok::<_, diesel::result::Error>(())
         })
         .unwrap();
-        writer.join().unwrap().unwrap();
+        assert_eq!(writer.join().unwrap().unwrap(), BUSY_TIMEOUT_MS as i64, "the waiting connection's timeout");
         let turns: Vec<String> = diesel::sql_query("SELECT who FROM turns")
             .load::<Turn>(&mut first)
             .unwrap()
@@ -495,9 +498,6 @@ mod tests {
             .map(|t| t.who)
             .collect();
         assert_eq!(turns, ["first", "second"]);
-        // The busy timeout is back for the statements outside write transactions.
-        let timeout: Vec<Timeout> = diesel::sql_query("PRAGMA busy_timeout").load(&mut first).unwrap();
-        assert_eq!(timeout[0].timeout, BUSY_TIMEOUT_MS as i64);
     }
 
     #[derive(QueryableByName)]

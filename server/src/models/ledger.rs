@@ -275,6 +275,20 @@ impl Entry {
         Ok((orders, due.unwrap_or(0)))
     }
 
+    /// The oldest `limit` orders that owe, with what, cancelled ones left out (nobody chases
+    /// them; see [`Entry::owing`]): what the money tab lists.
+    pub fn owing_oldest(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<(String, i64)>> {
+        let status_of =
+            orders::table.filter(orders::id.eq(order_balances::order_id)).select(orders::status).single_value();
+        order_balances::table
+            .filter(order_balances::due.gt(0))
+            .filter(status_of.ne(OrderStatus::Cancelled))
+            .order(order_balances::first_entry.asc())
+            .limit(limit)
+            .select((order_balances::order_id, order_balances::due))
+            .load(connection)
+    }
+
     /// The same as [`Entry::unsettled`] with no limit, summed from every entry: what the kept
     /// balances must equal (tests).
     pub fn unsettled_recounted(connection: &mut DbConnection, owing: bool) -> QueryResult<Vec<(String, i64)>> {

@@ -347,15 +347,17 @@ fn reserve(
 ) -> Result<Slot, BookError> {
     let (slot, capacity) = schedule.check(day, start, now)?;
     lock_until_commit(connection, &format!("pickup window {day} {start}"))?;
-    // Order keys are UUIDs: "" is no order's.
-    let taken: i64 = stops::table
+    // Counted from `stops_day_window` alone, which holds the state; a move leaves its own stop out.
+    let mut booked = stops::table
         .filter(stops::day.eq(day))
         .filter(stops::kind.eq(StopKind::Pickup))
         .filter(stops::window_start.eq(i32::from(start)))
         .filter(stops::state.ne(StopState::Cancelled))
-        .filter(stops::order_id.ne(moving.unwrap_or("")))
-        .count()
-        .get_result(connection)?;
+        .into_boxed();
+    if let Some(order_id) = moving {
+        booked = booked.filter(stops::order_id.ne(order_id));
+    }
+    let taken: i64 = booked.count().get_result(connection)?;
     if taken >= i64::from(capacity) {
         return Err(SlotRefusal::Full(slot.label()).into());
     }

@@ -67,8 +67,8 @@ pub struct OrdersPage {
     pub items: Vec<AdminOrder>,
     /// Orders matching the filter, on all pages; with `more`, as many as were counted.
     pub total: i64,
-    /// More orders match than `total` (a search of a common word is counted up to 1,000 past
-    /// the page's start): "Showing 1–20 of more than 1,000".
+    /// More orders match than `total` (a search of a common word is counted to the next
+    /// thousand past the page's end): "Showing 1–20 of more than 1,000".
     pub more: bool,
     /// From 1.
     pub page: i64,

@@ -59,9 +59,8 @@ export function BalancesSection({ balances, onOpen }: { balances: Balances | nul
             <OrderBalances orders={balances.owing} empty="No order owes money." onOpen={onOpen} />
             {balances.owingCount > balances.owing.length && (
               <p className="balances__more">
-                {`The oldest ${balances.owing.length} of ${balances.owingCount} orders owing are shown; `}
-                <a href={adminHref("orders", { status: null, payment: "unpaid", page: 1 })}>the unpaid orders</a> list
-                them all.
+                {`Showing the ${balances.owing.length} oldest of ${balances.owingCount} orders owing. See them all in `}
+                <a href={adminHref("orders", { status: null, payment: "unpaid", page: 1 })}>Unpaid orders</a>.
               </p>
             )}
             {balances.owing.length > 0 && (

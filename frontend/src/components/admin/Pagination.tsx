@@ -16,10 +16,14 @@ interface PaginationProps {
   onPage: (page: number) => void;
 }
 
+/** The highest page the dashboard's lists serve (`MAX_PAGE` in `routes/admin/query.rs`). */
+const MAX_PAGE = 10_000;
+
 /** The summary line and the two links; nothing when the list is empty. */
 export function Pagination({ label, page, pageSize, total, more = false, href, onPage }: PaginationProps) {
   if (total <= 0) return null;
-  const pages = more ? Math.max(pageCount(total, pageSize), page + 1) : pageCount(total, pageSize);
+  // With `more`, a next page while this one is full, up to the last page the server serves.
+  const pages = more ? Math.min(Math.max(pageCount(total, pageSize), page + 1), MAX_PAGE) : pageCount(total, pageSize);
   const go = (target: number) => (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();

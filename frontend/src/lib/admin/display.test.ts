@@ -53,7 +53,8 @@ test("the pagination line counts the items shown and the total", () => {
   assert.equal(pageSummary(1, 20, 5), "Showing 1–5 of 5");
   assert.equal(pageSummary(1, 20, 0), "Showing 0 of 0");
   assert.equal(pageSummary(1, 20, 1000, true), "Showing 1–20 of more than 1,000");
-  assert.equal(pageSummary(51, 20, 2000, true), "Showing 1001–1020 of more than 2,000");
+  assert.equal(pageSummary(51, 20, 2000, true), "Showing 1,001–1,020 of more than 2,000");
+  assert.equal(pageSummary(60, 20, 1200), "Showing 1,181–1,200 of 1,200");
   assert.equal(pageCount(57, 20), 3);
   assert.equal(pageCount(40, 20), 2);
   assert.equal(pageCount(0, 20), 1);

@@ -224,10 +224,10 @@ export function pageCount(total: number, pageSize: number): number {
 /** 'Showing 21–40 of 57'; with `more` (the count stopped at `total`), 'Showing 1–20 of more than 1,000'. */
 export function pageSummary(page: number, pageSize: number, total: number, more = false): string {
   if (total <= 0) return "Showing 0 of 0";
-  const first = Math.min((page - 1) * pageSize + 1, total);
-  const last = Math.min(page * pageSize, total);
-  if (more) return `Showing ${first}–${last} of more than ${total.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
-  return `Showing ${first}–${last} of ${total}`;
+  const grouped = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const first = grouped(Math.min((page - 1) * pageSize + 1, total));
+  const last = grouped(Math.min(page * pageSize, total));
+  return `Showing ${first}–${last} of ${more ? "more than " : ""}${grouped(total)}`;
 }
 
 /** M-PESA transaction codes are 10 letters and digits, written in capitals. */

@@ -15,8 +15,8 @@ items: Array<AdminOrder>,
  */
 total: number, 
 /**
- * More orders match than `total` (a search of a common word is counted up to 1,000 past
- * the page's start): "Showing 1–20 of more than 1,000".
+ * More orders match than `total` (a search of a common word is counted to the next
+ * thousand past the page's end): "Showing 1–20 of more than 1,000".
  */
 more: boolean, 
 /**

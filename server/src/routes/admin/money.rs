@@ -368,7 +368,7 @@ pub(super) fn load_cash_up(connection: &mut DbConnection, day: Date) -> Result<C
 
 /// The balances not settled: orders owing, refunds due, and the store credit held.
 pub(super) fn load_balances(connection: &mut DbConnection) -> Result<Balances, DbError> {
-    let owing = Entry::unsettled(connection, true, Balances::LIMIT)?;
+    let owing = Entry::owing_oldest(connection, Balances::LIMIT)?;
     let owed_back = Entry::unsettled(connection, false, Balances::LIMIT)?;
     let credit = Entry::credit_held(connection)?;
     let ids: Vec<&str> = owing.iter().chain(&owed_back).map(|(id, _)| id.as_str()).collect();
