@@ -2,8 +2,12 @@
 
 /** 'KSh 1,500': whole shillings with thousands separators, the same on the server and in the browser. */
 export function formatKsh(amount: number): string {
-  const whole = Math.round(amount).toString();
-  return `KSh ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+  return `KSh ${formatCount(Math.round(amount))}`;
+}
+
+/** A whole number with its thousands grouped: '1,000'. */
+export function formatCount(count: number): string {
+  return count.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /** An anchor id for a price-list item: 'Bed Cover (King)' → 'item-bed-cover-king'. */

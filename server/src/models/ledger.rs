@@ -257,32 +257,19 @@ impl Entry {
     }
 
     /// The orders that owe (of `status`, or of any status but cancelled: nobody chases a
-    /// cancelled order's money), and what they owe in all, KSh: from the kept balances that owe,
-    /// each order's status looked up by its key, a few hundred look-ups on a busy shop's day. (As
-    /// a join, PostgreSQL read every order to hash them: 34 ms at 100,000 orders.)
+    /// cancelled order's money), and what they owe in all, KSh.
     pub fn owing(connection: &mut DbConnection, status: Option<OrderStatus>) -> QueryResult<(i64, i64)> {
-        let status_of =
-            orders::table.filter(orders::id.eq(order_balances::order_id)).select(orders::status).single_value();
-        let owing = order_balances::table.filter(order_balances::due.gt(0)).into_boxed();
-        let owing = match status {
-            Some(status) => owing.filter(status_of.eq(status)),
-            None => owing.filter(status_of.ne(OrderStatus::Cancelled)),
-        };
         // SUM of a BIGINT is a NUMERIC on PostgreSQL.
-        let (orders, due): (i64, Option<i64>) = owing
+        let (orders, due): (i64, Option<i64>) = owing_balances(status)
             .select((diesel::dsl::count_star(), sql::<Nullable<BigInt>>("CAST(SUM(order_balances.due) AS BIGINT)")))
             .first(connection)?;
         Ok((orders, due.unwrap_or(0)))
     }
 
-    /// The oldest `limit` orders that owe, with what, cancelled ones left out (nobody chases
-    /// them; see [`Entry::owing`]): what the money tab lists.
+    /// The oldest `limit` orders that owe, with what, cancelled ones left out: what the money tab
+    /// lists.
     pub fn owing_oldest(connection: &mut DbConnection, limit: i64) -> QueryResult<Vec<(String, i64)>> {
-        let status_of =
-            orders::table.filter(orders::id.eq(order_balances::order_id)).select(orders::status).single_value();
-        order_balances::table
-            .filter(order_balances::due.gt(0))
-            .filter(status_of.ne(OrderStatus::Cancelled))
+        owing_balances(None)
             .order(order_balances::first_entry.asc())
             .limit(limit)
             .select((order_balances::order_id, order_balances::due))
@@ -410,5 +397,17 @@ impl Handover {
             .order(cash_handovers::id.asc())
             .select(Handover::as_select())
             .load(connection)
+    }
+}
+
+/// The kept balances that owe, of orders of `status` (or of any status but cancelled): each
+/// order's status looked up by its key, a few hundred look-ups on a busy shop's day. (As a join,
+/// PostgreSQL read every order to hash them: 34 ms at 100,000 orders.)
+fn owing_balances(status: Option<OrderStatus>) -> order_balances::BoxedQuery<'static, crate::db::DbBackend> {
+    let status_of = orders::table.filter(orders::id.eq(order_balances::order_id)).select(orders::status).single_value();
+    let owing = order_balances::table.filter(order_balances::due.gt(0)).into_boxed();
+    match status {
+        Some(status) => owing.filter(status_of.eq(status)),
+        None => owing.filter(status_of.ne(OrderStatus::Cancelled)),
     }
 }

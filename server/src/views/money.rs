@@ -183,11 +183,7 @@ impl Balances {
                 amount: due.abs(),
             })
         };
-        let owing: Vec<OrderBalance> = owing
-            .iter()
-            .filter_map(view)
-            .filter(|balance| balance.status != crate::domain::OrderStatus::Cancelled)
-            .collect();
+        let owing: Vec<OrderBalance> = owing.iter().filter_map(view).collect();
         Balances {
             owing_count: owing_in_all.0,
             owing_total: owing_in_all.1,

@@ -1,8 +1,8 @@
 //! Issue 32: a staff search that many orders match is paged by walking the orders newest first,
 //! one that few match by looking each up; either way a page holds exactly the orders the list would
 //! show, in its order (newest first, ties by key). The count is every match up to the thousand
-//! past the page's end, and says "more" beyond. Checked on both backends against the orders as the test
-//! wrote them.
+//! past the page's end, and says "more" beyond. Checked on both backends against the orders as the
+//! test wrote them.
 
 use diesel::connection::SimpleConnection;
 use laundry::db::Database;

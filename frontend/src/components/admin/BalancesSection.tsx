@@ -1,6 +1,6 @@
 // The money tab's balances, from the ledgers: the orders that still owe money (the oldest 50, with
-// how many owe what in all, and a link to the unpaid list when there are more), the refunds due (orders that owe money back), and the store credit phone
-// numbers hold. Each order ID opens the order's detail, where its money is settled.
+// how many owe what in all, and a link to the unpaid list when there are more), the refunds due
+// (orders that owe money back), and the store credit phone numbers hold. Each order ID opens the order's detail, where its money is settled.
 import { dateOrNA, shortOrderId } from "../../lib/admin/display";
 import type { Balances, OrderBalance } from "../../lib/admin/types";
 import { adminHref } from "../../lib/admin/urls";

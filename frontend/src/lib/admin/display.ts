@@ -1,7 +1,7 @@
 // What the staff dashboard shows of its data: badge colours and icons, the short forms of ids,
 // dates, the outbox's counts and pages, and the small pure helpers its components share.
 import type { IconName } from "../../components/Icon";
-import { formatDate, formatDateTime, formatKsh } from "../format";
+import { formatCount, formatDate, formatDateTime, formatKsh } from "../format";
 import { formatQuantity } from "../order";
 import type { AdminOrder, Channel, ChannelReport, OrderLine, OutboxMessage, OutboxReport, StopWhen } from "./types";
 
@@ -224,10 +224,9 @@ export function pageCount(total: number, pageSize: number): number {
 /** 'Showing 21–40 of 57'; with `more` (the count stopped at `total`), 'Showing 1–20 of more than 1,000'. */
 export function pageSummary(page: number, pageSize: number, total: number, more = false): string {
   if (total <= 0) return "Showing 0 of 0";
-  const grouped = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const first = grouped(Math.min((page - 1) * pageSize + 1, total));
-  const last = grouped(Math.min(page * pageSize, total));
-  return `Showing ${first}–${last} of ${more ? "more than " : ""}${grouped(total)}`;
+  const first = formatCount(Math.min((page - 1) * pageSize + 1, total));
+  const last = formatCount(Math.min(page * pageSize, total));
+  return `Showing ${first}–${last} of ${more ? "more than " : ""}${formatCount(total)}`;
 }
 
 /** M-PESA transaction codes are 10 letters and digits, written in capitals. */
