@@ -99,6 +99,7 @@ fn job_context(state: &AppState) -> JobContext {
         daraja: Some(state.daraja().clone()),
         notify: state.notify_customer(),
         keep_messages_months: state.settings().keep_messages_months,
+        marks_late_stops: state.settings().marks_late_stops,
         metrics: state.metrics().clone(),
         backups: crate::jobs::backups::BackupPlan::of(
             state.settings().database_url.expose_secret(),

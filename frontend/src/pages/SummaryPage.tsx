@@ -1,6 +1,8 @@
 // /admin/exports/summary?month=YYYY-MM: the accountant's summary of a month, for the owner. Money in
-// by method, given back, net; what the ledger charged; the orders placed; the cash taken and handed
-// in. It prints on one A4 sheet (the site's header, footer and the buttons are left out).
+// by method, given back, net (M-PESA and cash that moved); store credit kept, used and owed on lines
+// of its own (a debt to customers, not money); what the ledger charged; the orders placed; the cash
+// taken and handed in. It prints on one A4 sheet (the site's header, footer and the buttons are left
+// out).
 import type { MethodSum } from "../lib/generated/MethodSum";
 import type { MonthSummary } from "../lib/generated/MonthSummary";
 import { formatKsh } from "../lib/format";
@@ -72,6 +74,26 @@ export default function SummaryPage(props: SummaryProps) {
               <tr>
                 <th scope="row">Net received</th>
                 <td>{formatKsh(props.net)}</td>
+              </tr>
+            </tfoot>
+          </table>
+
+          <table className="summary__table">
+            <caption>Store credit (a debt to customers, not money)</caption>
+            <tbody>
+              <tr>
+                <th scope="row">Kept as credit</th>
+                <td>{formatKsh(props.credit.kept)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Used on orders</th>
+                <td>{formatKsh(props.credit.used)}</td>
+              </tr>
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{props.toDate ? "Owed to customers now" : "Owed to customers at the month's end"}</th>
+                <td>{formatKsh(props.creditOwed)}</td>
               </tr>
             </tfoot>
           </table>

@@ -239,7 +239,9 @@ test("a cancelled paid order's money is given back from its ledger, and leaves t
   await expect(confirm).toContainText("KSh 600 was paid: it will be owed back to the customer.");
   await confirm.getByLabel("Reason").fill("Customer is travelling");
   await confirm.getByRole("button", { name: "Cancel order" }).click();
-  await expect(row.locator(".orders-table__money")).toHaveText("In credit Paid KSh 600 · KSh 600 to come back to you");
+  await expect(row.locator(".orders-table__money")).toHaveText(
+    "In credit Paid KSh 600 · KSh 600 owed back to the customer",
+  );
 
   await page.getByRole("tab", { name: "Money" }).click();
   const refunds = page.getByRole("region", { name: "Refunds due" });

@@ -128,7 +128,9 @@ test("staff cancel a paid order after a confirmation with a reason, and take it 
   await panel.getByRole("button", { name: "Cancel order" }).click();
   await expect(panel).toHaveCount(0);
   await expect(row.locator(".badge", { hasText: "Cancelled" })).toBeVisible();
-  await expect(row.locator(".orders-table__money")).toHaveText("In credit Paid KSh 450 · KSh 450 to come back to you");
+  await expect(row.locator(".orders-table__money")).toHaveText(
+    "In credit Paid KSh 450 · KSh 450 owed back to the customer",
+  );
   expect((await server.textWith(`order ${orderId} has been cancelled.`)).message).toContain(
     "We will send back your KSh 450.",
   );

@@ -60,6 +60,9 @@ for (const [width, height] of [
     await hydrated(page);
 
     await expect(page.getByRole("heading", { name: /^Money in: KSh/ })).toBeVisible();
+    // Store credit is not money: its lines stand apart, under a heading of their own.
+    await expect(page.getByRole("heading", { name: "Store credit", exact: true })).toBeVisible();
+    await expect(page.getByText("Owed to customers at the end")).toBeVisible();
     await expect(page.getByRole("heading", { name: /^Orders: \d+, \d+ kg$/ })).toBeVisible();
     await expect(page.getByRole("img", { name: /Money in by day/ })).toBeVisible();
     for (const heading of [/^Turnaround: /, /^Customers: \d+/, /^Cash-up by day: /, /^Owed after delivery: /]) {

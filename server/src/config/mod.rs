@@ -109,6 +109,10 @@ pub struct Settings {
     /// How often the scheduled jobs look for work due (not from the environment; 30 s, tests
     /// shorten it).
     pub job_poll: Duration,
+    /// Whether the scheduled jobs mark late the stops whose window passed with nothing recorded
+    /// (not from the environment: on; tests switch it off and run that look themselves, so that
+    /// moving their clock past a window changes nothing they did not ask for).
+    pub marks_late_stops: bool,
 }
 
 /// Business details shown on the pages (spec section 9: `{phone}` and `{email}` are placeholders).
@@ -303,6 +307,7 @@ impl Settings {
             outbox_retry: RetryPolicy::default(),
             clock: Clock::system(),
             job_poll: Duration::from_secs(30),
+            marks_late_stops: true,
             addr,
             database_url: SecretString::from(database_url),
             behind_proxy,

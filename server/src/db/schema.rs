@@ -67,6 +67,7 @@ diesel::table! {
         orders -> BigInt,
         amount -> BigInt,
         cancelled_amount -> BigInt,
+        billed -> BigInt,
     }
 }
 

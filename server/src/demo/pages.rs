@@ -1,5 +1,5 @@
-//! The demo's pages for the person trying it (plain HTML, work without JavaScript, refresh
-//! themselves every 5 seconds while open):
+//! The demo's pages for the person trying it (plain HTML, work without JavaScript; a "Refresh"
+//! link shows what arrived since, rather than a page that reloads under a screen reader):
 //! - `GET /dev`: where to start, and the accounts to sign in with;
 //! - `GET /dev/texts`: every text and e-mail that reached the stand-ins, newest first;
 //! - `GET /dev/mpesa`: the prompts sent to customers' phones; one waiting can be paid, cancelled

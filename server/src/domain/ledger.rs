@@ -181,6 +181,19 @@ impl Balance {
         self.words_with(", ")
     }
 
+    /// What staff read of it on the dashboard: the customer's words, but money we owe back is
+    /// "KSh 1,100 owed back to the customer" (staff are not the "you" it comes back to).
+    pub fn staff_words(&self) -> String {
+        match self.settlement() {
+            Settlement::InCredit => format!(
+                "Paid KSh {} · KSh {} owed back to the customer",
+                shillings(self.received()),
+                shillings(self.owed_back())
+            ),
+            _ => self.customer_words(),
+        }
+    }
+
     fn words_with(&self, and: &str) -> String {
         let received = shillings(self.received());
         match self.settlement() {
@@ -266,6 +279,41 @@ impl Takings {
     }
 }
 
+/// Store credit moved by some entries: kept (refunds kept as credit) and used (payments made from
+/// it). It is a debt to the customer, not money: the owner's books show it on lines of its own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreCredit {
+    /// Kept as credit, KSh (corrections taken off).
+    #[ts(type = "number")]
+    pub kept: i64,
+    /// Used to pay orders, KSh (corrections taken off).
+    #[ts(type = "number")]
+    pub used: i64,
+}
+
+impl StoreCredit {
+    /// The store credit of `entries` (kind, method, amount); entries that are not credit are left
+    /// out.
+    pub fn of(entries: impl IntoIterator<Item = (EntryKind, Method, i64)>) -> StoreCredit {
+        let mut credit = StoreCredit::default();
+        for (kind, method, amount) in entries {
+            match (kind, method) {
+                (EntryKind::Refund, Method::Credit) => credit.kept += amount,
+                (EntryKind::Payment, Method::Credit) => credit.used += amount,
+                _ => {}
+            }
+        }
+        credit
+    }
+
+    /// Kept less used: what the shop owes its customers in credit (over all history), or how much
+    /// that debt grew in a period.
+    pub fn owed(&self) -> i64 {
+        self.kept - self.used
+    }
+}
+
 /// `1,050` (negative amounts read as their size: the words say which way the money goes).
 pub fn shillings(amount: i64) -> String {
     let digits = amount.unsigned_abs().to_string();
@@ -315,6 +363,8 @@ mod tests {
         let over = balance(&[(Charge, 1600), (Payment, 2700)]);
         assert_eq!(over.settlement(), Settlement::InCredit);
         assert_eq!(over.customer_words(), "Paid KSh 2,700 · KSh 1,100 to come back to you");
+        assert_eq!(over.staff_words(), "Paid KSh 2,700 · KSh 1,100 owed back to the customer");
+        assert_eq!(balance(&[(Charge, 1600)]).staff_words(), "KSh 1,600 to pay");
         let settled = balance(&[(Charge, 1600), (Payment, 2700), (Refund, 1100)]);
         assert_eq!(settled.settlement(), Settlement::Paid);
         assert_eq!(settled.customer_words(), "Paid KSh 1,600");
@@ -342,6 +392,21 @@ mod tests {
         assert_eq!(takings.total, 1200 + 500 - 200);
         assert_eq!(takings.received.len(), 2);
         assert_eq!(takings.refunded, vec![MethodSum { method: Method::Cash, label: "Cash", amount: 200 }]);
+    }
+
+    #[test]
+    fn store_credit_kept_and_used_is_not_money() {
+        use EntryKind::*;
+        // A KSh 600 order paid 1,000 at the till, 400 kept as credit, 150 of it used later.
+        let entries = [
+            (Charge, Method::Till, 600),
+            (Payment, Method::Till, 1000),
+            (Refund, Method::Credit, 400),
+            (Payment, Method::Credit, 150),
+        ];
+        assert_eq!(Takings::of(entries).total, 1000);
+        let credit = StoreCredit::of(entries);
+        assert_eq!((credit.kept, credit.used, credit.owed()), (400, 150, 250));
     }
 
     #[test]

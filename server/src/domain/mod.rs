@@ -35,7 +35,7 @@ pub use contact::{ContactInput, MessageStatus, ValidContact};
 pub use garment::{ClaimKind, ClaimOutcome};
 pub use handover::{Collected, KG_RULE, MAX_ADDED, MAX_BAGS, Weighing};
 pub use incoming::{AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword, MAX_INCOMING_ID, MAX_INCOMING_TEXT};
-pub use ledger::{Balance, EntryKind, Method, Settlement, Takings, shillings};
+pub use ledger::{Balance, EntryKind, Method, Settlement, StoreCredit, Takings, shillings};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RECLEAN_ITEM, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
 pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};

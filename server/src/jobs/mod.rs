@@ -2,7 +2,8 @@
 //! `job_poll` (30 s) and lets each [`Job`] do what is due by the [`Clock`] of the settings. A job
 //! that must happen once for all instances claims its run in the database under a lease
 //! (`models::job_run`), so that several instances on one PostgreSQL, and restarts, never do it
-//! twice. The jobs: the 5:30pm texts ([`eta_texts`]), the status queries of M-PESA prompts
+//! twice. The jobs: the 5:30pm texts ([`eta_texts`]), late stops ([`late_stops`]: a window that
+//! passed with nothing recorded), the status queries of M-PESA prompts
 //! ([`payment_queries`]) and, once a day, the retention of old messages ([`retention`]) and the
 //! backup of a SQLite database ([`backups`]).
 //!
@@ -14,6 +15,7 @@
 
 pub mod backups;
 pub mod eta_texts;
+pub mod late_stops;
 pub mod outbox_worker;
 pub mod payment_queries;
 pub mod prompt_worker;
@@ -56,6 +58,8 @@ pub struct JobContext {
     pub notify: NotifyCustomer,
     /// Months the outbox keeps a message (`None`: every message, forever).
     pub keep_messages_months: Option<u32>,
+    /// Whether the late stops' job runs (tests run its look themselves).
+    pub marks_late_stops: bool,
     /// Where each job's runs are counted (`/metrics`).
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The daily backup, on SQLite with a folder configured.
@@ -100,6 +104,9 @@ impl Scheduler {
             Arc::new(payment_queries::PaymentQueries),
             Arc::new(retention),
         ];
+        if context.marks_late_stops {
+            jobs.push(Arc::new(late_stops::LateStops));
+        }
         if let Some(plan) = context.backups.clone() {
             jobs.push(Arc::new(backups::Backups::new(plan)));
         }

@@ -5,6 +5,7 @@
 //! of its files; models stay one table each with its queries.
 //!
 //! - [`by_text`]: a text to the shop's number answered, the pickup letter booking a pickup.
+//! - [`late`]: the clock marks late a stop whose window ended with nothing recorded.
 //! - [`garments`]: items, photos and bags taken in, racks and their audit, the count at delivery,
 //!   claims.
 //! - [`payment`]: payments recorded on orders (by staff, by M-PESA), the customer told.
@@ -19,6 +20,7 @@
 
 pub mod by_text;
 pub mod garments;
+pub mod late;
 pub mod money;
 pub mod payment;
 pub mod place;
@@ -430,6 +432,19 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
                 order,
                 per_visit(message, now_order.stop(kind)),
                 |texts| texts.missed(order, kind),
+                now,
+            )?;
+        }
+        Notice::Late(kind) => {
+            // The same kind as a miss, and the same key: one text per stop and day whoever
+            // records it (the clock on two instances, or the valet after it).
+            let message = MessageKind::SmsMissed;
+            notify.text(
+                connection,
+                message,
+                order,
+                per_visit(message, now_order.stop(kind)),
+                |texts| texts.late(order, kind),
                 now,
             )?;
         }

@@ -5,10 +5,10 @@
 use crate::db::DbConnection;
 use crate::db::schema::{cash_handovers, ledger_entries, order_balances, orders};
 use crate::domain::schedule::day_bounds;
-use crate::domain::{Balance, EntryKind, Method, OrderStatus, Takings};
+use crate::domain::{Balance, EntryKind, Method, OrderStatus, StoreCredit, Takings};
 use diesel::dsl::{sql, sum};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Nullable};
+use diesel::sql_types::{BigInt, Bool, Nullable, Text};
 use std::collections::HashMap;
 use time::{Date, PrimitiveDateTime};
 
@@ -308,16 +308,33 @@ impl Entry {
             .sum())
     }
 
-    /// Every phone number that holds store credit, with how much, most first.
-    pub fn credit_held(connection: &mut DbConnection) -> QueryResult<Vec<(String, i64)>> {
+    /// The store credit kept and used by the entries recorded before `until` (UTC): what the shop
+    /// owed its customers in credit at that moment is its [`StoreCredit::owed`]. Read through the
+    /// index of credit entries alone (its condition is written as the index's, so that SQLite
+    /// takes it).
+    pub fn credit_before(connection: &mut DbConnection, until: PrimitiveDateTime) -> QueryResult<StoreCredit> {
+        let sums: Vec<(EntryKind, Option<i64>)> = ledger_entries::table
+            .filter(sql::<Bool>("ledger_entries.method = 'credit'"))
+            .filter(ledger_entries::recorded_at.lt(until))
+            .group_by(ledger_entries::kind)
+            .select((ledger_entries::kind, sum(ledger_entries::amount)))
+            .load(connection)?;
+        Ok(StoreCredit::of(sums.into_iter().map(|(kind, amount)| (kind, Method::Credit, amount.unwrap_or(0)))))
+    }
+
+    /// Every phone number that holds store credit, with the name on its newest order and how
+    /// much, most first.
+    pub fn credit_held(connection: &mut DbConnection) -> QueryResult<Vec<(String, String, i64)>> {
         const HELD: &str = "COALESCE(SUM(CASE WHEN ledger_entries.kind = 'refund' THEN ledger_entries.amount \
                             WHEN ledger_entries.kind = 'payment' THEN -ledger_entries.amount ELSE 0 END), 0)";
+        const NAME: &str = "(SELECT newest.customer_name FROM orders newest WHERE newest.phone = orders.phone \
+                            ORDER BY newest.created_at DESC, newest.id DESC LIMIT 1)";
         ledger_entries::table
             .inner_join(orders::table)
             .filter(ledger_entries::method.eq(Method::Credit))
             .group_by(orders::phone)
             .having(sql::<Bool>(&format!("{HELD} > 0")))
-            .select((orders::phone, sql::<BigInt>(HELD)))
+            .select((orders::phone, sql::<Text>(NAME), sql::<BigInt>(HELD)))
             .order(sql::<BigInt>(&format!("{HELD} DESC")))
             .load(connection)
     }

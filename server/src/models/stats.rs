@@ -2,7 +2,9 @@
 //! re-cleans asked for per month (the satisfaction guarantee's count).
 
 use crate::db::DbConnection;
-use crate::db::schema::{contact_messages, ledger_totals, mpesa_receipts, order_totals, orders, sms_incoming};
+use crate::db::schema::{
+    contact_messages, ledger_entries, ledger_totals, mpesa_receipts, order_totals, orders, sms_incoming,
+};
 use crate::domain::ledger::Takings;
 use crate::domain::schedule::day_bounds;
 use crate::domain::{EntryKind, InboxStatus, MessageStatus, Method, OrderStatus};
@@ -19,12 +21,13 @@ use ts_rs::TS;
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "AdminStats")]
 pub struct Stats {
-    /// Spec section 2: the sum of all order totals, KSh.
+    /// Spec section 2's "Total Revenue", as the ledger bills it: the net bill of every order not
+    /// cancelled, after discounts (its charges, adjustments and discounts), KSh.
     pub total_revenue: i64,
-    /// Money received for orders, ever: payments less refunds (the ledger's).
+    /// Money received for orders, ever: what moved in less what moved back (store credit is not
+    /// money).
     pub paid_revenue: i64,
-    /// Of that, the totals of cancelled orders: shown beside it, so that nobody reads the
-    /// spec's figure as money earned.
+    /// The totals of cancelled orders, left out of the revenue: shown beside it.
     pub cancelled_revenue: i64,
     /// All orders.
     pub total_orders: i64,
@@ -93,7 +96,7 @@ impl Stats {
     pub fn load(connection: &mut DbConnection, today: Date) -> QueryResult<Stats> {
         let totals = HistoryTotals::load(connection)?;
         Ok(Stats {
-            total_revenue: totals.orders_amount,
+            total_revenue: totals.billed,
             paid_revenue: totals.takings.total,
             cancelled_revenue: totals.cancelled_amount,
             total_orders: totals.orders,
@@ -129,6 +132,9 @@ pub struct HistoryTotals {
     pub orders_amount: i64,
     /// The sum of the totals of cancelled orders, KSh.
     pub cancelled_amount: i64,
+    /// The ledger's charges, adjustments and discounts ever: the net bill of the orders not
+    /// cancelled, KSh.
+    pub billed: i64,
     /// Every payment less every refund, by method (as [`Entry::takings_ever`] counts them).
     pub takings: Takings,
 }
@@ -136,14 +142,14 @@ pub struct HistoryTotals {
 impl HistoryTotals {
     /// Reads the kept totals: two small tables, whatever the size of the history.
     pub fn load(connection: &mut DbConnection) -> QueryResult<HistoryTotals> {
-        let (orders, orders_amount, cancelled_amount) = order_totals::table
-            .select((order_totals::orders, order_totals::amount, order_totals::cancelled_amount))
-            .first::<(i64, i64, i64)>(connection)?;
+        let (orders, orders_amount, cancelled_amount, billed) = order_totals::table
+            .select((order_totals::orders, order_totals::amount, order_totals::cancelled_amount, order_totals::billed))
+            .first::<(i64, i64, i64, i64)>(connection)?;
         let sums: Vec<(EntryKind, Method, i64)> = ledger_totals::table
             .select((ledger_totals::kind, ledger_totals::method, ledger_totals::amount))
             .load(connection)?;
         let takings = Takings::of(sums);
-        Ok(HistoryTotals { orders, orders_amount, cancelled_amount, takings })
+        Ok(HistoryTotals { orders, orders_amount, cancelled_amount, billed, takings })
     }
 
     /// The same figures counted from every order and entry: what the kept totals must equal.
@@ -153,8 +159,13 @@ impl HistoryTotals {
             .filter(orders::status.eq(OrderStatus::Cancelled))
             .select(sum(orders::total_amount))
             .first(connection)?;
+        let billed: Option<i64> = ledger_entries::table
+            .filter(ledger_entries::kind.eq_any([EntryKind::Charge, EntryKind::Adjustment, EntryKind::Discount]))
+            .select(sum(ledger_entries::amount))
+            .first(connection)?;
         Ok(HistoryTotals {
             orders: orders::table.count().get_result(connection)?,
+            billed: billed.unwrap_or(0),
             orders_amount: orders_amount.unwrap_or(0),
             cancelled_amount: cancelled_amount.unwrap_or(0),
             takings: Entry::takings_ever(connection)?,

@@ -203,6 +203,25 @@ impl Texts {
         )
     }
 
+    /// Nobody came in the stop's window (the clock found it passed with nothing recorded): sorry;
+    /// a pickup's customer chooses a new time, a delivery's is told one is coming.
+    pub fn late(&self, order: &Order, kind: StopKind) -> String {
+        match kind {
+            StopKind::Pickup => format!(
+                "{}: sorry, we did not come for order {} in its window. Choose a new pickup time: {}",
+                self.shop,
+                order.reference,
+                self.link(order)
+            ),
+            StopKind::Delivery => format!(
+                "{}: sorry, we did not deliver order {} in its window. We will text you a new time, or choose one: {}",
+                self.shop,
+                order.reference,
+                self.link(order)
+            ),
+        }
+    }
+
     /// Staff cancelled the order; money received goes back.
     pub fn cancelled(&self, order: &Order, balance: &Balance) -> String {
         let refund = if balance.owed_back() > 0 {
@@ -420,6 +439,9 @@ mod tests {
             ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"), &paid)),
             ("part payment", texts.payment_received(&order, 99_999, Some("QKH94M1Z11"), &part)),
             ("cancelled, refund", texts.cancelled(&order, &over)),
+            ("missed pickup", texts.missed(&order, StopKind::Pickup)),
+            ("late pickup", texts.late(&order, StopKind::Pickup)),
+            ("late delivery", texts.late(&order, StopKind::Delivery)),
             ("pickup booked", texts.pickup_booked(&order, slot)),
             ("no window", texts.no_window()),
             ("texts on", texts.texts_on()),

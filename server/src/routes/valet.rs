@@ -535,6 +535,13 @@ async fn run_page(
             ValetStop::new(&state.settings().business.name, stop, minutes_per_stop, shown_valet, prompt, prompts_on)
         })
         .collect();
+    // One valet's run is numbered from 1 as shown: its saved positions may skip stops that left
+    // it (withdrawn, moved, a delivery whose pickup never happened). The ETAs keep the saved order.
+    if valet.is_some() || !chooses {
+        for (number, stop) in stops.iter_mut().filter(|stop| stop.position.is_some()).enumerate() {
+            stop.position = i32::try_from(number + 1).ok();
+        }
+    }
     // A busy day's overview, a window at a time, carries no forms (they are most of a stop's
     // weight): staff recording at the door choose the valet whose run it is.
     if !windows.is_empty() {

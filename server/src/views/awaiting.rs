@@ -102,10 +102,23 @@ pub struct WaitingItem {
 }
 
 impl WaitingItem {
-    /// `waiting` as staff see it.
-    pub fn new(waiting: &WaitingOrder) -> Self {
+    /// `waiting` as staff see it at `now` (UTC).
+    pub fn new(waiting: &WaitingOrder, now: time::PrimitiveDateTime) -> Self {
         let order = &waiting.order;
         let (kind, what) = match &waiting.why {
+            Waiting::Missed(stop) if stop.missed_by.as_deref() == Some(crate::lifecycle::late::BY) => {
+                let late = how_late(stop.slot(), now);
+                match stop.kind {
+                    StopKind::Pickup => (
+                        WaitingKind::MissedPickup,
+                        format!("Pickup late, {}: nobody came, {late} ago", stop.slot().label()),
+                    ),
+                    StopKind::Delivery => (
+                        WaitingKind::MissedDelivery,
+                        format!("Delivery late, {}: not delivered, {late} ago", stop.slot().label()),
+                    ),
+                }
+            }
             Waiting::Missed(stop) => {
                 let reason = stop.missed_reason.as_deref().map(|reason| format!(": {reason}")).unwrap_or_default();
                 match stop.kind {
@@ -137,6 +150,19 @@ impl WaitingItem {
     }
 }
 
+/// How long ago `slot`'s window ended at `now` (UTC): "40 min", "5 h", "3 days".
+fn how_late(slot: Slot, now: time::PrimitiveDateTime) -> String {
+    let end = time::PrimitiveDateTime::new(slot.day, time::Time::MIDNIGHT)
+        + time::Duration::minutes(i64::from(slot.window.end))
+        - time::Duration::hours(3);
+    let minutes = (now - end).whole_minutes().max(0);
+    match minutes {
+        ..60 => format!("{minutes} min"),
+        60..2880 => format!("{} h", minutes / 60),
+        _ => format!("{} days", minutes / 1440),
+    }
+}
+
 /// `GET /api/admin/unconfirmed`: the pickups awaiting confirmation, oldest booking first, the
 /// windows they can be moved to, and the orders that wait for staff (missed stops, pickups past
 /// their window, ready orders not delivered), oldest first.
@@ -162,7 +188,7 @@ impl AwaitingList {
     ) -> Self {
         AwaitingList {
             items: awaiting.iter().map(|(stop, order)| AwaitingPickup::new(stop, order, now)).collect(),
-            waiting: waiting.iter().map(WaitingItem::new).collect(),
+            waiting: waiting.iter().map(|waiting| WaitingItem::new(waiting, now)).collect(),
             slots: slots.iter().map(|(slot, remaining)| SlotOption::new(*slot, *remaining)).collect(),
             now: time(now),
         }

@@ -153,8 +153,10 @@ pub struct OrderBalance {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CreditHeld {
-    /// The phone number, masked but its last digits.
+    /// The phone number: whole for the owner, masked but its last digits for staff.
     pub phone: String,
+    /// The name on its newest order (the owner's list only).
+    pub name: Option<String>,
     /// KSh.
     pub amount: i64,
 }
@@ -165,12 +167,13 @@ impl Balances {
     pub const LIMIT: i64 = 50;
 
     /// The lists from the ledger's sums (`owing` and `owed_back`: order keys with their due), the
-    /// `orders` they name, and how many orders owe how much in all (`owing_in_all`).
+    /// `orders` they name, how many orders owe how much in all (`owing_in_all`), and the store
+    /// credit held (phone, name, amount), which names the customer for the `owner` only.
     pub fn new(
         owing: &[(String, i64)],
         owing_in_all: (i64, i64),
         owed_back: &[(String, i64)],
-        credit: &[(String, i64)],
+        (credit, owner): (&[(String, String, i64)], bool),
         orders: &HashMap<String, Order>,
     ) -> Self {
         let view = |(id, due): &(String, i64)| {
@@ -191,7 +194,10 @@ impl Balances {
             owed_back: owed_back.iter().filter_map(view).collect(),
             credit: credit
                 .iter()
-                .map(|(phone, amount)| CreditHeld { phone: PhoneNumber::masked(phone), amount: *amount })
+                .map(|(phone, name, amount)| match owner {
+                    true => CreditHeld { phone: phone.clone(), name: Some(name.clone()), amount: *amount },
+                    false => CreditHeld { phone: PhoneNumber::masked(phone), name: None, amount: *amount },
+                })
                 .collect(),
         }
     }

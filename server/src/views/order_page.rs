@@ -44,12 +44,20 @@ impl MissedVisit {
             StopKind::Delivery => ("deliver your laundry", "delivery"),
         };
         let why = stop.missed_reason.as_deref().map(|reason| format!(" ({reason})")).unwrap_or_default();
+        let day = crate::domain::schedule::day_label(stop.day);
+        // Marked late by the clock: nobody came, and the page says so rather than blame the door.
+        let late = stop.missed_by.as_deref() == Some(crate::lifecycle::late::BY);
         MissedVisit {
             kind: stop.kind,
-            message: format!(
-                "Our valet could not {what} on {}{why}. Please choose a new {visit} time.",
-                crate::domain::schedule::day_label(stop.day)
-            ),
+            message: match (late, stop.kind) {
+                (true, StopKind::Pickup) => {
+                    format!("Sorry, we did not come to {what} on {day}. Please choose a new pickup time.")
+                }
+                (true, StopKind::Delivery) => {
+                    format!("Sorry, we did not {what} on {day}. We will text you a new time, or choose one here.")
+                }
+                (false, _) => format!("Our valet could not {what} on {day}{why}. Please choose a new {visit} time."),
+            },
             choices,
         }
     }

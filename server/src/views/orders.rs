@@ -183,7 +183,7 @@ impl AdminOrder {
             settlement: balance.settlement(),
             to_pay: balance.to_pay(),
             owed_back: balance.owed_back(),
-            money_words: balance.customer_words(),
+            money_words: balance.staff_words(),
             prompt: facts.and_then(|facts| facts.prompt.as_ref()).map(PromptView::from),
             payments_to_check: facts.map_or(0, |facts| facts.to_check),
             source: order.source,

@@ -401,6 +401,8 @@ async fn launch(
         outbox_retry: retries.unwrap_or_default(),
         clock: clock.clone(),
         job_poll: std::time::Duration::from_millis(50),
+        // The late stops' look is run by the tests that test it (`late_stops.rs`).
+        marks_late_stops: false,
         render_program: Some(env!("CARGO_BIN_EXE_laundry").into()),
         compress_pages_at_once: false,
         demo,

@@ -16,6 +16,7 @@ mod failures;
 mod garments;
 mod helpers;
 mod http;
+mod late_stops;
 mod ledger;
 mod ledger_migration;
 mod ledger_sums;

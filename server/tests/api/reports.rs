@@ -407,13 +407,15 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     let lines: Vec<&str> = orders.lines().collect();
     assert_eq!(
         lines[0],
-        "order_id,placed_at,customer,phone,location,service,source,status,payment_method,billed_kes,paid_kes,due_kes"
+        "order_id,placed_at,customer,phone,location,service,source,status,payment_method,billed_kes,paid_kes,\
+         given_back_kes,credit_used_kes,credit_kept_kes,due_kes"
     );
     assert_eq!(lines.len(), 6, "five orders (the re-clean's too) under the header: {orders}");
     let amina = lines.iter().find(|line| line.starts_with(&a_ref)).unwrap();
     assert!(amina.contains(",2026-11-02T09:00:00+03:00,Amina Wanjiru,+254712345678,Kilimani,"), "{amina}");
     assert!(amina.contains(",delivered,pay-delivery,"), "{amina}");
-    assert!(amina.ends_with(&format!(",{},{},0", bill - 100, bill - 100)), "billed and paid less 100: {amina}");
+    let money = format!(",{},{bill},100,0,0,0", bill - 100);
+    assert!(amina.ends_with(&money), "billed less 100, paid, 100 given back, no credit, nothing due: {amina}");
     let (status, payments) =
         get(&app, &owner, "/admin/exports/payments.csv?from=2026-11-04&to=2026-11-06".to_owned()).await;
     assert_eq!(status, 200);
@@ -439,7 +441,102 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     assert_eq!(get(&app, &desk, "/admin/exports/orders.csv?from=2026-11-02&to=2026-11-15".to_owned()).await.0, 303);
 }
 
+/// Issue 49: a KSh 600 order paid KSh 1,000 in cash, the customer keeping KSh 400 as credit; a
+/// KSh 450 order paid by code, cancelled and sent back by M-PESA reversal. The Reports tab, the
+/// month's summary and the payments export count the money that moved (1,450 in, 450 back, 1,000
+/// net), each way back in its own column, and the store credit on lines of its own; the orders
+/// export splits an order's money the same way. The credit used by the customer's next order is
+/// not money received.
+async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backend) {
+    let clock = stopped_clock();
+    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let place = |phone: &'static str, kg: u32| {
+        let app = &app;
+        async move {
+            let body = serde_json::json!({
+                "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani",
+                "serviceType": "wash-fold", "quantity": kg, "paymentMethod": "pay-delivery",
+            });
+            let key = uuid::Uuid::new_v4().to_string();
+            let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
+            assert_eq!(response.status(), 201);
+            let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+            (crate::mpesa::order(app, &reference).id, reference)
+        }
+    };
+    let nobody = NotifyCustomer::nobody();
+    clock.set(datetime!(2026-11-02 10:00 +3));
+    let ((a, a_ref), (b, _)) = (place("0712345678", 4).await, place("0722000111", 3).await); // 600 and 450
+    let now = utc(datetime!(2026-11-02 12:00 +3));
+    app.with_db(|c| {
+        record_payment(c, &a, &StaffPayment::Cash(Some(1000)), OWNER, false, &nobody, now).unwrap().unwrap();
+        laundry::lifecycle::money::keep_as_credit(c, &a, OWNER, now).unwrap().unwrap();
+        let code = laundry::domain::MpesaCode::parse("QKH94M1Z12").unwrap();
+        record_payment(c, &b, &StaffPayment::Mpesa(code, Some(450)), OWNER, false, &nobody, now).unwrap().unwrap();
+        set_status(c, &b, OrderStatus::Cancelled, OWNER, &nobody, now).unwrap();
+        laundry::lifecycle::money::refund(c, &b, Method::Reversal, 450, Some("RX1"), "Cancelled", OWNER, now)
+            .unwrap()
+            .unwrap();
+    });
+    clock.set(datetime!(2026-11-03 10:00 +3));
+    let owner = app.sign_in_as(OWNER, "Reports-Test-Pass-2026", StaffRole::Owner).await;
+
+    let (status, html) =
+        get(&app, &owner, "/admin?tab=reports&period=custom&from=2026-11-02&to=2026-11-02".into()).await;
+    assert_eq!(status, 200);
+    for text in [
+        "Money in: KSh 1,000",
+        "<dt>Received</dt><dd>KSh 1,450</dd>",
+        "<dt>Given back</dt><dd>KSh 450</dd>",
+        "<dt>Net received</dt><dd>KSh 1,000</dd>",
+        "<dt>Kept as credit</dt><dd>KSh 400</dd>",
+        "<dt>Used on orders</dt><dd>KSh 0</dd>",
+        "<dt>Owed to customers at the end</dt><dd>KSh 400</dd>",
+        "Given back: M-PESA reversal",
+    ] {
+        assert!(html.contains(text), "the Reports tab shows {text:?}");
+    }
+    assert!(!html.contains(">Store credit</th>"), "store credit is not a column of money");
+
+    let (status, html) = get(&app, &owner, "/admin/exports/summary?month=2026-11".into()).await;
+    assert_eq!(status, 200);
+    for text in [
+        "<th scope=\"row\">Received in all</th><td>KSh 1,450</td>",
+        "<th scope=\"row\">M-PESA reversal</th><td>KSh 450</td>",
+        "<th scope=\"row\">Net received</th><td>KSh 1,000</td>",
+        "<th scope=\"row\">Kept as credit</th><td>KSh 400</td>",
+        "<th scope=\"row\">Owed to customers now</th><td>KSh 400</td>",
+    ] {
+        assert!(html.contains(text), "the summary shows {text:?}");
+    }
+
+    let (_, csv) = get(&app, &owner, "/admin/exports/payments.csv?from=2026-11-02&to=2026-11-02".into()).await;
+    let amounts: Vec<i64> = csv.lines().skip(1).map(|line| line.split(',').nth(6).unwrap().parse().unwrap()).collect();
+    assert_eq!((amounts.iter().sum::<i64>(), amounts.len()), (1000, 3), "cash, code and reversal; no credit: {csv}");
+    let (_, csv) = get(&app, &owner, "/admin/exports/orders.csv?from=2026-11-02&to=2026-11-02".into()).await;
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",billed_kes,paid_kes,given_back_kes,credit_used_kes,credit_kept_kes,due_kes"));
+    let row = lines.iter().find(|line| line.starts_with(&a_ref)).unwrap();
+    assert!(row.ends_with(",600,1000,0,0,400,0"), "billed, paid, given back, credit used and kept, due: {row}");
+
+    // The customer's next order is paid from the credit: not money received.
+    clock.set(datetime!(2026-11-03 11:00 +3));
+    place("0712345678", 3).await; // 450, 400 of it from the credit
+    let (_, html) = get(&app, &owner, "/admin?tab=reports&period=custom&from=2026-11-03&to=2026-11-03".into()).await;
+    for text in [
+        "Money in: KSh 0",
+        "<dt>Used on orders</dt><dd>KSh 400</dd>",
+        "<dt>Owed to customers at the end</dt><dd>KSh 0</dd>",
+    ] {
+        assert!(html.contains(text), "the next day's Reports tab shows {text:?}");
+    }
+    let stats = app.with_db(|c| laundry::models::stats::Stats::load(c, date!(2026 - 11 - 03)).unwrap());
+    assert_eq!(stats.total_revenue, 600 + 450, "the bills of the orders not cancelled");
+    assert_eq!(stats.paid_revenue, 1000, "the money that moved, ever");
+}
+
 crate::on_each_backend!(
     the_reports_give_the_exact_figures_of_a_known_history,
-    the_service_customer_and_cash_reports_give_the_exact_figures
+    the_service_customer_and_cash_reports_give_the_exact_figures,
+    store_credit_is_reported_apart_from_the_money_that_moved
 );

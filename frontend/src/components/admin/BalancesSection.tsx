@@ -82,7 +82,9 @@ export function BalancesSection({ balances, onOpen }: { balances: Balances | nul
               <ul className="balances__list">
                 {balances.credit.map((credit) => (
                   <li key={credit.phone} className="balances__item">
-                    <span className="balances__who">{credit.phone}</span>
+                    <span className="balances__who">
+                      {credit.name ? `${credit.name} · ${credit.phone}` : credit.phone}
+                    </span>
                     <strong className="balances__amount">{formatKsh(credit.amount)}</strong>
                   </li>
                 ))}

@@ -61,12 +61,14 @@ function formatHours(hours: number | null): string {
 
 function MoneySection({ money, heading }: { money: MoneyReport; heading: string }) {
   const refunded = (bar: MoneyBar) => bar.refunded.reduce((total, sum) => total + sum.amount, 0);
+  const credit = money.total.credit;
   return (
     <section className="reports__section" aria-labelledby="reports-money">
       <h2 id="reports-money">{`Money in: ${formatKsh(money.total.total)}`}</h2>
-      {money.methods.length > 0 && (
+      <p className="reports__note">M-PESA and cash that moved, less what went back. Store credit is apart, below.</p>
+      {money.receivedMethods.length + money.refundedMethods.length > 0 && (
         <ul className="chart__legend">
-          {money.methods.map((method, tone) => (
+          {money.receivedMethods.map((method, tone) => (
             <li key={method.method}>
               <span className={`chart__key chart__bar--${tone}`} aria-hidden="true" /> {method.label}
             </li>
@@ -82,13 +84,17 @@ function MoneySection({ money, heading }: { money: MoneyReport; heading: string 
           <thead>
             <tr>
               <th scope="col">{heading}</th>
-              {money.methods.map((method) => (
-                <th scope="col" key={method.method}>
+              {money.receivedMethods.map((method) => (
+                <th scope="col" key={`in-${method.method}`}>
                   {method.label}
                 </th>
               ))}
-              <th scope="col">Given back</th>
-              <th scope="col">Total</th>
+              {money.refundedMethods.map((method) => (
+                <th scope="col" key={`back-${method.method}`}>
+                  {`Given back: ${method.label}`}
+                </th>
+              ))}
+              <th scope="col">Net</th>
             </tr>
           </thead>
           <tbody>
@@ -96,9 +102,11 @@ function MoneySection({ money, heading }: { money: MoneyReport; heading: string 
               <tr key={bar.start}>
                 <th scope="row">{bar.label}</th>
                 {bar.received.map((sum) => (
-                  <td key={sum.method}>{formatKsh(sum.amount)}</td>
+                  <td key={`in-${sum.method}`}>{formatKsh(sum.amount)}</td>
                 ))}
-                <td>{formatKsh(refunded(bar))}</td>
+                {bar.refunded.map((sum) => (
+                  <td key={`back-${sum.method}`}>{formatKsh(sum.amount)}</td>
+                ))}
                 <td>{formatKsh(bar.total)}</td>
               </tr>
             ))}
@@ -107,14 +115,46 @@ function MoneySection({ money, heading }: { money: MoneyReport; heading: string 
             <tr>
               <th scope="row">In all</th>
               {money.total.received.map((sum) => (
-                <td key={sum.method}>{formatKsh(sum.amount)}</td>
+                <td key={`in-${sum.method}`}>{formatKsh(sum.amount)}</td>
               ))}
-              <td>{formatKsh(refunded(money.total))}</td>
+              {money.total.refunded.map((sum) => (
+                <td key={`back-${sum.method}`}>{formatKsh(sum.amount)}</td>
+              ))}
               <td>{formatKsh(money.total.total)}</td>
             </tr>
           </tfoot>
         </table>
       </Scroll>
+      <dl className="reports__figures" aria-label="Money that moved">
+        <div>
+          <dt>Received</dt>
+          <dd>{formatKsh(money.total.total + refunded(money.total))}</dd>
+        </div>
+        <div>
+          <dt>Given back</dt>
+          <dd>{formatKsh(refunded(money.total))}</dd>
+        </div>
+        <div>
+          <dt>Net received</dt>
+          <dd>{formatKsh(money.total.total)}</dd>
+        </div>
+      </dl>
+      <h3 id="reports-credit">Store credit</h3>
+      <p className="reports__note">What customers keep for their next orders: a debt to them, not money.</p>
+      <dl className="reports__figures" aria-labelledby="reports-credit">
+        <div>
+          <dt>Kept as credit</dt>
+          <dd>{formatKsh(credit.kept)}</dd>
+        </div>
+        <div>
+          <dt>Used on orders</dt>
+          <dd>{formatKsh(credit.used)}</dd>
+        </div>
+        <div>
+          <dt>Owed to customers at the end</dt>
+          <dd>{formatKsh(money.creditOwed)}</dd>
+        </div>
+      </dl>
     </section>
   );
 }

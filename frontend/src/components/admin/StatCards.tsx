@@ -1,6 +1,6 @@
 // The dashboard's four stat cards (spec section 2): revenue, orders, pending orders, messages.
-// Total Revenue keeps the spec's meaning (every order's total) and says beside it how much of it is
-// paid and how much belongs to cancelled orders, so that nobody reads it as money earned. Under them,
+// Total Revenue is the ledger's net bill of the orders not cancelled, after discounts; beside it, the
+// money received (store credit is not money) and the cancelled orders' totals left out. Under them,
 // the re-cleans asked for per month (the satisfaction guarantee).
 import type { AdminStats } from "../../lib/admin/types";
 import { formatKsh } from "../../lib/format";
@@ -16,7 +16,7 @@ export function StatCards({ stats }: { stats: AdminStats }) {
           <dd className="stat-card__value">{formatKsh(stats.totalRevenue)}</dd>
           <dd className="stat-card__note">{formatKsh(stats.paidRevenue)} paid</dd>
           {stats.cancelledRevenue > 0 && (
-            <dd className="stat-card__note">{`incl. ${formatKsh(stats.cancelledRevenue)} cancelled`}</dd>
+            <dd className="stat-card__note">{`excl. ${formatKsh(stats.cancelledRevenue)} cancelled`}</dd>
           )}
         </div>
         <div className="card stat-card">

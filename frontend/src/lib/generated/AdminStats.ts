@@ -7,16 +7,17 @@ import type { MonthCount } from "./MonthCount";
  */
 export type AdminStats = { 
 /**
- * Spec section 2: the sum of all order totals, KSh.
+ * Spec section 2's "Total Revenue", as the ledger bills it: the net bill of every order not
+ * cancelled, after discounts (its charges, adjustments and discounts), KSh.
  */
 totalRevenue: number, 
 /**
- * Money received for orders, ever: payments less refunds (the ledger's).
+ * Money received for orders, ever: what moved in less what moved back (store credit is not
+ * money).
  */
 paidRevenue: number, 
 /**
- * Of that, the totals of cancelled orders: shown beside it, so that nobody reads the
- * spec's figure as money earned.
+ * The totals of cancelled orders, left out of the revenue: shown beside it.
  */
 cancelledRevenue: number, 
 /**

@@ -5,9 +5,13 @@
  */
 export type CreditHeld = { 
 /**
- * The phone number, masked but its last digits.
+ * The phone number: whole for the owner, masked but its last digits for staff.
  */
 phone: string, 
+/**
+ * The name on its newest order (the owner's list only).
+ */
+name: string | null, 
 /**
  * KSh.
  */

@@ -3,13 +3,18 @@ import type { MethodSum } from "./MethodSum";
 import type { MoneyBar } from "./MoneyBar";
 
 /**
- * The money section: what came in by method, by bar.
+ * The money section: what came in and went back by method, by bar, and the store credit apart.
  */
 export type MoneyReport = { 
 /**
- * The methods money moved by in the period, in [`Method::ALL`]'s order: the chart's legend.
+ * The methods money came in by in the period, in [`Method::ALL`]'s order: the chart's legend
+ * and the table's columns (store credit is never one).
  */
-methods: Array<MethodSum>, 
+receivedMethods: Array<MethodSum>, 
+/**
+ * The methods money went back by in the period, each a column of its own.
+ */
+refundedMethods: Array<MethodSum>, 
 /**
  * Money by bar, every bar of the period (empty ones too).
  */
@@ -17,4 +22,9 @@ bars: Array<MoneyBar>,
 /**
  * The period's money: by method, given back by method, and the total.
  */
-total: MoneyBar, };
+total: MoneyBar, 
+/**
+ * The store credit the shop owed its customers at the period's end, KSh (kept less used, over
+ * all history to then).
+ */
+creditOwed: number, };

@@ -117,6 +117,10 @@ pub enum Event {
     Delivered,
     /// The valet found nobody home, or the laundry not ready.
     Missed(StopKind),
+    /// The clock: this stop's window ended with nothing recorded (not done, not missed). It is
+    /// late: missed, with a missed stop's effects (a late pickup withdraws its delivery), and the
+    /// customer is told we did not come.
+    WindowPassed(StopKind),
     /// Money arrived for the order (a prompt, the till, a code typed, cash).
     Paid(i32),
 }
@@ -134,6 +138,9 @@ pub enum Notice {
     OnTheWay(StopKind),
     /// The valet missed them at this stop: choose a new window.
     Missed(StopKind),
+    /// Nobody came in this stop's window: sorry, and a new window (the customer's choice for a
+    /// pickup; staff's to come, or the customer's, for a delivery).
+    Late(StopKind),
     /// Staff cancelled the order.
     Cancelled,
     /// Staff took the cancellation back.
@@ -185,6 +192,9 @@ pub enum Refusal {
     /// The delivery before the pickup.
     #[error("This order has not been picked up yet.")]
     NotPickedUp,
+    /// The clock's lateness before the stop's window ended.
+    #[error("This stop's window has not ended yet.")]
+    WindowNotOver,
     /// The pickup after it was done.
     #[error("The laundry has been picked up already.")]
     AlreadyPickedUp,
@@ -506,6 +516,31 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
                     after.settle_delivery(now);
                     effects.push(Effect::Text(Notice::Missed(kind)));
                 }
+            }
+        }
+        Event::WindowPassed(kind) => {
+            refuse_if_closed(life)?;
+            let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
+            if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
+                return Err(Refusal::NotPickedUp);
+            }
+            match stop.state {
+                StopState::Planned | StopState::OnTheWay if now.before_end_of(stop.slot) => {
+                    return Err(Refusal::WindowNotOver);
+                }
+                StopState::Planned | StopState::OnTheWay => {
+                    after.set_state(kind, StopState::Missed);
+                    after.settle_delivery(now);
+                    effects.push(Effect::Text(Notice::Late(kind)));
+                }
+                StopState::Missed => {}
+                StopState::Done => {
+                    return Err(match kind {
+                        StopKind::Pickup => Refusal::AlreadyPickedUp,
+                        StopKind::Delivery => Refusal::AlreadyDelivered,
+                    });
+                }
+                StopState::Cancelled => return Err(Refusal::Cancelled),
             }
         }
         Event::Paid(amount) => {

@@ -45,6 +45,39 @@ fn a_missed_pickup_withdraws_the_delivery_and_texts_the_customer() {
 }
 
 #[test]
+fn a_pickup_whose_window_passed_is_late_once_and_its_delivery_is_withdrawn() {
+    // The pickup's window is the 27th, 19:00-20:00: not over at 19:59, over at 20:00.
+    let during = Moment { day: date!(2026 - 11 - 27), minute: 1199 };
+    let after = Moment { day: date!(2026 - 11 - 27), minute: 1200 };
+    assert_eq!(apply(&placed(), Event::WindowPassed(StopKind::Pickup), during), Err(Refusal::WindowNotOver));
+    let late = apply(&placed(), Event::WindowPassed(StopKind::Pickup), after).unwrap();
+    assert_eq!(late.after.pickup.unwrap().state, StopState::Missed);
+    assert_eq!(late.after.delivery.unwrap().state, StopState::Cancelled, "no delivery for laundry never collected");
+    assert_eq!(late.effects, vec![Effect::Text(Notice::Late(StopKind::Pickup))]);
+    // The next look of the clock changes nothing and texts nobody.
+    let again = apply(&late.after, Event::WindowPassed(StopKind::Pickup), after).unwrap();
+    assert_eq!((again.after, again.effects), (late.after, vec![]));
+    // A pending order's delivery is never late: it has no laundry to bring.
+    let later = Moment { day: date!(2026 - 11 - 30), minute: 0 };
+    assert_eq!(apply(&placed(), Event::WindowPassed(StopKind::Delivery), later), Err(Refusal::NotPickedUp));
+}
+
+#[test]
+fn a_delivery_whose_window_passed_is_late_and_waits_for_a_new_window() {
+    let collected = run(&placed(), &[Event::PickedUp]).unwrap();
+    let later = Moment { day: date!(2026 - 11 - 29), minute: 1200 };
+    let late = apply(&collected, Event::WindowPassed(StopKind::Delivery), later).unwrap();
+    assert_eq!(late.after.delivery.unwrap().state, StopState::Missed);
+    assert_eq!(late.after.status, OrderStatus::PickedUp);
+    assert_eq!(late.effects, vec![Effect::Text(Notice::Late(StopKind::Delivery))]);
+    // Booked again, it is planned; a delivered order is never late.
+    let moved = apply(&late.after, Event::CustomerMoveDelivery { to: slot(30, 1140) }, later).unwrap().after;
+    assert_eq!(moved.delivery.unwrap().state, StopState::Planned);
+    let delivered = run(&collected, &[Event::Delivered]).unwrap();
+    assert_eq!(apply(&delivered, Event::WindowPassed(StopKind::Delivery), later), Err(Refusal::AlreadyDelivered));
+}
+
+#[test]
 fn the_valet_cannot_deliver_a_pending_order() {
     assert_eq!(apply(&placed(), Event::SetOff(StopKind::Delivery), NOW), Err(Refusal::NotPickedUp));
     assert_eq!(apply(&placed(), Event::Delivered, NOW), Err(Refusal::NotPickedUp));
@@ -159,6 +192,7 @@ fn any_event() -> impl Strategy<Value = Event> {
         Just(Event::PickedUp),
         Just(Event::Delivered),
         any_kind().prop_map(Event::Missed),
+        any_kind().prop_map(Event::WindowPassed),
         (0i32..3000).prop_map(Event::Paid),
     ]
 }

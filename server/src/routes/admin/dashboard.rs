@@ -99,7 +99,7 @@ pub async fn show_dashboard(
             let inbox =
                 inbox_query.map(|(status, number)| super::inbox::load_inbox(connection, status, number)).transpose()?;
             let cash_up = money_day.map(|day| load_cash_up(connection, day)).transpose()?;
-            let balances = money_day.map(|_| load_balances(connection)).transpose()?;
+            let balances = money_day.map(|_| load_balances(connection, role)).transpose()?;
             let reader = super::reports::reader_of(connection, role)?;
             let reports_tab = reader.is_some();
             let reports = report_period

@@ -8,7 +8,7 @@ use super::query::{no_such_order, order_id};
 use super::{json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::{DbConnection, DbError, write_transaction};
-use crate::domain::{FieldErrors, Loose, Method, MpesaCode, OrderReference};
+use crate::domain::{FieldErrors, Loose, Method, MpesaCode, OrderReference, StaffRole};
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::lifecycle::money::{MAX_AMOUNT, MoneyRefusal};
@@ -353,8 +353,9 @@ pub async fn record_handover(
 
 /// GET /api/admin/balances: the orders that still owe money (oldest first), those that owe money
 /// back (refunds due), and the store credit phone numbers hold.
-pub async fn show_balances(state: web::Data<AppState>, _staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
-    let balances = state.db().run(load_balances).await.map_err(load_failed)?;
+pub async fn show_balances(state: web::Data<AppState>, staff: CurrentStaff) -> Result<HttpResponse, ApiError> {
+    let role = staff.role;
+    let balances = state.db().run(move |connection| load_balances(connection, role)).await.map_err(load_failed)?;
     Ok(private_json(&balances))
 }
 
@@ -366,13 +367,15 @@ pub(super) fn load_cash_up(connection: &mut DbConnection, day: Date) -> Result<C
     Ok(CashUp::new(day, takings, &cash, &handovers))
 }
 
-/// The balances not settled: orders owing, refunds due, and the store credit held.
-pub(super) fn load_balances(connection: &mut DbConnection) -> Result<Balances, DbError> {
+/// The balances not settled: orders owing, refunds due, and the store credit held (naming the
+/// customer for the owner; staff read masked numbers).
+pub(super) fn load_balances(connection: &mut DbConnection, role: StaffRole) -> Result<Balances, DbError> {
     let owing = Entry::owing_oldest(connection, Balances::LIMIT)?;
     let owed_back = Entry::unsettled(connection, false, Balances::LIMIT)?;
     let credit = Entry::credit_held(connection)?;
     let ids: Vec<&str> = owing.iter().chain(&owed_back).map(|(id, _)| id.as_str()).collect();
     let orders = Order::find_many(connection, &ids)?;
     let owing_in_all = Entry::owing(connection, None)?;
-    Ok(Balances::new(&owing, owing_in_all, &owed_back, &credit, &orders))
+    let credit = (credit.as_slice(), role == StaffRole::Owner);
+    Ok(Balances::new(&owing, owing_in_all, &owed_back, credit, &orders))
 }

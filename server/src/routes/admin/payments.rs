@@ -132,7 +132,7 @@ pub async fn match_payment(
     let (matched, payment, balance, stats) = answer;
     let (paid, message) = match (matched, balance) {
         (Ok(Recorded::Paid(reference)), Some(balance)) => {
-            let words = balance.customer_words();
+            let words = balance.staff_words();
             (balance.to_pay() == 0, format!("Matched to order {reference} and entered on its ledger: {words}."))
         }
         (Ok(Recorded::Flagged(reference, problem)), _) => {

@@ -8,8 +8,10 @@
 use crate::auth::CurrentStaff;
 use crate::db::schema::{ledger_entries, orders};
 use crate::db::{DbConnection, DbError};
+use crate::domain::ledger::MethodSum;
 use crate::domain::schedule::day_bounds;
-use crate::domain::{EntryKind, Method, OrderStatus, ReportSection, StaffRole};
+use crate::domain::{Balance, EntryKind, Method, OrderStatus, ReportSection, StaffRole, StoreCredit, Takings};
+use crate::models::ledger::Entry;
 use crate::models::reports::{charges_by_kind, owing_after_delivery, period_figures, share_sections, shared_sections};
 use crate::state::AppState;
 use crate::views::reports::{CustomerFigures, Figures, MonthSummary, Period, Reader, Reports, ServiceFigures};
@@ -70,7 +72,10 @@ pub fn load_reports(
     ];
     if by_day.into_iter().any(shows) {
         let days = period_figures(connection, first, last, today, now)?;
-        figures.money = shows(ReportSection::Money).then_some(days.money);
+        if shows(ReportSection::Money) {
+            figures.money = Some(days.money);
+            figures.credit_ever = Entry::credit_before(connection, day_bounds(last).1)?;
+        }
         figures.orders = shows(ReportSection::Orders).then_some((days.orders, days.items));
         figures.service = shows(ReportSection::Service).then_some(ServiceFigures {
             stops: days.stops,
@@ -186,8 +191,8 @@ type LedgerRow = (
 );
 
 /// The entries recorded in `[from, until)` after entry `after`, at most [`CHUNK`], as CSV lines; and
-/// the last entry's id. With `payments`, only payments and refunds, in the payments export's
-/// columns (a refund negative).
+/// the last entry's id. With `payments`, only the money that moved (payments and refunds, store
+/// credit left out), in the payments export's columns (a refund negative).
 fn ledger_chunk(
     connection: &mut DbConnection,
     (from, until): (PrimitiveDateTime, PrimitiveDateTime),
@@ -196,7 +201,11 @@ fn ledger_chunk(
 ) -> QueryResult<(String, Option<i64>)> {
     let mut query = ledger_entries::table.inner_join(orders::table).filter(ledger_entries::id.gt(after)).into_boxed();
     if payments {
-        query = query.filter(ledger_entries::kind.eq_any([EntryKind::Payment, EntryKind::Refund]));
+        // Money that moved: store credit is a debt to the customer, not money (the ledger's export
+        // keeps it).
+        query = query
+            .filter(ledger_entries::kind.eq_any([EntryKind::Payment, EntryKind::Refund]))
+            .filter(ledger_entries::method.ne(Method::Credit));
     }
     let rows: Vec<LedgerRow> = query
         .filter(ledger_entries::recorded_at.ge(from).and(ledger_entries::recorded_at.lt(until)))
@@ -286,7 +295,9 @@ pub async fn show_summary(
         .run(move |connection| {
             let days = period_figures(connection, first, last, today, now)?;
             let charged = charges_by_kind(connection, first, last)?;
-            Ok::<_, DbError>(MonthSummary::new((first, last), today, &days.money, &charged, &days.orders, &days.cash))
+            let credit = Entry::credit_before(connection, day_bounds(last).1)?;
+            let money = (days.money.as_slice(), credit.owed());
+            Ok::<_, DbError>(MonthSummary::new((first, last), today, money, &charged, &days.orders, &days.cash))
         })
         .await;
     match read {
@@ -394,8 +405,9 @@ pub async fn export_ledger(
     })
 }
 
-/// GET /admin/exports/payments.csv?from=&to=: the payments and refunds recorded in those days,
-/// oldest first, a refund's amount negative (the column sums to what was kept). Owners only.
+/// GET /admin/exports/payments.csv?from=&to=: the money that moved in those days (payments and
+/// refunds by M-PESA and cash; store credit is in the ledger's export), oldest first, a refund's
+/// amount negative (the column sums to the net received). Owners only.
 pub async fn export_payments(
     state: web::Data<AppState>,
     _owner: CurrentStaff,
@@ -407,8 +419,8 @@ pub async fn export_payments(
 }
 
 /// GET /admin/exports/orders.csv?from=&to=: the orders placed in those days, oldest first, with
-/// what the ledger charges them (their bill less discounts; nothing once cancelled), what was paid
-/// (less given back) and what is still due. Owners only.
+/// what the ledger charges them (their bill less discounts; nothing once cancelled), the money paid
+/// and given back, the store credit used and kept, and what is still due. Owners only.
 pub async fn export_orders(
     state: web::Data<AppState>,
     _owner: CurrentStaff,
@@ -423,8 +435,8 @@ pub async fn export_orders(
 const PAYMENTS_HEADER: &str = "entry,recorded_at,order_id,customer,kind,method,amount_kes,mpesa_code,recorded_by\r\n";
 
 /// The orders export's header row.
-const ORDERS_HEADER: &str =
-    "order_id,placed_at,customer,phone,location,service,source,status,payment_method,billed_kes,paid_kes,due_kes\r\n";
+const ORDERS_HEADER: &str = "order_id,placed_at,customer,phone,location,service,source,status,payment_method,billed_kes,paid_kes,\
+     given_back_kes,credit_used_kes,credit_kept_kes,due_kes\r\n";
 
 /// An order row of the export: key, time, order ID, name, phone, location, service, source,
 /// status, payment method, bill.
@@ -460,32 +472,22 @@ fn orders_chunk(
     }
     let rows: Vec<OrderRow> = query.load(connection)?;
     let ids: Vec<&str> = rows.iter().map(|row| row.0.as_str()).collect();
-    let mut billed: HashMap<String, i64> = HashMap::new();
-    let mut paid: HashMap<String, i64> = HashMap::new();
-    let mut due: HashMap<String, i64> = HashMap::new();
-    let entries: Vec<(String, EntryKind, i32)> = ledger_entries::table
+    let entries: Vec<(String, EntryKind, Option<Method>, i32)> = ledger_entries::table
         .filter(ledger_entries::order_id.eq_any(&ids))
-        .select((ledger_entries::order_id, ledger_entries::kind, ledger_entries::amount))
+        .select((ledger_entries::order_id, ledger_entries::kind, ledger_entries::method, ledger_entries::amount))
         .load(connection)?;
-    for (order, kind, amount) in entries {
-        let amount = i64::from(amount);
-        match kind {
-            EntryKind::Payment => {
-                *paid.entry(order.clone()).or_default() += amount;
-                *due.entry(order).or_default() -= amount;
-            }
-            EntryKind::Refund => {
-                *paid.entry(order.clone()).or_default() -= amount;
-                *due.entry(order).or_default() += amount;
-            }
-            _ => {
-                *billed.entry(order.clone()).or_default() += amount;
-                *due.entry(order).or_default() += amount;
-            }
-        }
+    let mut of_order: HashMap<String, Vec<(EntryKind, Option<Method>, i64)>> = HashMap::new();
+    for (order, kind, method, amount) in entries {
+        of_order.entry(order).or_default().push((kind, method, i64::from(amount)));
     }
     let mut text = String::with_capacity(rows.len() * 160);
     for (id, at, reference, name, phone, location, service, source, status, method, _) in &rows {
+        let entries = of_order.get(id).map(Vec::as_slice).unwrap_or_default();
+        let balance = Balance::of(entries.iter().map(|&(kind, _, amount)| (kind, amount)));
+        let moves = entries.iter().filter_map(|&(kind, method, amount)| Some((kind, method?, amount)));
+        let moved = Takings::of(moves.clone());
+        let credit = StoreCredit::of(moves);
+        let sum = |sums: &[MethodSum]| sums.iter().map(|sum| sum.amount).sum::<i64>();
         let line = [
             field(reference),
             nairobi_iso(*at),
@@ -498,9 +500,12 @@ fn orders_chunk(
             field(source),
             status.as_str().to_owned(),
             field(method),
-            billed.get(id).copied().unwrap_or(0).to_string(),
-            paid.get(id).copied().unwrap_or(0).to_string(),
-            due.get(id).copied().unwrap_or(0).to_string(),
+            balance.charged.to_string(),
+            sum(&moved.received).to_string(),
+            sum(&moved.refunded).to_string(),
+            credit.used.to_string(),
+            credit.kept.to_string(),
+            balance.due().to_string(),
         ]
         .join(",");
         text.push_str(&line);

@@ -7,7 +7,7 @@
 
 use crate::domain::ledger::MethodSum;
 use crate::domain::schedule::{day_label, parse_day};
-use crate::domain::{Method, PhoneNumber, ReportSection, StopKind, TextEnum};
+use crate::domain::{EntryKind, Method, PhoneNumber, ReportSection, StopKind, StoreCredit, Takings, TextEnum};
 use crate::models::reports::{
     Age, DayCash, DayMoney, DayOrders, DayStops, DayTurnaround, ItemPieces, Owing, Spender, WeekCustomers,
 };
@@ -146,7 +146,8 @@ impl Grouping {
     }
 }
 
-/// One bar of the money chart and its row of the table.
+/// One bar of the money chart and its row of the table: money that moved (M-PESA and cash), and
+/// apart from it the store credit kept and used, which is a debt to the customer, not money.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct MoneyBar {
@@ -154,13 +155,15 @@ pub struct MoneyBar {
     pub start: String,
     /// "Fri 27 Nov", "Week of Mon 23 Nov", "November 2026".
     pub label: String,
-    /// Received by each method of [`Reports::methods`], in that order (0 where none).
+    /// Received by each method of [`MoneyReport::received_methods`], in that order (0 where none).
     pub received: Vec<MethodSum>,
-    /// Given back by each method, in the same order.
+    /// Given back by each method of [`MoneyReport::refunded_methods`], in that order.
     pub refunded: Vec<MethodSum>,
     /// Received less given back.
     #[ts(type = "number")]
     pub total: i64,
+    /// Store credit kept and used.
+    pub credit: StoreCredit,
 }
 
 /// One bar of the orders chart and its row of the table.
@@ -213,16 +216,23 @@ pub struct OwingBucket {
     pub orders: Vec<OwingOrder>,
 }
 
-/// The money section: what came in by method, by bar.
+/// The money section: what came in and went back by method, by bar, and the store credit apart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct MoneyReport {
-    /// The methods money moved by in the period, in [`Method::ALL`]'s order: the chart's legend.
-    pub methods: Vec<MethodSum>,
+    /// The methods money came in by in the period, in [`Method::ALL`]'s order: the chart's legend
+    /// and the table's columns (store credit is never one).
+    pub received_methods: Vec<MethodSum>,
+    /// The methods money went back by in the period, each a column of its own.
+    pub refunded_methods: Vec<MethodSum>,
     /// Money by bar, every bar of the period (empty ones too).
     pub bars: Vec<MoneyBar>,
     /// The period's money: by method, given back by method, and the total.
     pub total: MoneyBar,
+    /// The store credit the shop owed its customers at the period's end, KSh (kept less used, over
+    /// all history to then).
+    #[ts(type = "number")]
+    pub credit_owed: i64,
 }
 
 /// Pieces of one item.
@@ -479,6 +489,9 @@ pub struct CustomerFigures {
 pub struct Figures {
     /// Money by day.
     pub money: Option<Vec<DayMoney>>,
+    /// The store credit kept and used from the start of history to the period's end (read with
+    /// the money): what is owed at its end.
+    pub credit_ever: StoreCredit,
     /// Orders by day, and the top items.
     pub orders: Option<(Vec<DayOrders>, Vec<ItemPieces>)>,
     /// The orders owing.
@@ -567,25 +580,39 @@ fn bar_starts(grouping: Grouping, first: Date, last: Date) -> Vec<Date> {
 }
 
 impl MoneyReport {
-    fn new(grouping: Grouping, starts: &[Date], period: &Period, money: &[DayMoney]) -> MoneyReport {
-        let methods: Vec<Method> = Method::ALL
-            .iter()
-            .copied()
-            .filter(|method| money.iter().any(|day| day.received.iter().chain(&day.refunded).any(|(m, _)| m == method)))
-            .collect();
+    /// The money of `period`'s days by bar, with `credit_owed` the store credit owed at its end.
+    fn new(grouping: Grouping, starts: &[Date], period: &Period, money: &[DayMoney], credit_owed: i64) -> MoneyReport {
+        let used = |list: fn(&DayMoney) -> &Vec<(Method, i64)>| -> Vec<Method> {
+            Method::ALL
+                .iter()
+                .copied()
+                .filter(|method| {
+                    method.is_money() && money.iter().any(|day| list(day).iter().any(|(m, _)| m == method))
+                })
+                .collect()
+        };
+        let (in_methods, out_methods) = (used(|day| &day.received), used(|day| &day.refunded));
         let bar = |start: Date, label: String, days: &mut dyn Iterator<Item = &DayMoney>| {
-            let (mut received, mut refunded) = (Vec::new(), Vec::new());
+            let mut entries = Vec::new();
             for day in days {
-                received.extend(day.received.iter().copied());
-                refunded.extend(day.refunded.iter().copied());
+                entries.extend(day.received.iter().map(|&(method, amount)| (EntryKind::Payment, method, amount)));
+                entries.extend(day.refunded.iter().map(|&(method, amount)| (EntryKind::Refund, method, amount)));
             }
-            let received = sums(&methods, &received);
-            let refunded = sums(&methods, &refunded);
-            let total = received.iter().map(|s| s.amount).sum::<i64>() - refunded.iter().map(|s| s.amount).sum::<i64>();
-            MoneyBar { start: start.to_string(), label, received, refunded, total }
+            let moved = Takings::of(entries.iter().copied());
+            let amounts = |sums: &[MethodSum]| sums.iter().map(|sum| (sum.method, sum.amount)).collect::<Vec<_>>();
+            MoneyBar {
+                start: start.to_string(),
+                label,
+                received: sums(&in_methods, &amounts(&moved.received)),
+                refunded: sums(&out_methods, &amounts(&moved.refunded)),
+                total: moved.total,
+                credit: StoreCredit::of(entries),
+            }
         };
         MoneyReport {
-            methods: sums(&methods, &[]),
+            credit_owed,
+            received_methods: sums(&in_methods, &[]),
+            refunded_methods: sums(&out_methods, &[]),
             bars: starts
                 .iter()
                 .map(|&start| {
@@ -775,7 +802,10 @@ impl Reports {
             },
             error,
             grouping,
-            money: figures.money.as_ref().map(|money| MoneyReport::new(grouping, &starts, &period, money)),
+            money: figures
+                .money
+                .as_ref()
+                .map(|money| MoneyReport::new(grouping, &starts, &period, money, figures.credit_ever.owed())),
             orders: figures
                 .orders
                 .as_ref()
@@ -856,8 +886,8 @@ mod tests {
             },
             DayMoney {
                 day: date!(2026 - 11 - 26),
-                received: vec![(Method::Till, 700)],
-                refunded: vec![(Method::Cash, 200)],
+                received: vec![(Method::Till, 1000), (Method::Credit, 150)],
+                refunded: vec![(Method::Cash, 200), (Method::Credit, 300), (Method::Reversal, 450)],
             },
         ];
         let orders = [DayOrders { day: date!(2026 - 11 - 24), orders: 2, kilos: 9, amount: 1350 }];
@@ -869,14 +899,19 @@ mod tests {
 
         let money = reports.money.unwrap();
         assert_eq!(money.bars.len(), 5, "Monday to Friday");
+        let methods = |sums: &[MethodSum]| sums.iter().map(|m| m.method).collect::<Vec<_>>();
         assert_eq!(
-            money.methods.iter().map(|m| m.method).collect::<Vec<_>>(),
-            [Method::Prompt, Method::Till, Method::Cash]
+            methods(&money.received_methods),
+            [Method::Prompt, Method::Till, Method::Cash],
+            "credit is not money"
         );
+        assert_eq!(methods(&money.refunded_methods), [Method::Cash, Method::Reversal], "each way back a column");
         assert_eq!(money.bars[1].total, 950);
-        assert_eq!(money.bars[3].total, 500);
-        assert_eq!(money.total.total, 1450);
-        assert_eq!(money.total.refunded.iter().map(|s| s.amount).sum::<i64>(), 200);
+        assert_eq!(money.bars[3].total, 1000 - 200 - 450, "money that moved, store credit apart");
+        assert_eq!(money.bars[3].refunded.iter().map(|s| s.amount).collect::<Vec<_>>(), [200, 450]);
+        assert_eq!((money.bars[3].credit.kept, money.bars[3].credit.used), (300, 150));
+        assert_eq!(money.total.total, 950 + 350);
+        assert_eq!(money.total.refunded.iter().map(|s| s.amount).sum::<i64>(), 650);
         let orders = reports.orders.unwrap();
         assert_eq!((orders.total.orders, orders.total.kilos), (2, 9));
         assert_eq!(reports.exports.unwrap().ledger, "/admin/exports/ledger.csv?from=2026-11-23&to=2026-11-27");

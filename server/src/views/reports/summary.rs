@@ -2,8 +2,8 @@
 //! prints on one A4 sheet, drawn from the same figures as the Reports tab.
 
 use super::{DayCash, DayMoney, DayOrders, Grouping, MoneyReport, OrdersBar, OrdersReport, Period, PeriodKind};
-use crate::domain::EntryKind;
 use crate::domain::ledger::MethodSum;
+use crate::domain::{EntryKind, StoreCredit};
 use serde::Serialize;
 use time::{Date, Duration, Month};
 use ts_rs::TS;
@@ -46,6 +46,11 @@ pub struct MonthSummary {
     /// Received less given back, KSh.
     #[ts(type = "number")]
     pub net: i64,
+    /// Store credit kept and used in the month (not money: neither received nor given back).
+    pub credit: StoreCredit,
+    /// Store credit owed to customers at the month's end (to date: now), KSh.
+    #[ts(type = "number")]
+    pub credit_owed: i64,
     /// What the ledger charged, by kind: "Charges", "Adjustments", "Discounts".
     pub charged: Vec<SummaryLine>,
     /// Charged in all, KSh.
@@ -78,17 +83,18 @@ pub struct SummaryLine {
 
 impl MonthSummary {
     /// The summary of the month from `first` to `last` at `today`, from its money by day, the
-    /// ledger's charges by kind, its orders by day and its cash by day.
+    /// store credit owed at its end, the ledger's charges by kind, its orders by day and its cash
+    /// by day.
     pub fn new(
         (first, last): (Date, Date),
         today: Date,
-        money: &[DayMoney],
+        (money, credit_owed): (&[DayMoney], i64),
         charged: &[(EntryKind, i64)],
         orders: &[DayOrders],
         cash: &[DayCash],
     ) -> MonthSummary {
         let period = Period { kind: PeriodKind::Custom, first, last };
-        let report = MoneyReport::new(Grouping::Month, &[first], &period, money);
+        let report = MoneyReport::new(Grouping::Month, &[first], &period, money, credit_owed);
         let taken = |sums: &[MethodSum]| sums.iter().filter(|s| s.amount != 0).copied().collect::<Vec<_>>();
         let received_total: i64 = report.total.received.iter().map(|s| s.amount).sum();
         let refunded_total: i64 = report.total.refunded.iter().map(|s| s.amount).sum();
@@ -117,6 +123,8 @@ impl MonthSummary {
             received_total,
             refunded_total,
             net: received_total - refunded_total,
+            credit: report.total.credit,
+            credit_owed,
             charged_total: charged.iter().map(|line| line.amount).sum(),
             charged,
             orders: OrdersBar { label: "Orders placed".to_owned(), ..orders },
