@@ -393,6 +393,7 @@ export default function AdminPage(props: AdminProps) {
                     orders={orders}
                     statuses={props.statuses}
                     racks={props.racks}
+                    slots={awaiting.list.slots}
                     csrf={props.csrf}
                     sendsPrompts={props.sendsPrompts}
                     onQuery={loadOrders}

@@ -449,14 +449,30 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
             )?;
         }
         Notice::Cancelled => {
+            // Laundry collected and not handed back: when it comes back (a return stop), or at the
+            // shop.
+            let back = match (&now_order.pickup, &now_order.delivery) {
+                (Some(pickup), Some(delivery))
+                    if pickup.state == StopState::Done && delivery.state != StopState::Done =>
+                {
+                    Some(delivery.state.is_open().then(|| delivery.slot()))
+                }
+                _ => None,
+            };
             notify.text(
                 connection,
                 MessageKind::SmsCancelled,
                 order,
                 None,
-                |texts| texts.cancelled(order, &now_order.balance),
+                |texts| texts.cancelled(order, &now_order.balance, back),
                 now,
             )?;
+        }
+        Notice::Returned => {
+            // Handed back in the place of a delivery: its kind (and its switch), once per order.
+            let kind = MessageKind::SmsDelivered;
+            let key = Some(once_per(kind, &order.id));
+            notify.text(connection, kind, order, key, |texts| texts.returned(order, &now_order.balance), now)?;
         }
         Notice::Reinstated => {
             let next = [&now_order.pickup, &now_order.delivery]

@@ -309,7 +309,8 @@ fn locked(
             return Err(RunError::Refused("This stop is not on today's run."));
         }
     }
-    if stop.state == StopState::Cancelled || order.status == OrderStatus::Cancelled {
+    // A cancelled order's delivery still open is the return of its laundry: it goes on.
+    if stop.state == StopState::Cancelled || (order.status == OrderStatus::Cancelled && stop.kind == StopKind::Pickup) {
         return Err(RunError::Cancelled);
     }
     Ok((stop, order))

@@ -222,14 +222,36 @@ impl Texts {
         }
     }
 
-    /// Staff cancelled the order; money received goes back.
-    pub fn cancelled(&self, order: &Order, balance: &Balance) -> String {
+    /// Staff cancelled the order; money received goes back, and laundry collected (`back`) comes
+    /// back as it is: on a return stop in its window, or (`Some(None)`) to collect at the shop.
+    pub fn cancelled(&self, order: &Order, balance: &Balance, back: Option<Option<Slot>>) -> String {
         let refund = if balance.owed_back() > 0 {
             format!(" We will send back your KSh {}.", shillings(balance.owed_back()))
         } else {
             String::new()
         };
-        format!("{}: order {} has been cancelled.{refund} Questions? Call {}.", self.shop, order.reference, self.phone)
+        let clothes = match back {
+            Some(Some(slot)) => format!(" Your clothes come back as they are on {}.", slot.label()),
+            Some(None) => " Your clothes are ready to collect at the shop.".to_owned(),
+            None => String::new(),
+        };
+        format!(
+            "{}: order {} has been cancelled.{refund}{clothes} Questions? Call {}.",
+            self.shop, order.reference, self.phone
+        )
+    }
+
+    /// The laundry of a cancelled order was handed back as it was.
+    pub fn returned(&self, order: &Order, balance: &Balance) -> String {
+        let refund = if balance.owed_back() > 0 {
+            format!(" We will send back your KSh {}.", shillings(balance.owed_back()))
+        } else {
+            String::new()
+        };
+        format!(
+            "{}: your clothes from cancelled order {} were handed back.{refund} Questions? Call {}.",
+            self.shop, order.reference, self.phone
+        )
     }
 
     /// Staff took a cancellation back; `next` is the visit to come (its window, or none when the
@@ -438,7 +460,10 @@ mod tests {
             ("delivered, part paid", texts.delivered(&order, &part, None)),
             ("payment", texts.payment_received(&order, 123_450, Some("QKH94M1Z11"), &paid)),
             ("part payment", texts.payment_received(&order, 99_999, Some("QKH94M1Z11"), &part)),
-            ("cancelled, refund", texts.cancelled(&order, &over)),
+            ("cancelled, refund", texts.cancelled(&order, &over, None)),
+            ("cancelled, clothes back", texts.cancelled(&order, &over, Some(Some(slot)))),
+            ("cancelled, clothes at the shop", texts.cancelled(&order, &over, Some(None))),
+            ("returned", texts.returned(&order, &over)),
             ("missed pickup", texts.missed(&order, StopKind::Pickup)),
             ("late pickup", texts.late(&order, StopKind::Pickup)),
             ("late delivery", texts.late(&order, StopKind::Delivery)),

@@ -130,6 +130,8 @@ pub struct ValetStop {
     pub window: String,
     /// Its place in the run, from 1.
     pub position: Option<i32>,
+    /// A cancelled order's laundry going back as it is (a delivery with nothing to collect).
+    pub returning: bool,
     /// The 30-minute ETA while it is still to be done and in a run: `19:15-19:45`.
     pub eta: Option<String>,
     /// When it was done, `19:42` (Nairobi).
@@ -262,7 +264,14 @@ impl ValetStop {
             (stop.state == StopState::Planned, ValetAction::OnMyWay),
             (stop.kind == StopKind::Pickup && (open || correctable), ValetAction::PickedUp),
             (stop.kind == StopKind::Delivery && open, ValetAction::Delivered),
-            (prompts_on && stop.kind == StopKind::Delivery && open && balance.to_pay() > 0, ValetAction::Prompt),
+            (
+                prompts_on
+                    && stop.kind == StopKind::Delivery
+                    && open
+                    && balance.to_pay() > 0
+                    && order.status != OrderStatus::Cancelled,
+                ValetAction::Prompt,
+            ),
             (open && (stop.kind == StopKind::Pickup || order.status != OrderStatus::Pending), ValetAction::NotHome),
         ];
         ValetStop {
@@ -271,6 +280,7 @@ impl ValetStop {
             state: stop.state,
             window: stop.slot().window.to_string(),
             position: stop.run_position,
+            returning: stop.kind == StopKind::Delivery && order.status == OrderStatus::Cancelled,
             eta: position.clone().map(|position| eta(position, minutes_per_stop).to_string()),
             done_at: stop.done_at.map(|at| nairobi_date_time(at).1),
             missed_reason: stop.missed_reason.clone().filter(|_| stop.state == StopState::Missed),

@@ -157,7 +157,7 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     assert_eq!(order(&app, &id).status, OrderStatus::PickedUp);
 
     // With one: cancelled, its delivery out of the runs, the money owed back, the customer told.
-    let cancel = json!({"status": "cancelled", "reason": "Customer moved away"});
+    let cancel = json!({"status": "cancelled", "reason": "Customer moved away", "returnStop": "shop"});
     let cancelled = api_post(&app, &session, &status, cancel).await;
     assert_eq!(cancelled.status(), 200);
     let stored = order(&app, &id);
@@ -175,7 +175,10 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     assert_eq!(stop_of(&app, &key, StopKind::Pickup).state, StopState::Done, "what happened stays");
     let words = texts_of(&app, MessageKind::SmsCancelled);
     assert_eq!(words.len(), 1);
-    assert!(words[0].contains(&format!("order {id} has been cancelled. We will send back your KSh 450.")));
+    let said = format!(
+        "order {id} has been cancelled. We will send back your KSh 450. Your clothes are ready to collect at the shop."
+    );
+    assert!(words[0].contains(&said), "{}", words[0]);
 
     // Taken back, to where it was: the delivery is booked again (its window is still ahead) and
     // nothing is owed any more.
@@ -193,7 +196,7 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     assert_eq!(steps, [OrderStatus::Pending, OrderStatus::PickedUp, OrderStatus::Cancelled, OrderStatus::PickedUp]);
 
     // Cancelled again without a word to the customer: no text.
-    let quiet = json!({"status": "cancelled", "reason": "Duplicate", "notifyCustomer": false});
+    let quiet = json!({"status": "cancelled", "reason": "Duplicate", "notifyCustomer": false, "returnStop": "shop"});
     assert_eq!(api_post(&app, &session, &status, quiet).await.status(), 200);
     assert_eq!(texts_of(&app, MessageKind::SmsCancelled).len(), 1);
 }

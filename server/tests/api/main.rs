@@ -50,6 +50,7 @@ mod recleans;
 mod recleans_staff;
 mod reports;
 mod retention;
+mod return_stops;
 mod search_pages;
 mod seo;
 mod shell;

@@ -8,7 +8,7 @@ import { type ChangeEvent, useRef, useState } from "react";
 import { type Failure, failureOf, sendPrompt, setOrderStatus } from "../../lib/admin/api";
 import { dateTimeOrNA, kgAndItems, shortOrderId, stopWhenText } from "../../lib/admin/display";
 import { canPrompt, promptLine } from "../../lib/admin/mpesa";
-import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
+import type { AdminOrder, OrderChanged, SlotOption } from "../../lib/admin/types";
 import { formatKsh, telHref } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
 import { sourceTag } from "../../lib/admin/origin";
@@ -28,6 +28,8 @@ interface OrderRowProps {
   statuses: string[];
   /** The racks a ready order hangs on: marking it ready asks for one. */
   racks: string[];
+  /** The windows ahead: cancelling collected laundry asks when it goes back. */
+  slots: SlotOption[];
   csrf: string;
   /** The server's time of the list's last answer: how long a pending order has waited. */
   now: string;
@@ -49,6 +51,7 @@ export function OrderRow({
   order,
   statuses,
   racks,
+  slots,
   csrf,
   now,
   sendsPrompts,
@@ -241,6 +244,7 @@ export function OrderRow({
               order={order}
               next={confirming}
               racks={racks}
+              slots={slots}
               csrf={csrf}
               onSaved={(changed) => {
                 onChanged(changed);

@@ -2,7 +2,7 @@
 // is a GET form to /admin, so it works without JavaScript; once hydrated it fetches the list
 // instead, a status at once and a search as the staff member types (debounced) or presses Enter.
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
-import type { OrderChanged, OrdersPage } from "../../lib/admin/types";
+import type { OrderChanged, OrdersPage, SlotOption } from "../../lib/admin/types";
 import { adminHref, type ListQuery } from "../../lib/admin/urls";
 import { statusLabel } from "../../lib/tracking";
 import { ORDER_COLUMNS, OrderRow } from "./OrderRow";
@@ -16,6 +16,8 @@ interface OrdersPanelProps {
   statuses: string[];
   /** The racks a ready order hangs on. */
   racks: string[];
+  /** The windows ahead: where a cancelled order's collected laundry can go back. */
+  slots: SlotOption[];
   csrf: string;
   /** Whether M-PESA prompts are configured. */
   sendsPrompts: boolean;
@@ -32,6 +34,7 @@ export function OrdersPanel({
   orders,
   statuses,
   racks,
+  slots,
   csrf,
   sendsPrompts,
   onQuery,
@@ -143,6 +146,7 @@ export function OrdersPanel({
                 order={order}
                 statuses={statuses}
                 racks={racks}
+                slots={slots}
                 csrf={csrf}
                 now={orders.now}
                 sendsPrompts={sendsPrompts}

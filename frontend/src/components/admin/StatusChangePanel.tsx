@@ -1,10 +1,11 @@
 // Asked before a status change that cannot be taken lightly: cancelling an order (a reason, and
-// whether to text the customer; a paid order's money is then owed back), taking a cancellation
+// whether to text the customer; a paid order's money is then owed back; laundry already collected
+// goes back as it is, on a return stop or at the shop), taking a cancellation
 // back, and marking an order ready (the rack it hangs on, so that it can be found). Under the order's row, like the payment panel; Escape or "Keep it" closes it unchanged.
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { type Failure, failureOf, setOrderStatus } from "../../lib/admin/api";
 import { received } from "../../lib/admin/money";
-import type { AdminOrder, OrderChanged } from "../../lib/admin/types";
+import type { AdminOrder, OrderChanged, SlotOption } from "../../lib/admin/types";
 import { formatKsh } from "../../lib/format";
 import { statusLabel } from "../../lib/tracking";
 import { AdminAlert } from "./AdminAlert";
@@ -17,6 +18,8 @@ interface StatusChangePanelProps {
   next: string;
   /** The racks a ready order hangs on. */
   racks: string[];
+  /** The windows ahead, for the return of collected laundry. */
+  slots: SlotOption[];
   csrf: string;
   onSaved: (changed: OrderChanged) => void;
   onSessionEnded: () => void;
@@ -32,6 +35,7 @@ export function StatusChangePanel({
   order,
   next,
   racks,
+  slots,
   csrf,
   onSaved,
   onSessionEnded,
@@ -45,6 +49,12 @@ export function StatusChangePanel({
   const [rackError, setRackError] = useState<string | null>(null);
   const rackRef = useRef<HTMLSelectElement>(null);
   const rackId = useId();
+  // Collected laundry of a cancelled order goes back: a window, or "shop".
+  const collected = cancelling && ["picked-up", "in-progress", "ready"].includes(order.status);
+  const [back, setBack] = useState("");
+  const [backError, setBackError] = useState<string | null>(null);
+  const backRef = useRef<HTMLSelectElement>(null);
+  const backId = useId();
   const [tell, setTell] = useState(true);
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -63,6 +73,11 @@ export function StatusChangePanel({
       first.current?.focus();
       return;
     }
+    if (collected && back === "") {
+      setBackError("Choose when the laundry goes back to the customer, or that they collect it at the shop.");
+      backRef.current?.focus();
+      return;
+    }
     if (readying && rack === "") {
       setRackError("Choose the rack where the order hangs.");
       rackRef.current?.focus();
@@ -75,6 +90,7 @@ export function StatusChangePanel({
         await setOrderStatus(order.id, next, csrf, {
           notifyCustomer: tell,
           ...(cancelling ? { reason: trimmed } : {}),
+          ...(collected ? { returnStop: back } : {}),
           ...(readying ? { rack } : {}),
         }),
       );
@@ -105,7 +121,9 @@ export function StatusChangePanel({
         {cancelling ? (
           <>
             <p>
-              Its pickup and delivery leave the runs.
+              {collected
+                ? "The laundry was collected: it goes back as it is, on a return stop (nothing to collect) or at the shop."
+                : "Its pickup and delivery leave the runs."}
               {kept > 0 && ` ${formatKsh(kept)} was paid: it will be owed back to the customer.`}
             </p>
             <Field
@@ -134,6 +152,33 @@ export function StatusChangePanel({
             {order.owedBack > 0 &&
               ` Its charges come back: the ${formatKsh(order.owedBack)} owed back counts against the bill again.`}
           </p>
+        )}
+        {collected && (
+          <Field
+            id={backId}
+            label="The laundry goes back"
+            hint="The return is a stop on the run and the valet page, like a delivery."
+            error={backError ?? undefined}
+          >
+            <select
+              ref={backRef}
+              id={backId}
+              value={back}
+              onChange={(event) => {
+                setBack(event.target.value);
+                setBackError(null);
+              }}
+              aria-invalid={backError ? true : undefined}
+            >
+              <option value="">Choose when</option>
+              <option value="shop">The customer collects it at the shop</option>
+              {slots.map((slot) => (
+                <option key={slot.value} value={slot.value}>
+                  {`Return stop, ${slot.label}`}
+                </option>
+              ))}
+            </select>
+          </Field>
         )}
         {readying && (
           <Field

@@ -23,7 +23,7 @@ export function StopCard({
   formError: StopFormError | null;
   items: PriceItem[];
 }) {
-  const kind = stop.kind === "pickup" ? "Pickup" : "Delivery";
+  const kind = stop.kind === "pickup" ? "Pickup" : stop.returning ? "Return" : "Delivery";
   // Why the last form for this stop was refused as a whole (whichever form it was).
   const refusal = formError?.stopId === stop.id ? formError.message : null;
   return (
@@ -37,6 +37,11 @@ export function StopCard({
         {`${stop.eta ? ` · ETA ${stop.eta}` : ""}${stop.valet ? ` · ${stop.valet}` : ""}`}
       </p>
       <p className="stop__who">{stop.customerName}</p>
+      {stop.returning && (
+        <p className="stop__note">
+          The order was cancelled: hand the laundry back as it is. There is nothing to collect.
+        </p>
+      )}
       <p>
         {stop.location}
         {stop.landmark && (

@@ -150,7 +150,7 @@ export function setOrderStatus(
   id: string,
   status: string,
   csrf: string,
-  extra: { reason?: string; notifyCustomer?: boolean; rack?: string } = {},
+  extra: { reason?: string; notifyCustomer?: boolean; rack?: string; returnStop?: string } = {},
 ): Promise<OrderChanged> {
   return adminPost<OrderChanged>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status, ...extra }, csrf);
 }

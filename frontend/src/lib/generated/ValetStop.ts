@@ -34,6 +34,10 @@ window: string,
  */
 position: number | null, 
 /**
+ * A cancelled order's laundry going back as it is (a delivery with nothing to collect).
+ */
+returning: boolean, 
+/**
  * The 30-minute ETA while it is still to be done and in a run: `19:15-19:45`.
  */
 eta: string | null, 

@@ -14,7 +14,7 @@
 //! | pending | planned, on the way, missed | planned, or withdrawn (cancelled) while the pickup is missed |
 //! | picked up, in progress, ready | done | planned, on the way, missed |
 //! | delivered | done | done |
-//! | cancelled | done or cancelled | done or cancelled |
+//! | cancelled | done or cancelled | done or cancelled; a return (planned, on the way, missed) once picked up |
 //!
 //! A delivery is never under way or done before its pickup is done. A cancelled order costs
 //! nothing: the ledger takes its charges back, so money received is owed back (`lifecycle::money`).
@@ -72,6 +72,9 @@ pub enum Event {
     StaffCancel {
         /// Text the customer.
         tell: bool,
+        /// Laundry already collected goes back as it is: its delivery becomes a return stop in
+        /// this window; `None`: the customer collects it at the shop (or nothing was collected).
+        return_to: Option<Slot>,
     },
     /// Staff take back a cancellation, to `to` (the status before it, or another).
     StaffUndoCancel {
@@ -147,6 +150,8 @@ pub enum Notice {
     Reinstated,
     /// Staff moved this stop.
     Moved(StopKind),
+    /// The laundry of a cancelled order was handed back as it was.
+    Returned,
 }
 
 /// What a transition causes besides the new state.
@@ -256,6 +261,16 @@ impl Life {
         self.pickup.is_none_or(|stop| stop.state == StopState::Done)
     }
 
+    /// A cancelled order whose collected laundry still goes back on a return stop (its delivery,
+    /// planned, on the way or missed).
+    pub fn returning(&self) -> bool {
+        self.status == OrderStatus::Cancelled
+            && self.pickup.is_some_and(|stop| stop.state == StopState::Done)
+            && self
+                .delivery
+                .is_some_and(|stop| matches!(stop.state, StopState::Planned | StopState::OnTheWay | StopState::Missed))
+    }
+
     /// A stop that should happen again: planned while its window is still ahead, missed (staff or
     /// the customer choose a new one) once it has passed.
     fn reopen(&mut self, kind: StopKind, now: Moment) {
@@ -273,6 +288,7 @@ impl Life {
         match self.status {
             OrderStatus::Delivered => {}
             _ if delivery.state == StopState::Done && self.status == OrderStatus::Cancelled => {}
+            _ if self.returning() => {}
             OrderStatus::Cancelled => self.set_state(StopKind::Delivery, StopState::Cancelled),
             _ if pickup_missed => self.set_state(StopKind::Delivery, StopState::Cancelled),
             OrderStatus::Pending => self.set_state(StopKind::Delivery, StopState::Planned),
@@ -329,13 +345,18 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
                 _ => {}
             }
         }
-        Event::StaffCancel { tell } => {
+        Event::StaffCancel { tell, return_to } => {
             match life.status {
                 OrderStatus::Cancelled => return Err(Refusal::Cancelled),
                 OrderStatus::Delivered => return Err(Refusal::Delivered),
                 _ => {}
             }
             cancel(&mut after);
+            // Laundry collected and not yet back: its delivery goes on as a return stop.
+            let collected = life.status != OrderStatus::Pending && life.pickup_done();
+            if let (true, Some(to), Some(_)) = (collected, return_to, life.delivery) {
+                move_stop(&mut after, StopKind::Delivery, to);
+            }
             effects.push(Effect::WithdrawPrompts);
             if tell {
                 effects.extend([Effect::StatusEmail, Effect::Text(Notice::Cancelled)]);
@@ -375,7 +396,9 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
             }
         }
         Event::StaffMove { kind, to, delivery, tell } => {
-            refuse_if_closed(life)?;
+            if !(kind == StopKind::Delivery && life.returning()) {
+                refuse_if_closed(life)?;
+            }
             let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
             if stop.state == StopState::Done {
                 return Err(match kind {
@@ -449,7 +472,7 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
             effects.extend([Effect::WithdrawPrompts, Effect::StatusEmail]);
         }
         Event::SetOff(kind) => {
-            refuse_if_cancelled(life)?;
+            refuse_if_cancelled_but_a_return(life, kind)?;
             let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
             if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
                 return Err(Refusal::NotPickedUp);
@@ -481,6 +504,11 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
                 _ => return Err(Refusal::AlreadyPickedUp),
             }
         }
+        Event::Delivered if life.returning() => {
+            // Handed back as it was: the order stays cancelled.
+            after.set_state(StopKind::Delivery, StopState::Done);
+            effects.push(Effect::Text(Notice::Returned));
+        }
         Event::Delivered => {
             refuse_if_cancelled(life)?;
             if life.status == OrderStatus::Pending || !life.pickup_done() {
@@ -497,7 +525,7 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
             }
         }
         Event::Missed(kind) => {
-            refuse_if_cancelled(life)?;
+            refuse_if_cancelled_but_a_return(life, kind)?;
             let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
             if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
                 return Err(Refusal::NotPickedUp);
@@ -519,7 +547,9 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
             }
         }
         Event::WindowPassed(kind) => {
-            refuse_if_closed(life)?;
+            if !(kind == StopKind::Delivery && life.returning()) {
+                refuse_if_closed(life)?;
+            }
             let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
             if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
                 return Err(Refusal::NotPickedUp);
@@ -567,6 +597,11 @@ fn move_stop(life: &mut Life, kind: StopKind, to: Slot) {
     }
 }
 
+/// As [`refuse_if_cancelled`], but the return stop of a cancelled order goes on.
+fn refuse_if_cancelled_but_a_return(life: &Life, kind: StopKind) -> Result<(), Refusal> {
+    if kind == StopKind::Delivery && life.returning() { Ok(()) } else { refuse_if_cancelled(life) }
+}
+
 fn refuse_if_cancelled(life: &Life) -> Result<(), Refusal> {
     if life.status == OrderStatus::Cancelled { Err(Refusal::Cancelled) } else { Ok(()) }
 }
@@ -599,7 +634,12 @@ pub fn consistent(life: &Life) -> Result<(), &'static str> {
             is(pickup, &[Done]) && is(delivery, &[Planned, OnTheWay, Missed])
         }
         OrderStatus::Delivered => is(pickup, &[Done]) && is(delivery, &[Done]),
-        OrderStatus::Cancelled => is(pickup, &[Done, Cancelled]) && is(delivery, &[Done, Cancelled]),
+        // A return stop: collected laundry going back as it is.
+        OrderStatus::Cancelled => {
+            is(pickup, &[Done, Cancelled])
+                && (is(delivery, &[Done, Cancelled])
+                    || (is(pickup, &[Done]) && is(delivery, &[Planned, OnTheWay, Missed])))
+        }
     };
     if !rule {
         return Err("a status its stops contradict");

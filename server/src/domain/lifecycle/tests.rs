@@ -78,6 +78,32 @@ fn a_delivery_whose_window_passed_is_late_and_waits_for_a_new_window() {
 }
 
 #[test]
+fn cancelling_collected_laundry_sends_it_back_on_a_return_stop() {
+    let collected = run(&placed(), &[Event::PickedUp]).unwrap();
+    let back = slot(28, 1140);
+    let cancelled = apply(&collected, Event::StaffCancel { tell: true, return_to: Some(back) }, NOW).unwrap();
+    assert_eq!(cancelled.after.status, OrderStatus::Cancelled);
+    assert_eq!(cancelled.after.delivery, Some(StopLife { state: StopState::Planned, slot: back }));
+    assert!(cancelled.after.returning());
+    assert_eq!(consistent(&cancelled.after), Ok(()));
+    // The valet sets off, may miss it (it stays a return) and hands it back: still cancelled.
+    let on_the_way = apply(&cancelled.after, Event::SetOff(StopKind::Delivery), NOW).unwrap().after;
+    let missed = apply(&on_the_way, Event::Missed(StopKind::Delivery), NOW).unwrap().after;
+    assert_eq!((missed.delivery.unwrap().state, missed.returning()), (StopState::Missed, true));
+    let moved = Event::StaffMove { kind: StopKind::Delivery, to: slot(30, 1140), delivery: None, tell: false };
+    let booked = apply(&missed, moved, NOW).unwrap().after;
+    let returned = apply(&booked, Event::Delivered, NOW).unwrap();
+    assert_eq!(returned.after.status, OrderStatus::Cancelled);
+    assert_eq!(returned.after.delivery.unwrap().state, StopState::Done);
+    assert_eq!(returned.effects, vec![Effect::Text(Notice::Returned)]);
+    // Collected at the shop instead: no stop; and nothing collected, nothing to return.
+    let at_shop = apply(&collected, Event::StaffCancel { tell: false, return_to: None }, NOW).unwrap().after;
+    assert_eq!(at_shop.delivery.unwrap().state, StopState::Cancelled);
+    let pending = apply(&placed(), Event::StaffCancel { tell: false, return_to: Some(back) }, NOW).unwrap().after;
+    assert_eq!(pending.delivery.unwrap().state, StopState::Cancelled);
+}
+
+#[test]
 fn the_valet_cannot_deliver_a_pending_order() {
     assert_eq!(apply(&placed(), Event::SetOff(StopKind::Delivery), NOW), Err(Refusal::NotPickedUp));
     assert_eq!(apply(&placed(), Event::Delivered, NOW), Err(Refusal::NotPickedUp));
@@ -86,12 +112,12 @@ fn the_valet_cannot_deliver_a_pending_order() {
 #[test]
 fn cancelling_a_paid_order_withdraws_what_is_not_done_and_undoing_it_restores_the_stops() {
     let paid = run(&placed(), &[Event::PickedUp, Event::Paid(1200)]).unwrap();
-    let cancelled = apply(&paid, Event::StaffCancel { tell: true }, NOW).unwrap();
+    let cancelled = apply(&paid, Event::StaffCancel { tell: true, return_to: None }, NOW).unwrap();
     assert_eq!(cancelled.after.paid, 1200, "the money received stays received: the ledger owes it back");
     assert_eq!(cancelled.after.delivery.unwrap().state, StopState::Cancelled);
     assert_eq!(cancelled.after.pickup.unwrap().state, StopState::Done);
     assert!(cancelled.effects.contains(&Effect::Text(Notice::Cancelled)));
-    let quiet = apply(&paid, Event::StaffCancel { tell: false }, NOW).unwrap();
+    let quiet = apply(&paid, Event::StaffCancel { tell: false, return_to: None }, NOW).unwrap();
     assert!(!quiet.effects.iter().any(|effect| matches!(effect, Effect::Text(_))));
     let back = apply(
         &cancelled.after,
@@ -105,7 +131,7 @@ fn cancelling_a_paid_order_withdraws_what_is_not_done_and_undoing_it_restores_th
 
 #[test]
 fn undoing_a_cancellation_after_the_window_passed_asks_for_a_new_one() {
-    let cancelled = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
+    let cancelled = apply(&placed(), Event::StaffCancel { tell: false, return_to: None }, NOW).unwrap().after;
     let later = Moment { day: date!(2026 - 11 - 28), minute: 9 * 60 };
     let back =
         apply(&cancelled, Event::StaffUndoCancel { to: OrderStatus::Pending, tell: true, pickup_room: true }, later)
@@ -118,9 +144,9 @@ fn undoing_a_cancellation_after_the_window_passed_asks_for_a_new_one() {
 #[test]
 fn the_dropdown_cannot_cancel_and_a_cancelled_order_is_undone_not_set() {
     assert_eq!(apply(&placed(), Event::StaffSet(OrderStatus::Cancelled), NOW), Err(Refusal::CancelByStatus));
-    let cancelled = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
+    let cancelled = apply(&placed(), Event::StaffCancel { tell: false, return_to: None }, NOW).unwrap().after;
     assert_eq!(apply(&cancelled, Event::StaffSet(OrderStatus::Ready), NOW), Err(Refusal::Cancelled));
-    assert_eq!(apply(&cancelled, Event::StaffCancel { tell: true }, NOW), Err(Refusal::Cancelled));
+    assert_eq!(apply(&cancelled, Event::StaffCancel { tell: true, return_to: None }, NOW), Err(Refusal::Cancelled));
 }
 
 #[test]
@@ -176,7 +202,8 @@ fn any_slot() -> impl Strategy<Value = Slot> {
 fn any_event() -> impl Strategy<Value = Event> {
     prop_oneof![
         any_status().prop_map(Event::StaffSet),
-        any::<bool>().prop_map(|tell| Event::StaffCancel { tell }),
+        (any::<bool>(), prop::option::of(any_slot()))
+            .prop_map(|(tell, return_to)| Event::StaffCancel { tell, return_to }),
         (any_status(), any::<bool>(), any::<bool>()).prop_map(|(to, tell, pickup_room)| Event::StaffUndoCancel {
             to,
             tell,
@@ -232,7 +259,7 @@ proptest! {
     /// Once cancelled, only an undo changes the status, and nothing is planned meanwhile.
     #[test]
     fn a_cancelled_order_has_nothing_planned(events in prop::collection::vec((any_event(), any_moment()), 0..30)) {
-        let mut life = apply(&placed(), Event::StaffCancel { tell: false }, NOW).unwrap().after;
+        let mut life = apply(&placed(), Event::StaffCancel { tell: false, return_to: None }, NOW).unwrap().after;
         for (event, now) in events {
             if matches!(event, Event::StaffUndoCancel { .. }) {
                 continue;

@@ -94,4 +94,7 @@ struct StatusChange {
     /// The rack the order hangs on, when the status is `ready` (required then, unless the order
     /// is ready already): one of `LAUNDRY_RACKS`.
     rack: Option<String>,
+    /// When the status is `cancelled` and the laundry was collected (required then): the window
+    /// it goes back in, `2026-11-27T19:00`, or `shop` when the customer collects it there.
+    return_stop: Option<String>,
 }
