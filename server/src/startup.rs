@@ -173,10 +173,12 @@ impl Application {
         let retry = state.settings().outbox_retry;
         let mail =
             OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone())
-                .with_clock(state.settings().clock.clone());
+                .with_clock(state.settings().clock.clone())
+                .ahead_with_clock(state.settings().demo);
         actix_web::rt::spawn(mail.run());
         let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone())
-            .with_daily_budget(state.settings().sms.limits.daily_budget, state.settings().clock.clone());
+            .with_daily_budget(state.settings().sms.limits.daily_budget, state.settings().clock.clone())
+            .ahead_with_clock(state.settings().demo);
         actix_web::rt::spawn(sms.run());
         let prompts = PromptWorker::new(
             state.db().clone(),

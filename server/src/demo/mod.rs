@@ -203,6 +203,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/dev/daraja/mpesa/stkpushquery/v1/query", web::post().to(stand_ins::daraja_query))
         .route("/dev/daraja/mpesa/c2b/{version}/registerurl", web::post().to(stand_ins::daraja_register))
         .route("/dev", web::get().to(pages::index))
+        .route("/dev/clock", web::post().to(pages::move_clock))
         .route("/dev/texts", web::get().to(pages::texts))
         .route("/dev/mpesa", web::get().to(pages::mpesa))
         .route("/dev/mpesa/{checkout}/{end}", web::post().to(pages::end_prompt));

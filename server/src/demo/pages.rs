@@ -1,6 +1,8 @@
 //! The demo's pages for the person trying it (plain HTML, work without JavaScript; a "Refresh"
 //! link shows what arrived since, rather than a page that reloads under a screen reader):
-//! - `GET /dev`: where to start, and the accounts to sign in with;
+//! - `GET /dev`: where to start, the accounts to sign in with, and the shop's clock, which
+//!   `POST /dev/clock` (`hours`) moves on: what became late is marked at once, the 5:30pm texts
+//!   at the jobs' next look;
 //! - `GET /dev/texts`: every text and e-mail that reached the stand-ins, newest first;
 //! - `GET /dev/mpesa`: the prompts sent to customers' phones; one waiting can be paid, cancelled
 //!   or left to time out (`POST /dev/mpesa/{checkout}/pay|cancel|timeout`), which sends the
@@ -26,6 +28,8 @@ struct DevPage<'a> {
     title: &'a str,
     section: &'a str,
     notice: Option<String>,
+    /// The shop's time by the demo's clock: `Sun 29 Nov, 21:15`.
+    now: String,
     accounts: &'a [super::seed::Account],
     messages: Vec<ShownMessage>,
     prompts: Vec<ShownPrompt>,
@@ -99,12 +103,27 @@ fn page(page: DevPage<'_>) -> HttpResponse {
     }
 }
 
-/// `GET /dev`.
-pub async fn index(accounts: web::Data<Accounts>) -> HttpResponse {
+/// The shop's time by `state`'s clock, as `/dev` shows it.
+fn shop_time(state: &AppState) -> String {
+    let at = state.clock().nairobi();
+    let day = crate::domain::schedule::day_label(at.date());
+    format!("{day}, {:02}:{:02}", at.hour(), at.minute())
+}
+
+/// How far `POST /dev/clock` moves the clock on, at most (a week).
+const MAX_HOURS: i64 = 168;
+
+/// `GET /dev` (`?moved=` says what the last move of the clock did).
+pub async fn index(
+    state: web::Data<AppState>,
+    accounts: web::Data<Accounts>,
+    query: web::Query<std::collections::HashMap<String, String>>,
+) -> HttpResponse {
     page(DevPage {
         title: "Demo",
         section: "index",
-        notice: None,
+        notice: query.get("moved").filter(|text| text.len() <= 200).cloned(),
+        now: shop_time(&state),
         accounts: &accounts.0,
         messages: Vec::new(),
         prompts: Vec::new(),
@@ -117,6 +136,7 @@ pub async fn texts(stand_ins: web::Data<StandIns>) -> HttpResponse {
         title: "Texts and e-mails",
         section: "texts",
         notice: None,
+        now: String::new(),
         accounts: &[],
         messages: stand_ins.landed().into_iter().map(ShownMessage::from).collect(),
         prompts: Vec::new(),
@@ -132,6 +152,7 @@ pub async fn mpesa(
         title: "M-PESA prompts",
         section: "mpesa",
         notice: query.get("ended").filter(|text| text.len() <= 200).cloned(),
+        now: String::new(),
         accounts: &[],
         messages: Vec::new(),
         prompts: stand_ins.prompts().into_iter().map(ShownPrompt::from).collect(),
@@ -162,6 +183,53 @@ pub async fn end_prompt(
     };
     let query = serde_urlencoded::to_string([("ended", said)]).unwrap_or_default();
     HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/dev/mpesa?{query}"))).finish()
+}
+
+/// The clock form: `hours=3`.
+#[derive(Debug, serde::Deserialize)]
+pub struct ClockForm {
+    hours: String,
+}
+
+/// `POST /dev/clock` (`hours`, 1 to 168): moves the demo's clock on, then marks late at once the
+/// stops whose window it passed (the customers' texts land on `/dev/texts`); back to `/dev` saying
+/// so. A number out of range is a 400 that says what to send.
+pub async fn move_clock(state: web::Data<AppState>, request: HttpRequest, form: web::Form<ClockForm>) -> HttpResponse {
+    if from_another_site(&state, &request) {
+        return cross_site_form();
+    }
+    let Some(hours) = form.hours.trim().parse::<i64>().ok().filter(|hours| (1..=MAX_HOURS).contains(hours)) else {
+        return HttpResponse::BadRequest()
+            .content_type("text/plain; charset=utf-8")
+            .body(format!("Send hours as a whole number from 1 to {MAX_HOURS}."));
+    };
+    if !state.clock().advance(time::Duration::hours(hours)) {
+        return HttpResponse::Conflict().body("This server goes by the system's clock, which cannot be moved.");
+    }
+    let (schedule, notify, now) = (state.settings().schedule.clone(), state.notify_customer(), state.now());
+    let marked = state
+        .db()
+        .run(move |connection| {
+            crate::lifecycle::late::mark_late_stops(connection, &schedule, &notify, now)
+                .map_err(|error| crate::db::DbError::Task(error.to_string()))
+        })
+        .await;
+    let said = match marked {
+        Ok(0) => format!("The clock moved on {hours} h: it is now {}.", shop_time(&state)),
+        Ok(marked) => {
+            state.wake_outbox();
+            format!(
+                "The clock moved on {hours} h: it is now {}; {marked} stops whose window passed are late.",
+                shop_time(&state)
+            )
+        }
+        Err(error) => {
+            tracing::error!(%error, "the late stops could not be marked after the demo's clock moved");
+            format!("The clock moved on {hours} h, but the late stops could not be marked: see the server's log.")
+        }
+    };
+    let query = serde_urlencoded::to_string([("moved", said)]).unwrap_or_default();
+    HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/dev?{query}"))).finish()
 }
 
 /// A receipt number of M-PESA's shape: ten capitals and digits, starting with a letter.

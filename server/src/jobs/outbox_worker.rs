@@ -29,13 +29,27 @@ pub struct OutboxWorker<S: Sender> {
     /// The settings' clock: the Nairobi day the budget counts, and whether a text about a moment
     /// is too late (its `send_before` is written by this clock too).
     clock: Clock,
+    /// Whether the worker goes by `clock` when it is ahead of the database's (the demo, whose
+    /// clock `/dev` moves on: rows stamped by it would otherwise wait for the real time).
+    ahead_with_clock: bool,
 }
 
 impl<S: Sender> OutboxWorker<S> {
     /// A worker; `wake` is notified when this instance writes new rows.
     pub fn new(database: Database, sender: S, policy: RetryPolicy, wake: Arc<Notify>) -> Self {
         let owner = format!("{}-{}-{}", S::CHANNEL, std::process::id(), uuid::Uuid::new_v4().simple());
-        Self { database, sender, policy, owner, http: http_client(), wake, budget: None, clock: Clock::system() }
+        let clock = Clock::system();
+        Self {
+            database,
+            sender,
+            policy,
+            owner,
+            http: http_client(),
+            wake,
+            budget: None,
+            clock,
+            ahead_with_clock: false,
+        }
     }
 
     /// The same worker, sending at most `budget` messages in a Nairobi day of `clock` (the day the
@@ -49,6 +63,12 @@ impl<S: Sender> OutboxWorker<S> {
         Self { clock, ..self }
     }
 
+    /// The same worker, going by its clock where that is ahead of the database's: the demo's, one
+    /// instance whose clock is moved on (never several instances sharing an outbox).
+    pub fn ahead_with_clock(self, ahead: bool) -> Self {
+        Self { ahead_with_clock: ahead, ..self }
+    }
+
     /// Runs `work` with the database's clock: every time the worker stores or compares is the
     /// database's, so the instances sharing the outbox and the pace agree even if their own
     /// clocks do not.
@@ -56,9 +76,10 @@ impl<S: Sender> OutboxWorker<S> {
         &self,
         work: impl FnOnce(&mut DbConnection, PrimitiveDateTime) -> QueryResult<T> + Send + 'static,
     ) -> Result<T, DbError> {
+        let ahead = self.ahead_with_clock.then(|| self.clock.utc());
         self.database
             .run(move |c| {
-                let now = database_clock(c)?;
+                let now = database_clock(c)?.max(ahead.unwrap_or(PrimitiveDateTime::MIN));
                 Ok::<_, DbError>(work(c, now)?)
             })
             .await

@@ -89,4 +89,19 @@ async fn the_demo_shows_a_week_of_orders_its_texts_and_a_prompt_paid_from_the_ph
     let again = app.post_form(&action, &[]).await;
     let said = app.get(again.headers()["location"].to_str().unwrap()).await.text().await.unwrap();
     assert!(said.contains("That prompt is not waiting any more."), "{said}");
+
+    // The shop's clock moves on a day from /dev, and what became late is marked at once.
+    let before = app.clock.now();
+    for hours in ["0", "169", "a day"] {
+        assert_eq!(app.post_form("/dev/clock", &[("hours", hours)]).await.status(), 400, "{hours}");
+    }
+    let moved = app.post_form("/dev/clock", &[("hours", "24")]).await;
+    assert_eq!(moved.status(), 303);
+    assert!(app.clock.now() - before >= time::Duration::hours(24));
+    let said = app.get(moved.headers()["location"].to_str().unwrap()).await.text().await.unwrap();
+    assert!(said.contains("The clock moved on 24 h: it is now "), "{said}");
+    let late: i64 = app.with_db(|c| {
+        stops::table.filter(stops::missed_by.eq(laundry::lifecycle::late::BY)).count().get_result(c).unwrap()
+    });
+    assert!(late > 0, "the pickups booked for today passed a day ago");
 }
