@@ -218,7 +218,7 @@ pub fn count_at_delivery(
     counted: (i32, i32),
     by: &str,
     now: PrimitiveDateTime,
-) -> QueryResult<Option<Claim>> {
+) -> QueryResult<Option<(Claim, (i32, i32))>> {
     let items = i32::try_from(Garment::of_order(connection, order_id)?.len()).unwrap_or(i32::MAX);
     let handling = Handling::of_order(connection, order_id)?;
     let bags = match handling.bags {
@@ -229,7 +229,7 @@ pub fn count_at_delivery(
     let Some(story) = shortfall((items, bags), counted) else { return Ok(None) };
     let claim = Claim::open(order_id, ClaimKind::Missing, &BTreeSet::new(), &story, by, now);
     claim.insert(connection)?;
-    Ok(Some(claim))
+    Ok(Some((claim, (items, bags))))
 }
 
 /// Whether the customer of `order` may report a missing or damaged item now (delivered, fewer than

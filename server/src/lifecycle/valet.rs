@@ -38,6 +38,13 @@ pub struct Actor<'a> {
 pub enum Outcome {
     /// Recorded.
     Changed,
+    /// Delivered, but the count at the door was short of what was taken in: a claim is open.
+    DeliveredShort {
+        /// Items and bags counted at the door.
+        counted: (i32, i32),
+        /// Items tagged and bags taken in.
+        expected: (i32, i32),
+    },
     /// Already so (the same form sent again): nothing was written.
     Unchanged,
 }
@@ -217,9 +224,11 @@ pub fn deliver(
             }
             // Items taken in with tags are counted at the door; a short count opens a claim.
             let tagged = crate::models::garments::Garment::of_order(connection, &order.id)?.len();
+            let mut short = None;
             match count {
                 Some(count) => {
-                    super::garments::count_at_delivery(connection, &order.id, count, actor.email, now)?;
+                    let claim = super::garments::count_at_delivery(connection, &order.id, count, actor.email, now)?;
+                    short = claim.map(|(_, expected)| Outcome::DeliveredShort { counted: count, expected });
                 }
                 None if tagged > 0 => {
                     let message = format!("Count the {tagged} items and the bags before handing them over.");
@@ -239,7 +248,7 @@ pub fn deliver(
                 }
             }
             change(connection, &order.id, Event::Delivered, None, context)?;
-            Ok(Outcome::Changed)
+            Ok(short.unwrap_or(Outcome::Changed))
         })
     };
     match attempt(connection) {

@@ -1,10 +1,10 @@
 //! The orders that wait for someone, oldest first, for the top of the dashboard: stops the valet
 //! missed (not home, not ready) that have no new window yet, pickups whose window has passed and
-//! that were neither done nor missed, and orders ready for longer than the shop allows without
-//! being delivered.
+//! that were neither done nor missed, orders ready for longer than the shop allows without being
+//! delivered, and orders a rack audit did not find on their rack.
 
 use crate::db::DbConnection;
-use crate::db::schema::{order_status_history, orders, stops};
+use crate::db::schema::{order_handling, order_status_history, orders, stops};
 use crate::domain::lifecycle::Moment;
 use crate::domain::schedule::Slot;
 use crate::domain::{OrderStatus, StopKind, StopState};
@@ -25,6 +25,8 @@ pub enum Waiting {
     PickupOverdue(Stop),
     /// Ready since then, not delivered.
     ReadyTooLong(PrimitiveDateTime),
+    /// Not on its rack (this one, if it had one) at an audit since then.
+    MissingFromRack(Option<String>, PrimitiveDateTime),
 }
 
 /// An order that waits, and why.
@@ -43,7 +45,7 @@ impl WaitingOrder {
             Waiting::Missed(stop) | Waiting::PickupOverdue(stop) => {
                 Moment { day: stop.day, minute: stop.slot().window.end }
             }
-            Waiting::ReadyTooLong(at) => super::moment(*at),
+            Waiting::ReadyTooLong(at) | Waiting::MissingFromRack(_, at) => super::moment(*at),
         }
     }
 
@@ -51,7 +53,7 @@ impl WaitingOrder {
     pub fn slot(&self) -> Option<Slot> {
         match &self.why {
             Waiting::Missed(stop) | Waiting::PickupOverdue(stop) => Some(stop.slot()),
-            Waiting::ReadyTooLong(_) => None,
+            Waiting::ReadyTooLong(_) | Waiting::MissingFromRack(..) => None,
         }
     }
 }
@@ -93,12 +95,25 @@ pub fn waiting(
         .select((Order::as_select(), diesel::dsl::max(order_status_history::changed_at)))
         .limit(LIMIT)
         .load(connection)?;
+    // Orders a rack audit did not find, not yet delivered (found again, they are hung again).
+    let lost: Vec<(Order, Option<String>, Option<PrimitiveDateTime>)> = orders::table
+        .inner_join(order_handling::table)
+        .filter(order_handling::missing_since.is_not_null())
+        .filter(orders::status.ne_all([OrderStatus::Delivered, OrderStatus::Cancelled]))
+        .order(order_handling::missing_since.asc())
+        .limit(LIMIT)
+        .select((Order::as_select(), order_handling::rack, order_handling::missing_since))
+        .load(connection)?;
     let mut found: Vec<WaitingOrder> = missed
         .into_iter()
         .map(|(stop, order)| WaitingOrder { order, why: Waiting::Missed(stop) })
         .chain(overdue.into_iter().map(|(stop, order)| WaitingOrder { order, why: Waiting::PickupOverdue(stop) }))
         .chain(
             ready.into_iter().filter_map(|(order, at)| Some(WaitingOrder { order, why: Waiting::ReadyTooLong(at?) })),
+        )
+        .chain(
+            lost.into_iter()
+                .filter_map(|(order, rack, at)| Some(WaitingOrder { order, why: Waiting::MissingFromRack(rack, at?) })),
         )
         .collect();
     found.sort_by_key(WaitingOrder::since);

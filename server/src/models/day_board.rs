@@ -348,6 +348,7 @@ fn check_items(
 struct InRun<'a> {
     position: i32,
     reference: &'a str,
+    kind: StopKind,
     item: Option<usize>,
 }
 
@@ -364,7 +365,7 @@ fn check_runs(on_day: &[(Stop, String)], valets: &HashMap<String, String>, items
             None => (stop.valet_id.as_deref(), stop.run_position),
         };
         if let (Some(valet), Some(position)) = (valet, position) {
-            runs.entry(valet).or_default().push(InRun { position, reference, item });
+            runs.entry(valet).or_default().push(InRun { position, reference, kind: stop.kind, item });
         }
     }
     let mut problems = Vec::new();
@@ -373,6 +374,27 @@ fn check_runs(on_day: &[(Stop, String)], valets: &HashMap<String, String>, items
         run.sort_by_key(|stop| (stop.position, stop.item.is_some()));
         let who = valets.get(valet).map_or(valet, String::as_str);
         let count = run.len();
+        // An order's delivery never comes before its own pickup (a same-day order in one run).
+        let early = run.iter().find(|delivery| {
+            delivery.kind == StopKind::Delivery
+                && run.iter().any(|pickup| {
+                    pickup.kind == StopKind::Pickup
+                        && pickup.reference == delivery.reference
+                        && pickup.position > delivery.position
+                })
+        });
+        if let Some(delivery) = early {
+            let item = delivery.item.or_else(|| run.iter().find_map(|other| other.item)).unwrap_or(0);
+            problems.push(RunProblem {
+                item,
+                field: "position",
+                message: format!(
+                    "Order {}: its delivery comes before its own pickup in {who}'s run; put it after the pickup.",
+                    delivery.reference
+                ),
+            });
+            continue;
+        }
         let Some((_, stop)) = (1..).zip(run.iter()).find(|(expected, stop)| stop.position != *expected) else {
             continue;
         };

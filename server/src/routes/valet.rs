@@ -89,7 +89,7 @@ impl RunView {
                 query.push(("valet", valet.clone()));
             }
         }
-        query.push(("notice", notice.as_str().to_owned()));
+        query.push(("notice", notice.as_str()));
         query.push(("stop", stop.to_owned()));
         format!("/valet?{}#stop-{stop}", serde_urlencoded::to_string(&query).unwrap_or_default())
     }
@@ -101,6 +101,8 @@ enum Notice {
     OnMyWay,
     PickedUp,
     Delivered,
+    /// Delivered with a short count at the door: (items counted, tagged), (bags counted, taken in).
+    DeliveredShort((i32, i32), (i32, i32)),
     PromptSent,
     Missed,
     Unchanged,
@@ -108,13 +110,28 @@ enum Notice {
 
 impl Notice {
     fn parse(text: &str) -> Option<Notice> {
+        if let Some(counts) = text.strip_prefix("short-") {
+            // `short-4-5-2-2`: four small whole numbers, or no notice at all.
+            let number = |text: &str| text.parse::<i32>().ok().filter(|n| (0..=999).contains(n));
+            let numbers: Vec<i32> = counts.split('-').map(number).collect::<Option<_>>()?;
+            let [items, tagged, bags, taken]: [i32; 4] = numbers.try_into().ok()?;
+            return Some(Notice::DeliveredShort((items, tagged), (bags, taken)));
+        }
         [Notice::OnMyWay, Notice::PickedUp, Notice::Delivered, Notice::PromptSent, Notice::Missed, Notice::Unchanged]
             .into_iter()
-            .find(|notice| notice.as_str() == text)
+            .find(|notice| notice.name() == text)
     }
 
-    fn as_str(self) -> &'static str {
+    fn as_str(self) -> String {
         match self {
+            Notice::DeliveredShort((items, tagged), (bags, taken)) => format!("short-{items}-{tagged}-{bags}-{taken}"),
+            _ => self.name().to_owned(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Notice::DeliveredShort(..) => "short",
             Notice::OnMyWay => "on-my-way",
             Notice::PickedUp => "picked-up",
             Notice::Delivered => "delivered",
@@ -136,6 +153,19 @@ impl Notice {
                 None => "Picked up.".to_owned(),
             },
             Notice::Delivered => format!("Delivered {order}, and the payment is recorded."),
+            Notice::DeliveredShort(items, bags) => {
+                let mut short = Vec::new();
+                if items.0 < items.1 {
+                    short.push(format!("{} of {} items", items.0, items.1));
+                }
+                if bags.0 < bags.1 {
+                    short.push(format!("{} of {} bags", bags.0, bags.1));
+                }
+                format!(
+                    "Delivered {order}: {}. A claim is open: tell the customer we are looking.",
+                    short.join(" and ")
+                )
+            }
             Notice::PromptSent => match stop {
                 Some(stop) => format!(
                     "M-PESA prompt sent for order {}: the customer's phone asks for KSh {}. They enter their M-PESA PIN; reload to see it paid.",
@@ -387,13 +417,16 @@ async fn act(
         Ok(outcome) => {
             let notice = match (outcome, action) {
                 (Outcome::Unchanged, _) => Notice::Unchanged,
+                (Outcome::DeliveredShort { counted, expected }, _) => {
+                    Notice::DeliveredShort((counted.0, expected.0), (counted.1, expected.1))
+                }
                 (Outcome::Changed, ValetAction::OnMyWay) => Notice::OnMyWay,
                 (Outcome::Changed, ValetAction::PickedUp) => Notice::PickedUp,
                 (Outcome::Changed, ValetAction::Delivered) => Notice::Delivered,
                 (Outcome::Changed, ValetAction::Prompt) => Notice::PromptSent,
                 (Outcome::Changed, ValetAction::NotHome) => Notice::Missed,
             };
-            if outcome == Outcome::Changed {
+            if outcome != Outcome::Unchanged {
                 tracing::info!(stop_id = %id, action = action.segment(), staff = %staff.email, "valet stop recorded");
                 state.wake_outbox();
                 state.wake_prompts();

@@ -81,6 +81,8 @@ pub enum WaitingKind {
     PickupOverdue,
     /// Ready for longer than the shop allows, not delivered.
     ReadyTooLong,
+    /// Not found on its rack at an audit.
+    MissingFromRack,
 }
 
 /// An order that waits for staff, at the top of the dashboard.
@@ -137,6 +139,11 @@ impl WaitingItem {
             Waiting::ReadyTooLong(at) => {
                 let (day, clock) = crate::clock::nairobi_date_time(*at);
                 (WaitingKind::ReadyTooLong, format!("Ready since {day} {clock}, not delivered"))
+            }
+            Waiting::MissingFromRack(rack, at) => {
+                let (day, clock) = crate::clock::nairobi_date_time(*at);
+                let rack = rack.as_deref().map(|rack| format!("rack {rack}")).unwrap_or_else(|| "its rack".to_owned());
+                (WaitingKind::MissingFromRack, format!("Not on {rack} at the audit of {day} {clock}: find it"))
             }
         };
         WaitingItem {

@@ -253,7 +253,46 @@ async fn a_bad_run_payload_changes_nothing(backend: Backend) {
     assert_eq!(all_stops(&app), before);
 }
 
+/// Issue 49: a same-day order's delivery put before its own pickup in one valet's run is refused,
+/// and nothing changes; after it, the run is saved.
+async fn a_delivery_before_its_own_pickup_in_a_run_is_refused(backend: Backend) {
+    let Some((app, session)) = staff_app(backend).await else { return };
+    let day = day_after(1);
+    let id = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(day, 19), json!({})).await;
+    let pickup = stop_of(&app, &id, StopKind::Pickup).id;
+    let delivery = stop_of(&app, &id, StopKind::Delivery).id;
+    // Delivered the same evening, two windows later.
+    app.with_db(|c| {
+        diesel::update(stops::table.find(&delivery))
+            .set((stops::day.eq(day), stops::window_start.eq(21 * 60), stops::window_end.eq(22 * 60)))
+            .execute(c)
+            .unwrap();
+    });
+    let otieno = valet(&app, "otieno@example.com");
+    let run = |first: &str, second: &str| {
+        json!({ "date": day.to_string(), "stops": [
+            { "stopId": first, "valetId": otieno, "position": 1 },
+            { "stopId": second, "valetId": otieno, "position": 2 },
+        ] })
+    };
+    let before = all_stops(&app);
+
+    let refused = post_run(&app, &session, &run(&delivery, &pickup)).await;
+
+    assert_eq!(refused.status(), 422);
+    let body: Value = refused.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().ends_with(
+            "its delivery comes before its own pickup in otieno@example.com's run; put it after the pickup."
+        ),
+        "{body}"
+    );
+    assert_eq!(all_stops(&app), before, "nothing changed");
+    assert_eq!(post_run(&app, &session, &run(&pickup, &delivery)).await.status(), 200);
+}
+
 crate::staff_tests_on_both_backends! {
+    a_delivery_before_its_own_pickup_in_a_run_is_refused => super::a_delivery_before_its_own_pickup_in_a_run_is_refused;
     the_board_lists_a_days_pickups_and_deliveries_by_window =>
         super::the_board_lists_a_days_pickups_and_deliveries_by_window;
     saving_a_run_gives_stops_to_valets_in_order => super::saving_a_run_gives_stops_to_valets_in_order;

@@ -330,10 +330,18 @@ on_both_backends! {
         assert_eq!(audit.headers()["location"], "/admin/garments?done=audit&missing=1#racks");
         let missing = |placed: &Placed| app.with_db(|c| Handling::of_order(c, &placed.key).unwrap().missing_since);
         assert!(missing(&other).is_some() && missing(&placed).is_none());
+        // Staff see it in "Needs attention" until it is found (issue 49).
+        let waiting = staff_get(&app, &session, "/api/admin/unconfirmed").await.json::<serde_json::Value>().await.unwrap();
+        let lost = waiting["waiting"].as_array().unwrap().iter().find(|item| item["orderId"] == other.reference.as_str()).cloned();
+        let lost = lost.expect("the order not on its rack waits");
+        assert_eq!(lost["kind"], "missing-from-rack");
+        assert!(lost["what"].as_str().unwrap().starts_with("Not on rack "), "{lost}");
         // Hung again (found), it is no longer missing.
         let rack = format!("/admin/orders/{}/rack", other.reference);
         assert_eq!(valet_post(&app, &session, &rack, &[("rack", "A3")]).await.status(), 303);
         assert!(missing(&other).is_none());
+        let waiting = staff_get(&app, &session, "/api/admin/unconfirmed").await.json::<serde_json::Value>().await.unwrap();
+        assert!(!waiting["waiting"].to_string().contains("missing-from-rack"), "found, it waits no more");
         assert_eq!(valet_post(&app, &session, &rack, &[("rack", "Nowhere")]).await.status(), 422);
 
         // Finding an order by its tag, typed or scanned.
@@ -392,6 +400,11 @@ on_both_backends! {
             &[("paid", "cash"), ("cash", &due), ("countItems", "2"), ("countBags", "2")]).await;
         assert_eq!(short.status(), 303);
         assert_eq!(stored(&app, &placed.reference).status, OrderStatus::Delivered, "handed over what was there");
+        // The valet is told on the spot, before leaving the door (issue 49).
+        let back = short.headers()["location"].to_str().unwrap().to_owned();
+        let told = app.get_with(&back, &[("cookie", &valet.cookie)]).await.text().await.unwrap();
+        let said = format!("Delivered order {}: 2 of 3 items. A claim is open: tell the customer we are looking.", placed.reference);
+        assert!(told.contains(&said), "{told}");
         let claims = app.with_db(|c| Claim::of_order(c, &placed.key).unwrap());
         assert_eq!(claims.len(), 1);
         assert_eq!((claims[0].story.as_str(), claims[0].opened_by.as_str()), ("Counted at delivery: 2 of 3 items.", "otieno@example.com"));

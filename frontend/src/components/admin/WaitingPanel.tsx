@@ -56,7 +56,7 @@ function WaitingRow({
   onSessionEnded: () => void;
 }) {
   const delivery = item.kind === "missed-delivery";
-  const bookable = item.kind !== "ready-too-long";
+  const bookable = item.kind !== "ready-too-long" && item.kind !== "missing-from-rack";
   const choices = moveChoices(slots, item.slot ?? "");
   const [target, setTarget] = useState(() => (delivery ? (choices[0]?.value ?? "") : firstWithRoom(choices)));
   const [saving, setSaving] = useState(false);

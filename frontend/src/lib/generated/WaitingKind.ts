@@ -3,4 +3,4 @@
 /**
  * Why an order waits for staff.
  */
-export type WaitingKind = "missed-pickup" | "missed-delivery" | "pickup-overdue" | "ready-too-long";
+export type WaitingKind = "missed-pickup" | "missed-delivery" | "pickup-overdue" | "ready-too-long" | "missing-from-rack";

@@ -28,7 +28,7 @@ async fn order_moved_through(app: &TestApp, session: &SignedIn, statuses: &[&str
         let path = format!("/api/admin/orders/{}/status", placed.staff_id);
         let response = app
             .staff_request(Method::POST, &path, session, true)
-            .json(&json!({ "status": status, "reason": "Cancelled in a test", "rack": "A1" }))
+            .json(&json!({ "status": status, "reason": "Cancelled in a test", "rack": "A1", "returnStop": "shop" }))
             .send()
             .await
             .unwrap();

@@ -1,0 +1,1 @@
+DROP INDEX order_handling_missing;
