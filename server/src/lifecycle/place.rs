@@ -9,6 +9,7 @@ use crate::domain::schedule::{Schedule, SlotRefusal};
 use crate::domain::{
     Line, MessageKind, OrderReference, OrderSource, OrderStatus, PaymentMethod, PromptLimits, ValidOrder, lines_total,
 };
+use crate::models::ledger::Entry;
 use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use crate::models::outbox::OutboxMessage;
@@ -238,7 +239,12 @@ fn place_within(
         ))
         .execute(connection)?;
     let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
-    money::use_credit(connection, &stored, now)?;
+    let credit_used = money::use_credit(connection, &stored, now)?;
+    // The text says what the phone's store credit paid, and what is left.
+    let credit = match credit_used {
+        0 => None,
+        used => Some((used, Entry::balance(connection, &id)?.to_pay())),
+    };
     let base_url = &terms.texts.base_url;
     let visit = (pickup, terms.schedule.delivery_for(pickup, stored.rush));
     let emails = email::new_order(&stored, &lines, visit, base_url, &terms.texts.till, now);
@@ -249,7 +255,7 @@ fn place_within(
         let confirmed = terms.staff.is_some_and(|staff| staff.confirm_slot);
         let text = match terms.pricing {
             Pricing::FreeReclean { of } => terms.texts.reclean_booked(&stored, of, pickup),
-            Pricing::Catalogue => terms.texts.order_received(&stored, Some(pickup), confirmed),
+            Pricing::Catalogue => terms.texts.order_received(&stored, Some(pickup), confirmed, credit),
         };
         let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
         OutboxMessage::enqueue_sms(connection, &sms, &terms.texts.limits)?;

@@ -68,10 +68,24 @@ impl Texts {
 
     /// The order is in; its pickup is confirmed when staff took it with the caller and agreed the
     /// window there and then.
-    pub fn order_received(&self, order: &Order, pickup: Option<Slot>, confirmed: bool) -> String {
+    /// `credit`: the store credit the order was paid with when placed, and what is left to pay.
+    pub fn order_received(
+        &self,
+        order: &Order,
+        pickup: Option<Slot>,
+        confirmed: bool,
+        credit: Option<(i64, i64)>,
+    ) -> String {
         let how = if confirmed { "confirmed" } else { "to be confirmed soon" };
         let when = pickup.map(|slot| format!(" Pickup {}, {how}.", slot.label())).unwrap_or_default();
-        format!("{}: order {} received.{when} Track it: {}", self.shop, order.reference, self.link(order))
+        let paid = match credit {
+            Some((used, 0)) => format!(" Paid from your credit: KSh {}.", shillings(used)),
+            Some((used, left)) => {
+                format!(" KSh {} of your credit used, KSh {} left to pay.", shillings(used), shillings(left))
+            }
+            None => String::new(),
+        };
+        format!("{}: order {} received.{when}{paid} Track it: {}", self.shop, order.reference, self.link(order))
     }
 
     /// A free re-clean of order `of` is booked, as order `order`.
@@ -445,8 +459,10 @@ mod tests {
             ("picked up, prompt for the rest", prompting.picked_up(&pay_now, &part, None)),
             ("picked up, in credit", texts.picked_up(&pay_now, &over, None)),
             ("picked up and paid at the door", prompting.picked_up(&pay_now, &paid, Some("QKH94M1Z11"))),
-            ("order received", texts.order_received(&order, Some(slot), false)),
-            ("order received, slot confirmed", texts.order_received(&order, Some(slot), true)),
+            ("order received", texts.order_received(&order, Some(slot), false, None)),
+            ("order received, slot confirmed", texts.order_received(&order, Some(slot), true, None)),
+            ("order received, part credit", texts.order_received(&order, Some(slot), true, Some((99_999, 23_450)))),
+            ("order received, credit", texts.order_received(&order, Some(slot), true, Some((123_450, 0)))),
             ("re-clean booked", texts.reclean_booked(&order, "ZX98YW76", slot)),
             ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
             ("eta", texts.eta(&order, eta)),
@@ -481,8 +497,8 @@ mod tests {
         let texts =
             Texts { shop: "Usafi Express Laundry".to_owned(), base_url: "https://usafi.co.ke".to_owned(), ..texts };
         for text in [
-            texts.order_received(&order, Some(slot), false),
-            texts.order_received(&order, Some(slot), true),
+            texts.order_received(&order, Some(slot), false, None),
+            texts.order_received(&order, Some(slot), true, None),
             texts.reclean_booked(&order, "ZX98YW76", slot),
             texts.slot_confirmed(&order, slot, false),
             texts.eta(&order, eta),
@@ -520,8 +536,8 @@ mod tests {
     fn a_slot_taken_with_the_caller_is_confirmed_in_the_first_text() {
         let (texts, order) = longest();
         let slot = Slot { day: date!(2026 - 11 - 25), window: Window::parse("19:00-20:00").unwrap() };
-        assert!(texts.order_received(&order, Some(slot), true).contains(", confirmed. Track it"));
-        assert!(texts.order_received(&order, Some(slot), false).contains(", to be confirmed soon."));
+        assert!(texts.order_received(&order, Some(slot), true, None).contains(", confirmed. Track it"));
+        assert!(texts.order_received(&order, Some(slot), false, None).contains(", to be confirmed soon."));
         let reclean = texts.reclean_booked(&order, "ZX98YW76", slot);
         assert!(reclean.contains("free re-clean of order ZX98YW76 booked, order AB12CD34."), "{reclean}");
     }

@@ -521,7 +521,14 @@ async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backe
 
     // The customer's next order is paid from the credit: not money received.
     clock.set(datetime!(2026-11-03 11:00 +3));
-    place("0712345678", 3).await; // 450, 400 of it from the credit
+    let (next, _) = place("0712345678", 3).await; // 450, 400 of it from the credit
+    let received: Vec<String> = app
+        .with_db(|c| laundry::models::outbox::OutboxMessage::all(c).unwrap())
+        .into_iter()
+        .filter(|m| m.kind == laundry::domain::MessageKind::SmsOrderReceived && m.order_id.as_deref() == Some(&next))
+        .filter_map(|m| m.sms_text())
+        .collect();
+    assert!(received[0].contains("KSh 400 of your credit used, KSh 50 left to pay."), "{received:?}");
     let (_, html) = get(&app, &owner, "/admin?tab=reports&period=custom&from=2026-11-03&to=2026-11-03".into()).await;
     for text in [
         "Money in: KSh 0",
