@@ -340,6 +340,58 @@ pub fn correct(
     Ok(Ok(Entry::balance(connection, order_id)?))
 }
 
+/// A change of what the customer paid that they are told of: money given back (M-PESA or cash),
+/// or a payment or a refund corrected. Store credit and discounts are not told here (the order's
+/// page shows them; a claim's answer has its own text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Told {
+    /// Given back: how much, how.
+    Refunded(i64, Method),
+    /// The entry `0` corrected (undone).
+    Corrected(i64),
+}
+
+/// Texts the customer of `order_id` about `told`, in the caller's transaction, once it is done;
+/// nothing for store credit, a discount, or an order without a phone's texts.
+pub fn tell(
+    connection: &mut DbConnection,
+    order_id: &str,
+    told: Told,
+    notify: &NotifyCustomer,
+    now: PrimitiveDateTime,
+) -> QueryResult<()> {
+    let Some(order) = Order::find(connection, order_id)? else { return Ok(()) };
+    let balance = Entry::balance(connection, order_id)?;
+    let kind = MessageKind::SmsPaymentReceived;
+    match told {
+        Told::Refunded(amount, method) if method.is_money() => {
+            let how = if method == Method::Cash { "in cash" } else { "by M-PESA" };
+            notify.text(connection, kind, &order, None, |texts| texts.refunded(&order, amount, how, &balance), now)?;
+            Ok(())
+        }
+        Told::Corrected(entry_id) => {
+            let Some(entry) = Entry::find(connection, order_id, entry_id)? else { return Ok(()) };
+            let money = entry.method.is_some_and(Method::is_money);
+            let back = match entry.kind {
+                EntryKind::Payment if money => false,
+                EntryKind::Refund if money => true,
+                _ => return Ok(()),
+            };
+            let amount = i64::from(entry.amount);
+            notify.text(
+                connection,
+                kind,
+                &order,
+                None,
+                |texts| texts.corrected(&order, amount, back, &balance),
+                now,
+            )?;
+            Ok(())
+        }
+        Told::Refunded(..) => Ok(()),
+    }
+}
+
 /// Whether the order exists, locked to the end of the transaction once it does.
 fn locked(connection: &mut DbConnection, order_id: &str) -> QueryResult<bool> {
     Order::lock(connection, order_id)?;

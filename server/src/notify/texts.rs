@@ -202,6 +202,39 @@ impl Texts {
         )
     }
 
+    /// Staff gave `amount` back by `how` ("by M-PESA", "in cash"); what the order stands at after.
+    pub fn refunded(&self, order: &Order, amount: i64, how: &str, balance: &Balance) -> String {
+        format!(
+            "{}: KSh {} of order {} sent back to you {how}. {}. {}",
+            self.shop,
+            shillings(amount),
+            order.reference,
+            balance.text_words(),
+            self.link(order)
+        )
+    }
+
+    /// Staff corrected money recorded by mistake: `amount` received (or, `back`, given back) that
+    /// was not; what the order stands at after, received and still to pay.
+    pub fn corrected(&self, order: &Order, amount: i64, back: bool, balance: &Balance) -> String {
+        let what = if back { "sent back" } else { "received" };
+        let received = match balance.received() {
+            ..=0 => "nothing received yet".to_owned(),
+            received => format!("KSh {} received, thank you", shillings(received)),
+        };
+        let to_pay = match balance.to_pay() {
+            0 => String::new(),
+            due => format!(" KSh {} to pay.", shillings(due)),
+        };
+        format!(
+            "{}: correction for order {}: we recorded KSh {} {what} by mistake; {received}.{to_pay} {}",
+            self.shop,
+            order.reference,
+            shillings(amount),
+            self.link(order)
+        )
+    }
+
     /// The valet could not pick up or deliver (nobody home, laundry not ready): the order's page
     /// offers the windows to choose from.
     pub fn missed(&self, order: &Order, kind: StopKind) -> String {
@@ -480,6 +513,8 @@ mod tests {
             ("cancelled, clothes back", texts.cancelled(&order, &over, Some(Some(slot)))),
             ("cancelled, clothes at the shop", texts.cancelled(&order, &over, Some(None))),
             ("returned", texts.returned(&order, &over)),
+            ("refunded", texts.refunded(&order, 123_450, "by M-PESA", &paid)),
+            ("corrected", texts.corrected(&order, 123_450, false, &part)),
             ("missed pickup", texts.missed(&order, StopKind::Pickup)),
             ("late pickup", texts.late(&order, StopKind::Pickup)),
             ("late delivery", texts.late(&order, StopKind::Delivery)),

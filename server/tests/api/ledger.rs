@@ -238,6 +238,9 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     );
     let balances = get_json(&app, &staff, "/api/admin/balances").await;
     assert_eq!(balances["owedBack"], json!([]));
+    // The customer is told the money went back (issue 49).
+    let told = texts(&app, &placed.id, MessageKind::SmsPaymentReceived).concat();
+    assert!(told.contains(&format!("KSh 450 of order {reference} sent back to you by M-PESA.")), "{told}");
     // Taken in and given back on the same day: nothing taken.
     let stats = get_json(&app, &staff, "/api/admin/stats").await;
     assert_eq!(stats["takings"]["takings"]["total"], json!(0), "{stats:#}");
@@ -257,6 +260,13 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     let (balance, entries) = money(&app, &other);
     assert_eq!((balance.received(), balance.to_pay(), entries.len()), (0, 450, 3));
     assert_eq!(entries.last().unwrap().corrects, Some(typed));
+    // The customer is told what changed in what they paid (issue 49).
+    let key = order(&app, &other).id;
+    let told = texts(&app, &key, MessageKind::SmsPaymentReceived).concat();
+    let said = format!(
+        "correction for order {other}: we recorded KSh 400 received by mistake; nothing received yet. KSh 450 to pay."
+    );
+    assert!(told.contains(&said), "{told}");
 
     // An M-PESA code typed on the wrong order: refused on the right one until it is corrected.
     let code = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z55"});

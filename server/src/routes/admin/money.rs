@@ -215,10 +215,15 @@ pub async fn record_refund(
     if !fields.is_empty() {
         return Err(ApiError::invalid(fields));
     }
-    let (by, now) = (staff.email.clone(), state.now());
+    let (by, now, notify) = (staff.email.clone(), state.now(), state.notify_customer());
     change_money(&state, reference, "The refund could not be saved. Please try again.", move |connection, id| {
         let code = Some(code.as_str()).filter(|code| !code.is_empty());
-        Ok(lifecycle::money::refund(connection, id, method, amount, code, &note, &by, now)?.map(|_| ()))
+        if let Err(refused) = lifecycle::money::refund(connection, id, method, amount, code, &note, &by, now)? {
+            return Ok(Err(refused));
+        }
+        let told = lifecycle::money::Told::Refunded(i64::from(amount), method);
+        lifecycle::money::tell(connection, id, told, &notify, now)?;
+        Ok(Ok(()))
     })
     .await
 }
@@ -273,9 +278,13 @@ pub async fn correct_entry(
     let reference = order_id(&id)?;
     let entry: i64 = entry.trim().parse().map_err(|_| ApiError::NotFound("There is no such entry.".to_owned()))?;
     let reason = input.reason.unwrap_or_default();
-    let (by, now) = (staff.email.clone(), state.now());
+    let (by, now, notify) = (staff.email.clone(), state.now(), state.notify_customer());
     change_money(&state, reference, "The correction could not be saved. Please try again.", move |connection, id| {
-        Ok(lifecycle::money::correct(connection, id, entry, &reason, &by, now)?.map(|_| ()))
+        if let Err(refused) = lifecycle::money::correct(connection, id, entry, &reason, &by, now)? {
+            return Ok(Err(refused));
+        }
+        lifecycle::money::tell(connection, id, lifecycle::money::Told::Corrected(entry), &notify, now)?;
+        Ok(Ok(()))
     })
     .await
 }
