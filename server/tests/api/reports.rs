@@ -519,6 +519,15 @@ async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backe
     let row = lines.iter().find(|line| line.starts_with(&a_ref)).unwrap();
     assert!(row.ends_with(",600,1000,0,0,400,0"), "billed, paid, given back, credit used and kept, due: {row}");
 
+    // The Money tab's credit list names the customer for the owner; staff read a masked number.
+    let balances = app.staff_request(reqwest::Method::GET, "/api/admin/balances", &owner, false).send().await.unwrap();
+    let credit = balances.json::<serde_json::Value>().await.unwrap()["credit"].clone();
+    assert_eq!(credit, serde_json::json!([{ "phone": "+254712345678", "name": "Amina Wanjiru", "amount": 400 }]));
+    let desk = app.sign_in_as("desk@example.com", "Reports-Test-Pass-2026", StaffRole::Staff).await;
+    let balances = app.staff_request(reqwest::Method::GET, "/api/admin/balances", &desk, false).send().await.unwrap();
+    let credit = balances.json::<serde_json::Value>().await.unwrap()["credit"].clone();
+    assert_eq!(credit, serde_json::json!([{ "phone": "+254 7** *** 678", "name": null, "amount": 400 }]));
+
     // The customer's next order is paid from the credit: not money received.
     clock.set(datetime!(2026-11-03 11:00 +3));
     let (next, _) = place("0712345678", 3).await; // 450, 400 of it from the credit
