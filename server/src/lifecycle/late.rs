@@ -27,7 +27,7 @@ pub const REASON: &str = "Late: the window passed with nothing recorded";
 const BATCH: i64 = 200;
 
 /// Marks late every stop whose window ended before `now` (UTC) with nothing recorded: pickups of
-/// pending orders, deliveries of orders collected and not delivered. Each in a transaction of its
+/// pending orders, deliveries of orders collected and not delivered, and returns. Each in a transaction of its
 /// own. Returns how many were marked now (a stop another instance marked first is not counted).
 pub fn mark_late_stops(
     connection: &mut DbConnection,
@@ -41,10 +41,12 @@ pub fn mark_late_stops(
         .filter(stops::state.eq_any([StopState::Planned, StopState::OnTheWay]))
         .filter(stops::day.lt(at.day).or(stops::day.eq(at.day).and(stops::window_end.le(i32::from(at.minute)))))
         .filter((stops::kind.eq(StopKind::Pickup).and(orders::status.eq(OrderStatus::Pending))).or(
+            // A cancelled order's delivery still open is a return of its laundry.
             stops::kind.eq(StopKind::Delivery).and(orders::status.eq_any([
                 OrderStatus::PickedUp,
                 OrderStatus::InProgress,
                 OrderStatus::Ready,
+                OrderStatus::Cancelled,
             ])),
         ))
         .order((stops::day.asc(), stops::window_end.asc()))

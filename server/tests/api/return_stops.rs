@@ -111,7 +111,40 @@ async fn laundry_the_customer_collects_at_the_shop_leaves_no_stop(backend: Backe
     assert!(texts[0].contains("Your clothes are ready to collect at the shop."), "{}", texts[0]);
 }
 
+async fn a_return_nobody_made_is_late_like_a_delivery(backend: Backend) {
+    let clock = stopped_clock();
+    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    clock.set(datetime!(2026-11-02 10:00 +3));
+    let body = json!({
+        "customerName": "Chebet Kiprono", "phone": "0733444555", "location": "Kilimani",
+        "serviceType": "wash-fold", "quantity": 2, "paymentMethod": "pay-delivery",
+    });
+    let key = uuid::Uuid::new_v4().to_string();
+    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
+    let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    let id = crate::mpesa::order(&app, &reference).id;
+    app.with_db(|c| set_status(c, &id, OrderStatus::PickedUp, OWNER, &NotifyCustomer::nobody(), app.now()).unwrap());
+    let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;
+    let path = format!("/api/admin/orders/{reference}/status");
+    let fields = json!({ "status": "cancelled", "reason": "Moved", "returnStop": "2026-11-04T19:00" });
+    assert_eq!(
+        app.staff_request(reqwest::Method::POST, &path, &owner, true).json(&fields).send().await.unwrap().status(),
+        200
+    );
+
+    clock.set(datetime!(2026-11-05 09:00 +3));
+    let notify = NotifyCustomer::customer(app.state.texts(), false);
+    let schedule = app.state.settings().schedule.clone();
+    let marked = app.with_db(|c| laundry::lifecycle::late::mark_late_stops(c, &schedule, &notify, app.now()).unwrap());
+
+    assert_eq!(marked, 1);
+    let back = app.with_db(|c| Stop::of_order(c, &id, StopKind::Delivery).unwrap().unwrap());
+    assert_eq!(back.state, StopState::Missed, "late, waiting for a new window");
+    assert_eq!(crate::mpesa::order(&app, &reference).status, OrderStatus::Cancelled);
+}
+
 crate::on_each_backend!(
+    a_return_nobody_made_is_late_like_a_delivery,
     cancelling_collected_laundry_sends_it_back_on_a_return_stop,
     laundry_the_customer_collects_at_the_shop_leaves_no_stop
 );
