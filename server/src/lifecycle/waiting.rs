@@ -95,15 +95,27 @@ pub fn waiting(
         .select((Order::as_select(), diesel::dsl::max(order_status_history::changed_at)))
         .limit(LIMIT)
         .load(connection)?;
-    // Orders a rack audit did not find, not yet delivered (found again, they are hung again).
-    let lost: Vec<(Order, Option<String>, Option<PrimitiveDateTime>)> = orders::table
-        .inner_join(order_handling::table)
+    // Orders a rack audit did not find, not yet delivered (found again, they are hung again):
+    // the few marked, through their index, then those orders by their keys.
+    let marked: Vec<(String, Option<String>, Option<PrimitiveDateTime>)> = order_handling::table
         .filter(order_handling::missing_since.is_not_null())
-        .filter(orders::status.ne_all([OrderStatus::Delivered, OrderStatus::Cancelled]))
         .order(order_handling::missing_since.asc())
         .limit(LIMIT)
-        .select((Order::as_select(), order_handling::rack, order_handling::missing_since))
+        .select((order_handling::order_id, order_handling::rack, order_handling::missing_since))
         .load(connection)?;
+    let keys: Vec<&str> = marked.iter().map(|(key, _, _)| key.as_str()).collect();
+    let open: Vec<Order> = match keys.is_empty() {
+        true => Vec::new(),
+        false => orders::table
+            .filter(orders::id.eq_any(&keys))
+            .filter(orders::status.ne_all([OrderStatus::Delivered, OrderStatus::Cancelled]))
+            .select(Order::as_select())
+            .load(connection)?,
+    };
+    let lost = marked.iter().filter_map(|(key, rack, at)| {
+        let order = open.iter().find(|order| &order.id == key)?.clone();
+        Some(WaitingOrder { order, why: Waiting::MissingFromRack(rack.clone(), (*at)?) })
+    });
     let mut found: Vec<WaitingOrder> = missed
         .into_iter()
         .map(|(stop, order)| WaitingOrder { order, why: Waiting::Missed(stop) })
@@ -111,10 +123,7 @@ pub fn waiting(
         .chain(
             ready.into_iter().filter_map(|(order, at)| Some(WaitingOrder { order, why: Waiting::ReadyTooLong(at?) })),
         )
-        .chain(
-            lost.into_iter()
-                .filter_map(|(order, rack, at)| Some(WaitingOrder { order, why: Waiting::MissingFromRack(rack, at?) })),
-        )
+        .chain(lost)
         .collect();
     found.sort_by_key(WaitingOrder::since);
     Ok(found)
