@@ -424,27 +424,17 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
                 now,
             )?;
         }
-        Notice::Missed(kind) => {
+        Notice::Missed(kind) | Notice::Late(kind) => {
+            // One kind and one key for both: one text per stop and day whoever records it (the
+            // clock on two instances, or the valet after it).
             let message = MessageKind::SmsMissed;
+            let late = matches!(notice, Notice::Late(_));
             notify.text(
                 connection,
                 message,
                 order,
                 per_visit(message, now_order.stop(kind)),
-                |texts| texts.missed(order, kind),
-                now,
-            )?;
-        }
-        Notice::Late(kind) => {
-            // The same kind as a miss, and the same key: one text per stop and day whoever
-            // records it (the clock on two instances, or the valet after it).
-            let message = MessageKind::SmsMissed;
-            notify.text(
-                connection,
-                message,
-                order,
-                per_visit(message, now_order.stop(kind)),
-                |texts| texts.late(order, kind),
+                |texts| if late { texts.late(order, kind) } else { texts.missed(order, kind) },
                 now,
             )?;
         }

@@ -526,58 +526,54 @@ pub fn apply(life: &Life, event: Event, now: Moment) -> Result<Transition, Refus
         }
         Event::Missed(kind) => {
             refuse_if_cancelled_but_a_return(life, kind)?;
-            let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
-            if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
-                return Err(Refusal::NotPickedUp);
-            }
-            match stop.state {
-                StopState::Missed => {}
-                StopState::Done => {
-                    return Err(match kind {
-                        StopKind::Pickup => Refusal::AlreadyPickedUp,
-                        StopKind::Delivery => Refusal::AlreadyDelivered,
-                    });
-                }
-                StopState::Cancelled => return Err(Refusal::Cancelled),
-                StopState::Planned | StopState::OnTheWay => {
-                    after.set_state(kind, StopState::Missed);
-                    after.settle_delivery(now);
-                    effects.push(Effect::Text(Notice::Missed(kind)));
-                }
-            }
+            mark_missed(life, &mut after, &mut effects, kind, now, Notice::Missed(kind))?;
         }
         Event::WindowPassed(kind) => {
             if !(kind == StopKind::Delivery && life.returning()) {
                 refuse_if_closed(life)?;
             }
-            let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
-            if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
-                return Err(Refusal::NotPickedUp);
-            }
-            match stop.state {
-                StopState::Planned | StopState::OnTheWay if now.before_end_of(stop.slot) => {
-                    return Err(Refusal::WindowNotOver);
-                }
-                StopState::Planned | StopState::OnTheWay => {
-                    after.set_state(kind, StopState::Missed);
-                    after.settle_delivery(now);
-                    effects.push(Effect::Text(Notice::Late(kind)));
-                }
-                StopState::Missed => {}
-                StopState::Done => {
-                    return Err(match kind {
-                        StopKind::Pickup => Refusal::AlreadyPickedUp,
-                        StopKind::Delivery => Refusal::AlreadyDelivered,
-                    });
-                }
-                StopState::Cancelled => return Err(Refusal::Cancelled),
-            }
+            mark_missed(life, &mut after, &mut effects, kind, now, Notice::Late(kind))?;
         }
         Event::Paid(amount) => {
             after.paid = life.paid.saturating_add(amount.max(0));
         }
     }
     Ok(Transition { after, effects })
+}
+
+/// The valet's miss or the clock's lateness of the `kind` stop: missed (a pickup's delivery
+/// withdrawn) and `notice` texted, once; the clock's only after the window ended.
+fn mark_missed(
+    life: &Life,
+    after: &mut Life,
+    effects: &mut Vec<Effect>,
+    kind: StopKind,
+    now: Moment,
+    notice: Notice,
+) -> Result<(), Refusal> {
+    let stop = life.stop(kind).ok_or(Refusal::NoStop(stop_name(kind)))?;
+    if kind == StopKind::Delivery && (life.status == OrderStatus::Pending || !life.pickup_done()) {
+        return Err(Refusal::NotPickedUp);
+    }
+    match stop.state {
+        StopState::Planned | StopState::OnTheWay
+            if matches!(notice, Notice::Late(_)) && now.before_end_of(stop.slot) =>
+        {
+            Err(Refusal::WindowNotOver)
+        }
+        StopState::Planned | StopState::OnTheWay => {
+            after.set_state(kind, StopState::Missed);
+            after.settle_delivery(now);
+            effects.push(Effect::Text(notice));
+            Ok(())
+        }
+        StopState::Missed => Ok(()),
+        StopState::Done => Err(match kind {
+            StopKind::Pickup => Refusal::AlreadyPickedUp,
+            StopKind::Delivery => Refusal::AlreadyDelivered,
+        }),
+        StopState::Cancelled => Err(Refusal::Cancelled),
+    }
 }
 
 /// Cancels: every stop not done is withdrawn (the ledger owes money received back).
