@@ -24,19 +24,25 @@ fn texts_of(app: &TestApp, id: &str, kind: MessageKind) -> Vec<String> {
         .collect()
 }
 
-async fn cancelling_collected_laundry_sends_it_back_on_a_return_stop(backend: Backend) {
-    let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
-    clock.set(datetime!(2026-11-02 10:00 +3));
+/// Places a pay-on-delivery order for `name` and marks it `status` (collected): its key and ID.
+async fn collected(app: &TestApp, name: &str, phone: &str, status: OrderStatus) -> (String, String) {
     let body = json!({
-        "customerName": "Amina Wanjiru", "phone": "0712345678", "location": "Kilimani",
+        "customerName": name, "phone": phone, "location": "Kilimani",
         "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
     });
     let key = uuid::Uuid::new_v4().to_string();
     let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
     let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    let id = crate::mpesa::order(&app, &reference).id;
-    app.with_db(|c| set_status(c, &id, OrderStatus::PickedUp, OWNER, &NotifyCustomer::nobody(), app.now()).unwrap());
+    let id = crate::mpesa::order(app, &reference).id;
+    app.with_db(|c| set_status(c, &id, status, OWNER, &NotifyCustomer::nobody(), app.now()).unwrap());
+    (id, reference)
+}
+
+async fn cancelling_collected_laundry_sends_it_back_on_a_return_stop(backend: Backend) {
+    let clock = stopped_clock();
+    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    clock.set(datetime!(2026-11-02 10:00 +3));
+    let (id, reference) = collected(&app, "Amina Wanjiru", "0712345678", OrderStatus::PickedUp).await;
     let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;
     let cancel = |fields: Value| {
         let (app, owner, path) = (&app, &owner, format!("/api/admin/orders/{reference}/status"));
@@ -91,15 +97,7 @@ async fn laundry_the_customer_collects_at_the_shop_leaves_no_stop(backend: Backe
     let clock = stopped_clock();
     let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
     clock.set(datetime!(2026-11-02 10:00 +3));
-    let body = json!({
-        "customerName": "Brian Otieno", "phone": "0722000111", "location": "Westlands",
-        "serviceType": "ironing", "quantity": 2, "paymentMethod": "pay-delivery",
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    let id = crate::mpesa::order(&app, &reference).id;
-    app.with_db(|c| set_status(c, &id, OrderStatus::Ready, OWNER, &NotifyCustomer::nobody(), app.now()).unwrap());
+    let (id, reference) = collected(&app, "Brian Otieno", "0722000111", OrderStatus::Ready).await;
     let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;
     let path = format!("/api/admin/orders/{reference}/status");
     let fields = json!({ "status": "cancelled", "reason": "Duplicate", "returnStop": "shop" });
@@ -115,15 +113,7 @@ async fn a_return_nobody_made_is_late_like_a_delivery(backend: Backend) {
     let clock = stopped_clock();
     let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
     clock.set(datetime!(2026-11-02 10:00 +3));
-    let body = json!({
-        "customerName": "Chebet Kiprono", "phone": "0733444555", "location": "Kilimani",
-        "serviceType": "wash-fold", "quantity": 2, "paymentMethod": "pay-delivery",
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    let id = crate::mpesa::order(&app, &reference).id;
-    app.with_db(|c| set_status(c, &id, OrderStatus::PickedUp, OWNER, &NotifyCustomer::nobody(), app.now()).unwrap());
+    let (id, reference) = collected(&app, "Chebet Kiprono", "0733444555", OrderStatus::PickedUp).await;
     let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;
     let path = format!("/api/admin/orders/{reference}/status");
     let fields = json!({ "status": "cancelled", "reason": "Moved", "returnStop": "2026-11-04T19:00" });
