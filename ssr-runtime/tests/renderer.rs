@@ -90,7 +90,10 @@ fn an_endless_loop_is_stopped_by_the_time_limit_and_the_engine_recovers() {
 
 #[test]
 fn a_render_that_exhausts_memory_is_an_error_not_a_crash() {
-    let renderer = Renderer::start(BUNDLE, RendererConfig { engines: 1, ..config() }).unwrap();
+    // Filling 32 MiB takes well under 200 ms on a quiet machine but not always on a busy one; the
+    // time limit here is far away so that the memory limit is the one that ends the render.
+    let generous = RendererConfig { engines: 1, render_timeout: Duration::from_secs(30), ..config() };
+    let renderer = Renderer::start(BUNDLE, generous).unwrap();
 
     let error = renderer.render_blocking("greedy", "{}").unwrap_err();
 
@@ -257,7 +260,9 @@ fn a_process_cut_off_by_a_limit_is_replaced_by_a_fresh_one() {
             };
         })();
     "#;
-    let renderer = Renderer::start(bundle, RendererConfig { engines: 1, ..config() }).unwrap();
+    // A second to fill the heap, so that a busy machine does not turn "greedy" into a timeout.
+    let limits = RendererConfig { engines: 1, render_timeout: Duration::from_secs(1), ..config() };
+    let renderer = Renderer::start(bundle, limits).unwrap();
     assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "1/1");
     assert_eq!(renderer.render_blocking("count", "{}").unwrap().html, "2/1");
 
