@@ -21,6 +21,7 @@ use askama::Template;
 use serde_json::{Map, Value};
 use ssr_runtime::{RenderError, RenderedPage, Renderer};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// The document shell of every page (`templates/document.html`).
@@ -115,7 +116,12 @@ impl PageResponse {
 
 /// Renders pages and keeps those that can be reused.
 pub struct Pages {
-    renderer: Renderer,
+    renderer: Arc<Renderer>,
+    /// Whether this server started the renderer (and so stops it): false when it was lent one
+    /// that outlives it (the tests' servers share one).
+    owns_renderer: bool,
+    /// Renders this server asked for, done or not (the renderer's own counters may be shared).
+    asked: AtomicU64,
     frontend: Frontend,
     business: Business,
     base_url: String,
@@ -134,8 +140,22 @@ impl Pages {
     /// Pages rendered by `renderer` into the shell with `frontend`'s files; canonical addresses
     /// start with `base_url`; the year they show is `clock`'s.
     pub fn new(renderer: Renderer, frontend: Frontend, business: Business, base_url: String, clock: Clock) -> Self {
+        Self { owns_renderer: true, ..Self::sharing(Arc::new(renderer), frontend, business, base_url, clock) }
+    }
+
+    /// Like [`Pages::new`] with a renderer that others use too and that outlives these pages:
+    /// [`Pages::shutdown`] leaves it running.
+    pub fn sharing(
+        renderer: Arc<Renderer>,
+        frontend: Frontend,
+        business: Business,
+        base_url: String,
+        clock: Clock,
+    ) -> Self {
         Self {
             renderer,
+            owns_renderer: false,
+            asked: AtomicU64::new(0),
             frontend,
             business,
             base_url,
@@ -166,12 +186,19 @@ impl Pages {
     /// Stops the rendering engines once the renders already asked for are answered (see
     /// [`Renderer::shutdown`]); pages asked for afterwards are errors.
     pub fn shutdown(&self) {
-        self.renderer.shutdown();
+        if self.owns_renderer {
+            self.renderer.shutdown();
+        }
     }
 
     /// The renderer's counters (renders done, failed).
     pub fn render_stats(&self) -> ssr_runtime::RendererStats {
         self.renderer.stats()
+    }
+
+    /// How many renders these pages asked for, done or failed (the error page's included).
+    pub fn renders_asked(&self) -> u64 {
+        self.asked.load(Ordering::Relaxed)
     }
 
     /// A page at `path` with its own props `own`, ready to render: see [`PageJson::new`].
@@ -231,6 +258,7 @@ impl Pages {
         let PageJson { page, props } = page;
         let props_json = props.to_string();
         let started = std::time::Instant::now();
+        self.asked.fetch_add(1, Ordering::Relaxed);
         let rendered = self.renderer.render(page.name(), &props_json).await;
         self.metrics.render(page.name(), rendered.is_ok(), started.elapsed());
         match rendered {
@@ -251,6 +279,7 @@ impl Pages {
         let mut props = props.clone();
         props["status"] = Value::from(500);
         props["path"] = Value::from("");
+        self.asked.fetch_add(1, Ordering::Relaxed);
         match self.renderer.render(Page::Error.name(), &props.to_string()).await {
             Ok(rendered) => self.document(Page::Error, &props, &rendered),
             Err(error) => {

@@ -87,6 +87,30 @@ async fn count_requests(
     answered
 }
 
+/// The rendering engines of a server: its own, or others' it may use.
+enum Rendering {
+    Own(Renderer),
+    Sharing(Arc<Renderer>),
+}
+
+/// Starts the rendering engines `settings` ask for, with `frontend`'s server bundle.
+async fn start_renderer(settings: &Settings, frontend: &Frontend) -> anyhow::Result<Renderer> {
+    let config = RendererConfig {
+        engines: settings.workers,
+        render_timeout: settings.render_timeout,
+        // Renders are the expensive work; under load the pages served from memory go first.
+        low_priority: true,
+        program: settings.render_program.clone(),
+        bytecode_cache: settings.ssr_bytecode_cache.clone(),
+        ..RendererConfig::default()
+    };
+    let bundle = frontend.server_bundle().to_owned();
+    tokio::task::spawn_blocking(move || Renderer::start(bundle, config))
+        .await
+        .context("the rendering engines' start was cancelled")?
+        .context("the rendering engines could not start")
+}
+
 /// What the scheduled jobs of this instance need of its state.
 fn job_context(state: &AppState) -> JobContext {
     JobContext {
@@ -119,23 +143,24 @@ pub struct Application {
 impl Application {
     /// Loads everything the server needs and binds `settings.addr` (port 0 picks a free port).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        Self::build_rendering_with(settings, None).await
+    }
+
+    /// [`Application::build`] with rendering engines that others use too and that outlive this
+    /// server (it never stops them): the tests' servers share one set, started once per test run.
+    /// They must have been started with `settings.frontend_dir`'s server bundle.
+    pub async fn build_sharing(settings: Settings, renderer: Arc<Renderer>) -> anyhow::Result<Self> {
+        Self::build_rendering_with(settings, Some(renderer)).await
+    }
+
+    async fn build_rendering_with(settings: Settings, shared: Option<Arc<Renderer>>) -> anyhow::Result<Self> {
         crate::memory::return_freed_memory_in_the_background();
         let metrics = Arc::new(Metrics::new());
         let frontend = Frontend::load(&settings.frontend_dir)?;
-        let config = RendererConfig {
-            engines: settings.workers,
-            render_timeout: settings.render_timeout,
-            // Renders are the expensive work; under load the pages served from memory go first.
-            low_priority: true,
-            program: settings.render_program.clone(),
-            bytecode_cache: settings.ssr_bytecode_cache.clone(),
-            ..RendererConfig::default()
+        let renderer = match shared {
+            Some(renderer) => Rendering::Sharing(renderer),
+            None => Rendering::Own(start_renderer(&settings, &frontend).await?),
         };
-        let bundle = frontend.server_bundle().to_owned();
-        let renderer = tokio::task::spawn_blocking(move || Renderer::start(bundle, config))
-            .await
-            .context("the rendering engines' start was cancelled")?
-            .context("the rendering engines could not start")?;
         let database_url = settings.database_url.expose_secret().to_owned();
         let connections = (settings.workers as u32 * 4).max(8);
         let database = tokio::task::spawn_blocking(move || Database::open(&database_url, connections))
@@ -153,17 +178,18 @@ impl Application {
             settings
         };
         let workers = settings.workers;
-        let pages = Pages::new(
-            renderer,
-            frontend,
-            settings.business.clone(),
-            settings.base_url.clone(),
-            settings.clock.clone(),
-        )
+        let (business, base_url, clock) =
+            (settings.business.clone(), settings.base_url.clone(), settings.clock.clone());
+        let pages = match renderer {
+            Rendering::Own(own) => Pages::new(own, frontend, business, base_url, clock),
+            Rendering::Sharing(shared) => Pages::sharing(shared, frontend, business, base_url, clock),
+        }
         .compressing_at_once(settings.compress_pages_at_once)
         .counting_into(metrics.clone());
         let state = web::Data::new(AppState::new(settings, pages, database, metrics));
-        pages::warm_cache(&state).await;
+        if state.settings().warm_pages {
+            pages::warm_cache(&state).await;
+        }
         // Before the workers start: the past week's messages are marked sent, today's wait for them.
         let demo_accounts = if state.settings().demo {
             demo::open_shop(&state).await.context("the demo's shop could not be made")?

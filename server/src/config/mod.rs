@@ -44,6 +44,10 @@ pub struct Settings {
     /// async workers (true; not from the environment), or when a client first asks for a coding:
     /// tests, whose servers warm every public page and ask for few of them compressed.
     pub compress_pages_at_once: bool,
+    /// Whether the server renders every public page before it answers, so that the first visitor
+    /// is served from memory (true; not from the environment). Tests switch it off: most never
+    /// ask for a public page, and those that do get it rendered on the first request.
+    pub warm_pages: bool,
     /// The business details pages show.
     pub business: Business,
     /// `DATABASE_URL`: `sqlite://path` (default `sqlite://data/laundry.db`) or `postgres://…`.
@@ -317,6 +321,7 @@ impl Settings {
             ssr_bytecode_cache,
             render_program: None,
             compress_pages_at_once: true,
+            warm_pages: true,
             business,
             base_url,
             intro_video_url,

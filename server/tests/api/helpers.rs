@@ -77,25 +77,124 @@ pub fn postgres_url() -> Option<String> {
     std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.trim().is_empty())
 }
 
+/// A fresh, migrated database: a copy of the migrated template of this version of the
+/// migrations (made once, then a copy costs milliseconds, not a run of every migration).
 fn new_database(backend: Backend) -> Option<TestDatabase> {
     match backend {
-        Backend::Sqlite => Some(TestDatabase::Sqlite(tempfile::tempdir().unwrap())),
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::copy(sqlite_template(), dir.path().join("laundry.db")).unwrap();
+            Some(TestDatabase::Sqlite(dir))
+        }
         Backend::Postgres => {
-            use diesel::{Connection, RunQueryDsl};
             let admin_url = postgres_url()?;
-            let mut admin = diesel::PgConnection::establish(&admin_url)
-                .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
-            let name = format!("laundry_test_{}", uuid::Uuid::new_v4().simple());
-            diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
-            Some(TestDatabase::Postgres { admin_url, name })
+            let template = postgres_template(&admin_url);
+            Some(create_postgres(admin_url, &format!("TEMPLATE {template}")))
         }
     }
+}
+
+/// A new PostgreSQL database on the server at `admin_url`, created with `options`.
+fn create_postgres(admin_url: String, options: &str) -> TestDatabase {
+    use diesel::{Connection, RunQueryDsl};
+    let mut admin = diesel::PgConnection::establish(&admin_url)
+        .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+    let name = format!("laundry_test_{}", uuid::Uuid::new_v4().simple());
+    diesel::sql_query(format!("CREATE DATABASE {name} {options}")).execute(&mut admin).unwrap();
+    TestDatabase::Postgres { admin_url, name }
+}
+
+/// A fingerprint of the migrations of `folder` (`sqlite` or `postgres`): the templates of another
+/// version of them are not used.
+fn migrations_fingerprint(folder: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations").join(folder);
+    let mut files: Vec<PathBuf> = walk(&dir);
+    files.sort();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for file in files {
+        file.strip_prefix(&dir).unwrap().hash(&mut hasher);
+        std::fs::read(&file).unwrap().hash(&mut hasher);
+    }
+    format!("{:016x}", hasher.finish())
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .flat_map(|path| if path.is_dir() { walk(&path) } else { vec![path] })
+        .collect()
+}
+
+/// The migrated SQLite file the tests' databases are copies of: made by the first test that needs
+/// it in this run, in the system's temporary folder, named by the migrations' fingerprint.
+fn sqlite_template() -> &'static Path {
+    static TEMPLATE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let name = format!("laundry-test-template-{}.db", migrations_fingerprint("sqlite"));
+        let template = std::env::temp_dir().join(name);
+        if !template.exists() {
+            // Made aside and renamed into place: another test process never copies half a file.
+            let building = tempfile::tempdir().unwrap();
+            let file = building.path().join("laundry.db");
+            // Closing the last connection folds the write-ahead log into the file.
+            drop(laundry::db::Database::open(&format!("sqlite://{}", file.display()), 1).unwrap());
+            std::fs::copy(&file, building.path().join("whole.db")).unwrap();
+            std::fs::rename(building.path().join("whole.db"), &template).unwrap();
+        }
+        template
+    })
+}
+
+/// The migrated PostgreSQL database the tests' databases are made from (`CREATE DATABASE …
+/// TEMPLATE`): made once per version of the migrations on the test server and kept there.
+fn postgres_template(admin_url: &str) -> &'static str {
+    static TEMPLATE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        use diesel::{Connection, RunQueryDsl};
+        let template = format!("laundry_template_{}", migrations_fingerprint("postgres"));
+        let mut admin = diesel::PgConnection::establish(admin_url)
+            .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+        if has_database(&mut admin, &template) {
+            return template;
+        }
+        // Migrated under another name, then renamed: no test copies a template half made. (If
+        // another test process renamed its own first, this one is dropped with `building`.)
+        let building = create_postgres(admin_url.to_owned(), "");
+        drop(laundry::db::Database::open(&building.url(), 1).unwrap());
+        let TestDatabase::Postgres { name, .. } = &building else { unreachable!("made on PostgreSQL") };
+        // The migrating connection's server process may take a moment to end after it closed.
+        for _ in 0..100 {
+            let renamed = diesel::sql_query(format!("ALTER DATABASE {name} RENAME TO {template}")).execute(&mut admin);
+            if renamed.is_ok() || has_database(&mut admin, &template) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(has_database(&mut admin, &template), "the template database {template} could not be made");
+        template
+    })
+}
+
+fn has_database(admin: &mut diesel::PgConnection, name: &str) -> bool {
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Found {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        count: i64,
+    }
+    let found: Found = diesel::sql_query("SELECT count(*) AS count FROM pg_database WHERE datname = $1")
+        .bind::<diesel::sql_types::Text, _>(name)
+        .get_result(admin)
+        .unwrap();
+    found.count > 0
 }
 
 /// A new, empty PostgreSQL database (dropped with the value) and its URL; `None` when PostgreSQL
 /// is not configured for tests.
 pub fn empty_postgres() -> Option<(TestDatabase, String)> {
-    let database = new_database(Backend::Postgres)?;
+    let database = create_postgres(postgres_url()?, "");
     let url = database.url();
     Some((database, url))
 }
@@ -178,9 +277,9 @@ impl TestApp {
         query(&mut connection)
     }
 
-    /// Renders completed by the server's engines so far.
+    /// Renders this server asked for so far (done or failed).
     pub fn renders(&self) -> u64 {
-        self.state.pages().render_stats().rendered
+        self.state.pages().renders_asked()
     }
 
     /// Now by the app's clock, as the server stamps rows (UTC).
@@ -358,6 +457,35 @@ async fn start_at(
     launch(frontend_dir, render_timeout_ms, database, env, retries, clock, false).await.0
 }
 
+/// The render time limit of the engines the apps share, in milliseconds.
+const SHARED_RENDER_TIMEOUT_MS: u64 = 1000;
+
+/// The rendering engines every app of this test process shares, on the built frontend: started
+/// once (two engines and a spare, some hundreds of milliseconds), not once per app. Apps count their
+/// own renders (`TestApp::renders`); the engines' counters are everyone's.
+async fn shared_renderer() -> std::sync::Arc<ssr_runtime::Renderer> {
+    static RENDERER: std::sync::OnceLock<std::sync::Arc<ssr_runtime::Renderer>> = std::sync::OnceLock::new();
+    if let Some(renderer) = RENDERER.get() {
+        return renderer.clone();
+    }
+    let started = actix_web::rt::task::spawn_blocking(|| {
+        RENDERER
+            .get_or_init(|| {
+                let frontend = laundry::frontend::Frontend::load(&built_frontend()).unwrap();
+                let config = ssr_runtime::RendererConfig {
+                    engines: 2,
+                    render_timeout: std::time::Duration::from_millis(SHARED_RENDER_TIMEOUT_MS),
+                    low_priority: true,
+                    program: Some(env!("CARGO_BIN_EXE_laundry").into()),
+                    ..ssr_runtime::RendererConfig::default()
+                };
+                std::sync::Arc::new(ssr_runtime::Renderer::start(frontend.server_bundle(), config).unwrap())
+            })
+            .clone()
+    });
+    started.await.unwrap()
+}
+
 /// Starts the real server in demo mode (`laundry serve --demo`) on a fresh SQLite database, with
 /// quick retries; the accounts it made.
 pub async fn spawn_demo() -> (TestApp, Vec<laundry::demo::seed::Account>) {
@@ -374,6 +502,9 @@ async fn launch(
     clock: Clock,
     demo: bool,
 ) -> (TestApp, Vec<laundry::demo::seed::Account>) {
+    // The built frontend with the usual time limit renders in the engines every app shares; the
+    // tests of failing bundles and tight limits get engines of their own.
+    let shares_renderer = frontend_dir == built_frontend() && render_timeout_ms == SHARED_RENDER_TIMEOUT_MS;
     let frontend = frontend_dir.display().to_string();
     let timeout = render_timeout_ms.to_string();
     let database_url = database.url();
@@ -405,10 +536,16 @@ async fn launch(
         marks_late_stops: false,
         render_program: Some(env!("CARGO_BIN_EXE_laundry").into()),
         compress_pages_at_once: false,
+        // Public pages are rendered when a test asks for one.
+        warm_pages: false,
         demo,
         ..settings
     };
-    let application = Application::build(settings).await.unwrap();
+    let application = if shares_renderer {
+        Application::build_sharing(settings, shared_renderer().await).await.unwrap()
+    } else {
+        Application::build(settings).await.unwrap()
+    };
     let accounts = application.demo_accounts().to_vec();
     let address = format!("http://127.0.0.1:{}", application.port());
     let state = application.state();
