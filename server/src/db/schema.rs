@@ -58,6 +58,7 @@ diesel::table! {
         note -> Text,
         recorded_by -> Text,
         recorded_at -> Timestamp,
+        idempotency_key -> Nullable<Text>,
     }
 }
 

@@ -41,6 +41,7 @@ use crate::models::mpesa::MpesaPrompt;
 use crate::models::order::Order;
 use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
+use crate::notify::texts::Texts;
 use crate::notify::{NotifyCustomer, email, once_per};
 use diesel::prelude::*;
 use time::PrimitiveDateTime;
@@ -85,6 +86,19 @@ impl OrderNow {
         let pickup = stops.into_iter().find(|stop| stop.kind == StopKind::Pickup);
         let balance = Entry::balance(connection, order_id)?;
         Ok(Some(OrderNow { order, balance, pickup, delivery }))
+    }
+
+    /// The text that says it was cancelled, from its money and stops as they are now: what goes
+    /// back to the customer, and laundry collected and not handed back coming back on its return
+    /// stop, or waiting at the shop.
+    pub fn cancelled_words(&self, texts: &Texts) -> String {
+        let back = match (&self.pickup, &self.delivery) {
+            (Some(pickup), Some(delivery)) if pickup.state == StopState::Done && delivery.state != StopState::Done => {
+                Some(delivery.state.is_open().then(|| delivery.slot()))
+            }
+            _ => None,
+        };
+        texts.cancelled(&self.order, &self.balance, back)
     }
 
     /// Its stop of `kind`.
@@ -439,22 +453,12 @@ fn text(connection: &mut DbConnection, now_order: &OrderNow, notice: Notice, con
             )?;
         }
         Notice::Cancelled => {
-            // Laundry collected and not handed back: when it comes back (a return stop), or at the
-            // shop.
-            let back = match (&now_order.pickup, &now_order.delivery) {
-                (Some(pickup), Some(delivery))
-                    if pickup.state == StopState::Done && delivery.state != StopState::Done =>
-                {
-                    Some(delivery.state.is_open().then(|| delivery.slot()))
-                }
-                _ => None,
-            };
             notify.text(
                 connection,
                 MessageKind::SmsCancelled,
                 order,
                 None,
-                |texts| texts.cancelled(order, &now_order.balance, back),
+                |texts| now_order.cancelled_words(texts),
                 now,
             )?;
         }

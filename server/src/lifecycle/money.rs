@@ -48,6 +48,13 @@ pub enum MoneyRefusal {
     /// The method does not go with the entry (a refund "by prompt").
     #[error("That is not a way to {0}.")]
     Method(&'static str),
+    /// Correcting store credit kept would take back credit the phone has spent since: it holds
+    /// only this much of it.
+    #[error(
+        "This credit was used on another order since: the phone number holds KSh {} of it now. Correct that order's payment from store credit first.",
+        crate::domain::shillings(*.0)
+    )]
+    CreditSpent(i64),
 }
 
 /// The order's lines, charged when it is placed: one entry per line (the kg, each item, the rush
@@ -186,6 +193,20 @@ pub fn pay(
         NewEntry { prompt_id: pay.prompt_id, ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by)) };
     let entry = Entry::add(connection, order_id, &entry, now)?;
     let balance = Entry::balance(connection, order_id)?;
+    // Paid after it was cancelled (a prompt answered as staff cancelled): its cancellation's text,
+    // if it has not gone yet, is written again from the money as it is now, so that it says what
+    // goes back whichever came first.
+    if order.status == OrderStatus::Cancelled
+        && let Some(cancelled) = super::OrderNow::load(connection, order_id)?
+    {
+        notify.fold_into_waiting(
+            connection,
+            MessageKind::SmsCancelled,
+            &order,
+            |texts| cancelled.cancelled_words(texts),
+            now,
+        )?;
+    }
     // Paid in full while the picked-up text waits for the prompt's answer: that text says so
     // (with the M-PESA code), and no second text follows it.
     let folded = pay.tell
@@ -307,7 +328,9 @@ pub fn discount(
 
 /// Corrects a mistake: a payment, a refund or a discount entered by error is undone by a new
 /// entry of the opposite amount that names it and says why. Each entry is corrected at most once;
-/// the bill's charges change by weighing again, never here.
+/// the bill's charges change by weighing again, never here. Store credit is the phone number's:
+/// its corrections are made under the phone's lock (the lock orders take to use credit), and one
+/// that would take back credit spent since is refused with what the phone still holds.
 pub fn correct(
     connection: &mut DbConnection,
     order_id: &str,
@@ -316,6 +339,11 @@ pub fn correct(
     by: &str,
     now: PrimitiveDateTime,
 ) -> QueryResult<Result<Balance, MoneyRefusal>> {
+    // The phone's lock before the order's, as placing an order takes them.
+    let Some(phone) = Order::find(connection, order_id)?.map(|order| order.phone) else {
+        return Ok(Err(MoneyRefusal::NotFound));
+    };
+    crate::models::lock_phone(connection, &phone)?;
     Order::lock(connection, order_id)?;
     let Some(entry) = Entry::find(connection, order_id, entry_id)? else { return Ok(Err(MoneyRefusal::NotFound)) };
     let Some(reason) = valid_reason(reason) else { return Ok(Err(MoneyRefusal::Reason)) };
@@ -325,6 +353,12 @@ pub fn correct(
     }
     if Entry::correction_of(connection, entry_id)?.is_some() {
         return Ok(Err(MoneyRefusal::NotCorrectable("This entry was corrected already.")));
+    }
+    if entry.kind == EntryKind::Refund && entry.method == Some(Method::Credit) {
+        let held = Entry::credit_of(connection, &phone)?;
+        if held < i64::from(entry.amount) {
+            return Ok(Err(MoneyRefusal::CreditSpent(held.max(0))));
+        }
     }
     let correction = NewEntry {
         kind: entry.kind,

@@ -294,6 +294,18 @@ pub fn resolve_prompt(
         let receipt_late = prompt.state == PromptState::Paid && prompt.receipt.is_none() && money_now;
         // The same receipt again (a repeated callback, one flagged too) changes nothing more.
         let known = paid.is_some_and(|paid| prompt.receipt.as_deref() == Some(paid.receipt.as_str()));
+        // Another receipt for a prompt paid with one already (M-PESA reporting a second payment
+        // under one CheckoutRequestID): that money is not this prompt's, so it goes on no order by
+        // it; it waits for staff with the unmatched payments, never dropped.
+        if let Some(paid) = paid
+            && prompt.state == PromptState::Paid
+            && prompt.receipt.as_deref().is_some_and(|receipt| receipt != paid.receipt)
+        {
+            if MpesaReceipt::insert(connection, &received(paid), now)? {
+                tracing::warn!(prompt = %prompt.id, receipt = %paid.receipt, "a second receipt for a paid prompt waits for staff");
+            }
+            return Ok(Resolved::AlreadyEnded);
+        }
         if known || (!receipt_late && (prompt.state == PromptState::Paid || (prompt.state.is_final() && !money_now))) {
             return Ok(Resolved::AlreadyEnded);
         }

@@ -118,6 +118,25 @@ pub struct Handover {
     pub recorded_by: String,
     /// When, UTC.
     pub recorded_at: PrimitiveDateTime,
+    /// The key the dashboard sent with it: the same key again is this handover, not another.
+    pub idempotency_key: Option<String>,
+}
+
+/// Cash handed in, to record.
+#[derive(Debug, Clone, Copy)]
+pub struct NewHandover<'a> {
+    /// Whose cash.
+    pub holder: &'a str,
+    /// The Nairobi day it was collected.
+    pub day: Date,
+    /// KSh counted.
+    pub amount: i32,
+    /// Staff's words.
+    pub note: &'a str,
+    /// Who counted it.
+    pub by: &'a str,
+    /// The dashboard's key for this handover, if it sent one.
+    pub key: Option<&'a str>,
 }
 
 impl Entry {
@@ -381,30 +400,45 @@ impl Entry {
             .select((Entry::as_select(), orders::reference))
             .load(connection)
     }
+
+    /// Who entered each of the entries `ids` (none for the site's own): a cash correction is the
+    /// cash of whoever took the cash it corrects.
+    pub fn entered_by(connection: &mut DbConnection, ids: &[i64]) -> QueryResult<HashMap<i64, Option<String>>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let rows: Vec<(i64, Option<String>)> = ledger_entries::table
+            .filter(ledger_entries::id.eq_any(ids))
+            .select((ledger_entries::id, ledger_entries::recorded_by))
+            .load(connection)?;
+        Ok(rows.into_iter().collect())
+    }
 }
 
 impl Handover {
-    /// Records cash `holder` handed in for `day`.
-    pub fn add(
-        connection: &mut DbConnection,
-        holder: &str,
-        day: Date,
-        amount: i32,
-        note: &str,
-        by: &str,
-        now: PrimitiveDateTime,
-    ) -> QueryResult<()> {
+    /// Records cash handed in.
+    pub fn add(connection: &mut DbConnection, handover: &NewHandover<'_>, now: PrimitiveDateTime) -> QueryResult<()> {
         diesel::insert_into(cash_handovers::table)
             .values((
-                cash_handovers::holder.eq(holder),
-                cash_handovers::day.eq(day),
-                cash_handovers::amount.eq(amount),
-                cash_handovers::note.eq(note),
-                cash_handovers::recorded_by.eq(by),
+                cash_handovers::holder.eq(handover.holder),
+                cash_handovers::day.eq(handover.day),
+                cash_handovers::amount.eq(handover.amount),
+                cash_handovers::note.eq(handover.note),
+                cash_handovers::recorded_by.eq(handover.by),
                 cash_handovers::recorded_at.eq(now),
+                cash_handovers::idempotency_key.eq(handover.key),
             ))
             .execute(connection)?;
         Ok(())
+    }
+
+    /// The handover recorded with the dashboard's key `key`, if any.
+    pub fn with_key(connection: &mut DbConnection, key: &str) -> QueryResult<Option<Handover>> {
+        cash_handovers::table
+            .filter(cash_handovers::idempotency_key.eq(key))
+            .select(Handover::as_select())
+            .first(connection)
+            .optional()
     }
 
     /// The cash handed in for `day`, oldest first.

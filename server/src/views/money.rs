@@ -68,8 +68,16 @@ pub struct HandoverView {
 
 impl CashUp {
     /// The cash-up of `day` from its takings, its `cash` entries (with their order IDs) and the
-    /// `handovers` recorded for it.
-    pub fn new(day: Date, takings: Takings, cash: &[(Entry, String)], handovers: &[Handover]) -> Self {
+    /// `handovers` recorded for it. Each entry is the cash of whoever entered it, and a correction
+    /// the cash of whoever entered the entry it corrects (`taken_by`, by the corrected entry's id):
+    /// the owner correcting a valet's slip takes the valet's cash back, not their own.
+    pub fn new(
+        day: Date,
+        takings: Takings,
+        cash: &[(Entry, String)],
+        taken_by: &HashMap<i64, Option<String>>,
+        handovers: &[Handover],
+    ) -> Self {
         let mut holders: Vec<CashHolder> = Vec::new();
         let mut at: HashMap<String, usize> = HashMap::new();
         let mut holder_of = |name: &str, holders: &mut Vec<CashHolder>| -> usize {
@@ -86,7 +94,11 @@ impl CashUp {
             })
         };
         for (entry, reference) in cash {
-            let name = entry.recorded_by.as_deref().unwrap_or("the site");
+            let taker = match entry.corrects {
+                Some(corrected) => taken_by.get(&corrected).cloned().unwrap_or_else(|| entry.recorded_by.clone()),
+                None => entry.recorded_by.clone(),
+            };
+            let name = taker.as_deref().unwrap_or("the site");
             let index = holder_of(name, &mut holders);
             let signed = if entry.kind == crate::domain::EntryKind::Refund { -entry.amount } else { entry.amount };
             holders[index].collected += i64::from(signed);

@@ -61,6 +61,35 @@ async fn the_same_callback_twice_or_two_at_once_record_one_payment(backend: Back
     assert_eq!(payment_texts(&app, &second.id), 1);
 }
 
+/// Issue 50: M-PESA reporting more receipts under one `CheckoutRequestID` than the one payment it
+/// asked for: the first pays the order, every other waits for staff with the unmatched payments
+/// (none dropped), whether they come one after the other or at once.
+async fn a_second_receipt_for_one_prompt_waits_for_staff_and_is_never_dropped(backend: Backend) {
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let (stored, checkout) = waiting_order(&app, PHONE).await;
+    let receipt = |n: usize| format!("QKH94M1Z{n:02}");
+
+    for n in 0..6 {
+        let response = post_prompt_callback(&app, &success_callback(&checkout, 450, &receipt(n))).await;
+        assert_eq!(response.status(), 200, "callback {n}");
+    }
+    let at_once = (6..10).map(|n| success_callback(&checkout, 450, &receipt(n))).collect::<Vec<_>>();
+    let answers = futures::future::join_all(at_once.iter().map(|callback| post_prompt_callback(&app, callback))).await;
+    assert!(answers.iter().all(|answer| answer.status() == 200));
+
+    assert_eq!(payments(&app, &stored.reference), [(Method::Prompt, 450, Some(receipt(0)))]);
+    assert_eq!(payment_texts(&app, &stored.id), 1);
+    let waiting = app.with_db(|c| MpesaReceipt::to_check(c, 100).unwrap());
+    let mut codes: Vec<&str> = waiting.iter().map(|r| r.receipt.as_str()).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, (1..10).map(receipt).collect::<Vec<_>>(), "every other receipt waits for staff");
+    assert!(waiting.iter().all(|r| r.order_id.is_none() && r.amount == 450));
+    assert_eq!(waiting.iter().map(|r| i64::from(r.amount)).sum::<i64>(), 4_050);
+    // The same second receipt again is still one payment to check.
+    assert_eq!(post_prompt_callback(&app, &success_callback(&checkout, 450, &receipt(1))).await.status(), 200);
+    assert_eq!(app.with_db(|c| MpesaReceipt::to_check(c, 100).unwrap()).len(), 9);
+}
+
 async fn another_amount_than_the_prompts_counts_against_the_order(backend: Backend) {
     let Some((app, _daraja)) = paying_app(backend).await else { return };
     // Less than asked: a part payment, the rest still to pay.
@@ -229,6 +258,7 @@ async fn money_for_a_checkout_request_we_do_not_know_is_recorded_and_matched_lik
 crate::on_each_backend!(
     a_success_callback_pays_the_order_with_its_receipt_and_texts_once,
     the_same_callback_twice_or_two_at_once_record_one_payment,
+    a_second_receipt_for_one_prompt_waits_for_staff_and_is_never_dropped,
     another_amount_than_the_prompts_counts_against_the_order,
     callbacks_without_their_secret_or_with_bad_bodies_are_refused_and_store_nothing,
     results_that_are_not_payments_end_the_prompt_with_words,

@@ -275,8 +275,15 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     app.with_db(|c| record_payment(c, &a, &StaffPayment::Cash(Some(cash)), OWNER, false, &nobody, now))
         .unwrap()
         .unwrap();
-    app.with_db(|c| laundry::models::ledger::Handover::add(c, OWNER, date!(2026 - 11 - 05), cash, "", OWNER, now))
-        .unwrap();
+    let handover = laundry::models::ledger::NewHandover {
+        holder: OWNER,
+        day: date!(2026 - 11 - 05),
+        amount: cash,
+        note: "",
+        by: OWNER,
+        key: None,
+    };
+    app.with_db(|c| laundry::models::ledger::Handover::add(c, &handover, now)).unwrap();
     let now = at(datetime!(2026-11-06 10:00 +3));
     app.with_db(|c| laundry::lifecycle::money::discount(c, &a, 100, "A stain stayed", OWNER, now)).unwrap().unwrap();
     app.with_db(|c| laundry::lifecycle::money::refund(c, &a, Method::Cash, 100, None, "Stain", OWNER, now))

@@ -8,6 +8,7 @@ import { parseAmount } from "../../lib/admin/money";
 import type { CashHolder, CashUp } from "../../lib/admin/types";
 import { useChange } from "../../lib/admin/useChange";
 import { formatClock, formatKsh } from "../../lib/format";
+import { newIdempotencyKey } from "../../lib/submit";
 import { useFocusReturn } from "../../lib/useFocusReturn";
 import { MoneyField, MoneyForm } from "./MoneyForm";
 
@@ -144,13 +145,15 @@ function HandoverForm({ holder, day, csrf, onDone, onClose, onSessionEnded }: Ha
   const change = useChange(["amount", "note"], onSessionEnded);
   const [amount, setAmount] = useState(holder.stillHeld > 0 ? String(holder.stillHeld) : "");
   const [note, setNote] = useState("");
+  // One key for this form's handover: sent again by a second click, it is recorded once.
+  const [key] = useState(newIdempotencyKey);
   const id = useId();
 
   async function save() {
     const typed = parseAmount(amount);
     if ("error" in typed) return change.setErrors({ amount: typed.error });
     const body = { holder: holder.holder, day, amount: typed.amount, note: note.trim() };
-    const cashUp = await change.send(() => recordHandover(body, csrf));
+    const cashUp = await change.send(() => recordHandover(body, key, csrf));
     if (cashUp) onDone(cashUp, typed.amount);
   }
 

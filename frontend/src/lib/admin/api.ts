@@ -190,9 +190,12 @@ export function getCashUp(day: string, signal?: AbortSignal): Promise<CashUp> {
   return adminGet<CashUp>(`/api/admin/cash-up?day=${encodeURIComponent(day)}`, signal);
 }
 
-/** Records cash handed in by a holder for a day; answers the day's cash-up after it. */
-export function recordHandover(handover: HandoverBody, csrf: string): Promise<CashUp> {
-  return adminPost<CashUp>("/api/admin/cash-up", handover, csrf);
+/**
+ * Records cash handed in by a holder for a day; answers the day's cash-up after it. The same `key`
+ * again (a double click, a retry) is the same handover.
+ */
+export function recordHandover(handover: HandoverBody, key: string, csrf: string): Promise<CashUp> {
+  return adminPost<CashUp>("/api/admin/cash-up", handover, csrf, { "Idempotency-Key": key });
 }
 
 /** The orders owing, the refunds due and the store credit held. */

@@ -8,20 +8,21 @@ use super::query::{no_such_order, order_id};
 use super::{json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::{DbConnection, DbError, write_transaction};
-use crate::domain::{FieldErrors, Loose, Method, MpesaCode, OrderReference, StaffRole};
+use crate::domain::{FieldErrors, Loose, Method, MpesaCode, OrderReference, StaffRole, shillings};
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::lifecycle::money::{MAX_AMOUNT, MoneyRefusal};
 use crate::lifecycle::payment::StaffPayment;
-use crate::models::ledger::{Entry, Handover};
+use crate::models::ledger::{Entry, Handover, NewHandover};
 use crate::models::order::Order;
 use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
+use crate::routes::placing::key_header;
 use crate::state::AppState;
 use crate::views::admin::OrderChanged;
 use crate::views::money::{Balances, CashUp};
 use crate::views::orders::AdminOrder;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use time::Date;
 
@@ -98,7 +99,9 @@ fn refused(refusal: MoneyRefusal) -> ApiError {
         MoneyRefusal::Reason => one("reason", refusal.to_string()),
         MoneyRefusal::Amount(_) | MoneyRefusal::MoreThanOwed(_) => one("amount", refusal.to_string()),
         MoneyRefusal::Method(_) => one("method", refusal.to_string()),
-        MoneyRefusal::NothingToPay | MoneyRefusal::NotCorrectable(_) => ApiError::Conflict(refusal.to_string()),
+        MoneyRefusal::NothingToPay | MoneyRefusal::NotCorrectable(_) | MoneyRefusal::CreditSpent(_) => {
+            ApiError::Conflict(refusal.to_string())
+        }
     }
 }
 
@@ -310,12 +313,16 @@ pub async fn show_cash_up(
     Ok(private_json(&cash_up))
 }
 
-/// POST /api/admin/cash-up: cash handed in at the shop for a day, counted by staff.
+/// POST /api/admin/cash-up: cash handed in at the shop for a day, counted by staff: at most what
+/// its holder still holds of that day's cash (refused with the figure otherwise). The same
+/// `Idempotency-Key` again is the same handover: answered with the cash-up, not recorded twice.
 pub async fn record_handover(
     state: web::Data<AppState>,
     staff: CurrentStaff,
+    request: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    let key = key_header(&request)?;
     let input: HandoverInput =
         json_body(&body, r#"a JSON object like {"holder": "valet@example.com", "day": "2026-11-25", "amount": 4500}"#)?;
     let mut fields = FieldErrors::default();
@@ -349,15 +356,52 @@ pub async fn record_handover(
         return Err(ApiError::invalid(fields));
     }
     let (by, now) = (staff.email.clone(), state.now());
-    let cash_up = state
+    let outcome = state
         .db()
         .run(move |connection| {
-            Handover::add(connection, &holder, day, handed, &note, &by, now)?;
-            load_cash_up(connection, day)
+            write_transaction(connection, |connection| {
+                let handover =
+                    NewHandover { holder: &holder, day, amount: handed, note: &note, by: &by, key: key.as_deref() };
+                hand_in(connection, &handover, now)
+            })
         })
         .await
         .map_err(|source| ApiError::Storage { message: "The cash could not be saved. Please try again.", source })?;
-    Ok(private_json(&cash_up))
+    Ok(private_json(&outcome?))
+}
+
+/// Records `handover` unless its key was used already (then the cash-up as it is, if the key was
+/// for the same handover) or it is more than its holder still holds of the day's cash; under the
+/// holder's lock for that day, so that handovers at the same moment cannot both take the same cash.
+fn hand_in(
+    connection: &mut DbConnection,
+    handover: &NewHandover<'_>,
+    now: time::PrimitiveDateTime,
+) -> Result<Result<CashUp, ApiError>, DbError> {
+    let NewHandover { holder, day, amount, key, .. } = *handover;
+    crate::db::lock_until_commit(connection, &format!("cash of {holder} on {day}"))?;
+    if let Some(key) = key
+        && let Some(earlier) = Handover::with_key(connection, key)?
+    {
+        if (earlier.holder.as_str(), earlier.day, earlier.amount) != (holder, day, amount) {
+            return Ok(Err(ApiError::Conflict(
+                "This Idempotency-Key was already used for another handover.".to_owned(),
+            )));
+        }
+        return Ok(Ok(load_cash_up(connection, day)?));
+    }
+    let before = load_cash_up(connection, day)?;
+    let held = before.holders.iter().find(|h| h.holder == holder).map_or(0, |h| h.still_held);
+    if i64::from(amount) > held {
+        let message = if held > 0 {
+            format!("{holder} holds KSh {} of this day's cash; a handover cannot be more.", shillings(held))
+        } else {
+            format!("{holder} holds none of this day's cash.")
+        };
+        return Ok(Err(one("amount", message)));
+    }
+    Handover::add(connection, handover, now)?;
+    Ok(Ok(load_cash_up(connection, day)?))
 }
 
 /// GET /api/admin/balances: the orders that still owe money (oldest first), those that owe money
@@ -372,8 +416,10 @@ pub async fn show_balances(state: web::Data<AppState>, staff: CurrentStaff) -> R
 pub(super) fn load_cash_up(connection: &mut DbConnection, day: Date) -> Result<CashUp, DbError> {
     let takings = Entry::takings_of_day(connection, day)?;
     let cash = Entry::cash_of_day(connection, day)?;
+    let corrected: Vec<i64> = cash.iter().filter_map(|(entry, _)| entry.corrects).collect();
+    let taken_by = Entry::entered_by(connection, &corrected)?;
     let handovers = Handover::of_day(connection, day)?;
-    Ok(CashUp::new(day, takings, &cash, &handovers))
+    Ok(CashUp::new(day, takings, &cash, &taken_by, &handovers))
 }
 
 /// The balances not settled: orders owing, refunds due, and the store credit held (naming the

@@ -1,0 +1,219 @@
+//! Issue 50: money a careless click or an attacker could turn against the shop, on both backends
+//! and, where two requests race, across two instances on one database. Store credit corrected
+//! after it was spent is refused with what the phone still holds; a corrected cash entry is the
+//! cash of whoever took it, not of whoever corrected it; a handover is at most what its holder
+//! still holds that day, and one submitted twice is recorded once; a cancellation and a payment in
+//! either order (or at once) give the cancellation's text the same words.
+
+use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, spawn_app_at, spawn_sibling, stopped_clock};
+use crate::mpesa::place;
+use laundry::domain::{EntryKind, Method, StaffRole};
+use laundry::models::ledger::{Entry, Handover};
+use serde_json::{Value, json};
+
+const OWNER: &str = "wanjiru@example.com";
+const CLERK: &str = "kamau@example.com";
+const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
+const PHONE: &str = "+254712345678";
+
+async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
+    app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
+}
+
+async fn cash_up(app: &TestApp, session: &SignedIn) -> Value {
+    let path = format!("/api/admin/cash-up?day={}", app.today());
+    let response = app.staff_request(reqwest::Method::GET, &path, session, false).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+/// The holder `who` in a cash-up: what they collected and still hold.
+fn held(cash_up: &Value, who: &str) -> Option<(i64, i64)> {
+    let holders = cash_up["holders"].as_array().unwrap();
+    let holder = holders.iter().find(|h| h["holder"] == who)?;
+    Some((holder["collected"].as_i64().unwrap(), holder["stillHeld"].as_i64().unwrap()))
+}
+
+/// The id of the newest entry of the order `reference`.
+fn newest_entry(app: &TestApp, reference: &str) -> i64 {
+    money(app, reference).1.last().unwrap().id
+}
+
+async fn started(backend: Backend) -> Option<(TestApp, SignedIn, SignedIn)> {
+    let app = spawn_app_at(backend, &[], quick_retries(), stopped_clock()).await?;
+    let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
+    let clerk = app.sign_in_as(CLERK, PASSWORD, StaffRole::Staff).await;
+    Some((app, owner, clerk))
+}
+
+async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(backend: Backend) {
+    let Some((app, owner, _)) = started(backend).await else { return };
+    let first = place(&app, PHONE, "pay-delivery").await;
+    let path = |reference: &str, what: &str| format!("/api/admin/orders/{reference}/{what}");
+    let paid = post(&app, &owner, &path(&first, "payment"), json!({"method": "cash", "amount": 850})).await;
+    assert_eq!(paid.status(), 200);
+    assert_eq!(post(&app, &owner, &path(&first, "credit"), json!({})).await.status(), 200);
+    let kept = newest_entry(&app, &first);
+    // The phone's next order is paid from the KSh 400.
+    let second = place(&app, PHONE, "pay-delivery").await;
+    let used = newest_entry(&app, &second);
+    assert_eq!(money(&app, &second).0.received(), 400);
+
+    let correct = |reference: &str, entry: i64| format!("/api/admin/orders/{reference}/entries/{entry}/correct");
+    let refused = post(&app, &owner, &correct(&first, kept), json!({"reason": "Kept by mistake"})).await;
+    assert_eq!(refused.status(), 409);
+    let said = refused.json::<Value>().await.unwrap()["error"].as_str().unwrap_or_default().to_owned();
+    assert!(said.contains("the phone number holds KSh 0 of it now"), "{said}");
+    assert_eq!(money(&app, &first).0.owed_back(), 0, "nothing owed back: the credit stands");
+    let cash_back = post(&app, &owner, &path(&first, "refund"), json!({"method": "cash", "amount": 400})).await;
+    assert_eq!(cash_back.status(), 422, "no KSh 400 in cash on top of the credit spent");
+    assert_eq!(app.with_db(|c| Entry::credit_of(c, "+254712345678").unwrap()), 0);
+
+    // Undone in the right order, the money is given back once.
+    let reason = json!({"reason": "Paid from the wrong credit"});
+    assert_eq!(post(&app, &owner, &correct(&second, used), reason).await.status(), 200);
+    assert_eq!(app.with_db(|c| Entry::credit_of(c, PHONE).unwrap()), 400);
+    let reason = json!({"reason": "The customer wants cash"});
+    assert_eq!(post(&app, &owner, &correct(&first, kept), reason).await.status(), 200);
+    assert_eq!((money(&app, &first).0.owed_back(), app.with_db(|c| Entry::credit_of(c, PHONE).unwrap())), (400, 0));
+    let cash_back = post(&app, &owner, &path(&first, "refund"), json!({"method": "cash", "amount": 400})).await;
+    assert_eq!(cash_back.status(), 200);
+    let (balance, entries) = money(&app, &first);
+    let given_back: i64 = entries
+        .iter()
+        .filter(|entry| entry.kind == EntryKind::Refund && entry.method.is_some_and(Method::is_money))
+        .map(|entry| i64::from(entry.amount))
+        .sum();
+    assert_eq!((given_back, balance.owed_back()), (400, 0), "KSh 400 over-paid, KSh 400 given back");
+}
+
+async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend) {
+    let Some((app, owner, clerk)) = started(backend).await else { return };
+    // Ten times: the clerk records KSh 450 cash, the owner corrects it.
+    for _ in 0..10 {
+        let reference = place(&app, PHONE, "pay-delivery").await;
+        let paid = format!("/api/admin/orders/{reference}/payment");
+        assert_eq!(post(&app, &clerk, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
+        let correct = format!("/api/admin/orders/{reference}/entries/{}/correct", newest_entry(&app, &reference));
+        assert_eq!(post(&app, &owner, &correct, json!({"reason": "Not paid yet"})).await.status(), 200);
+    }
+    let day = cash_up(&app, &owner).await;
+    assert_eq!(held(&day, CLERK), Some((0, 0)), "{day:#}");
+    assert_eq!(held(&day, OWNER), None, "the owner took no cash: {day:#}");
+
+    // Cash entered on the wrong order, entered again on the right one, the slip corrected: the
+    // clerk hands it in once.
+    let wrong = place(&app, "+254712345671", "pay-delivery").await;
+    let right = place(&app, "+254712345672", "pay-delivery").await;
+    for reference in [&wrong, &right] {
+        let paid = format!("/api/admin/orders/{reference}/payment");
+        assert_eq!(post(&app, &clerk, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
+    }
+    let correct = format!("/api/admin/orders/{wrong}/entries/{}/correct", newest_entry(&app, &wrong));
+    assert_eq!(post(&app, &owner, &correct, json!({"reason": "Wrong order"})).await.status(), 200);
+    let day = cash_up(&app, &owner).await;
+    assert_eq!(held(&day, CLERK), Some((450, 450)), "{day:#}");
+    assert_eq!(held(&day, OWNER), None, "{day:#}");
+}
+
+async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one(backend: Backend) {
+    let Some((app, owner, clerk)) = started(backend).await else { return };
+    // A second instance on the same database takes half of the handovers sent at once.
+    let sibling = spawn_sibling(&app, &[], quick_retries()).await;
+    let reference = place(&app, PHONE, "pay-delivery").await;
+    let paid = format!("/api/admin/orders/{reference}/payment");
+    assert_eq!(post(&app, &clerk, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
+    let day = app.today().to_string();
+    let handover = |amount: i64| json!({"holder": CLERK, "day": day, "amount": amount});
+
+    let too_much = post(&app, &owner, "/api/admin/cash-up", handover(99_999)).await;
+    assert_eq!(too_much.status(), 422);
+    let said = too_much.json::<Value>().await.unwrap()["fields"]["amount"].clone();
+    assert_eq!(said, format!("{CLERK} holds KSh 450 of this day's cash; a handover cannot be more."));
+    let nobody = json!({"holder": "nobody@example.com", "day": day, "amount": 5000});
+    let refused = post(&app, &owner, "/api/admin/cash-up", nobody).await;
+    assert_eq!(refused.status(), 422);
+    let said = refused.json::<Value>().await.unwrap()["fields"]["amount"].clone();
+    assert_eq!(said, "nobody@example.com holds none of this day's cash.");
+
+    // Six handovers of KSh 450 at once, each with its own key: one is recorded.
+    let sends = (0..6).map(|n| {
+        let to = if n % 2 == 0 { &app } else { &sibling };
+        let key = format!("handover-{n}");
+        to.staff_request(reqwest::Method::POST, "/api/admin/cash-up", &owner, true)
+            .header("Idempotency-Key", key)
+            .json(&handover(450))
+            .send()
+    });
+    let answers = futures::future::join_all(sends).await;
+    let statuses: Vec<u16> = answers.into_iter().map(|answer| answer.unwrap().status().as_u16()).collect();
+    assert_eq!(statuses.iter().filter(|&&status| status == 200).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|&&status| status == 422).count(), 5, "{statuses:?}");
+    let recorded = app.with_db(|c| Handover::of_day(c, app.today()).unwrap());
+    assert_eq!(recorded.iter().map(|h| h.amount).collect::<Vec<_>>(), [450]);
+    assert_eq!(held(&cash_up(&app, &owner).await, CLERK), Some((450, 0)));
+
+    // The same key again (a double click, a retry): the same handover, answered as before.
+    let key = recorded[0].idempotency_key.clone().unwrap();
+    let again = owner_with_key(&sibling, &owner, &key, handover(450)).await;
+    assert_eq!(again.status(), 200);
+    assert_eq!(app.with_db(|c| Handover::of_day(c, app.today()).unwrap()).len(), 1);
+    let other = owner_with_key(&app, &owner, &key, handover(100)).await;
+    assert_eq!(other.status(), 409, "one key, another handover");
+    let bad_key = owner_with_key(&app, &owner, "not a key", handover(0)).await;
+    assert_eq!(bad_key.status(), 400);
+}
+
+async fn a_cancellation_racing_a_payment_says_what_goes_back_whichever_comes_first(backend: Backend) {
+    let Some((app, _daraja)) = crate::mpesa::paying_app(backend).await else { return };
+    let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
+    let cancel = json!({"status": "cancelled", "reason": "The customer is travelling"});
+    for n in 0..6 {
+        let (placed, checkout) = crate::mpesa::waiting_order(&app, &format!("+2547123456{n:02}")).await;
+        let paid = crate::mpesa::success_callback(&checkout, 450, &format!("QKH94M1Z{n:02}"));
+        let status = format!("/api/admin/orders/{}/status", placed.reference);
+        let (cancelled, callback) = match n {
+            // The payment first, the cancellation first, and both at once.
+            0 | 1 => {
+                let callback = crate::mpesa::post_prompt_callback(&app, &paid).await;
+                (post(&app, &owner, &status, cancel.clone()).await, callback)
+            }
+            2 | 3 => {
+                let cancelled = post(&app, &owner, &status, cancel.clone()).await;
+                (cancelled, crate::mpesa::post_prompt_callback(&app, &paid).await)
+            }
+            _ => tokio::join!(
+                post(&app, &owner, &status, cancel.clone()),
+                crate::mpesa::post_prompt_callback(&app, &paid)
+            ),
+        };
+        assert_eq!((cancelled.status().as_u16(), callback.status().as_u16()), (200, 200), "order {n}");
+        assert_eq!(money(&app, &placed.reference).0.owed_back(), 450, "order {n}");
+        let all = app.with_db(|c| laundry::models::outbox::OutboxMessage::all(c).unwrap());
+        let words: Vec<String> = all
+            .into_iter()
+            .filter(|m| {
+                m.kind == laundry::domain::MessageKind::SmsCancelled && m.order_id.as_deref() == Some(&placed.id)
+            })
+            .filter_map(|m| m.sms_text())
+            .collect();
+        assert_eq!(words.len(), 1, "order {n}: {words:?}");
+        assert!(words[0].contains("has been cancelled. We will send back your KSh 450."), "order {n}: {}", words[0]);
+    }
+}
+
+async fn owner_with_key(app: &TestApp, owner: &SignedIn, key: &str, body: Value) -> reqwest::Response {
+    app.staff_request(reqwest::Method::POST, "/api/admin/cash-up", owner, true)
+        .header("Idempotency-Key", key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+crate::on_each_backend!(
+    credit_spent_on_another_order_cannot_be_taken_back_by_a_correction,
+    a_corrected_cash_entry_is_the_cash_of_whoever_took_it,
+    a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one,
+    a_cancellation_racing_a_payment_says_what_goes_back_whichever_comes_first,
+);
