@@ -46,20 +46,22 @@ pub fn required(value: Option<&str>, label: &str, max: usize, multiline: bool) -
 }
 
 /// An optional text: `None` when missing or blank, otherwise as [`required`]. Blank includes
-/// text made only of characters that show nothing (zero-width spaces, joiners, Hangul fillers),
-/// which are trimmed from both ends like spaces. Characters that reorder what follows them
-/// (right-to-left overrides and isolates) are refused anywhere: in a name they make a text or the
-/// dashboard show something other than what was stored.
+/// text made only of characters that show nothing (zero-width spaces, joiners, Hangul fillers, the
+/// Braille blank), which are trimmed from both ends like spaces, and text of combining marks with
+/// nothing to combine with. Characters that reorder what follows them (right-to-left overrides and
+/// isolates), the Unicode line and paragraph separators and the invisible tag characters are refused
+/// anywhere: in a name they make a text or the dashboard show something other than what was stored.
 pub fn optional(value: Option<&str>, label: &str, max: usize, multiline: bool) -> Result<Option<String>, String> {
     let text = value.unwrap_or_default().trim_matches(|c: char| c.is_whitespace() || shows_nothing(c));
-    if text.is_empty() {
+    if text.chars().all(|c| c.is_whitespace() || shows_nothing(c) || combines(c)) {
         return Ok(None);
     }
     if text.chars().count() > max {
         return Err(format!("Your {label} is too long: at most {max} characters."));
     }
-    let allowed =
-        |c: char| (!c.is_control() || (multiline && (c == '\n' || c == '\r' || c == '\t'))) && !reorders_text(c);
+    let allowed = |c: char| {
+        (!c.is_control() || (multiline && (c == '\n' || c == '\r' || c == '\t'))) && !reorders_text(c) && !hides_text(c)
+    };
     if !text.chars().all(allowed) {
         return Err(format!("Your {label} contains characters we cannot store."));
     }
@@ -78,10 +80,33 @@ fn shows_nothing(c: char) -> bool {
             | '\u{180E}'
             | '\u{200B}'..='\u{200F}'
             | '\u{2060}'..='\u{2064}'
+            | '\u{2800}'
             | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
             | '\u{FEFF}'
             | '\u{FFA0}'
+            | '\u{E0100}'..='\u{E01EF}'
     )
+}
+
+/// A combining mark of the blocks made of them (diacritics and their supplements, the marks for
+/// symbols, the half marks): part of a letter before it, nothing on its own.
+fn combines(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{0483}'..='\u{0489}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{FE20}'..='\u{FE2F}'
+    )
+}
+
+/// The Unicode line and paragraph separators (a line break no text or screen of ours expects) and
+/// the tag characters (invisible letters that carry hidden words).
+fn hides_text(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}' | '\u{E0000}'..='\u{E007F}')
 }
 
 /// The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
@@ -127,6 +152,21 @@ mod tests {
         assert!(optional(Some("a\nb"), "message", 10, true).is_ok());
         assert!(optional(Some("a\nb"), "name", 10, false).is_err());
         assert!(optional(Some("a\u{0}b"), "message", 10, true).is_err());
+    }
+
+    #[test]
+    fn braille_blanks_and_combining_marks_alone_are_blank_and_hidden_text_is_refused() {
+        let blank = Err("Please enter your full name.".to_owned());
+        assert_eq!(required(Some("\u{2800}\u{2800}\u{2800}"), "full name", 100, false), blank);
+        assert_eq!(required(Some("\u{0301}\u{0308}\u{20DD}"), "full name", 100, false), blank);
+        assert_eq!(required(Some(" \u{FE0F}\u{0301} "), "full name", 100, false), blank);
+        // A decomposed accent on a letter is part of a name.
+        assert_eq!(required(Some("Rene\u{0301}e"), "full name", 100, false), Ok("Rene\u{0301}e".to_owned()));
+        let refused = Err("Your full name contains characters we cannot store.".to_owned());
+        assert_eq!(required(Some("Amina\u{2028}Wanjiru"), "full name", 100, false), refused);
+        assert_eq!(required(Some("Amina\u{E0041}\u{E0042}"), "full name", 100, false), refused);
+        let message = Err("Your message contains characters we cannot store.".to_owned());
+        assert_eq!(optional(Some("one\u{2029}two"), "message", 100, true), message);
     }
 
     #[test]

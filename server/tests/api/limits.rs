@@ -211,6 +211,22 @@ on_both_backends! {
         assert!(page.text().await.unwrap().contains("Please enter your full name."), "the form says so next to the field");
         assert_eq!(stored_orders(&app), 0);
 
+        // Issue 50: Braille blanks and combining marks alone are blank too; a line separator or tag
+        // characters inside a name are refused.
+        for blank in ["\u{2800}\u{2800}\u{2800}", "\u{0301}\u{0308}\u{0303}"] {
+            let answer = app.post_json("/api/orders", &order(blank, "0712 345 678"), &[]).await;
+            assert_eq!(answer.status(), 422, "{blank:?}");
+            let body: Value = answer.json().await.unwrap();
+            assert_eq!(body["fields"]["customerName"], "Please enter your full name.", "{blank:?}");
+        }
+        for hidden in ["Amina\u{2028}Wanjiru", "Amina \u{E0041}\u{E0042}Wanjiru"] {
+            let answer = app.post_json("/api/orders", &order(hidden, "0712 345 678"), &[]).await;
+            assert_eq!(answer.status(), 422, "{hidden:?}");
+            let body: Value = answer.json().await.unwrap();
+            assert_eq!(body["fields"]["customerName"], "Your full name contains characters we cannot store.");
+        }
+        assert_eq!(stored_orders(&app), 0);
+
         let padded = app.post_json("/api/orders", &order("\u{200B}Amina Wanjiru\u{200B}", "0712 345 678"), &[]).await;
         assert_eq!(padded.status(), 201);
         let body: Value = padded.json().await.unwrap();

@@ -34,6 +34,10 @@ async fn off_by_default_and_closed_without_the_token(backend: Backend) {
     for wrong in ["Bearer metrics-token-0123456789abcdeX", "Bearer ", TOKEN, "Basic bWV0cmljczp4"] {
         assert_eq!(app.get_with("/metrics", &[("Authorization", wrong)]).await.status(), 401, "{wrong}");
     }
+    // The token exactly (issue 50): spaces or a tab inside the header are not trimmed away.
+    for padded in [format!("Bearer  {TOKEN}"), format!("Bearer \t{TOKEN}"), format!("Bearer {TOKEN} x")] {
+        assert_eq!(app.get_with("/metrics", &[("Authorization", &padded)]).await.status(), 401, "{padded:?}");
+    }
 }
 
 async fn requests_renders_outbox_prompts_and_pool_are_counted(backend: Backend) {
