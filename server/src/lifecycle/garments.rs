@@ -22,6 +22,13 @@ use time::PrimitiveDateTime;
 /// The most claims one order may have open at once: a customer reports what is wrong in one or
 /// two; more is someone filling the list.
 pub const MAX_OPEN_CLAIMS: usize = 5;
+/// The most photos a customer may send with one claim (issue 50: one order's link must not fill
+/// the photo disk).
+pub const MAX_CLAIM_PHOTOS: usize = 3;
+/// The most photos a customer may send with all of an order's claims.
+pub const MAX_ORDER_CLAIM_PHOTOS: usize = 10;
+/// The most photos an order's link may send in a minute.
+pub const MAX_PHOTOS_PER_MINUTE: usize = 3;
 
 /// Why a change to an order's garments was refused; nothing was written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,6 +72,19 @@ pub enum ClaimRefusal {
     /// Resolved already.
     #[error("This claim was resolved already.")]
     Resolved,
+    /// The report has as many photos as one may.
+    #[error(
+        "This report has {MAX_CLAIM_PHOTOS} photos already, as many as one report may. To show us more, call or WhatsApp us."
+    )]
+    ClaimPhotos,
+    /// The order's reports have as many photos as they may.
+    #[error(
+        "This order has {MAX_ORDER_CLAIM_PHOTOS} photos from you already, as many as it may. To show us more, call or WhatsApp us."
+    )]
+    OrderPhotos,
+    /// Photos sent faster than the link may send them.
+    #[error("Please wait a minute before sending another photo.")]
+    PhotosTooFast,
     /// A re-clean was chosen, but the order's page cannot book one now.
     #[error(
         "Order {0} cannot be re-cleaned from its page now (too long since delivery, a re-clean itself, or re-cleaned before): choose another outcome, or book a pickup with the customer."
@@ -243,6 +263,34 @@ pub fn may_claim(connection: &mut DbConnection, order: &Order) -> QueryResult<Re
     Ok(if open >= MAX_OPEN_CLAIMS { Err(ClaimRefusal::TooMany) } else { Ok(()) })
 }
 
+/// Whether the customer may send another photo with the order `order_id`'s claims now (with the
+/// claim `claim`, when it is known): at most [`MAX_CLAIM_PHOTOS`] a claim, [`MAX_ORDER_CLAIM_PHOTOS`]
+/// an order and [`MAX_PHOTOS_PER_MINUTE`] a minute. Asked before a photo is read (so that no photo
+/// is decoded for nothing) and again, under the order's lock, before it is kept.
+pub fn may_send_photo(
+    connection: &mut DbConnection,
+    order_id: &str,
+    claim: Option<&str>,
+    now: PrimitiveDateTime,
+) -> QueryResult<Result<(), ClaimRefusal>> {
+    use crate::models::garments::claim::BY_CUSTOMER;
+    let sent: Vec<GarmentPhoto> = GarmentPhoto::of_order(connection, order_id)?
+        .into_iter()
+        .filter(|photo| photo.taken_by == BY_CUSTOMER)
+        .collect();
+    let with_claim = sent.iter().filter(|photo| claim.is_some() && photo.claim_id.as_deref() == claim).count();
+    let last_minute = sent.iter().filter(|photo| photo.taken_at > now - time::Duration::minutes(1)).count();
+    Ok(if with_claim >= MAX_CLAIM_PHOTOS {
+        Err(ClaimRefusal::ClaimPhotos)
+    } else if sent.len() >= MAX_ORDER_CLAIM_PHOTOS {
+        Err(ClaimRefusal::OrderPhotos)
+    } else if last_minute >= MAX_PHOTOS_PER_MINUTE {
+        Err(ClaimRefusal::PhotosTooFast)
+    } else {
+        Ok(())
+    })
+}
+
 /// The customer's claim about a delivered order, with `photo` if one was sent.
 pub fn open_claim(
     connection: &mut DbConnection,
@@ -269,6 +317,9 @@ pub fn open_claim(
         .find(|claim| claim.resolved_at.is_none() && claim.kind == request.kind && claim.story == request.story)
     {
         if let Some(photo) = photo {
+            if let Err(refusal) = may_send_photo(connection, order_id, Some(&same.id), now)? {
+                return Ok(Err(refusal));
+            }
             GarmentPhoto { claim_id: Some(same.id.clone()), ..GarmentPhoto::of(photo, order_id, BY_CUSTOMER, now) }
                 .insert(connection)?;
         }
@@ -276,6 +327,11 @@ pub fn open_claim(
     }
     if claims.iter().filter(|claim| claim.resolved_at.is_none()).count() >= MAX_OPEN_CLAIMS {
         return Ok(Err(ClaimRefusal::TooMany));
+    }
+    if photo.is_some()
+        && let Err(refusal) = may_send_photo(connection, order_id, None, now)?
+    {
+        return Ok(Err(refusal));
     }
     let claim = Claim::open(order_id, request.kind, &request.tags, &request.story, BY_CUSTOMER, now);
     claim.insert(connection)?;

@@ -48,6 +48,13 @@ pub enum MoneyRefusal {
     /// The method does not go with the entry (a refund "by prompt").
     #[error("That is not a way to {0}.")]
     Method(&'static str),
+    /// Correcting a payment would leave more given back (or kept as credit) than received: this
+    /// much was given back.
+    #[error(
+        "KSh {} of this order's money was given back or kept as credit already: correct that refund first, then this payment.",
+        crate::domain::shillings(*.0)
+    )]
+    GivenBack(i64),
     /// Correcting store credit kept would take back credit the phone has spent since: it holds
     /// only this much of it.
     #[error(
@@ -328,7 +335,8 @@ pub fn discount(
 
 /// Corrects a mistake: a payment, a refund or a discount entered by error is undone by a new
 /// entry of the opposite amount that names it and says why. Each entry is corrected at most once;
-/// the bill's charges change by weighing again, never here. Store credit is the phone number's:
+/// the bill's charges change by weighing again, never here. A payment is not corrected while more
+/// of the order's money was given back than would be left received. Store credit is the phone number's:
 /// its corrections are made under the phone's lock (the lock orders take to use credit), and one
 /// that would take back credit spent since is refused with what the phone still holds.
 pub fn correct(
@@ -353,6 +361,12 @@ pub fn correct(
     }
     if Entry::correction_of(connection, entry_id)?.is_some() {
         return Ok(Err(MoneyRefusal::NotCorrectable("This entry was corrected already.")));
+    }
+    if entry.kind == EntryKind::Payment {
+        let balance = Entry::balance(connection, order_id)?;
+        if balance.paid - i64::from(entry.amount) < balance.refunded {
+            return Ok(Err(MoneyRefusal::GivenBack(balance.refunded)));
+        }
     }
     if entry.kind == EntryKind::Refund && entry.method == Some(Method::Credit) {
         let held = Entry::credit_of(connection, &phone)?;

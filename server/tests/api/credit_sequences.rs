@@ -138,11 +138,16 @@ fn run(database: &Database, cases: u32) {
         .unwrap();
 }
 
+/// `PROPTEST_CASES` when set (a longer hunt), else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|cases| cases.parse().ok()).unwrap_or(default)
+}
+
 #[test]
 fn sqlite_credit_never_goes_below_zero_and_no_more_goes_back_than_came_in() {
     let dir = tempfile::tempdir().unwrap();
     let database = Database::open(&format!("sqlite://{}/laundry.db", dir.path().display()), 1).unwrap();
-    run(&database, 96);
+    run(&database, cases(96));
 }
 
 #[test]
@@ -152,5 +157,5 @@ fn postgresql_credit_never_goes_below_zero_and_no_more_goes_back_than_came_in() 
         return;
     };
     let database = Database::open(&url, 1).unwrap();
-    run(&database, 32);
+    run(&database, cases(32));
 }

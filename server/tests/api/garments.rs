@@ -166,6 +166,66 @@ async fn record(app: &TestApp, session: &SignedIn, placed: &Placed, item: &str) 
 }
 
 on_both_backends! {
+    // Issue 50: the same claim posted again and again with a photo keeps a few, not one per post;
+    // an order's link sends at most a few photos a minute, and a capped number in all.
+    async fn an_orders_link_sends_a_few_photos_a_minute_and_a_capped_number_in_all(app: TestApp) {
+        let session = staff(&app).await;
+        let placed = place(&app, "0712345685").await;
+        let tag = record(&app, &session, &placed, "Shirt").await;
+        let (paid, now) = (stored(&app, &placed.reference), app.now());
+        app.with_db(|c| set_status(c, &paid.id, OrderStatus::Delivered, STAFF, &NotifyCustomer::nobody(), now).unwrap());
+        let photo = phone_photo(320, 240);
+        let report = |story: &str| {
+            let tag = tag.to_string();
+            let fields = [("kind", "damaged"), ("tag", tag.as_str()), ("story", story)];
+            let (content_type, body) = multipart(&fields, Some(File("photo", "claim.jpg", "image/jpeg", &photo)));
+            let request = app.client.post(format!("{}/t/{}/claims", app.address, placed.token))
+                .header("content-type", content_type).body(body);
+            async move { request.send().await.unwrap() }
+        };
+        let kept = || photos(&app, &placed).len();
+        let minute = time::Duration::seconds(61);
+
+        // The same report thirty times in a row: three photos, then "wait a minute".
+        let mut statuses = Vec::new();
+        for _ in 0..30 {
+            statuses.push(report("The collar is torn").await.status().as_u16());
+        }
+        assert_eq!(statuses[..3], [303, 303, 303]);
+        assert!(statuses[3..].iter().all(|&status| status == 429), "{statuses:?}");
+        assert_eq!(kept(), 3);
+        let told = report("The collar is torn").await.text().await.unwrap();
+        assert!(told.contains("Please wait a minute before sending another photo."));
+        // A minute later that report takes no more: it has its three.
+        app.clock.advance(minute);
+        let full = report("The collar is torn").await;
+        assert_eq!(full.status(), 409);
+        assert!(full.text().await.unwrap().contains("This report has 3 photos already, as many as one report may."));
+        assert_eq!(kept(), 3);
+
+        // Other reports, a minute apart, up to ten photos for the order.
+        for story in ["A button is missing", "The hem came undone", "A stain stayed"] {
+            app.clock.advance(minute);
+            for _ in 0..3 {
+                let sent = report(story).await;
+                assert!(matches!(sent.status().as_u16(), 303 | 409), "{story}: {}", sent.status());
+            }
+        }
+        assert_eq!(kept(), 10);
+        app.clock.advance(minute);
+        let capped = report("A stain stayed").await;
+        assert_eq!(capped.status(), 409);
+        assert!(capped.text().await.unwrap().contains("This order has 10 photos from you already, as many as it may."));
+        assert_eq!(kept(), 10);
+        let claims = app.with_db(|c| Claim::of_order(c, &placed.key).unwrap());
+        assert_eq!(claims.len(), 4, "the reports themselves are kept");
+        // Staff's intake photos are not the customer's: staff still add them.
+        let intake = staff_upload(&app, &session, &format!("/admin/orders/{}/items/{tag}/photos", placed.reference), &[],
+            Some(File("photo", "shirt.jpg", "image/jpeg", &photo))).await;
+        assert_eq!(intake.status(), 303);
+        assert_eq!(kept(), 11);
+    }
+
     async fn items_are_tagged_once_each_and_their_photos_kept_without_metadata(app: TestApp) {
         let session = staff(&app).await;
         let placed = place(&app, "0712345678").await;

@@ -99,9 +99,10 @@ fn refused(refusal: MoneyRefusal) -> ApiError {
         MoneyRefusal::Reason => one("reason", refusal.to_string()),
         MoneyRefusal::Amount(_) | MoneyRefusal::MoreThanOwed(_) => one("amount", refusal.to_string()),
         MoneyRefusal::Method(_) => one("method", refusal.to_string()),
-        MoneyRefusal::NothingToPay | MoneyRefusal::NotCorrectable(_) | MoneyRefusal::CreditSpent(_) => {
-            ApiError::Conflict(refusal.to_string())
-        }
+        MoneyRefusal::NothingToPay
+        | MoneyRefusal::NotCorrectable(_)
+        | MoneyRefusal::CreditSpent(_)
+        | MoneyRefusal::GivenBack(_) => ApiError::Conflict(refusal.to_string()),
     }
 }
 

@@ -99,6 +99,28 @@ pub async fn report_claim(
         Ok(valid) => valid,
         Err(errors) => return refused(&state, &request, &token, errors, story, 422).await,
     };
+    if form.file("photo").is_some() {
+        // Counted before the photo is read: a link that has sent its share sends no more work.
+        let (key, now) = (token.clone(), state.now());
+        let room = state
+            .db()
+            .run(move |connection| {
+                let Some(order) = Order::find_by_link_token(connection, &key)? else { return Ok(Ok(())) };
+                Ok::<_, DbError>(garments::may_send_photo(connection, &order.id, None, now)?)
+            })
+            .await;
+        match room {
+            Ok(Ok(())) => {}
+            Ok(Err(refusal)) => {
+                let status = if refusal == ClaimRefusal::PhotosTooFast { 429 } else { 409 };
+                return refused(&state, &request, &token, one("photo", refusal.to_string()), story, status).await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "a claim's photos could not be counted");
+                return refused(&state, &request, &token, one("photo", REPORT_FAILED), story, 503).await;
+            }
+        }
+    }
     let photo = match form.file("photo") {
         None => None,
         Some(upload) => match state.photos().keep(upload, Sender::Customer).await {
@@ -148,8 +170,13 @@ pub async fn report_claim(
         }
         Ok(Err(refusal)) => {
             forget().await;
-            let field = if matches!(refusal, ClaimRefusal::NoSuchItem) { "tags" } else { "kind" };
-            refused(&state, &request, &token, one(field, refusal.to_string()), story, 409).await
+            let (field, status) = match refusal {
+                ClaimRefusal::NoSuchItem => ("tags", 409),
+                ClaimRefusal::PhotosTooFast => ("photo", 429),
+                ClaimRefusal::ClaimPhotos | ClaimRefusal::OrderPhotos => ("photo", 409),
+                _ => ("kind", 409),
+            };
+            refused(&state, &request, &token, one(field, refusal.to_string()), story, status).await
         }
         Err(error) => {
             forget().await;
