@@ -68,27 +68,30 @@ deny: ## Licences, duplicate and wildcard crates, sources (cargo-deny; see deny.
 
 test: lint test-rust test-frontend test-browser ## Everything CI runs
 
-# The cargo profile the benches build in: `bench` (release) for figures; `dev` for bench-check.
+# The cargo profile the benches build in: `bench` (release) for figures; `test` for bench-check,
+# with ssr-runtime's default feature as the workspace's test build has it, so that bench-check
+# reuses that build instead of building the server and every dependency again (minutes of CI).
 BENCH_PROFILE ?= bench
+BENCH_FLAGS ?=
 
 bench: frontend ## Print render, load, order, Node-comparison, login-flood, history-size and photo figures (see BENCHMARKS.md)
 	@# Each bench runs the server binary cargo builds with it, in the same profile.
-	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench pages
+	cargo bench --profile $(BENCH_PROFILE) $(BENCH_FLAGS) -p laundry --bench pages
 	@# Orders on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (as .ci/run sets it).
-	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench orders
+	cargo bench --profile $(BENCH_PROFILE) $(BENCH_FLAGS) -p laundry --bench orders
 	@# Per-request pages against a Node peer (frontend/scripts/node-render-server.mjs), /pricing
 	@# beside them, and a login flood (issue 13).
-	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench load
+	cargo bench --profile $(BENCH_PROFILE) $(BENCH_FLAGS) -p laundry --bench load
 	@# A year of history at 1,000, 10,000 and 100,000 orders, on SQLite and on PostgreSQL (issue 32).
-	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench scale
+	cargo bench --profile $(BENCH_PROFILE) $(BENCH_FLAGS) -p laundry --bench scale
 	@# A 4 MB phone photo kept, and twenty at once: time and the server's memory (issue 36).
-	cargo bench --profile $(BENCH_PROFILE) -p laundry --bench photos
+	cargo bench --profile $(BENCH_PROFILE) $(BENCH_FLAGS) -p laundry --bench photos
 
 bench-quick: ## The benches with a tenth of the work, release build: quick figures
 	BENCH_QUICK=1 $(MAKE) bench
 
 bench-check: ## The benches with a tenth of the work in the tests' build (no release build): they still run and their checks hold (CI); the figures mean nothing
-	BENCH_QUICK=1 BENCH_PROFILE=dev $(MAKE) bench
+	BENCH_QUICK=1 BENCH_PROFILE=test BENCH_FLAGS="--features ssr-runtime/default" $(MAKE) bench
 
 lighthouse: build ## Lighthouse scores of every public page (needs chromium; fetches lighthouse with npx)
 	scripts/lighthouse.sh
