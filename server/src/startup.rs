@@ -93,9 +93,9 @@ enum Rendering {
     Sharing(Arc<Renderer>),
 }
 
-/// Starts the rendering engines `settings` ask for, with `frontend`'s server bundle.
-async fn start_renderer(settings: &Settings, frontend: &Frontend) -> anyhow::Result<Renderer> {
-    let config = RendererConfig {
+/// The rendering engines `settings` ask for (the tests start the set their servers share with it).
+pub fn renderer_config(settings: &Settings) -> RendererConfig {
+    RendererConfig {
         engines: settings.workers,
         render_timeout: settings.render_timeout,
         // Renders are the expensive work; under load the pages served from memory go first.
@@ -103,7 +103,12 @@ async fn start_renderer(settings: &Settings, frontend: &Frontend) -> anyhow::Res
         program: settings.render_program.clone(),
         bytecode_cache: settings.ssr_bytecode_cache.clone(),
         ..RendererConfig::default()
-    };
+    }
+}
+
+/// Starts the rendering engines `settings` ask for, with `frontend`'s server bundle.
+async fn start_renderer(settings: &Settings, frontend: &Frontend) -> anyhow::Result<Renderer> {
+    let config = renderer_config(settings);
     let bundle = frontend.server_bundle().to_owned();
     tokio::task::spawn_blocking(move || Renderer::start(bundle, config))
         .await

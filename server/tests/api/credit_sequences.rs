@@ -46,20 +46,6 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-fn orders(connection: &mut DbConnection) {
-    for id in ORDERS {
-        connection
-            .batch_execute(&format!(
-                "INSERT INTO orders (id, reference, customer_name, phone, location, service_type, service_label, \
-                 quantity, payment_method, price_per_kg, total_amount, status, created_at, updated_at, \
-                 estimate_amount) VALUES ('{id}', '{id}', 'Amina', '{PHONE}', 'Kilimani', 'wash-fold', \
-                 'Wash & Fold', 3, 'pay-delivery', 150, 450, 'pending', '2026-11-20 00:00:00', \
-                 '2026-11-20 00:00:00', 450);"
-            ))
-            .unwrap();
-    }
-}
-
 /// Takes `step`; refusals are part of the rules, errors are not.
 fn take(connection: &mut DbConnection, step: &Step) {
     let nobody = NotifyCustomer::nobody();
@@ -110,7 +96,7 @@ fn money_moved(connection: &mut DbConnection) -> (i64, i64) {
 }
 
 fn run(database: &Database, cases: u32) {
-    orders(&mut database.connection().unwrap());
+    crate::helpers::bare_orders(&mut database.connection().unwrap(), &ORDERS, PHONE, "pay-delivery");
     let mut runner = TestRunner::new(Config { cases, ..Config::default() });
     runner
         .run(&prop::collection::vec(step(), 1..30), |steps| {

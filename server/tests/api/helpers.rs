@@ -140,8 +140,7 @@ fn sqlite_template() -> &'static Path {
             let file = building.path().join("laundry.db");
             // Closing the last connection folds the write-ahead log into the file.
             drop(laundry::db::Database::open(&format!("sqlite://{}", file.display()), 1).unwrap());
-            std::fs::copy(&file, building.path().join("whole.db")).unwrap();
-            std::fs::rename(building.path().join("whole.db"), &template).unwrap();
+            std::fs::rename(&file, &template).unwrap();
         }
         template
     })
@@ -461,24 +460,19 @@ async fn start_at(
 const SHARED_RENDER_TIMEOUT_MS: u64 = 1000;
 
 /// The rendering engines every app of this test process shares, on the built frontend: started
-/// once (two engines and a spare, some hundreds of milliseconds), not once per app. Apps count their
-/// own renders (`TestApp::renders`); the engines' counters are everyone's.
-async fn shared_renderer() -> std::sync::Arc<ssr_runtime::Renderer> {
+/// once (two engines and a spare, some hundreds of milliseconds), not once per app, as the first
+/// app's `settings` ask (the same for every app that shares them). Apps count their own renders
+/// (`TestApp::renders`); the engines' counters are everyone's.
+async fn shared_renderer(settings: &Settings) -> std::sync::Arc<ssr_runtime::Renderer> {
     static RENDERER: std::sync::OnceLock<std::sync::Arc<ssr_runtime::Renderer>> = std::sync::OnceLock::new();
     if let Some(renderer) = RENDERER.get() {
         return renderer.clone();
     }
-    let started = actix_web::rt::task::spawn_blocking(|| {
+    let config = laundry::startup::renderer_config(settings);
+    let started = actix_web::rt::task::spawn_blocking(move || {
         RENDERER
             .get_or_init(|| {
                 let frontend = laundry::frontend::Frontend::load(&built_frontend()).unwrap();
-                let config = ssr_runtime::RendererConfig {
-                    engines: 2,
-                    render_timeout: std::time::Duration::from_millis(SHARED_RENDER_TIMEOUT_MS),
-                    low_priority: true,
-                    program: Some(env!("CARGO_BIN_EXE_laundry").into()),
-                    ..ssr_runtime::RendererConfig::default()
-                };
                 std::sync::Arc::new(ssr_runtime::Renderer::start(frontend.server_bundle(), config).unwrap())
             })
             .clone()
@@ -542,7 +536,8 @@ async fn launch(
         ..settings
     };
     let application = if shares_renderer {
-        Application::build_sharing(settings, shared_renderer().await).await.unwrap()
+        let renderer = shared_renderer(&settings).await;
+        Application::build_sharing(settings, renderer).await.unwrap()
     } else {
         Application::build(settings).await.unwrap()
     };
@@ -755,6 +750,24 @@ pub fn set_status(
     let context = laundry::lifecycle::Context { by, notify, schedule: &schedule, now };
     let reason = (status == laundry::domain::OrderStatus::Cancelled).then_some("Cancelled in a test");
     laundry::lifecycle::status::set_by_staff(connection, order_id, status, reason, notify.texts.is_some(), &context)
+}
+
+/// Orders `ids` (each its own key and order ID) of 3 kg wash & fold (KSh 450) from `phone`, paid
+/// `payment_method`, written straight into the database without a ledger entry: for the property
+/// tests that write the entries themselves.
+pub fn bare_orders(connection: &mut laundry::db::DbConnection, ids: &[&str], phone: &str, payment_method: &str) {
+    use diesel::connection::SimpleConnection;
+    for id in ids {
+        connection
+            .batch_execute(&format!(
+                "INSERT INTO orders (id, reference, customer_name, phone, location, service_type, service_label, \
+                 quantity, payment_method, price_per_kg, total_amount, status, created_at, updated_at, \
+                 estimate_amount) VALUES ('{id}', '{id}', 'Amina', '{phone}', 'Kilimani', 'wash-fold', \
+                 'Wash & Fold', 3, '{payment_method}', 150, 450, 'pending', '2026-11-20 00:00:00', \
+                 '2026-11-20 00:00:00', 450);"
+            ))
+            .unwrap();
+    }
 }
 
 /// The ledger of the order with order ID `reference`: its sums and its entries, oldest first.

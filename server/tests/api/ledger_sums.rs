@@ -6,7 +6,7 @@
 //! (kept less used is what the customer holds).
 
 use diesel::connection::SimpleConnection;
-use laundry::db::{Database, DbConnection};
+use laundry::db::Database;
 use laundry::domain::schedule::day_bounds;
 use laundry::domain::{Balance, EntryKind, Method, Takings, TextEnum};
 use laundry::models::ledger::{Entry, NewEntry};
@@ -38,21 +38,8 @@ fn planned() -> impl Strategy<Value = Planned> {
     )
 }
 
-fn orders(connection: &mut DbConnection) {
-    for id in ORDERS {
-        connection
-            .batch_execute(&format!(
-                "INSERT INTO orders (id, reference, customer_name, phone, location, service_type, service_label, \
-                 quantity, payment_method, price_per_kg, total_amount, status, created_at, updated_at, \
-                 estimate_amount) VALUES ('{id}', '{id}', 'Amina', '+254712345678', 'Kilimani', 'wash-fold', \
-                 'Wash & Fold', 3, 'pay-now', 150, 450, 'pending', '2026-11-20 00:00:00', '2026-11-20 00:00:00', 450);"
-            ))
-            .unwrap();
-    }
-}
-
 fn run(database: &Database, cases: u32) {
-    orders(&mut database.connection().unwrap());
+    crate::helpers::bare_orders(&mut database.connection().unwrap(), &ORDERS, "+254712345678", "pay-now");
     let mut runner = TestRunner::new(Config { cases, ..Config::default() });
     let strategy = (prop::collection::vec(planned(), 0..30), 0_i64..(3 * 24 * 60), 1_i64..(2 * 24 * 60));
     runner

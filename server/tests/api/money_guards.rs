@@ -39,6 +39,18 @@ fn newest_entry(app: &TestApp, reference: &str) -> i64 {
     money(app, reference).1.last().unwrap().id
 }
 
+/// `who` records KSh 450 cash taken for the order `reference`.
+async fn cash_450(app: &TestApp, who: &SignedIn, reference: &str) {
+    let paid = format!("/api/admin/orders/{reference}/payment");
+    assert_eq!(post(app, who, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
+}
+
+/// `who` corrects the newest entry of the order `reference`, saying `reason`.
+async fn correct_newest(app: &TestApp, who: &SignedIn, reference: &str, reason: &str) {
+    let correct = format!("/api/admin/orders/{reference}/entries/{}/correct", newest_entry(app, reference));
+    assert_eq!(post(app, who, &correct, json!({"reason": reason})).await.status(), 200);
+}
+
 async fn started(backend: Backend) -> Option<(TestApp, SignedIn, SignedIn)> {
     let app = spawn_app_at(backend, &[], quick_retries(), stopped_clock()).await?;
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
@@ -67,7 +79,7 @@ async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(back
     assert_eq!(money(&app, &first).0.owed_back(), 0, "nothing owed back: the credit stands");
     let cash_back = post(&app, &owner, &path(&first, "refund"), json!({"method": "cash", "amount": 400})).await;
     assert_eq!(cash_back.status(), 422, "no KSh 400 in cash on top of the credit spent");
-    assert_eq!(app.with_db(|c| Entry::credit_of(c, "+254712345678").unwrap()), 0);
+    assert_eq!(app.with_db(|c| Entry::credit_of(c, PHONE).unwrap()), 0);
 
     // Undone in the right order, the money is given back once.
     let reason = json!({"reason": "Paid from the wrong credit"});
@@ -92,10 +104,8 @@ async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend)
     // Ten times: the clerk records KSh 450 cash, the owner corrects it.
     for _ in 0..10 {
         let reference = place(&app, PHONE, "pay-delivery").await;
-        let paid = format!("/api/admin/orders/{reference}/payment");
-        assert_eq!(post(&app, &clerk, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
-        let correct = format!("/api/admin/orders/{reference}/entries/{}/correct", newest_entry(&app, &reference));
-        assert_eq!(post(&app, &owner, &correct, json!({"reason": "Not paid yet"})).await.status(), 200);
+        cash_450(&app, &clerk, &reference).await;
+        correct_newest(&app, &owner, &reference, "Not paid yet").await;
     }
     let day = cash_up(&app, &owner).await;
     assert_eq!(held(&day, CLERK), Some((0, 0)), "{day:#}");
@@ -106,11 +116,9 @@ async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend)
     let wrong = place(&app, "+254712345671", "pay-delivery").await;
     let right = place(&app, "+254712345672", "pay-delivery").await;
     for reference in [&wrong, &right] {
-        let paid = format!("/api/admin/orders/{reference}/payment");
-        assert_eq!(post(&app, &clerk, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
+        cash_450(&app, &clerk, reference).await;
     }
-    let correct = format!("/api/admin/orders/{wrong}/entries/{}/correct", newest_entry(&app, &wrong));
-    assert_eq!(post(&app, &owner, &correct, json!({"reason": "Wrong order"})).await.status(), 200);
+    correct_newest(&app, &owner, &wrong, "Wrong order").await;
     let day = cash_up(&app, &owner).await;
     assert_eq!(held(&day, CLERK), Some((450, 450)), "{day:#}");
     assert_eq!(held(&day, OWNER), None, "{day:#}");
@@ -120,9 +128,7 @@ async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_
     let Some((app, owner, clerk)) = started(backend).await else { return };
     // A second instance on the same database takes half of the handovers sent at once.
     let sibling = spawn_sibling(&app, &[], quick_retries()).await;
-    let reference = place(&app, PHONE, "pay-delivery").await;
-    let paid = format!("/api/admin/orders/{reference}/payment");
-    assert_eq!(post(&app, &clerk, &paid, json!({"method": "cash", "amount": 450})).await.status(), 200);
+    cash_450(&app, &clerk, &place(&app, PHONE, "pay-delivery").await).await;
     let day = app.today().to_string();
     let handover = |amount: i64| json!({"holder": CLERK, "day": day, "amount": amount});
 
@@ -137,16 +143,13 @@ async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_
     assert_eq!(said, "nobody@example.com holds none of this day's cash.");
 
     // Six handovers of KSh 450 at once, each with its own key: one is recorded.
-    let sends = (0..6).map(|n| {
+    let keys: Vec<String> = (0..6).map(|n| format!("handover-{n}")).collect();
+    let sends = keys.iter().enumerate().map(|(n, key)| {
         let to = if n % 2 == 0 { &app } else { &sibling };
-        let key = format!("handover-{n}");
-        to.staff_request(reqwest::Method::POST, "/api/admin/cash-up", &owner, true)
-            .header("Idempotency-Key", key)
-            .json(&handover(450))
-            .send()
+        owner_with_key(to, &owner, key, handover(450))
     });
     let answers = futures::future::join_all(sends).await;
-    let statuses: Vec<u16> = answers.into_iter().map(|answer| answer.unwrap().status().as_u16()).collect();
+    let statuses: Vec<u16> = answers.into_iter().map(|answer| answer.status().as_u16()).collect();
     assert_eq!(statuses.iter().filter(|&&status| status == 200).count(), 1, "{statuses:?}");
     assert_eq!(statuses.iter().filter(|&&status| status == 422).count(), 5, "{statuses:?}");
     let recorded = app.with_db(|c| Handover::of_day(c, app.today()).unwrap());

@@ -33,6 +33,24 @@ async fn refused(
     order_page(state, request, token, outcome).await
 }
 
+/// The order's page again with why the claim was refused, beside the field it is about: the items
+/// chosen, the photo (429 when sent too fast), or the report itself.
+async fn refused_claim(
+    state: &AppState,
+    request: &HttpRequest,
+    token: &str,
+    refusal: &ClaimRefusal,
+    story: String,
+) -> HttpResponse {
+    let (field, status) = match refusal {
+        ClaimRefusal::NoSuchItem => ("tags", 409),
+        ClaimRefusal::PhotosTooFast => ("photo", 429),
+        ClaimRefusal::ClaimPhotos | ClaimRefusal::OrderPhotos => ("photo", 409),
+        _ => ("kind", 409),
+    };
+    refused(state, request, token, one(field, refusal.to_string()), story, status).await
+}
+
 fn one(field: &'static str, message: impl Into<String>) -> FieldErrors {
     let mut errors = FieldErrors::default();
     errors.add(field, message);
@@ -58,20 +76,18 @@ pub async fn report_claim(
         .db()
         .run(move |connection| {
             let Some(order) = Order::find_by_link_token(connection, &key)? else { return Ok(None) };
-            Ok::<_, DbError>(Some(garments::may_claim(connection, &order)?))
+            Ok::<_, DbError>(Some(garments::may_claim(connection, &order)?.map(|()| order.id)))
         })
         .await;
-    match allowed {
-        Ok(Some(Ok(()))) => {}
+    let order_id = match allowed {
+        Ok(Some(Ok(order_id))) => order_id,
         Ok(None) => return not_found(&state, &request).await,
-        Ok(Some(Err(refusal))) => {
-            return refused(&state, &request, &token, one("kind", refusal.to_string()), String::new(), 409).await;
-        }
+        Ok(Some(Err(refusal))) => return refused_claim(&state, &request, &token, &refusal, String::new()).await,
         Err(error) => {
             tracing::error!(%error, "an order's claim could not be checked");
             return refused(&state, &request, &token, one("story", REPORT_FAILED), String::new(), 503).await;
         }
-    }
+    };
     let form = match read_form(multipart, state.photos().spool()).await {
         Ok(form) => form,
         Err(UploadError::TooLarge) => {
@@ -101,20 +117,14 @@ pub async fn report_claim(
     };
     if form.file("photo").is_some() {
         // Counted before the photo is read: a link that has sent its share sends no more work.
-        let (key, now) = (token.clone(), state.now());
+        let now = state.now();
         let room = state
             .db()
-            .run(move |connection| {
-                let Some(order) = Order::find_by_link_token(connection, &key)? else { return Ok(Ok(())) };
-                Ok::<_, DbError>(garments::may_send_photo(connection, &order.id, None, now)?)
-            })
+            .run(move |connection| Ok::<_, DbError>(garments::may_send_photo(connection, &order_id, None, now)?))
             .await;
         match room {
             Ok(Ok(())) => {}
-            Ok(Err(refusal)) => {
-                let status = if refusal == ClaimRefusal::PhotosTooFast { 429 } else { 409 };
-                return refused(&state, &request, &token, one("photo", refusal.to_string()), story, status).await;
-            }
+            Ok(Err(refusal)) => return refused_claim(&state, &request, &token, &refusal, story).await,
             Err(error) => {
                 tracing::error!(%error, "a claim's photos could not be counted");
                 return refused(&state, &request, &token, one("photo", REPORT_FAILED), story, 503).await;
@@ -170,13 +180,7 @@ pub async fn report_claim(
         }
         Ok(Err(refusal)) => {
             forget().await;
-            let (field, status) = match refusal {
-                ClaimRefusal::NoSuchItem => ("tags", 409),
-                ClaimRefusal::PhotosTooFast => ("photo", 429),
-                ClaimRefusal::ClaimPhotos | ClaimRefusal::OrderPhotos => ("photo", 409),
-                _ => ("kind", 409),
-            };
-            refused(&state, &request, &token, one(field, refusal.to_string()), story, status).await
+            refused_claim(&state, &request, &token, &refusal, story).await
         }
         Err(error) => {
             forget().await;
