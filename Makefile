@@ -4,7 +4,7 @@ SHELL := /bin/bash
 FRONTEND := frontend
 NPM_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 
-.PHONY: help deps frontend generate build run demo test lint check-v8 deny test-rust test-frontend test-browser bench bench-quick bench-check lighthouse clean
+.PHONY: help deps frontend generate build run demo test lint fmt-check lint-frontend check-v8 deny test-rust test-frontend test-browser bench bench-quick bench-check lighthouse clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -30,9 +30,13 @@ run: build ## Build, then serve on LAUNDRY_ADDR (default 127.0.0.1:8080)
 demo: build ## Build, then serve a fresh demo shop with stand-ins for SMS, M-PESA and e-mail (docs/demo.md)
 	./target/release/laundry serve --demo
 
-lint: deps check-v8 ## cargo fmt --check, clippy with warnings as errors, the V8 build type-checked, tsc --noEmit, ESLint, prettier --check
-	cargo fmt --all -- --check
+lint: deps fmt-check check-v8 lint-frontend ## cargo fmt --check, clippy with warnings as errors, the V8 build type-checked, tsc --noEmit, ESLint, prettier --check
 	cargo clippy --workspace --all-targets -- -D warnings
+
+fmt-check:
+	cargo fmt --all -- --check
+
+lint-frontend: deps
 	cd $(FRONTEND) && npx tsc --noEmit
 	cd $(FRONTEND) && npx eslint . && npx prettier --check .
 
@@ -48,9 +52,19 @@ V8_CHECK_TARGET_DIR ?= target/v8-check
 V8_PLACEHOLDER := target/v8-check/librusty_v8-placeholder.a
 check-v8: ## Type-check the renderer on deno_core's V8 backend (not built or run here; docs/rendering.md)
 	@mkdir -p $(dir $(V8_PLACEHOLDER)) && printf '!<arch>\n' > $(V8_PLACEHOLDER)
-	RUSTY_V8_ARCHIVE=$(CURDIR)/$(V8_PLACEHOLDER) cargo clippy -p ssr-runtime --no-default-features --features v8 --all-targets --target-dir $(V8_CHECK_TARGET_DIR) -- -D warnings
+	env -u RUSTC_WORKSPACE_WRAPPER RUSTY_V8_ARCHIVE=$(CURDIR)/$(V8_PLACEHOLDER) cargo clippy -p ssr-runtime --no-default-features --features v8 --all-targets --target-dir $(V8_CHECK_TARGET_DIR) -- -D warnings
+
+# `make test` and `make bench-check` compile the workspace's own crates with clippy's driver
+# (scripts/rustc-with-clippy): the one build of the tests is also `make lint`'s clippy run, warnings
+# as errors, on every target (the benches are built with the tests for it). A separate `cargo
+# clippy` would check every dependency a second time: eight minutes of a 2-core machine. Every
+# cargo command under these two targets runs with the same wrapper, so none rebuilds what another
+# built. (Outside them, `cargo test` builds without it: the workspace's crates once more.)
+test bench-check: export RUSTC_WORKSPACE_WRAPPER := $(CURDIR)/scripts/rustc-with-clippy
 
 test-rust: frontend ## The Rust unit and integration tests
+	cargo test --workspace --no-run
+	cargo bench --profile test --features ssr-runtime/default -p laundry --no-run
 	cargo test --workspace
 
 test-frontend: deps ## The frontend unit tests
@@ -66,7 +80,7 @@ test-browser: frontend ## The browser tests in Debian's Chromium
 deny: ## Licences, duplicate and wildcard crates, sources (cargo-deny; see deny.toml)
 	cargo deny check licenses bans sources
 
-test: lint test-rust test-frontend test-browser ## Everything CI runs
+test: fmt-check check-v8 lint-frontend test-rust test-frontend test-browser ## Everything CI runs: the lints of `make lint` (clippy's within the tests' build) and every test
 
 # The cargo profile the benches build in: `bench` (release) for figures; `test` for bench-check,
 # with ssr-runtime's default feature as the workspace's test build has it, so that bench-check

@@ -116,6 +116,37 @@ async fn start_renderer(settings: &Settings, frontend: &Frontend) -> anyhow::Res
         .context("the rendering engines could not start")
 }
 
+/// The worker that sends this instance's e-mail from the outbox.
+pub fn mail_worker(state: &AppState) -> OutboxWorker<crate::mail::MailSettings> {
+    let settings = state.settings();
+    OutboxWorker::new(state.db().clone(), settings.mail.clone(), settings.outbox_retry, state.mail_wake().clone())
+        .with_clock(settings.clock.clone())
+        .ahead_with_clock(settings.demo)
+}
+
+/// The worker that sends this instance's texts from the outbox, within the daily budget.
+pub fn sms_worker(state: &AppState) -> OutboxWorker<crate::sms::SmsSettings> {
+    let settings = state.settings();
+    OutboxWorker::new(state.db().clone(), settings.sms.clone(), settings.outbox_retry, state.sms_wake().clone())
+        .with_daily_budget(settings.sms.limits.daily_budget, settings.clock.clone())
+        .ahead_with_clock(settings.demo)
+}
+
+/// The worker that sends this instance's M-PESA prompts.
+pub fn prompt_worker(state: &AppState) -> PromptWorker {
+    PromptWorker::new(
+        state.db().clone(),
+        state.daraja().clone(),
+        state.settings().clock.clone(),
+        state.prompt_wake().clone(),
+    )
+}
+
+/// This instance's scheduled jobs.
+pub fn scheduler(state: &AppState) -> Scheduler {
+    Scheduler::new(job_context(state), state.settings().job_poll)
+}
+
 /// What the scheduled jobs of this instance need of its state.
 fn job_context(state: &AppState) -> JobContext {
     JobContext {
@@ -201,24 +232,10 @@ impl Application {
         } else {
             Vec::new()
         };
-        let retry = state.settings().outbox_retry;
-        let mail =
-            OutboxWorker::new(state.db().clone(), state.settings().mail.clone(), retry, state.mail_wake().clone())
-                .with_clock(state.settings().clock.clone())
-                .ahead_with_clock(state.settings().demo);
-        actix_web::rt::spawn(mail.run());
-        let sms = OutboxWorker::new(state.db().clone(), state.settings().sms.clone(), retry, state.sms_wake().clone())
-            .with_daily_budget(state.settings().sms.limits.daily_budget, state.settings().clock.clone())
-            .ahead_with_clock(state.settings().demo);
-        actix_web::rt::spawn(sms.run());
-        let prompts = PromptWorker::new(
-            state.db().clone(),
-            state.daraja().clone(),
-            state.settings().clock.clone(),
-            state.prompt_wake().clone(),
-        );
-        actix_web::rt::spawn(prompts.run());
-        actix_web::rt::spawn(Scheduler::new(job_context(&state), state.settings().job_poll).run());
+        actix_web::rt::spawn(mail_worker(&state).run());
+        actix_web::rt::spawn(sms_worker(&state).run());
+        actix_web::rt::spawn(prompt_worker(&state).run());
+        actix_web::rt::spawn(scheduler(&state).run());
 
         let shared = state.clone();
         let demo_on = state.settings().demo;

@@ -113,34 +113,35 @@ impl Scheduler {
         Self { context: Arc::new(context), jobs, poll }
     }
 
-    /// Runs until the task is dropped. Each job's look runs in a task of its own, so that a panic
-    /// ends that look, not the scheduling.
+    /// Runs until the task is dropped: each job's look, then a pause of `poll`.
     pub async fn run(self) {
         let names: Vec<&str> = self.jobs.iter().map(|job| job.name()).collect();
         tracing::info!(jobs = %names.join(", "), poll_ms = self.poll.as_millis(), clock = ?self.context.clock, "scheduled jobs started");
         loop {
-            for job in &self.jobs {
-                let (job, context) = (Arc::clone(job), Arc::clone(&self.context));
-                let name = job.name();
-                let metrics = Arc::clone(&self.context.metrics);
-                let outcome = match actix_web::rt::spawn(async move { job.run_due(&context).await }).await {
-                    Ok(Ok(())) => "ok",
-                    Ok(Err(error)) => {
-                        tracing::error!(
-                            job = name,
-                            error = format!("{error:#}"),
-                            "a scheduled job failed; it tries again"
-                        );
-                        "failed"
-                    }
-                    Err(panic) => {
-                        tracing::error!(job = name, error = %panic, "a scheduled job panicked; it tries again");
-                        "panicked"
-                    }
-                };
-                metrics.job_run(name, outcome);
-            }
+            self.run_each_once().await;
             tokio::time::sleep(self.poll).await;
+        }
+    }
+
+    /// Each job looks for due work once. Each look runs in a task of its own, so that a panic
+    /// ends that look, not the scheduling.
+    pub async fn run_each_once(&self) {
+        for job in &self.jobs {
+            let (job, context) = (Arc::clone(job), Arc::clone(&self.context));
+            let name = job.name();
+            let metrics = Arc::clone(&self.context.metrics);
+            let outcome = match actix_web::rt::spawn(async move { job.run_due(&context).await }).await {
+                Ok(Ok(())) => "ok",
+                Ok(Err(error)) => {
+                    tracing::error!(job = name, error = format!("{error:#}"), "a scheduled job failed; it tries again");
+                    "failed"
+                }
+                Err(panic) => {
+                    tracing::error!(job = name, error = %panic, "a scheduled job panicked; it tries again");
+                    "panicked"
+                }
+            };
+            metrics.job_run(name, outcome);
         }
     }
 }

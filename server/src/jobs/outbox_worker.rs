@@ -130,6 +130,20 @@ impl<S: Sender> OutboxWorker<S> {
         }
     }
 
+    /// Sends every row due now, one after the other at the shared pace, and answers how many it
+    /// claimed; unconfigured, none. What `run` does in a round, for a caller that drives the
+    /// worker itself (the tests) rather than waiting for the running one.
+    pub async fn send_all_due(&self) -> Result<usize, DbError> {
+        if !self.sender.missing().is_empty() {
+            return Ok(0);
+        }
+        let mut sent = 0;
+        while self.send_next().await? {
+            sent += 1;
+        }
+        Ok(sent)
+    }
+
     /// Claims one due row and sends it, at the shared pace. False when nothing was due.
     pub async fn send_next(&self) -> Result<bool, DbError> {
         let owner = self.owner.clone();

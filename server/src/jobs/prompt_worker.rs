@@ -62,6 +62,20 @@ impl PromptWorker {
         }
     }
 
+    /// Sends every prompt due now, as the running worker does in its rounds; unconfigured, none.
+    pub async fn send_all_due(&self) -> Result<usize, DbError> {
+        if !self.daraja.settings().sends_prompts() {
+            return Ok(0);
+        }
+        let mut sent = 0;
+        loop {
+            match self.send_due().await? {
+                0 => return Ok(sent),
+                claimed => sent += claimed,
+            }
+        }
+    }
+
     /// Claims and sends the prompts due now; returns how many it claimed.
     pub async fn send_due(&self) -> Result<usize, DbError> {
         let now = stored(self.clock.now());

@@ -2,7 +2,7 @@
 //! walked without a session, with a dead one and without its CSRF token, and with each role, which
 //! reaches what it may use and nothing else. The login and its limits.
 
-use crate::helpers::{SignedIn, TestApp, money, set_cookie, spawn_app};
+use crate::helpers::{SignedIn, TestApp, money, set_cookie};
 use laundry::auth::{FAILURES_PER_ACCOUNT_FROM_CLIENT, FAILURES_PER_CLIENT, SESSION_COOKIE};
 use laundry::db::schema::{orders, staff_sessions};
 use laundry::domain::{EntryKind, StaffRole};
@@ -152,7 +152,7 @@ async fn assert_refused(app: &TestApp, cookie: Option<&str>, id: &str, why: &str
 
 #[actix_web::test]
 async fn every_admin_route_refuses_a_request_without_a_session() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let id = place_order(&app).await;
     assert!(every_guarded_route(&id).len() >= 8, "the walk must see the registered routes");
 
@@ -162,7 +162,7 @@ async fn every_admin_route_refuses_a_request_without_a_session() {
 
 #[actix_web::test]
 async fn a_logged_out_idle_or_expired_session_is_refused() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let id = place_order(&app).await;
     app.create_staff(EMAIL, PASSWORD);
 
@@ -200,7 +200,7 @@ async fn a_logged_out_idle_or_expired_session_is_refused() {
 
 #[actix_web::test]
 async fn a_state_change_without_the_csrf_token_is_refused_and_changes_nothing() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let id = place_order(&app).await;
     app.create_staff(EMAIL, PASSWORD);
     let session = app.sign_in(EMAIL, PASSWORD).await;
@@ -231,7 +231,7 @@ async fn a_state_change_without_the_csrf_token_is_refused_and_changes_nothing() 
 
 #[actix_web::test]
 async fn each_login_gets_a_new_session_and_ends_the_one_it_came_with() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     app.create_staff(EMAIL, PASSWORD);
     let first = app.sign_in(EMAIL, PASSWORD).await;
 
@@ -256,7 +256,7 @@ async fn each_login_gets_a_new_session_and_ends_the_one_it_came_with() {
 
 #[actix_web::test]
 async fn wrong_passwords_unknown_accounts_and_disabled_accounts_are_refused_alike() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     app.create_staff(EMAIL, PASSWORD);
     for (email, password) in [(EMAIL, "Wrong-Password-123"), ("nobody@example.com", PASSWORD)] {
         let response = app.post_login(email, password, None).await;
@@ -273,7 +273,7 @@ async fn wrong_passwords_unknown_accounts_and_disabled_accounts_are_refused_alik
 
 #[actix_web::test]
 async fn the_login_form_without_its_token_is_refused() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     app.create_staff(EMAIL, PASSWORD);
 
     let response = app.post_form("/admin/login", &[("email", EMAIL), ("password", PASSWORD), ("csrf", "guess")]).await;
@@ -284,7 +284,7 @@ async fn the_login_form_without_its_token_is_refused() {
 
 #[actix_web::test]
 async fn failed_logins_are_limited_per_account_and_per_client() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     app.create_staff(EMAIL, PASSWORD);
     for _ in 0..FAILURES_PER_ACCOUNT_FROM_CLIENT {
         assert_eq!(app.post_login(EMAIL, "Wrong-Password-123", None).await.status(), 401);
@@ -315,7 +315,7 @@ async fn failed_logins_are_limited_per_account_and_per_client() {
 
 #[actix_web::test]
 async fn sign_ins_sent_all_at_once_get_no_more_guesses_than_the_limit() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     app.create_staff(EMAIL, PASSWORD);
 
     let attempts = (0..FAILURES_PER_ACCOUNT_FROM_CLIENT * 3).map(|_| app.post_login(EMAIL, "Wrong-Password-123", None));
@@ -340,8 +340,7 @@ async fn sign_ins_sent_all_at_once_get_no_more_guesses_than_the_limit() {
 #[actix_web::test]
 async fn wrong_passwords_from_one_address_do_not_keep_the_staff_member_out_from_another() {
     let env = [("LAUNDRY_BEHIND_PROXY", "true".to_owned())];
-    let app =
-        crate::helpers::spawn_app_with_env(crate::helpers::Backend::Sqlite, &env, Default::default()).await.unwrap();
+    let app = TestApp::builder().on(crate::helpers::Backend::Sqlite).env(&env).start().await;
     app.create_staff(EMAIL, PASSWORD);
     for _ in 0..FAILURES_PER_ACCOUNT_FROM_CLIENT {
         assert_eq!(app.post_login_from(EMAIL, "Wrong-Password-123", "41.90.1.7").await.status(), 401);
@@ -392,7 +391,7 @@ async fn refused(response: reqwest::Response, role: StaffRole, api: bool) -> Res
 
 #[actix_web::test]
 async fn each_role_reaches_what_it_may_use_on_every_registered_route_and_nothing_else() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let id = place_order(&app).await;
     let routes = every_registered_route(&id);
     assert_eq!(routes.len(), page_routes().len() + api_routes().len() + valet_routes().len());
@@ -432,7 +431,7 @@ async fn each_role_reaches_what_it_may_use_on_every_registered_route_and_nothing
 
 #[actix_web::test]
 async fn only_the_owner_lists_the_staff_accounts() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let owner = app.sign_in_as("owner@example.com", PASSWORD, StaffRole::Owner).await;
     let staff = app.sign_in_as("staff@example.com", PASSWORD, StaffRole::Staff).await;
     app.sign_in_as("valet@example.com", PASSWORD, StaffRole::Valet).await;

@@ -2,7 +2,7 @@
 //! minutes), confirming one (who and when, and the customer's e-mail in the same transaction), and
 //! moving one (refused into a full window, with the reason, and nothing changed). On both backends.
 
-use crate::helpers::{Backend, SignedIn, TestApp, mail_env, spawn_app_with_env};
+use crate::helpers::{Backend, SignedIn, TestApp, mail_env};
 use diesel::prelude::*;
 use laundry::db::schema::{orders, outbox, stops};
 use laundry::domain::schedule::{Slot, Window, nairobi_day};
@@ -35,10 +35,7 @@ macro_rules! staff_tests_on_both_backends {
 pub async fn staff_app(backend: Backend) -> Option<(TestApp, SignedIn)> {
     let mut env = mail_env("http://127.0.0.1:9", true);
     env.push(("LAUNDRY_WINDOW_CAPACITY", "1".to_owned()));
-    let Some(app) = spawn_app_with_env(backend, &env, crate::helpers::quick_retries()).await else {
-        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
-        return None;
-    };
+    let app = TestApp::builder().on(backend).env(&env).retries(crate::helpers::quick_retries()).start().await;
     app.create_staff_as(STAFF, PASSWORD, StaffRole::Staff);
     let session = app.sign_in(STAFF, PASSWORD).await;
     Some((app, session))

@@ -1,6 +1,6 @@
 //! The client files the pages name.
 
-use crate::helpers::spawn_app;
+use crate::helpers::TestApp;
 
 fn module_named_by(html: &str) -> String {
     html.split(r#"<script type="module" src=""#).nth(1).unwrap().split('"').next().unwrap().to_owned()
@@ -8,7 +8,7 @@ fn module_named_by(html: &str) -> String {
 
 #[actix_web::test]
 async fn the_client_module_the_page_names_is_served_as_javascript_cached_for_a_year() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let html = app.get("/pricing").await.text().await.unwrap();
     let module = module_named_by(&html);
     assert!(module.starts_with("/assets/entry-client-"), "{module}");
@@ -23,7 +23,7 @@ async fn the_client_module_the_page_names_is_served_as_javascript_cached_for_a_y
 
 #[actix_web::test]
 async fn every_preloaded_module_exists() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let html = app.get("/pricing").await.text().await.unwrap();
 
     let preloads: Vec<&str> =
@@ -38,7 +38,7 @@ async fn every_preloaded_module_exists() {
 
 #[actix_web::test]
 async fn assets_are_sent_compressed_when_accepted() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let html = app.get("/pricing").await.text().await.unwrap();
 
     let response = app.get_with(&module_named_by(&html), &[("accept-encoding", "br")]).await;
@@ -48,7 +48,7 @@ async fn assets_are_sent_compressed_when_accepted() {
 
 #[actix_web::test]
 async fn an_unknown_asset_is_404() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     assert_eq!(app.get("/assets/nothing-here.js").await.status(), 404);
 }

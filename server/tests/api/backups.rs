@@ -3,7 +3,7 @@
 //! backup that fails its checksum, one made by a newer release, and a restore over a database are
 //! refused with nothing written; the command line says so with its exit codes.
 
-use crate::helpers::{Backend, spawn_app_on, spawn_app_on_url};
+use crate::helpers::TestApp;
 use diesel::prelude::*;
 use laundry::db::backup::{BackupError, backup, restore};
 use serde_json::{Value, json};
@@ -24,7 +24,7 @@ async fn place(app: &crate::helpers::TestApp, n: usize) -> String {
 
 #[actix_web::test]
 async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before_it() {
-    let app = spawn_app_on(Backend::Sqlite).await.unwrap();
+    let app = TestApp::builder().start().await;
     let folder = tempfile::tempdir().unwrap();
     let copy = folder.path().join("backups/laundry-2026-11-26.db");
     let mut answered = Vec::new();
@@ -58,8 +58,11 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
     let restored_url = format!("sqlite://{}/restored/laundry.db", folder.path().display());
     let restored = restore(&copy, &restored_url).unwrap();
     assert!(restored.orders >= 15, "{restored:?}");
-    let server =
-        spawn_app_on_url(restored_url.clone(), &[("LAUNDRY_TRACKING_PER_10_MINUTES", "1000".to_owned())]).await;
+    let server = TestApp::builder()
+        .database_url(restored_url.clone())
+        .set("LAUNDRY_TRACKING_PER_10_MINUTES", "1000")
+        .start()
+        .await;
     for order_id in &answered {
         let found: Value = server.track(order_id).await.json().await.unwrap();
         assert_eq!(found["orders"][0]["id"], order_id.as_str(), "{order_id} answered before the backup began");
@@ -76,7 +79,7 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
 
 #[actix_web::test]
 async fn a_damaged_or_newer_backup_is_refused_and_nothing_is_written() {
-    let app = spawn_app_on(Backend::Sqlite).await.unwrap();
+    let app = TestApp::builder().start().await;
     place(&app, 1).await;
     let folder = tempfile::tempdir().unwrap();
     let copy = folder.path().join("copy.db");
@@ -174,11 +177,10 @@ async fn the_daily_backup_runs_at_its_time_once_a_day_and_keeps_the_last_days_an
     let at = |hour: u8, minute: u8| today.with_hms(hour, minute, 0).unwrap().assume_offset(laundry::clock::NAIROBI);
     let clock = laundry::clock::Clock::stopped_at(at(3, 29));
     let env = [("LAUNDRY_BACKUP_DIR", dir.display().to_string()), ("LAUNDRY_BACKUP_KEEP_DAYS", "3".to_owned())];
-    let app =
-        crate::helpers::spawn_app_at(Backend::Sqlite, &env, crate::helpers::quick_retries(), clock).await.unwrap();
+    let app = TestApp::builder().env(&env).retries(crate::helpers::quick_retries()).clock(clock).start().await;
     place(&app, 1).await;
     let todays = laundry::jobs::backups::file_of(&dir, today);
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.run_jobs().await;
     assert!(!todays.exists(), "not before 03:30");
 
     app.clock.set(at(3, 31));
@@ -222,7 +224,7 @@ async fn the_daily_backup_runs_at_its_time_once_a_day_and_keeps_the_last_days_an
 async fn the_owners_dashboard_says_when_the_last_backup_was_made_or_that_none_is() {
     use laundry::domain::StaffRole;
     let folder = tempfile::tempdir().unwrap();
-    let unscheduled = spawn_app_on(Backend::Sqlite).await.unwrap();
+    let unscheduled = TestApp::builder().start().await;
     let owner = unscheduled.sign_in_as("owner@example.com", "Backup-Owner-Pass-2026", StaffRole::Owner).await;
     let staff = unscheduled.sign_in_as("desk@example.com", "Backup-Desk-Pass-2026", StaffRole::Staff).await;
     let owners = dashboard(&unscheduled, &owner.cookie).await;
@@ -232,8 +234,7 @@ async fn the_owners_dashboard_says_when_the_last_backup_was_made_or_that_none_is
 
     let dir = folder.path().join("daily");
     let env = [("LAUNDRY_BACKUP_DIR", dir.display().to_string())];
-    let scheduled =
-        crate::helpers::spawn_app_with_env(Backend::Sqlite, &env, crate::helpers::quick_retries()).await.unwrap();
+    let scheduled = TestApp::builder().env(&env).retries(crate::helpers::quick_retries()).start().await;
     let owner = scheduled.sign_in_as("owner@example.com", "Backup-Owner-Pass-2026", StaffRole::Owner).await;
     assert!(dashboard(&scheduled, &owner.cookie).await.contains("No backup has been made in"));
     let today = scheduled.today();

@@ -3,7 +3,7 @@
 //! and a prompt paid from `/dev/mpesa` through the real callback. Without demo mode no `/dev`
 //! address exists.
 
-use crate::helpers::{is_paid, money, spawn_app, spawn_demo};
+use crate::helpers::{TestApp, is_paid, money};
 use diesel::prelude::*;
 use laundry::db::schema::{orders, stops};
 use laundry::domain::{OrderStatus, StopState, TextEnum};
@@ -24,7 +24,7 @@ async fn page_with(app: &crate::helpers::TestApp, path: &str, text: &str) -> Str
 
 #[actix_web::test]
 async fn without_demo_mode_no_dev_address_exists() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     for path in ["/dev", "/dev/texts", "/dev/mpesa", "/dev/daraja/oauth/v1/generate?grant_type=client_credentials"] {
         assert_eq!(app.get(path).await.status(), 404, "{path}");
     }
@@ -35,7 +35,8 @@ async fn without_demo_mode_no_dev_address_exists() {
 
 #[actix_web::test]
 async fn the_demo_shows_a_week_of_orders_its_texts_and_a_prompt_paid_from_the_phone() {
-    let (app, accounts) = spawn_demo().await;
+    let app = TestApp::builder().demo().start().await;
+    let accounts = app.demo_accounts.clone();
 
     // The accounts sign in, and /dev lists them.
     assert_eq!(accounts.len(), 3);

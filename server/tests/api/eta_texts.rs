@@ -3,7 +3,7 @@
 //! once with two instances on one database and with many callers at once, nothing new after a
 //! restart, and the text arriving at a mock Africa's Talking.
 
-use crate::helpers::{Backend, TestApp, quick_retries, sms_env, spawn_app_at, spawn_sibling};
+use crate::helpers::{Backend, TestApp, quick_retries, sms_env};
 use crate::sms_mock::MockAt;
 use diesel::prelude::*;
 use laundry::clock::{Clock, NAIROBI};
@@ -72,12 +72,12 @@ fn text_of(rows: &[OutboxMessage], order: &Order) -> Option<String> {
     rows.iter().find(|row| row.order_id.as_deref() == Some(&order.id)).and_then(OutboxMessage::sms_text)
 }
 
-/// Waits until `day`'s run is done, then a few polls more (so that a second writer would show).
+/// Waits until `day`'s run is done, then has the jobs look once more (so that a second writer would show).
 async fn until_done(app: &TestApp, day: Date) -> JobRun {
     let deadline = Instant::now() + WAIT;
     loop {
         if let Some(run) = app.with_db(|c| JobRun::find(c, JOB, day)).unwrap().filter(|run| run.done_at.is_some()) {
-            tokio::time::sleep(Duration::from_millis(300)).await;
+            app.run_jobs().await;
             return run;
         }
         assert!(Instant::now() < deadline, "the 5:30pm run of {day} was never done");
@@ -85,14 +85,13 @@ async fn until_done(app: &TestApp, day: Date) -> JobRun {
     }
 }
 
-/// An app with its SMS unconfigured (texts wait in the outbox, where the test reads them) on a
-/// clock stopped at `at`.
-async fn app_at(backend: Backend, at: OffsetDateTime) -> Option<TestApp> {
-    spawn_app_at(backend, &[], quick_retries(), Clock::stopped_at(at)).await
-}
-
 async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_past_five(backend: Backend) {
-    let Some(app) = app_at(backend, nairobi(DAY, 17, 29)).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .retries(quick_retries())
+        .clock(Clock::stopped_at(nairobi(DAY, 17, 29)))
+        .start()
+        .await;
     let first = place(&app, "0711 000 001", DAY, 19);
     let second = place(&app, "0711 000 002", DAY, 19);
     let later = place(&app, "0711 000 003", DAY, 20);
@@ -120,7 +119,7 @@ async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_
     in_run(&app, &second, &valet, 1);
     in_run(&app, &first, &valet, 2);
 
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    app.run_jobs().await;
     assert!(eta_texts(&app).is_empty(), "nothing before 17:30");
     assert_eq!(app.with_db(|c| JobRun::find(c, JOB, DAY)).unwrap(), None, "not even a claim");
 
@@ -147,14 +146,19 @@ async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_
 
     // Later that evening, and the next morning: nothing more.
     assert!(app.clock.set(nairobi(DAY, 19, 45)));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.run_jobs().await;
     assert!(app.clock.set(nairobi(DAY.next_day().unwrap(), 10, 0)));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.run_jobs().await;
     assert_eq!(eta_texts(&app).len(), 3);
 }
 
 async fn a_server_down_at_half_past_five_texts_when_it_is_back_for_windows_not_yet_over(backend: Backend) {
-    let Some(app) = app_at(backend, nairobi(DAY, 12, 0)).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .retries(quick_retries())
+        .clock(Clock::stopped_at(nairobi(DAY, 12, 0)))
+        .start()
+        .await;
     let over = place(&app, "0711 000 011", DAY, 19);
     let going = place(&app, "0711 000 012", DAY, 20);
     let next_evening = place(&app, "0711 000 013", DAY.next_day().unwrap(), 21);
@@ -177,8 +181,13 @@ async fn a_server_down_at_half_past_five_texts_when_it_is_back_for_windows_not_y
 }
 
 async fn two_instances_on_one_database_write_each_text_once_and_a_restart_adds_nothing(backend: Backend) {
-    let Some(app) = app_at(backend, nairobi(DAY, 17, 0)).await else { return };
-    let sibling = spawn_sibling(&app, &[], quick_retries()).await;
+    let app = TestApp::builder()
+        .on(backend)
+        .retries(quick_retries())
+        .clock(Clock::stopped_at(nairobi(DAY, 17, 0)))
+        .start()
+        .await;
+    let sibling = app.sibling().retries(quick_retries()).start().await;
     let orders: Vec<Order> = (0..6).map(|i| place(&app, &format!("0711 000 02{i}"), DAY, 19 + i % 3)).collect();
 
     assert!(app.clock.set(nairobi(DAY, 17, 30)), "both instances go by this clock");
@@ -194,8 +203,8 @@ async fn two_instances_on_one_database_write_each_text_once_and_a_restart_adds_n
     // and neither does the run called again by hand.
     drop(sibling);
     assert!(app.clock.set(nairobi(DAY, 18, 0)));
-    let restarted = spawn_sibling(&app, &[], quick_retries()).await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    let restarted = app.sibling().retries(quick_retries()).start().await;
+    restarted.run_jobs().await;
     let texts = restarted.state.texts().clone();
     let again = restarted.with_db(|c| eta_texts::run(c, nairobi(DAY, 18, 1), "by-hand", &texts, 15)).unwrap();
     assert_eq!(again, EtaRun::AlreadyDone { day: DAY, written: 6 });
@@ -204,7 +213,12 @@ async fn two_instances_on_one_database_write_each_text_once_and_a_restart_adds_n
 
 async fn the_run_called_from_many_threads_at_once_writes_each_text_once(backend: Backend) {
     // The app's own job stays quiet (its clock is stopped in the morning); the threads pass 17:30.
-    let Some(app) = app_at(backend, nairobi(DAY, 9, 0)).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .retries(quick_retries())
+        .clock(Clock::stopped_at(nairobi(DAY, 9, 0)))
+        .start()
+        .await;
     let orders: Vec<Order> = (0..5).map(|i| place(&app, &format!("0711 000 03{i}"), DAY, 19 + i % 3)).collect();
     let texts = app.state.texts().clone();
     let at = nairobi(DAY, 17, 30);
@@ -235,7 +249,12 @@ async fn the_run_called_from_many_threads_at_once_writes_each_text_once(backend:
 }
 
 async fn a_crashed_instances_claim_is_taken_over_once_its_lease_runs_out(backend: Backend) {
-    let Some(app) = app_at(backend, nairobi(DAY, 9, 0)).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .retries(quick_retries())
+        .clock(Clock::stopped_at(nairobi(DAY, 9, 0)))
+        .start()
+        .await;
     let order = place(&app, "0711 000 041", DAY, 19);
     let texts = app.state.texts().clone();
     let at = nairobi(DAY, 17, 30);
@@ -266,7 +285,8 @@ async fn a_crashed_instances_claim_is_taken_over_once_its_lease_runs_out(backend
 async fn the_half_past_five_text_reaches_the_customer_through_africas_talking(backend: Backend) {
     let mock = MockAt::start().await;
     let clock = Clock::stopped_at(nairobi(DAY, 17, 29));
-    let Some(app) = spawn_app_at(backend, &sms_env(&mock.url), quick_retries(), clock).await else { return };
+    let app =
+        TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).clock(clock).start().await;
     let order = place(&app, "0722 000 051", DAY, 19);
     // The order's own text ("received") goes first.
     mock.wait_for(1, WAIT).await;

@@ -1,7 +1,7 @@
 //! What a visitor gets when the server render fails: a fixture frontend whose server bundle
 //! misbehaves for /pricing, beside the real client files.
 
-use crate::helpers::{built_frontend, spawn_app_with};
+use crate::helpers::{TestApp, built_frontend};
 use std::path::Path;
 
 /// A copy of the built frontend with `server/server.js` replaced by `bundle`.
@@ -40,7 +40,7 @@ fn bundle(pricing: &str) -> String {
 #[actix_web::test]
 async fn a_page_that_throws_answers_500_with_the_error_text() {
     let frontend = frontend_with_bundle(&bundle(r#"throw new Error("broken component");"#));
-    let app = spawn_app_with(frontend.path(), 1000).await;
+    let app = TestApp::builder().frontend(frontend.path()).start().await;
 
     let response = app.get("/pricing").await;
 
@@ -51,7 +51,7 @@ async fn a_page_that_throws_answers_500_with_the_error_text() {
 #[actix_web::test]
 async fn an_engine_that_times_out_still_sends_the_shell_for_the_browser_to_render() {
     let frontend = frontend_with_bundle(&bundle("for (;;) {}"));
-    let app = spawn_app_with(frontend.path(), 50).await;
+    let app = TestApp::builder().frontend(frontend.path()).render_timeout_ms(50).start().await;
 
     let response = app.get("/pricing").await;
 
@@ -66,7 +66,7 @@ async fn an_engine_that_times_out_still_sends_the_shell_for_the_browser_to_rende
 #[actix_web::test]
 async fn a_failed_render_is_not_cached() {
     let frontend = frontend_with_bundle(&bundle("for (;;) {}"));
-    let app = spawn_app_with(frontend.path(), 50).await;
+    let app = TestApp::builder().frontend(frontend.path()).render_timeout_ms(50).start().await;
     let failed_before = app.state.pages().render_stats().failed;
 
     app.get("/pricing").await;

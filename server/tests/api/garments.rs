@@ -591,7 +591,7 @@ async fn tags_are_never_given_twice_whatever_is_recorded_and_removed() {
     use laundry::db::write_transaction;
     use laundry::domain::garment::GarmentFields;
     use proptest::test_runner::{Config, TestCaseError, TestRunner};
-    let app = crate::helpers::spawn_app().await;
+    let app = TestApp::builder().start().await;
     let orders = [place(&app, "0712345690").await, place(&app, "0712345691").await];
     let fields =
         GarmentFields { item: "Shirt".to_owned(), colour: String::new(), note: String::new(), damage: String::new() };

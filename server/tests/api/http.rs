@@ -1,6 +1,6 @@
 //! What every answer carries: HEAD answered like GET, and HSTS once the site is on HTTPS.
 
-use crate::helpers::{Backend, TestApp, quick_retries, spawn_app, spawn_app_with_env};
+use crate::helpers::{TestApp, quick_retries};
 use std::io::{Read, Write};
 
 /// Sends `HEAD path` over a plain connection and returns everything the server sent back.
@@ -21,7 +21,7 @@ async fn raw_head(app: &TestApp, path: &str) -> String {
 
 #[actix_web::test]
 async fn head_of_the_home_and_pricing_pages_answers_200_without_a_body() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     for path in ["/", "/pricing"] {
         let answer = raw_head(&app, path).await;
@@ -35,14 +35,12 @@ async fn head_of_the_home_and_pricing_pages_answers_200_without_a_body() {
 
 #[actix_web::test]
 async fn hsts_is_sent_when_the_site_is_served_over_https_and_not_otherwise() {
-    let plain = spawn_app().await;
-    let https = spawn_app_with_env(
-        Backend::Sqlite,
-        &[("LAUNDRY_BASE_URL", "https://laundry.example.com".to_owned())],
-        quick_retries(),
-    )
-    .await
-    .unwrap();
+    let plain = TestApp::builder().start().await;
+    let https = TestApp::builder()
+        .set("LAUNDRY_BASE_URL", "https://laundry.example.com")
+        .retries(quick_retries())
+        .start()
+        .await;
 
     let over_http = plain.get("/pricing").await;
     let over_https = https.get("/pricing").await;

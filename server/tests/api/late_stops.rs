@@ -4,7 +4,7 @@
 //! it in "Needs attention" with how late it is. A collected order whose delivery window passed is
 //! late the same way and listed; a stop done in time, or a window not over, is left alone.
 
-use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, set_status, spawn_app_at, stopped_clock};
+use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, set_status, stopped_clock};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::{MessageKind, OrderStatus, StaffRole, StopKind, StopState};
@@ -75,7 +75,7 @@ async fn waiting(app: &TestApp, session: &SignedIn) -> Vec<Value> {
 
 async fn a_pickup_left_unrecorded_past_its_window_is_late_once_and_has_no_delivery(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
     let (late, late_ref) = place(&app, "0712345678").await;
     let (kept, _) = place(&app, "0722000111").await;
@@ -152,7 +152,7 @@ async fn a_pickup_left_unrecorded_past_its_window_is_late_once_and_has_no_delive
 
 async fn a_collected_order_whose_delivery_window_passed_is_late_and_listed(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
     let (id, reference) = place(&app, "0712345678").await;
     book(&app, &id, StopKind::Pickup, date!(2026 - 11 - 02));

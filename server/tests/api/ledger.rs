@@ -351,7 +351,7 @@ async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backe
 /// how many owe how much in all, cancelled orders left out (and so does the unpaid list's count).
 async fn the_balances_count_every_order_owing_beyond_those_listed(backend: Backend) {
     use diesel::connection::SimpleConnection;
-    let Some(app) = crate::helpers::spawn_app_on(backend).await else { return };
+    let app = TestApp::builder().on(backend).start().await;
     let (staff, _) = owner(&app).await;
     app.with_db(|c| {
         for n in 0..61 {

@@ -2,9 +2,7 @@
 //! each e-mail, each class of answer, Retry-After, the pace of one request per second, a lease that
 //! outlives a crashed worker, two instances on one PostgreSQL, and a mail API that hangs.
 
-use crate::helpers::{
-    Backend, TestApp, mail_env, postgres_url, quick_retries, spawn_app_on, spawn_app_with_env, spawn_sibling,
-};
+use crate::helpers::{ARRIVAL_NOISE, Backend, TestApp, mail_env, postgres_url, quick_retries};
 use crate::mail_mock::{MockMail, Received, Reply};
 use laundry::clock::nairobi_date_time;
 use laundry::domain::{OrderReference, OutboxStatus, StopKind};
@@ -17,7 +15,7 @@ use std::time::{Duration, Instant};
 const WAIT: Duration = Duration::from_secs(15);
 
 async fn mailing_app(backend: Backend, mock: &MockMail) -> Option<TestApp> {
-    spawn_app_with_env(backend, &mail_env(&mock.url, true), quick_retries()).await
+    Some(TestApp::builder().on(backend).env(&mail_env(&mock.url, true)).retries(quick_retries()).start().await)
 }
 
 fn order_body(email: Option<&str>) -> Value {
@@ -91,7 +89,7 @@ async fn the_customers_email_names_the_configured_till(backend: Backend) {
     let mock = MockMail::start().await;
     let mut env = mail_env(&mock.url, false);
     env.push(("MPESA_TILL", "5123456".to_owned()));
-    let app = spawn_app_with_env(backend, &env, quick_retries()).await.unwrap();
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     place(&app, Some("amina@example.com")).await;
 
     let received = mock.wait_for(2, WAIT).await;
@@ -203,7 +201,7 @@ async fn an_order_without_an_email_sends_only_the_staff_email_and_a_message_send
 
 async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Backend) {
     // An instance without mail configuration stores the e-mail; a worker "crashes" holding it.
-    let quiet = spawn_app_on(backend).await.unwrap();
+    let quiet = TestApp::builder().on(backend).start().await;
     let order = place(&quiet, None).await;
     let lease = time::Duration::seconds(12);
     let claimed = quiet.with_db(|c| {
@@ -214,13 +212,13 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     let lease_ends = Instant::now() + Duration::from_secs(12);
 
     let mock = MockMail::start().await;
-    let mailing = spawn_sibling(&quiet, &mail_env(&mock.url, false), quick_retries()).await;
+    let mailing = quiet.sibling().env(&mail_env(&mock.url, false)).retries(quick_retries()).start().await;
     let started_in = Instant::now();
     assert!(
         started_in + Duration::from_millis(600) < lease_ends,
         "the second instance must start while the lease holds"
     );
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(mailing.deliver_outbox().await, 0, "the crashed worker's lease holds");
     assert_eq!(mock.received().len(), 0, "nothing is sent while the crashed worker's lease holds");
     let received = mock.wait_for(1, WAIT).await;
 
@@ -228,7 +226,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     assert_eq!(received[0].body["template_params"]["order_id"], order.reference);
     let rows = until_rows(&mailing, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!((rows.len(), rows[0].attempts), (1, 2), "the crashed claim and the real one");
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(mailing.deliver_outbox().await, 0);
     assert_eq!(mock.received().len(), 1, "sent once, not again");
 }
 
@@ -352,13 +350,13 @@ async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
     let received = mock.wait_for(5, Duration::from_secs(20)).await;
 
     assert!(
-        received[1].at.duration_since(received[0].at) >= Duration::from_millis(2950),
+        received[1].at.duration_since(received[0].at) >= Duration::from_secs(3) - ARRIVAL_NOISE,
         "Retry-After: 3 was honoured"
     );
     for pair in received.windows(2) {
         let gap = pair[1].at.duration_since(pair[0].at);
-        // One slot per second; arrival times carry a few milliseconds of scheduling noise.
-        assert!(gap >= Duration::from_millis(950), "two requests {gap:?} apart");
+        // One slot per second (without the pace they would be milliseconds apart).
+        assert!(gap >= Duration::from_secs(1) - ARRIVAL_NOISE, "two requests {gap:?} apart");
     }
     until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
 }
@@ -368,7 +366,7 @@ async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
     let mock = MockMail::start().await;
     mock.answer_always(Reply::hang(Duration::from_secs(30)));
     let retries = laundry::outbox::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
-    let app = spawn_app_with_env(Backend::Sqlite, &mail_env(&mock.url, false), retries).await.unwrap();
+    let app = TestApp::builder().env(&mail_env(&mock.url, false)).retries(retries).start().await;
     place(&app, None).await;
     mock.wait_for(1, WAIT).await;
 
@@ -393,8 +391,8 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
     }
     let mock = MockMail::start().await;
     let env = mail_env(&mock.url, false);
-    let first = spawn_app_with_env(Backend::Postgres, &env, quick_retries()).await.unwrap();
-    let second = spawn_sibling(&first, &env, quick_retries()).await;
+    let first = TestApp::builder().on(Backend::Postgres).env(&env).retries(quick_retries()).start().await;
+    let second = first.sibling().env(&env).retries(quick_retries()).start().await;
     for n in 0..6 {
         place(if n % 2 == 0 { &first } else { &second }, None).await;
     }
@@ -402,7 +400,8 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
     let received = mock.wait_for(6, Duration::from_secs(30)).await;
     until_rows(&first, "sent", |row| row.status == OutboxStatus::Sent).await;
 
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // A round of each instance's worker more: neither sends anything again.
+    assert_eq!(first.deliver_outbox().await + second.deliver_outbox().await, 0);
     let received_later = mock.received();
     assert_eq!(received_later.len(), 6, "each e-mail once");
     let mut ids: Vec<&str> = received.iter().map(|r| r.body["template_params"]["order_id"].as_str().unwrap()).collect();
@@ -411,15 +410,17 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
     assert_eq!(ids.len(), 6);
     for pair in received.windows(2) {
         let gap = pair[1].at.duration_since(pair[0].at);
-        assert!(gap >= Duration::from_millis(950), "two instances together kept one per second: {gap:?}");
+        assert!(gap >= Duration::from_secs(1) - ARRIVAL_NOISE, "two instances together kept one per second: {gap:?}");
     }
 }
 
 #[actix_web::test]
 async fn without_configuration_emails_wait_and_nothing_is_sent() {
-    let app = spawn_app_on(Backend::Sqlite).await.unwrap();
+    let app = TestApp::builder().start().await;
     place(&app, Some("amina@example.com")).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Unconfigured, the worker says what is missing and ends: it touches no row.
+    let worker = laundry::startup::mail_worker(&app.state).run();
+    tokio::time::timeout(Duration::from_secs(5), worker).await.expect("unconfigured, the worker ends at once");
     let rows = outbox(&app);
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|row| row.status == OutboxStatus::Pending && row.attempts == 0));
@@ -430,7 +431,7 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
     // A port that was just free: nothing listens there.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     let env = mail_env(&format!("http://{closed}"), false);
-    let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
+    let app = TestApp::builder().env(&env).retries(quick_retries()).start().await;
     place(&app, None).await;
 
     let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
@@ -446,7 +447,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     use laundry::db::schema::outbox;
     use laundry::models::outbox::Pace;
     let mock = MockMail::start().await;
-    let app = spawn_app_on(Backend::Sqlite).await.unwrap(); // without mail settings: its rows wait
+    let app = TestApp::builder().start().await; // without mail settings: its rows wait
     place(&app, None).await;
     let now = app.database_now();
     app.with_db(|c| Pace::hold_until(c, laundry::domain::Channel::Email, now + time::Duration::seconds(2)).unwrap());
@@ -462,6 +463,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     );
 
     let sending = actix_web::rt::spawn(async move { worker.send_next().await });
+    // A real wait: the worker must be inside its wait for the pace (2 s) when its lease is taken.
     tokio::time::sleep(Duration::from_millis(700)).await;
     // While it waits for the pace, its lease runs out (a paused process, say) and another takes it.
     let now = app.database_now();
@@ -473,7 +475,6 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     });
     assert!(sending.await.unwrap().unwrap(), "it had claimed a row");
 
-    tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(mock.received().len(), 0, "only the new holder may send it");
     let rows = outbox(&app);
     assert_eq!((rows[0].status.as_str(), rows[0].lease_owner.as_deref()), ("pending", Some("another-worker")));

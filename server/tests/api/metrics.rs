@@ -2,7 +2,7 @@
 //! with it the Prometheus text of requests by route pattern, renders, the outbox, M-PESA prompts
 //! and the pool.
 
-use crate::helpers::{Backend, mpesa_env, quick_retries, spawn_app_with_env};
+use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
 use crate::mpesa_mock::MockDaraja;
 use std::time::Duration;
 
@@ -21,13 +21,13 @@ async fn scrape(app: &crate::helpers::TestApp) -> String {
 }
 
 async fn off_by_default_and_closed_without_the_token(backend: Backend) {
-    let Some(off) = spawn_app_with_env(backend, &[], quick_retries()).await else { return };
+    let off = TestApp::builder().on(backend).retries(quick_retries()).start().await;
     assert_eq!(off.get("/metrics").await.status(), 404);
     let bearer = format!("Bearer {TOKEN}");
     assert_eq!(off.get_with("/metrics", &[("Authorization", &bearer)]).await.status(), 404);
 
     let env = [("LAUNDRY_METRICS_TOKEN", TOKEN.to_owned())];
-    let Some(app) = spawn_app_with_env(backend, &env, quick_retries()).await else { return };
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     let missing = app.get("/metrics").await;
     assert_eq!(missing.status(), 401);
     assert_eq!(missing.headers()["www-authenticate"], "Bearer realm=\"metrics\"");
@@ -44,7 +44,7 @@ async fn requests_renders_outbox_prompts_and_pool_are_counted(backend: Backend) 
     let daraja = MockDaraja::start().await;
     let mut env = mpesa_env(&daraja.url);
     env.push(("LAUNDRY_METRICS_TOKEN", TOKEN.to_owned()));
-    let Some(app) = spawn_app_with_env(backend, &env, quick_retries()).await else { return };
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
 
     assert_eq!(app.get("/pricing").await.status(), 200);
     assert_eq!(app.get("/no/such/page").await.status(), 404);

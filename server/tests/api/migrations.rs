@@ -1,5 +1,6 @@
 //! The schema is created on an empty database at start, and starting again changes nothing.
 
+use crate::helpers::TestApp;
 use crate::on_both_backends;
 use laundry::models::contact_message::ContactMessage;
 use laundry::models::order::Order;
@@ -15,7 +16,7 @@ on_both_backends! {
 #[actix_web::test]
 async fn the_database_clock_reads_utc_whatever_the_sessions_time_zone() {
     use diesel::connection::SimpleConnection;
-    let Some(app) = crate::helpers::spawn_app_on(crate::helpers::Backend::Postgres).await else { return };
+    let app = TestApp::builder().on(crate::helpers::Backend::Postgres).start().await;
     let (clock, local) = app.with_db(|c| {
         // A server configured for Nairobi must not shift the mail worker's times by 3 hours.
         c.batch_execute("SET TIME ZONE 'Africa/Nairobi'").unwrap();

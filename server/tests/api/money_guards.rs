@@ -5,7 +5,7 @@
 //! still holds that day, and one submitted twice is recorded once; a cancellation and a payment in
 //! either order (or at once) give the cancellation's text the same words.
 
-use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, spawn_app_at, spawn_sibling, stopped_clock};
+use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, stopped_clock};
 use crate::mpesa::place;
 use laundry::domain::{EntryKind, Method, StaffRole};
 use laundry::models::ledger::{Entry, Handover};
@@ -52,7 +52,7 @@ async fn correct_newest(app: &TestApp, who: &SignedIn, reference: &str, reason: 
 }
 
 async fn started(backend: Backend) -> Option<(TestApp, SignedIn, SignedIn)> {
-    let app = spawn_app_at(backend, &[], quick_retries(), stopped_clock()).await?;
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
     let clerk = app.sign_in_as(CLERK, PASSWORD, StaffRole::Staff).await;
     Some((app, owner, clerk))
@@ -127,7 +127,7 @@ async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend)
 async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one(backend: Backend) {
     let Some((app, owner, clerk)) = started(backend).await else { return };
     // A second instance on the same database takes half of the handovers sent at once.
-    let sibling = spawn_sibling(&app, &[], quick_retries()).await;
+    let sibling = app.sibling().retries(quick_retries()).start().await;
     cash_450(&app, &clerk, &place(&app, PHONE, "pay-delivery").await).await;
     let day = app.today().to_string();
     let handover = |amount: i64| json!({"holder": CLERK, "day": day, "amount": amount});

@@ -3,10 +3,7 @@
 //! Daraja refuses or never answers, two instances sending each prompt once, and a server without
 //! M-PESA. The helpers here serve the other `mpesa_*` modules too.
 
-use crate::helpers::{
-    Backend, MPESA_HOOK_SECRET, TestApp, is_paid, mpesa_env, payments, quick_retries, spawn_app_at, spawn_app_on,
-    spawn_sibling, stopped_clock,
-};
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, mpesa_env, payments, quick_retries, stopped_clock};
 use crate::mpesa_mock::{MockDaraja, PushReply};
 use base64::Engine as _;
 use laundry::domain::{MessageKind, Method, OrderReference, PromptState};
@@ -26,7 +23,7 @@ pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)])
     let daraja = MockDaraja::start().await;
     let mut env = mpesa_env(&daraja.url);
     env.extend_from_slice(extra);
-    let app = spawn_app_at(backend, &env, quick_retries(), stopped_clock()).await?;
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).clock(stopped_clock()).start().await;
     Some((app, daraja))
 }
 
@@ -227,7 +224,7 @@ async fn a_prompt_daraja_refuses_or_never_answers_ends_failed_with_words_and_the
 
 async fn two_instances_send_each_prompt_once(backend: Backend) {
     let Some((app, daraja)) = paying_app(backend).await else { return };
-    let sibling = spawn_sibling(&app, &mpesa_env(&daraja.url), quick_retries()).await;
+    let sibling = app.sibling().env(&mpesa_env(&daraja.url)).retries(quick_retries()).start().await;
     let mut orders = Vec::new();
     for n in 0..6 {
         let instance = if n % 2 == 0 { &app } else { &sibling };
@@ -245,7 +242,7 @@ async fn two_instances_send_each_prompt_once(backend: Backend) {
 }
 
 async fn without_mpesa_a_pay_now_order_writes_no_prompt_and_the_server_runs(backend: Backend) {
-    let Some(app) = spawn_app_on(backend).await else { return };
+    let app = TestApp::builder().on(backend).start().await;
     assert!(!app.state.sends_prompts());
     let reference = place_pay_now(&app, PHONE).await;
     let stored = order(&app, &reference);

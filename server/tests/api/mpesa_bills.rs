@@ -157,7 +157,7 @@ async fn a_prompt_for_an_order_paid_since_it_was_written_is_not_sent(backend: Ba
     let ended = until_prompt(&app, &placed.id, "ended", |p| p.state.is_final()).await;
     assert_eq!(ended.state, PromptState::Failed);
     assert_eq!(ended.detail.as_deref(), Some(AskRefusal::Paid.message()));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.send_prompts().await;
     assert!(daraja.pushes().is_empty(), "no prompt for money nobody owes");
 }
 

@@ -2,7 +2,7 @@
 //! page and its JSON (`/t/{token}/payment`) while the prompt waits, is being checked, is paid, failed
 //! or cancelled; "Send the M-PESA prompt again"; the confirmation; the receipt; the delivered text.
 
-use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries, spawn_app_at, spawn_app_on};
+use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
 use crate::mpesa::{order, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
 use crate::sms::texts;
@@ -21,7 +21,8 @@ const WAIT: Duration = Duration::from_secs(10);
 async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
     let daraja = MockDaraja::start().await;
     let clock = Clock::stopped_at(time::OffsetDateTime::now_utc());
-    let app = spawn_app_at(backend, &mpesa_env(&daraja.url), quick_retries(), clock).await?;
+    let app =
+        TestApp::builder().on(backend).env(&mpesa_env(&daraja.url)).retries(quick_retries()).clock(clock).start().await;
     Some((app, daraja))
 }
 
@@ -239,7 +240,7 @@ mod unconfigured {
     use super::*;
 
     async fn without_prompts_the_page_keeps_the_till_instructions(backend: Backend) {
-        let Some(app) = spawn_app_on(backend).await else { return };
+        let app = TestApp::builder().on(backend).start().await;
         let reference = place_pay_now(&app, PHONE).await;
         let token = token_of(&app, &reference);
 
@@ -254,7 +255,7 @@ mod unconfigured {
     }
 
     async fn the_delivered_text_links_the_receipt(backend: Backend) {
-        let Some(app) = spawn_app_on(backend).await else { return };
+        let app = TestApp::builder().on(backend).start().await;
         let reference = place_pay_now(&app, PHONE).await;
         let token = token_of(&app, &reference);
         app.create_staff("njeri@example.com", "Kahawa-Chai-Mandazi-22");

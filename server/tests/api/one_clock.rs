@@ -1,7 +1,7 @@
 //! One clock (docs/time.md): what a request stamps is the time of the app's clock, the settings'
 //! `Clock`, never the system's; a test that stops the clock at a moment finds that moment stored.
 
-use crate::helpers::{Backend, TestApp, quick_retries, spawn_app_at};
+use crate::helpers::{Backend, TestApp, quick_retries};
 use diesel::prelude::*;
 use laundry::clock::{Clock, stored};
 use laundry::db::schema::contact_messages;
@@ -15,12 +15,8 @@ crate::on_each_backend!(placing_a_message_and_a_status_change_store_the_moment_t
 /// A Tuesday morning of another year than this one, to the microsecond.
 const MOMENT: time::OffsetDateTime = datetime!(2025-03-04 10:15:30.123456 +3);
 
-async fn app_at_the_moment(backend: Backend) -> Option<TestApp> {
-    spawn_app_at(backend, &[], quick_retries(), Clock::stopped_at(MOMENT)).await
-}
-
 async fn placing_a_message_and_a_status_change_store_the_moment_the_clock_says(backend: Backend) {
-    let Some(app) = app_at_the_moment(backend).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(Clock::stopped_at(MOMENT)).start().await;
     let order = json!({
         "customerName": "Amina Wanjiru", "phone": "0712 345 678", "location": "Kilimani",
         "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"

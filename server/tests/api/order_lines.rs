@@ -1,7 +1,7 @@
 //! Orders with lines: a service by the kg and price-list items by the piece, priced on the server
 //! from the catalogue; the form that an item picked elsewhere lands in; the first-order discount.
 
-use crate::helpers::{Backend, TestApp, quick_retries, spawn_app_with_env};
+use crate::helpers::{Backend, TestApp, quick_retries};
 use crate::on_both_backends;
 use laundry::domain::{LineKind, OrderReference};
 use laundry::models::order::{Order, OrderLine};
@@ -147,7 +147,7 @@ on_both_backends! {
 
 #[actix_web::test]
 async fn an_item_picked_elsewhere_lands_in_the_order_form_without_javascript() {
-    let app = crate::helpers::spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let with_shirt = app.get("/order?add=shirt").await;
     let with_general = app.get("/order?add=additional-kg").await;
@@ -160,12 +160,13 @@ async fn an_item_picked_elsewhere_lands_in_the_order_form_without_javascript() {
     assert!(!unknown.text().await.unwrap().contains(r#""values":"#), "the plain form, nothing filled in");
 }
 
-async fn discount_app(backend: Backend) -> Option<TestApp> {
-    spawn_app_with_env(backend, &[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned())], quick_retries()).await
-}
-
 async fn first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(backend: Backend) {
-    let Some(app) = discount_app(backend).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .set("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200")
+        .retries(quick_retries())
+        .start()
+        .await;
     let place = |phone: &'static str, key: &'static str| {
         let app = &app;
         async move {
@@ -201,7 +202,12 @@ async fn first_order_discount_on_postgres() {
 /// Several first orders from one new phone at once (two tabs, two people of one household): one
 /// discount, on both backends.
 async fn first_orders_sent_at_once_get_one_discount(backend: Backend) {
-    let Some(app) = discount_app(backend).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .set("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200")
+        .retries(quick_retries())
+        .start()
+        .await;
     let keys: Vec<String> = (0..6).map(|n| format!("at-once-{n}")).collect();
 
     let body = order_with_pieces("0733444555");

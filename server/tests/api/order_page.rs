@@ -2,7 +2,7 @@
 //! the windows and the confirmation, moves and cancels the pickup until the cut-off, and on the day
 //! of the run says where the valet is.
 
-use crate::helpers::{Backend, TestApp, quick_retries, spawn_app_with_env};
+use crate::helpers::{Backend, TestApp, quick_retries};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::clock::NAIROBI;
@@ -327,10 +327,7 @@ on_both_backends! {
 /// A window with room for one: cancelling its pickup lets the next customer book it.
 async fn a_cancelled_pickup_gives_its_place_in_a_full_window_to_the_next_customer(backend: Backend) {
     let env = [("LAUNDRY_WINDOW_CAPACITY", "1".to_owned())];
-    let Some(app) = spawn_app_with_env(backend, &env, quick_retries()).await else {
-        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
-        return;
-    };
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     let day = today() + Duration::days(2);
     let (_, token) = place(&app, "Amina Wanjiru", "0712345678", day, 19).await;
     let second = order_json("Baraka Otieno", "0799000111", &format!("{day}T19:00"));

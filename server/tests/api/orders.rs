@@ -266,8 +266,7 @@ on_both_backends! {
 #[actix_web::test]
 async fn a_client_over_the_submission_limit_gets_429_and_nothing_more_is_stored() {
     let env = [("LAUNDRY_SUBMISSIONS_PER_HOUR", "3".to_owned())];
-    let app =
-        crate::helpers::spawn_app_with_env(crate::helpers::Backend::Sqlite, &env, Default::default()).await.unwrap();
+    let app = TestApp::builder().on(crate::helpers::Backend::Sqlite).env(&env).start().await;
     let message = json!({ "name": "Achieng", "email": "achieng@example.com", "phone": "", "subject": "Curtains", "message": "Do you take sheers?" });
     for key in ["limit-1", "limit-2"] {
         assert_eq!(app.post_json("/api/orders", &valid_order(), &[("Idempotency-Key", key)]).await.status(), 201);
@@ -317,10 +316,7 @@ async fn a_client_over_the_submission_limit_gets_429_and_nothing_more_is_stored(
 /// its place before it is stored.
 async fn orders_sent_at_once_from_one_address_store_at_most_the_limit(backend: crate::helpers::Backend) {
     let env = [("LAUNDRY_SUBMISSIONS_PER_HOUR", "5".to_owned())];
-    let Some(app) = crate::helpers::spawn_app_with_env(backend, &env, Default::default()).await else {
-        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
-        return;
-    };
+    let app = TestApp::builder().on(backend).env(&env).start().await;
     let orders: Vec<Value> = (1..=40).map(|kg| with("quantity", json!(kg))).collect();
 
     let answers = futures::future::join_all(orders.iter().map(|order| app.post_json("/api/orders", order, &[]))).await;
@@ -343,7 +339,7 @@ async fn orders_sent_at_once_store_at_most_the_limit_on_postgres() {
 
 #[actix_web::test]
 async fn confirmation_look_ups_by_reference_are_limited_per_client() {
-    let app = crate::helpers::spawn_app().await;
+    let app = TestApp::builder().start().await;
     let placed = app.post_form("/order", &FORM_ORDER).await;
     let location = placed.headers()["location"].to_str().unwrap().to_owned();
     for _ in 0..30 {

@@ -1,11 +1,11 @@
 //! The pages as the HTML arrives, before any JavaScript runs.
 
-use crate::helpers::spawn_app;
+use crate::helpers::TestApp;
 use laundry::catalogue::PRICE_LIST;
 
 #[actix_web::test]
 async fn pricing_html_holds_every_price_and_the_header_links_before_javascript() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let response = app.get("/pricing").await;
 
@@ -35,7 +35,7 @@ async fn pricing_html_holds_every_price_and_the_header_links_before_javascript()
 
 #[actix_web::test]
 async fn the_active_header_link_is_the_current_page() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let html = app.get("/pricing").await.text().await.unwrap();
 
@@ -45,7 +45,7 @@ async fn the_active_header_link_is_the_current_page() {
 
 #[actix_web::test]
 async fn the_footer_shows_the_tagline_business_details_and_this_year() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let html = app.get("/pricing").await.text().await.unwrap();
 
@@ -63,7 +63,7 @@ async fn the_footer_shows_the_tagline_business_details_and_this_year() {
 
 #[actix_web::test]
 async fn an_unknown_route_is_404_with_the_error_text_inside_the_header_and_footer() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let response = app.get("/no-such-page").await;
 
@@ -75,7 +75,7 @@ async fn an_unknown_route_is_404_with_the_error_text_inside_the_header_and_foote
 
 #[actix_web::test]
 async fn a_second_request_for_pricing_is_served_without_rendering_again() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let first = app.get("/pricing").await.text().await.unwrap();
     let renders_after_first = app.renders();
 
@@ -87,7 +87,7 @@ async fn a_second_request_for_pricing_is_served_without_rendering_again() {
 
 #[actix_web::test]
 async fn pages_are_compressed_for_clients_that_accept_it_and_revalidate_by_etag() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let brotli = app.get_with("/pricing", &[("accept-encoding", "br, gzip")]).await;
     let gzip = app.get_with("/pricing", &[("accept-encoding", "gzip")]).await;
@@ -101,7 +101,7 @@ async fn pages_are_compressed_for_clients_that_accept_it_and_revalidate_by_etag(
 
 #[actix_web::test]
 async fn the_page_data_carries_the_catalogue_the_search_reads() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let html = app.get("/pricing").await.text().await.unwrap();
 
@@ -121,7 +121,7 @@ async fn the_page_data_carries_the_catalogue_the_search_reads() {
 
 #[actix_web::test]
 async fn every_public_page_is_server_rendered_with_its_own_title() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let pages = [
         ("/", "We&#x27;ll take the laundry. You take the time."),
         ("/order", "Place Your Order"),
@@ -143,7 +143,7 @@ async fn every_public_page_is_server_rendered_with_its_own_title() {
 
 #[actix_web::test]
 async fn the_order_form_posts_named_fields_without_javascript() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let html = app.get("/order").await.text().await.unwrap();
 
@@ -170,7 +170,7 @@ async fn the_order_form_posts_named_fields_without_javascript() {
 
 #[actix_web::test]
 async fn the_home_page_has_the_banner_and_three_testimonials() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let html = app.get("/").await.text().await.unwrap();
 
@@ -198,7 +198,7 @@ fn inlined_css(html: &str) -> &str {
 
 #[actix_web::test]
 async fn the_staff_stylesheet_is_inlined_into_the_staff_pages_only() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     app.create_staff("styles@example.com", "Styles-Test-Pass-2026");
     let staff_only = [".admin-head", ".orders-table", ".login-card"];
 

@@ -5,7 +5,7 @@
 //! (`GET /api/admin/customers?phone=`). On both backends.
 
 use crate::admin_slots::{day_after, slot_value};
-use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env, spawn_app_with_env};
+use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env};
 use crate::sms_mock::MockAt;
 use laundry::domain::schedule::day_label;
 use laundry::domain::{LineKind, OrderReference, OrderSource, StaffRole, StopKind};
@@ -25,7 +25,7 @@ async fn booking_app(backend: Backend, mock: Option<&MockAt>, capacity: u32) -> 
     let mut env = mock.map(|mock| sms_env(&mock.url)).unwrap_or_default();
     env.push(("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned()));
     env.push(("LAUNDRY_WINDOW_CAPACITY", capacity.to_string()));
-    let app = spawn_app_with_env(backend, &env, quick_retries()).await?;
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     app.create_staff_as(STAFF, PASSWORD, StaffRole::Staff);
     let session = app.sign_in(STAFF, PASSWORD).await;
     Some((app, session))

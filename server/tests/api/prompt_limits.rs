@@ -43,7 +43,7 @@ async fn orders_naming_one_phone_at_once_prompt_it_three_times_and_the_others_sa
         assert_eq!(prompt.detail.as_deref(), Some(HELD_WORDS));
     }
     daraja.wait_for_pushes(3, WAIT).await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.send_prompts().await;
     assert_eq!(daraja.pushes().len(), 3, "Daraja was asked for three prompts, no more");
 
     // An order whose prompt was held: its page and its confirmation give the till's steps.
@@ -96,7 +96,7 @@ async fn asking_again_beyond_the_limit_is_refused_with_the_reason_and_when(backe
     // Nothing was written or sent for the refusals.
     let (sent, held) = prompts_of(&app, &orders);
     assert_eq!((sent.len(), held.len()), (3, 0));
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.send_prompts().await;
     assert_eq!(daraja.pushes().len(), 3);
 }
 

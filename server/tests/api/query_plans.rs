@@ -62,7 +62,7 @@ fn database_part(url: &str) -> String {
 async fn no_page_reads_a_whole_table(backend: Backend) {
     install_recorder();
     let env = [("LAUNDRY_METRICS_TOKEN", "plans-metrics-token-0123456789".to_owned())];
-    let app = spawn_app_with_env(backend, &env, laundry::outbox::RetryPolicy::default()).await.unwrap();
+    let app = TestApp::builder().on(backend).env(&env).retries(laundry::outbox::RetryPolicy::default()).start().await;
     let url = app.database_url();
     let part = database_part(&url);
 

@@ -1,11 +1,11 @@
 //! `GET /readyz` beside `/healthz`: ready when the database answers, every migration is applied and
 //! the engines render; otherwise 503 naming the check that failed.
 
-use crate::helpers::Backend;
+use crate::helpers::{Backend, TestApp};
 use diesel::prelude::*;
 
 async fn ready_when_the_database_answers_the_schema_is_current_and_pages_render(backend: Backend) {
-    let Some(app) = crate::helpers::spawn_app_on(backend).await else { return };
+    let app = TestApp::builder().on(backend).start().await;
 
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status(), 200);

@@ -3,7 +3,7 @@
 //! own pickup and text, each line once; every refusal (the same lines again, after the window, not
 //! delivered, cancelled, mistyped, another site's form) says why and stores nothing.
 
-use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env, spawn_app_with_env};
+use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env};
 use crate::sms_mock::MockAt;
 use crate::{on_both_backends, on_each_backend};
 use diesel::prelude::*;
@@ -141,7 +141,7 @@ fn summary(lines: &[OrderLine]) -> Vec<(LineKind, String, i32, i32)> {
 
 async fn a_re_clean_within_the_window_is_one_linked_free_order_texted_to_the_customer(backend: Backend) {
     let mock = MockAt::start().await;
-    let Some(app) = spawn_app_with_env(backend, &sms_env(&mock.url), quick_retries()).await else { return };
+    let app = TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     let order = delivered(&app).await;
     mock.wait_for(2, std::time::Duration::from_secs(15)).await;
 
@@ -190,7 +190,7 @@ async fn a_re_clean_within_the_window_is_one_linked_free_order_texted_to_the_cus
 
 async fn the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_nothing_to_pay(backend: Backend) {
     let mock = MockAt::start().await;
-    let Some(app) = spawn_app_with_env(backend, &sms_env(&mock.url), quick_retries()).await else { return };
+    let app = TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     let order = delivered(&app).await;
     let reclean = reclean_of(&app, &ask_for(&app, &order, &["wash-fold"], "Smells of smoke").await);
 
@@ -218,13 +218,8 @@ async fn the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_no
     assert!(receipt.contains("Nothing to pay") && !receipt.contains("Amount due"));
 }
 
-/// A server that gives one day for a re-clean.
-async fn one_day_app(backend: Backend) -> Option<TestApp> {
-    spawn_app_with_env(backend, &[("LAUNDRY_RECLEAN_DAYS", "1".to_owned())], quick_retries()).await
-}
-
 async fn after_one_configured_day_a_re_clean_is_refused_with_the_reason(backend: Backend) {
-    let Some(app) = one_day_app(backend).await else { return };
+    let app = TestApp::builder().on(backend).set("LAUNDRY_RECLEAN_DAYS", "1").retries(quick_retries()).start().await;
     let order = delivered(&app).await;
     let page = app.get(&format!("/t/{}", order.token)).await.text().await.unwrap();
     assert!(page.contains("We re-clean it free within 1 day of delivery: until "));
@@ -237,13 +232,13 @@ async fn after_one_configured_day_a_re_clean_is_refused_with_the_reason(backend:
     refused(&app, response, &reason, before).await;
 }
 
-/// A server whose orders get KSh 200 off the first order: a discount line.
-async fn discount_app(backend: Backend) -> Option<TestApp> {
-    spawn_app_with_env(backend, &[("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned())], quick_retries()).await
-}
-
 async fn bad_input_is_answered_next_to_its_field_and_stores_nothing(backend: Backend) {
-    let Some(app) = discount_app(backend).await else { return };
+    let app = TestApp::builder()
+        .on(backend)
+        .set("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200")
+        .retries(quick_retries())
+        .start()
+        .await;
     let order = delivered(&app).await;
     let (shirt, discount) =
         (position(&app, &order, "shirt"), position(&app, &order, laundry::domain::FIRST_ORDER_DISCOUNT_ITEM));

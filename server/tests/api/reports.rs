@@ -4,7 +4,7 @@
 //! day, the orders and kilos, what is owed after delivery by age, the Reports tab and the ledger's
 //! CSV export all give the exact figures.
 
-use crate::helpers::{Backend, quick_retries, set_status, spawn_app_at, stopped_clock};
+use crate::helpers::{Backend, TestApp, quick_retries, set_status, stopped_clock};
 use laundry::domain::{Method, OrderStatus, StaffRole};
 use laundry::lifecycle::payment::{StaffPayment, record_payment};
 use laundry::models::reports::{DayMoney, DayOrders, money_by_day, orders_by_day, owing_after_delivery};
@@ -20,7 +20,7 @@ fn utc(at: OffsetDateTime) -> PrimitiveDateTime {
 
 async fn the_reports_give_the_exact_figures_of_a_known_history(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     let place = |kg: u32| {
         let app = &app;
         async move {
@@ -214,7 +214,7 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     };
 
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     let place = |name: &'static str, phone: &'static str, kg: &'static str, pieces: serde_json::Value| {
         let app = &app;
         async move {
@@ -456,7 +456,7 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
 /// not money received.
 async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     let place = |phone: &'static str, kg: u32| {
         let app = &app;
         async move {

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 async fn old_messages_are_summarised_for_their_order_and_the_waiting_ones_kept(backend: Backend) {
     let env = [("LAUNDRY_KEEP_MESSAGES_MONTHS", "1".to_owned())];
-    let Some(app) = spawn_app_with_env(backend, &env, quick_retries()).await else { return };
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     let owner = app.sign_in_as("owner@example.com", "Retention-Test-Pass-2026", StaffRole::Owner).await;
     let body = json!({
         "customerName": "Amina Wanjiru", "phone": "0712345678", "location": "Kilimani",
@@ -72,7 +72,7 @@ async fn old_messages_are_summarised_for_their_order_and_the_waiting_ones_kept(b
 }
 
 async fn sessions_that_ended_are_deleted_and_forever_keeps_every_message(backend: Backend) {
-    let Some(app) = spawn_app_on(backend).await else { return };
+    let app = TestApp::builder().on(backend).start().await;
     app.sign_in_as("owner@example.com", "Retention-Test-Pass-2026", StaffRole::Owner).await;
     let now = app.now();
     app.with_db(|c| {

@@ -4,7 +4,7 @@
 //! delivery, marked "Return", with nothing to collect, and handing it back leaves the order
 //! cancelled and texts the customer once.
 
-use crate::helpers::{Backend, TestApp, quick_retries, set_status, spawn_app_at, stopped_clock, valet_post};
+use crate::helpers::{Backend, TestApp, quick_retries, set_status, stopped_clock, valet_post};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::{MessageKind, OrderStatus, StaffRole, StopKind, StopState};
@@ -40,7 +40,7 @@ async fn collected(app: &TestApp, name: &str, phone: &str, status: OrderStatus) 
 
 async fn cancelling_collected_laundry_sends_it_back_on_a_return_stop(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
     let (id, reference) = collected(&app, "Amina Wanjiru", "0712345678", OrderStatus::PickedUp).await;
     let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;
@@ -95,7 +95,7 @@ async fn cancelling_collected_laundry_sends_it_back_on_a_return_stop(backend: Ba
 
 async fn laundry_the_customer_collects_at_the_shop_leaves_no_stop(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
     let (id, reference) = collected(&app, "Brian Otieno", "0722000111", OrderStatus::Ready).await;
     let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;
@@ -111,7 +111,7 @@ async fn laundry_the_customer_collects_at_the_shop_leaves_no_stop(backend: Backe
 
 async fn a_return_nobody_made_is_late_like_a_delivery(backend: Backend) {
     let clock = stopped_clock();
-    let Some(app) = spawn_app_at(backend, &[], quick_retries(), clock.clone()).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
     let (id, reference) = collected(&app, "Chebet Kiprono", "0733444555", OrderStatus::PickedUp).await;
     let owner = app.sign_in_as(OWNER, "Return-Stops-Pass-2026", StaffRole::Owner).await;

@@ -1,6 +1,6 @@
 //! What search engines read.
 
-use crate::helpers::spawn_app;
+use crate::helpers::TestApp;
 
 fn structured_data(html: &str) -> serde_json::Value {
     let json = html.split(r#"<script type="application/ld+json">"#).nth(1).unwrap().split("</script>").next().unwrap();
@@ -9,7 +9,7 @@ fn structured_data(html: &str) -> serde_json::Value {
 
 #[actix_web::test]
 async fn pricing_has_a_canonical_address_open_graph_and_an_offer_catalogue() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let html = app.get("/pricing").await.text().await.unwrap();
 
@@ -23,7 +23,7 @@ async fn pricing_has_a_canonical_address_open_graph_and_an_offer_catalogue() {
 
 #[actix_web::test]
 async fn every_page_names_the_business_with_its_hours_and_area() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     for path in ["/", "/order", "/tracking", "/contact", "/confirmation", "/missing"] {
         let data = structured_data(&app.get(path).await.text().await.unwrap());
@@ -34,7 +34,7 @@ async fn every_page_names_the_business_with_its_hours_and_area() {
 
 #[actix_web::test]
 async fn the_confirmation_and_error_pages_are_kept_out_of_search_results() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     for path in ["/confirmation", "/missing"] {
         let html = app.get(path).await.text().await.unwrap();
@@ -45,7 +45,7 @@ async fn the_confirmation_and_error_pages_are_kept_out_of_search_results() {
 
 #[actix_web::test]
 async fn robots_txt_keeps_crawlers_out_of_admin_and_points_to_the_sitemap() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let response = app.get("/robots.txt").await;
 
@@ -57,7 +57,7 @@ async fn robots_txt_keeps_crawlers_out_of_admin_and_points_to_the_sitemap() {
 
 #[actix_web::test]
 async fn the_sitemap_lists_the_public_pages() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let response = app.get("/sitemap.xml").await;
 

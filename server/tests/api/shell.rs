@@ -1,7 +1,7 @@
 //! The site's shell (issue 14): the icon and link-preview picture, the privacy notice, and the
 //! Content-Security-Policy that lets the intro video in.
 
-use crate::helpers::{Backend, quick_retries, spawn_app, spawn_app_with_env};
+use crate::helpers::{TestApp, quick_retries};
 
 /// The directives of a Content-Security-Policy header, by name.
 fn directives(policy: &str) -> Vec<(&str, &str)> {
@@ -15,7 +15,7 @@ fn directives(policy: &str) -> Vec<(&str, &str)> {
 
 #[actix_web::test]
 async fn the_favicon_answers_where_browsers_ask_for_it() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let ico = app.get("/favicon.ico").await;
     let svg = app.get("/favicon.svg").await;
@@ -31,7 +31,7 @@ async fn the_favicon_answers_where_browsers_ask_for_it() {
 
 #[actix_web::test]
 async fn every_page_links_the_icon_and_a_1200_by_630_share_picture_that_answers() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     for path in ["/", "/pricing", "/privacy", "/missing"] {
         let html = app.get(path).await.text().await.unwrap();
@@ -54,7 +54,7 @@ async fn every_page_links_the_icon_and_a_1200_by_630_share_picture_that_answers(
 
 #[actix_web::test]
 async fn the_privacy_notice_says_what_is_kept_why_how_long_and_whom_to_ask() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let response = app.get("/privacy").await;
 
@@ -78,7 +78,7 @@ async fn the_privacy_notice_says_what_is_kept_why_how_long_and_whom_to_ask() {
 
 #[actix_web::test]
 async fn every_page_footer_links_the_privacy_notice_and_the_header_links_tracking() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     for path in ["/", "/pricing", "/order", "/contact", "/tracking"] {
         let html = app.get(path).await.text().await.unwrap();
@@ -90,7 +90,7 @@ async fn every_page_footer_links_the_privacy_notice_and_the_header_links_trackin
 
 #[actix_web::test]
 async fn without_an_intro_video_media_comes_from_our_own_site_only() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
 
     let response = app.get("/").await;
 
@@ -102,7 +102,7 @@ async fn without_an_intro_video_media_comes_from_our_own_site_only() {
 #[actix_web::test]
 async fn an_intro_video_on_another_site_is_allowed_as_media_and_nothing_else() {
     let env = [("INTRO_VIDEO_URL", "https://videos.example.net/laundry/intro.mp4".to_owned())];
-    let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
+    let app = TestApp::builder().env(&env).retries(quick_retries()).start().await;
 
     let response = app.get("/").await;
 
@@ -118,9 +118,9 @@ async fn an_intro_video_on_another_site_is_allowed_as_media_and_nothing_else() {
 
 #[actix_web::test]
 async fn the_first_order_banner_says_how_its_discount_is_claimed() {
-    let off = spawn_app().await;
+    let off = TestApp::builder().start().await;
     let env = [("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "250".to_owned())];
-    let on = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
+    let on = TestApp::builder().env(&env).retries(quick_retries()).start().await;
 
     let without = off.get("/").await.text().await.unwrap();
     let with = on.get("/").await.text().await.unwrap();

@@ -2,7 +2,7 @@
 //! window's capacity under bookings sent all at once (both backends), cut-off and closed dates,
 //! and Nairobi time whatever the server's own time zone.
 
-use crate::helpers::{Backend, TestApp, built_frontend, quick_retries, spawn_app_with_env};
+use crate::helpers::{Backend, TestApp, built_frontend, quick_retries};
 use laundry::domain::schedule::{day_label, nairobi_day};
 use laundry::domain::{OrderReference, StopKind};
 use laundry::models::order::Order;
@@ -34,11 +34,6 @@ fn order(n: u32, pickup: Option<String>) -> Value {
     order
 }
 
-async fn app_with(backend: Backend, env: &[(&'static str, &str)]) -> Option<TestApp> {
-    let env: Vec<(&'static str, String)> = env.iter().map(|(name, value)| (*name, (*value).to_owned())).collect();
-    spawn_app_with_env(backend, &env, quick_retries()).await
-}
-
 /// The pickup error of a refused order.
 async fn pickup_error(response: reqwest::Response) -> String {
     assert_eq!(response.status(), 422);
@@ -55,10 +50,7 @@ async fn slots(app: &TestApp, date: &str) -> Value {
 /// Twelve customers book the same window of capacity 3 at once: three orders are stored, the
 /// others are told it is full, and the window says so.
 async fn bookings_sent_at_once_store_exactly_the_windows_capacity(backend: Backend) {
-    let Some(app) = app_with(backend, &[("LAUNDRY_WINDOW_CAPACITY", "3")]).await else {
-        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
-        return;
-    };
+    let app = TestApp::builder().on(backend).set("LAUNDRY_WINDOW_CAPACITY", "3").retries(quick_retries()).start().await;
     let pickup = format!("{}T20:00", day(1));
     let orders: Vec<Value> = (1..=12).map(|n| order(n, Some(pickup.clone()))).collect();
 
@@ -95,8 +87,12 @@ async fn bookings_sent_at_once_store_exactly_the_windows_capacity_on_postgres() 
 async fn past_closed_far_and_unknown_windows_are_refused_with_their_message_and_nothing_is_stored() {
     // Today's 01:00 window closed at midnight whatever the time now; tomorrow is closed.
     let closed = day(1).to_string();
-    let env = [("LAUNDRY_PICKUP_WINDOWS", "01:00-02:00,19:00-20:00"), ("LAUNDRY_CLOSED_DATES", closed.as_str())];
-    let app = app_with(Backend::Sqlite, &env).await.unwrap();
+    let app = TestApp::builder()
+        .set("LAUNDRY_PICKUP_WINDOWS", "01:00-02:00,19:00-20:00")
+        .set("LAUNDRY_CLOSED_DATES", closed.as_str())
+        .retries(quick_retries())
+        .start()
+        .await;
     let cases = [
         (
             format!("{}T01:00", today()),
@@ -130,7 +126,7 @@ async fn past_closed_far_and_unknown_windows_are_refused_with_their_message_and_
 
 #[actix_web::test]
 async fn slots_answer_each_window_with_the_places_left_after_bookings_and_cancellations() {
-    let app = app_with(Backend::Sqlite, &[("LAUNDRY_WINDOW_CAPACITY", "3")]).await.unwrap();
+    let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "3").retries(quick_retries()).start().await;
     let date = day(2).to_string();
     let placed: Value =
         app.post_json("/api/orders", &order(1, Some(format!("{date}T20:00"))), &[]).await.json().await.unwrap();
@@ -156,7 +152,7 @@ async fn slots_answer_each_window_with_the_places_left_after_bookings_and_cancel
 
 #[actix_web::test]
 async fn days_outside_the_bookable_ones_answer_their_windows_closed_with_the_reason() {
-    let app = app_with(Backend::Sqlite, &[]).await.unwrap();
+    let app = TestApp::builder().retries(quick_retries()).start().await;
 
     let far = slots(&app, &day(30).to_string()).await;
     let past = slots(&app, &day(-1).to_string()).await;
@@ -174,7 +170,7 @@ async fn days_outside_the_bookable_ones_answer_their_windows_closed_with_the_rea
 
 #[actix_web::test]
 async fn a_missing_or_unreadable_date_is_a_400_that_says_how_to_write_it() {
-    let app = app_with(Backend::Sqlite, &[]).await.unwrap();
+    let app = TestApp::builder().retries(quick_retries()).start().await;
 
     for query in [
         "",
@@ -204,7 +200,7 @@ fn selected_pickup(html: &str) -> Option<String> {
 
 #[actix_web::test]
 async fn a_plain_form_post_books_its_window_and_the_confirmation_shows_it_waiting_for_confirmation() {
-    let app = app_with(Backend::Sqlite, &[]).await.unwrap();
+    let app = TestApp::builder().retries(quick_retries()).start().await;
     let pickup = format!("{}T20:00", day(2));
     let fields = [
         ("customerName", "Brian Otieno"),
@@ -249,7 +245,7 @@ async fn a_plain_form_post_books_its_window_and_the_confirmation_shows_it_waitin
 
 #[actix_web::test]
 async fn only_the_browser_that_placed_an_order_through_the_api_is_shown_the_link_to_its_page() {
-    let app = app_with(Backend::Sqlite, &[]).await.unwrap();
+    let app = TestApp::builder().retries(quick_retries()).start().await;
     let first = app.post_json("/api/orders", &order(1, None), &[]).await;
     let earlier = crate::helpers::set_cookie(&first, "laundry_placed").unwrap();
     let first: Value = first.json().await.unwrap();
@@ -278,7 +274,7 @@ async fn only_the_browser_that_placed_an_order_through_the_api_is_shown_the_link
 
 #[actix_web::test]
 async fn a_plain_form_post_into_a_full_window_comes_back_with_the_message_beside_the_pickup_field() {
-    let app = app_with(Backend::Sqlite, &[("LAUNDRY_WINDOW_CAPACITY", "1")]).await.unwrap();
+    let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "1").retries(quick_retries()).start().await;
     let pickup = format!("{}T19:00", day(2));
     assert_eq!(app.post_json("/api/orders", &order(1, Some(pickup.clone())), &[]).await.status(), 201);
     let fields = [
@@ -307,7 +303,7 @@ async fn a_plain_form_post_into_a_full_window_comes_back_with_the_message_beside
 
 #[actix_web::test]
 async fn the_order_form_is_kept_in_memory_until_a_booking_changes_its_windows() {
-    let app = app_with(Backend::Sqlite, &[("LAUNDRY_WINDOW_CAPACITY", "5")]).await.unwrap();
+    let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "5").retries(quick_retries()).start().await;
     let first = app.get("/order").await.text().await.unwrap();
     let renders = app.renders();
     let chosen = selected_pickup(&first).expect("the first open window is chosen");
@@ -435,7 +431,7 @@ async fn windows_and_days_are_nairobis_whatever_the_servers_time_zone() {
 /// the runs, as the customer's own cancellation does; moving it past pickup closes its pickup stop.
 #[actix_web::test]
 async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
-    let app = app_with(Backend::Sqlite, &[("LAUNDRY_WINDOW_CAPACITY", "1")]).await.unwrap();
+    let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "1").retries(quick_retries()).start().await;
     app.create_staff("owner@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("owner@example.com", "Tumbo-Ngoma-47-Kazi").await;
     let pickup = format!("{}T19:00", day(2));

@@ -9,7 +9,7 @@ use crate::sms_mock::MockAt;
 use diesel::prelude::*;
 use laundry::db::schema::orders;
 use laundry::domain::{MessageKind, OutboxStatus, StaffRole};
-use laundry::models::outbox::OptOut;
+use laundry::models::outbox::{OptOut, OutboxMessage};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -224,8 +224,9 @@ async fn an_answer_writes_one_text_to_the_number_and_bad_answers_are_refused(bac
     assert_eq!(written[0].sms_text().as_deref(), Some(words));
     let sent = mock.wait_for(1, std::time::Duration::from_secs(15)).await;
     assert_eq!(mock.texts_to(ASKER), [words.to_owned()], "{sent:#?}");
-    let after = texts(&app).into_iter().find(|row| row.kind == MessageKind::SmsAnswer).unwrap();
-    assert_eq!(after.status, OutboxStatus::Sent);
+    // The worker records the answer sent just after the API took it.
+    let is_sent = |row: &OutboxMessage| row.kind == MessageKind::SmsAnswer && row.status == OutboxStatus::Sent;
+    crate::helpers::until("the answer marked sent", || texts(&app).into_iter().find(is_sent)).await;
     assert!(replies(&app).is_empty(), "the automatic reply is still not written");
 
     // A number that opted out is not answered by text.

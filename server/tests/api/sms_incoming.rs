@@ -2,7 +2,7 @@
 //! `/hooks/sms/incoming/{secret}`, against a mock Africa's Talking on loopback; and the home page,
 //! which names the letter and the number only when texts are answered.
 
-use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env, spawn_app_with_env};
+use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
 use crate::sms::{place, texting_app, texts};
 use crate::sms_mock::MockAt;
 use laundry::domain::{MessageKind, OrderSource, OrderStatus};
@@ -93,7 +93,7 @@ async fn the_letter_from_a_known_phone_books_one_pickup_however_often_the_callba
 
     // The reply reaches Africa's Talking once.
     let sent = mock.wait_for(2, Duration::from_secs(15)).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.deliver_outbox().await;
     let to_phone: Vec<_> = mock.texts_to(PHONE).into_iter().filter(|text| text.contains("pickup booked")).collect();
     assert_eq!(to_phone, [reply], "{sent:#?}");
 }
@@ -230,7 +230,7 @@ async fn the_home_page_names_the_letter_and_the_number_only_when_texts_are_answe
     let mock = MockAt::start().await;
     let mut env = sms_env(&mock.url);
     env.push(("LAUNDRY_SMS_PICKUP_LETTER", "u".to_owned()));
-    let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
+    let app = TestApp::builder().env(&env).retries(quick_retries()).start().await;
     let home = app.get("/").await.text().await.unwrap();
     assert!(home.contains(PROMISE), "the spec's line, exactly");
     assert!(home.contains("Text U to 22384"), "the letter and the number");
@@ -238,7 +238,7 @@ async fn the_home_page_names_the_letter_and_the_number_only_when_texts_are_answe
     // Without a short code (or without the callback's secret) nobody answers the letter.
     for missing in ["AT_SHORTCODE", "LAUNDRY_SMS_HOOK_SECRET"] {
         let env: Vec<_> = sms_env(&mock.url).into_iter().filter(|(name, _)| *name != missing).collect();
-        let app = spawn_app_with_env(Backend::Sqlite, &env, quick_retries()).await.unwrap();
+        let app = TestApp::builder().env(&env).retries(quick_retries()).start().await;
         let home = app.get("/").await.text().await.unwrap();
         assert!(!home.contains("texting a single letter") && !home.contains("22384"), "without {missing}");
         assert!(home.contains(ETA_PROMISE), "texts are still sent without {missing}");
@@ -251,12 +251,12 @@ const LINK_PROMISE: &str = "A link to track the valet and the order is sent.";
 #[actix_web::test]
 async fn the_home_page_promises_the_texts_only_when_they_are_sent() {
     let mock = MockAt::start().await;
-    let app = spawn_app_with_env(Backend::Sqlite, &sms_env(&mock.url), quick_retries()).await.unwrap();
+    let app = TestApp::builder().env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     let home = app.get("/").await.text().await.unwrap();
     assert!(home.contains(ETA_PROMISE) && home.contains(LINK_PROMISE), "the spec's lines, exactly");
 
     // Without Africa's Talking the texts wait in the outbox: the page does not promise them.
-    let app = crate::helpers::spawn_app_on(Backend::Sqlite).await.unwrap();
+    let app = TestApp::builder().start().await;
     let home = app.get("/").await.text().await.unwrap();
     assert!(!home.contains(ETA_PROMISE) && !home.contains(LINK_PROMISE) && !home.contains("texting a single letter"));
     assert!(home.contains("between 7pm and 10pm"), "{home}");

@@ -4,7 +4,7 @@
 //! customer stops texts to their number from the order's page; staff switch a kind of text off.
 
 use crate::helpers::valet_post;
-use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env, spawn_app_with_env};
+use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env};
 use crate::sms::{place, texting_app, texts, until_texts};
 use crate::sms_mock::{AtReply, MockAt};
 use diesel::prelude::*;
@@ -170,7 +170,7 @@ async fn a_payment_texts_once_and_a_refused_or_silent_change_texts_nothing(backe
     // E-mail with the status template, towards a port nobody listens on: e-mails are written and wait.
     let mut env = sms_env(&mock.url);
     env.extend(mail_env("http://127.0.0.1:9", true));
-    let Some(app) = spawn_app_with_env(backend, &env, quick_retries()).await else { return };
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     let (session, _) = owner(&app).await;
     let first = place_with_email(&app).await;
     let second = place_with_email(&app).await;

@@ -3,7 +3,7 @@
 
 mod timeline;
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::TestApp;
 use crate::on_both_backends;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -199,7 +199,7 @@ impl std::io::Write for LogSink {
 #[actix_web::test]
 async fn no_log_line_holds_a_phone_number_that_was_looked_up() {
     let logs = captured_logs();
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     place(&app, "0712 999 888").await;
 
     assert_eq!(post_look_up(&app, "phone", "0712 999 888").await.status(), 200);

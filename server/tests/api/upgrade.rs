@@ -8,7 +8,7 @@
 //!
 //! When a release ships, its rows can be added as a fixture of their own beside this one.
 
-use crate::helpers::migrate_before;
+use crate::helpers::{TestApp, migrate_before};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
@@ -125,7 +125,7 @@ fn assert_kept_totals_equal_a_recount(database: &Database) {
 
 /// A server on the upgraded database answers each order's page, and is ready.
 async fn assert_served(url: String) {
-    let app = crate::helpers::spawn_app_on_url(url, &[]).await;
+    let app = TestApp::builder().database_url(url).start().await;
     assert_eq!(app.get("/readyz").await.status(), 200);
     for (reference, token) in ORDERS {
         let page = app.get(&format!("/t/{token}")).await;

@@ -3,7 +3,7 @@
 //! its receipt); each carries the provider's number and opens in a new tab.
 
 use crate::admin_dashboard::{order_id, order_with, post, staff, stored};
-use crate::helpers::spawn_app;
+use crate::helpers::TestApp;
 use serde_json::json;
 
 /// The chat link about order `id`, as the pages render it.
@@ -15,7 +15,7 @@ fn about_order(id: &str) -> String {
 
 #[actix_web::test]
 async fn the_pages_of_one_order_start_the_chat_with_its_order_id() {
-    let app = spawn_app().await;
+    let app = TestApp::builder().start().await;
     let session = staff(&app).await;
     let placed = order_with(
         &app,

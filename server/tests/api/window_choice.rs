@@ -3,7 +3,7 @@
 //! all stored while later windows have room, none over its capacity; texted pickup letters racing
 //! web orders are all answered, never with a 500.
 
-use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env, spawn_app_with_env, spawn_sibling};
+use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
 use crate::sms_mock::MockAt;
 use laundry::domain::{OrderReference, OrderStatus};
 use laundry::models::incoming_text::IncomingText;
@@ -23,10 +23,10 @@ fn without_pickup(n: u32) -> Value {
 
 /// The app, and on PostgreSQL a second instance on its database.
 async fn instances(backend: Backend, env: &[(&'static str, String)]) -> Option<Vec<TestApp>> {
-    let app = spawn_app_with_env(backend, env, quick_retries()).await?;
+    let app = TestApp::builder().on(backend).env(env).retries(quick_retries()).start().await;
     let mut all = Vec::new();
     if backend == Backend::Postgres {
-        all.push(spawn_sibling(&app, env, quick_retries()).await);
+        all.push(app.sibling().env(env).retries(quick_retries()).start().await);
     }
     all.insert(0, app);
     Some(all)
