@@ -62,10 +62,17 @@ check-v8: ## Type-check the renderer on deno_core's V8 backend (not built or run
 # built. (Outside them, `cargo test` builds without it: the workspace's crates once more.)
 test bench-check: export RUSTC_WORKSPACE_WRAPPER := $(CURDIR)/scripts/rustc-with-clippy
 
+# The API tests run eight at a time: each mostly waits for its server, its database and the
+# fakes of the providers (the process used a quarter of the machine with libtest's default of one
+# per core; docs/testing.md). The unit and renderer tests keep the default.
+API_TEST_THREADS ?= 8
+
 test-rust: frontend ## The Rust unit and integration tests
 	cargo test --workspace --no-run
 	cargo bench --profile test --features ssr-runtime/default -p laundry --no-run
-	cargo test --workspace
+	cargo test --workspace --lib
+	cargo test --workspace --test renderer
+	cargo test --workspace --test api -- --test-threads=$(API_TEST_THREADS)
 
 test-frontend: deps ## The frontend unit tests
 	cd $(FRONTEND) && node scripts/unit-tests.mjs

@@ -281,8 +281,9 @@ async fn shared_renderer(settings: &Settings) -> std::sync::Arc<ssr_runtime::Ren
     started.await.unwrap()
 }
 
-/// Starts the real server in demo mode (`laundry serve --demo`) on a fresh SQLite database, with
-
+/// Starts the real server as the tests run it: on a free port of loopback, two workers, its own
+/// photo folder, limits far above what one test's requests reach, the jobs polling every 50 ms,
+/// the late stops' look off, pages rendered when asked.
 async fn launch(
     frontend_dir: &Path,
     render_timeout_ms: u64,
