@@ -19,7 +19,7 @@ frontend: deps ## Build the frontend bundles into frontend/dist
 	cd $(FRONTEND) && node build.mjs
 
 generate: ## Regenerate frontend/src/lib/generated (TypeScript types of the Rust views)
-	UPDATE_GENERATED=1 cargo test -p laundry --lib views::tests
+	UPDATE_GENERATED=1 cargo test --workspace --lib views::tests
 
 build: frontend ## Build the frontend and target/release/laundry
 	cargo build --release -p laundry

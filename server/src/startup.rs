@@ -332,6 +332,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/t/{token}/texts", web::post().to(order_page::choose_texts))
         .route("/t/{token}/pay", web::post().to(order_page::ask_prompt_again))
         .route("/t/{token}/credit", web::post().to(order_page::keep_as_credit))
+        .route("/t/{token}/use-credit", web::post().to(order_page::use_credit))
         .route("/t/{token}/reclean", web::post().to(order_page::ask_reclean))
         .route("/t/{token}/claims", web::post().to(order_page::report_claim))
         .route("/t/{token}/photos/{id}", web::get().to(order_page::show_photo))

@@ -9,7 +9,7 @@ import { PaymentCard } from "../components/PaymentCard";
 import { GarmentsCard } from "../components/GarmentsCard";
 import { RecleanCard, RecleanOfNote } from "../components/RecleanCard";
 import { TrackedOrderCard } from "../components/TrackedOrderCard";
-import { orderMessage, telHref, whatsappHref } from "../lib/format";
+import { formatKsh, orderMessage, telHref, whatsappHref } from "../lib/format";
 import type { ChangeForm } from "../lib/generated/ChangeForm";
 import type { CustomerPayment } from "../lib/generated/CustomerPayment";
 import type { OrderStatusProps as OwnProps } from "../lib/generated/OrderStatusProps";
@@ -218,6 +218,34 @@ function TextsForm({ props }: { props: OrderStatusProps }) {
   );
 }
 
+/**
+ * The phone's store credit, offered when the page was opened from the link texted to that phone
+ * (its key goes with the form); after a refusal, its reason.
+ */
+function UseCreditForm({ props }: { props: OrderStatusProps }) {
+  const offer = props.creditOffer;
+  if (!offer) {
+    if (props.problem?.form !== "usecredit") return null;
+    return (
+      <div className="card">
+        <h2>Your store credit</h2>
+        <Problem props={props} form="usecredit" />
+      </div>
+    );
+  }
+  return (
+    <form className="card form" method="post" action={`/t/${props.token}/use-credit`}>
+      <h2>Your store credit</h2>
+      <Problem props={props} form="usecredit" />
+      <p>{`This phone number holds ${formatKsh(offer.held)} of store credit. It can pay ${formatKsh(offer.amount)} of this order.`}</p>
+      <input type="hidden" name="key" value={offer.key} />
+      <button className="button button--primary" type="submit">
+        {`Use ${formatKsh(offer.amount)} of my credit`}
+      </button>
+    </form>
+  );
+}
+
 /** The order's page. */
 export default function OrderStatusPage(props: OrderStatusProps) {
   const orderPath = `/t/${props.token}`;
@@ -258,6 +286,7 @@ export default function OrderStatusPage(props: OrderStatusProps) {
               </p>
             )}
           </div>
+          <UseCreditForm props={props} />
           <RecleanCard section={props.reclean} token={props.token} phone={props.business.phone} />
           <GarmentsCard garments={props.garments} token={props.token} />
           <DeliveryForm props={props} />

@@ -229,7 +229,11 @@ test.describe("without JavaScript", () => {
     await card.getByRole("button", { name: "Keep KSh 400 as credit for my next order" }).click();
 
     await expect(page).toHaveURL(/\?done=credit$/);
-    await expect(page.getByText("Done: the money is kept as credit, and your next order uses it.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "Done: the money is kept as store credit for this phone number. The text of your next order has the link that uses it.",
+      ),
+    ).toBeVisible();
     await expect(card.locator(".payment-state__balance")).toHaveText("Paid KSh 1,600");
     await expect(card.locator(".payment-list li", { hasText: "Kept as store credit" })).toContainText("−KSh 400");
     await expect(card.getByRole("button", { name: /as credit/ })).toHaveCount(0);

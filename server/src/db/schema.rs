@@ -30,6 +30,7 @@ diesel::table! {
         estimate_amount -> Integer,
         source -> Text,
         cancel_reason -> Nullable<Text>,
+        credit_key_hash -> Nullable<Text>,
     }
 }
 

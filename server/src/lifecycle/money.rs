@@ -294,13 +294,24 @@ pub fn keep_as_credit(
     refund(connection, order_id, Method::Credit, amount, None, "", by, now)
 }
 
-/// Pays what the order owes from the store credit its phone number holds, as far as it goes,
-/// inside the caller's transaction (which holds the phone number's lock when orders are placed).
-/// Returns what was used.
-pub fn use_credit(connection: &mut DbConnection, order: &Order, now: PrimitiveDateTime) -> QueryResult<i64> {
+/// What the store credit of the order's phone number would pay of it now: none on a cancelled
+/// order.
+pub fn credit_usable(connection: &mut DbConnection, order: &Order) -> QueryResult<i64> {
+    if order.status == OrderStatus::Cancelled {
+        return Ok(0);
+    }
     let held = Entry::credit_of(connection, &order.phone)?;
     let owed = Entry::balance(connection, &order.id)?.to_pay();
-    let used = held.min(owed);
+    Ok(held.min(owed).max(0))
+}
+
+/// Pays what the order owes from the store credit its phone number holds, as far as it goes,
+/// inside the caller's transaction, which holds the phone number's lock (two orders never spend
+/// it twice). Only where the phone's owner asks for it (a staff member's phone booking, a text
+/// from the phone, the link texted to the phone: [`use_credit_from_link`]); never because a
+/// number was typed. Returns what was used.
+pub fn use_credit(connection: &mut DbConnection, order: &Order, now: PrimitiveDateTime) -> QueryResult<i64> {
+    let used = credit_usable(connection, order)?;
     if used > 0 {
         let amount = i32::try_from(used).unwrap_or(i32::MAX);
         let entry = NewEntry {
@@ -309,7 +320,37 @@ pub fn use_credit(connection: &mut DbConnection, order: &Order, now: PrimitiveDa
         };
         Entry::add(connection, &order.id, &entry, now)?;
     }
-    Ok(used.max(0))
+    Ok(used)
+}
+
+/// Why store credit was not used from the link texted to the order's phone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreditRefusal {
+    /// The key is not the one texted to the phone (or the order has none).
+    NotTheTextedLink,
+    /// The phone holds no credit now, or the order has nothing left to pay.
+    NothingToUse,
+}
+
+/// Pays the order from its phone's store credit because the customer opened the link texted to
+/// that phone (its `key`), under the phone number's lock, then the order's. Returns what was used.
+pub fn use_credit_from_link(
+    connection: &mut DbConnection,
+    order_id: &str,
+    key: &str,
+    now: PrimitiveDateTime,
+) -> QueryResult<Result<i64, CreditRefusal>> {
+    let Some(order) = Order::find(connection, order_id)? else { return Ok(Err(CreditRefusal::NotTheTextedLink)) };
+    if !Order::credit_key_matches(connection, &order.id, key)? {
+        return Ok(Err(CreditRefusal::NotTheTextedLink));
+    }
+    crate::models::lock_phone(connection, &order.phone)?;
+    Order::lock(connection, &order.id)?;
+    let Some(order) = Order::find(connection, order_id)? else { return Ok(Err(CreditRefusal::NotTheTextedLink)) };
+    match use_credit(connection, &order, now)? {
+        0 => Ok(Err(CreditRefusal::NothingToUse)),
+        used => Ok(Ok(used)),
+    }
 }
 
 /// A discount staff give (owner or staff), with its reason: at most what the order costs now.

@@ -16,7 +16,7 @@ use crate::models::outbox::OutboxMessage;
 use crate::models::stop::{BookError, Stop};
 use crate::models::{implicit_keys, lock_phone};
 use crate::notify::email;
-use crate::notify::texts::Texts;
+use crate::notify::texts::{CreditNote, Texts};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use time::PrimitiveDateTime;
@@ -225,8 +225,8 @@ fn place_within(
         Stop::confirm(connection, &id, by, now)?;
     }
     Order::insert_lines(connection, &id, &lines)?;
-    // Its ledger: the lines charged, then what store credit the phone number holds (under the
-    // phone number's lock, taken above: two orders placed at once do not spend it twice).
+    // Its ledger: the lines charged, then (below) what store credit the phone number holds pays
+    // (under the phone number's lock, taken above: two orders placed at once do not spend it twice).
     money::charge_booking(connection, &id, &lines, now)?;
     // The first entry of the history says who took the order: a staff member, or nobody (the
     // customer placed it).
@@ -239,11 +239,24 @@ fn place_within(
         ))
         .execute(connection)?;
     let stored = orders::table.find(&id).select(Order::as_select()).first(connection)?;
-    let credit_used = money::use_credit(connection, &stored, now)?;
-    // The text says what the phone's store credit paid, and what is left.
-    let credit = match credit_used {
-        0 => None,
-        used => Some((used, Entry::balance(connection, &id)?.to_pay())),
+    // The phone's store credit pays at once only where the phone's owner is the one asking: a
+    // staff member on a phone booking, or a text from the phone. A web order names a number anyone
+    // could type: its text, which goes to that phone, carries the link that uses the credit.
+    let owner_asks = terms.staff.is_some() || terms.source == OrderSource::Sms;
+    let credit = if owner_asks {
+        match money::use_credit(connection, &stored, now)? {
+            0 => None,
+            used => Some(CreditNote::Used { used, left: Entry::balance(connection, &id)?.to_pay() }),
+        }
+    } else {
+        match money::credit_usable(connection, &stored)? {
+            0 => None,
+            amount => {
+                let key = link_token();
+                Order::set_credit_key(connection, &id, &key)?;
+                Some(CreditNote::Offered { amount, key })
+            }
+        }
     };
     let base_url = &terms.texts.base_url;
     let visit = (pickup, terms.schedule.delivery_for(pickup, stored.rush));
@@ -255,7 +268,7 @@ fn place_within(
         let confirmed = terms.staff.is_some_and(|staff| staff.confirm_slot);
         let text = match terms.pricing {
             Pricing::FreeReclean { of } => terms.texts.reclean_booked(&stored, of, pickup),
-            Pricing::Catalogue => terms.texts.order_received(&stored, Some(pickup), confirmed, credit),
+            Pricing::Catalogue => terms.texts.order_received(&stored, Some(pickup), confirmed, credit.as_ref()),
         };
         let sms = OutboxMessage::sms(MessageKind::SmsOrderReceived, Some(&id), &stored.phone, &text, None, now);
         OutboxMessage::enqueue_sms(connection, &sms, &terms.texts.limits)?;

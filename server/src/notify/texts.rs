@@ -11,6 +11,25 @@ use crate::domain::{Balance, PaymentMethod, Settlement, SmsLimits, StopKind};
 use crate::models::order::Order;
 use crate::sms::gsm::fit;
 
+/// What an order-received text says of the phone's store credit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CreditNote {
+    /// The credit paid part or all of it (a phone booking, a texted order).
+    Used {
+        /// KSh the credit paid.
+        used: i64,
+        /// KSh still to pay.
+        left: i64,
+    },
+    /// The credit could pay part or all of it, from the link in the text.
+    Offered {
+        /// KSh the credit would pay now.
+        amount: i64,
+        /// The key the link carries (`?credit=`), kept only as its hash.
+        key: String,
+    },
+}
+
 /// What every text needs from the configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Texts {
@@ -68,24 +87,32 @@ impl Texts {
 
     /// The order is in; its pickup is confirmed when staff took it with the caller and agreed the
     /// window there and then.
-    /// `credit`: the store credit the order was paid with when placed, and what is left to pay.
+    /// `credit`: what the phone's store credit paid when the order was placed, or the link that
+    /// lets the phone's owner use it (a web order names a number anyone could type).
     pub fn order_received(
         &self,
         order: &Order,
         pickup: Option<Slot>,
         confirmed: bool,
-        credit: Option<(i64, i64)>,
+        credit: Option<&CreditNote>,
     ) -> String {
         let how = if confirmed { "confirmed" } else { "to be confirmed soon" };
         let when = pickup.map(|slot| format!(" Pickup {}, {how}.", slot.label())).unwrap_or_default();
-        let paid = match credit {
-            Some((used, 0)) => format!(" Paid from your credit: KSh {}.", shillings(used)),
-            Some((used, left)) => {
-                format!(" KSh {} of your credit used, KSh {} left to pay.", shillings(used), shillings(left))
+        let (paid, link) = match credit {
+            Some(CreditNote::Used { used, left: 0 }) => {
+                (format!(" Paid from your credit: KSh {}.", shillings(*used)), self.link(order))
             }
-            None => String::new(),
+            Some(CreditNote::Used { used, left }) => (
+                format!(" KSh {} of your credit used, KSh {} left to pay.", shillings(*used), shillings(*left)),
+                self.link(order),
+            ),
+            Some(CreditNote::Offered { amount, key }) => (
+                format!(" Your credit can pay KSh {} of it: open the link to use it.", shillings(*amount)),
+                format!("{}?credit={key}", self.link(order)),
+            ),
+            None => (String::new(), self.link(order)),
         };
-        format!("{}: order {} received.{when}{paid} Track it: {}", self.shop, order.reference, self.link(order))
+        format!("{}: order {} received.{when}{paid} Track it: {link}", self.shop, order.reference)
     }
 
     /// A free re-clean of order `of` is booked, as order `order`.
@@ -494,8 +521,23 @@ mod tests {
             ("picked up and paid at the door", prompting.picked_up(&pay_now, &paid, Some("QKH94M1Z11"))),
             ("order received", texts.order_received(&order, Some(slot), false, None)),
             ("order received, slot confirmed", texts.order_received(&order, Some(slot), true, None)),
-            ("order received, part credit", texts.order_received(&order, Some(slot), true, Some((99_999, 23_450)))),
-            ("order received, credit", texts.order_received(&order, Some(slot), true, Some((123_450, 0)))),
+            (
+                "order received, part credit",
+                texts.order_received(&order, Some(slot), true, Some(&CreditNote::Used { used: 99_999, left: 23_450 })),
+            ),
+            (
+                "order received, credit",
+                texts.order_received(&order, Some(slot), true, Some(&CreditNote::Used { used: 123_450, left: 0 })),
+            ),
+            (
+                "order received, credit offered",
+                texts.order_received(
+                    &order,
+                    Some(slot),
+                    false,
+                    Some(&CreditNote::Offered { amount: 123_450, key: "k7mx2qpd0a1b2c3d".to_owned() }),
+                ),
+            ),
             ("re-clean booked", texts.reclean_booked(&order, "ZX98YW76", slot)),
             ("slot confirmed", texts.slot_confirmed(&order, slot, true)),
             ("eta", texts.eta(&order, eta)),

@@ -91,6 +91,8 @@ pub enum ChangeForm {
     Delivery,
     /// Keeping money owed back as credit for the next order.
     Credit,
+    /// Using the phone's store credit from the link texted to it.
+    UseCredit,
 }
 
 /// Why a change was refused, shown next to its form.
@@ -138,6 +140,21 @@ pub struct OrderStatusProps {
     /// The items taken in with their photos, and the customer's reports of missing or damaged
     /// items.
     pub garments: crate::views::garments::CustomerGarments,
+    /// The phone's store credit this order could use, when the page was opened from the link
+    /// texted to that phone.
+    pub credit_offer: Option<CreditOffer>,
     /// The HTTP status the page answers with.
     pub status: u16,
+}
+
+/// Store credit offered on the order's page opened from the link texted to its phone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditOffer {
+    /// KSh the phone number holds.
+    pub held: i64,
+    /// KSh of it this order would use (what it owes, at most).
+    pub amount: i64,
+    /// The link's key, which the form sends on.
+    pub key: String,
 }

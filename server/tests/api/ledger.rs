@@ -5,7 +5,7 @@
 //! refund it; a valet's cash-up counts the cash of the day's deliveries; and takings count each
 //! shilling once.
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, SignedIn, TestApp, money, valet_post};
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, SignedIn, TestApp, money, use_texted_credit, valet_post};
 use crate::mpesa::{PHONE, WAIT, order, paying_app, place, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_staff::{put_in_run, valet};
 use crate::sms_steps::{OWNER, api_post, owner};
@@ -182,14 +182,16 @@ async fn money_paid_beyond_the_bill_becomes_credit_that_the_next_order_uses(back
     assert_eq!(back, format!("/t/{token}?refused=nothing-owed-back"));
     assert!(app.get(&back).await.text().await.unwrap().contains("Nothing is owed back on this order."));
 
-    // The next order of the phone number is paid by it; the one after uses what is left.
-    let second = place(&app, "0712 345 678", "pay-now").await;
+    // The next order of the phone number is paid by it, from the link texted to the phone (issue
+    // 50: typing the number spends nothing); the one after uses what is left.
+    let second = place(&app, "0712 345 678", "pay-delivery").await;
+    assert_eq!(money(&app, &second).0.received(), 0, "not before the phone's owner asks");
+    assert_eq!(use_texted_credit(&app, &second).await.status(), 303);
     let (balance, entries) = money(&app, &second);
     assert_eq!((balance.settlement(), balance.received()), (Settlement::Paid, 450));
     assert_eq!(entries.last().unwrap().method, Some(Method::Credit));
-    let placed = order(&app, &second);
-    assert!(app.with_db(|c| MpesaPrompt::latest(c, &placed.id).unwrap()).is_none(), "nothing to ask the phone for");
     let third = place(&app, PHONE, "pay-delivery").await;
+    assert_eq!(use_texted_credit(&app, &third).await.status(), 303);
     let (balance, _) = money(&app, &third);
     assert_eq!((balance.received(), balance.to_pay()), (100, 350));
     assert_eq!(app.with_db(|c| Entry::credit_of(c, PHONE).unwrap()), 0);

@@ -530,5 +530,8 @@ async fn one_order_id_everywhere_on_sqlite() {
 
 #[actix_web::test]
 async fn one_order_id_everywhere_on_postgres() {
+    if crate::helpers::postgres_skipped() {
+        return;
+    }
     one_order_id_is_shown_tracked_emailed_and_listed(Backend::Postgres).await;
 }

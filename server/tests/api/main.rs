@@ -9,6 +9,7 @@ mod admin_slots;
 mod assets;
 mod backups;
 mod contacts;
+mod credit_link;
 mod credit_sequences;
 mod dashboard_totals;
 mod demo;

@@ -5,7 +5,7 @@
 //! still holds that day, and one submitted twice is recorded once; a cancellation and a payment in
 //! either order (or at once) give the cancellation's text the same words.
 
-use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, stopped_clock};
+use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, stopped_clock, use_texted_credit};
 use crate::mpesa::place;
 use laundry::domain::{EntryKind, Method, StaffRole};
 use laundry::models::ledger::{Entry, Handover};
@@ -66,8 +66,9 @@ async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(back
     assert_eq!(paid.status(), 200);
     assert_eq!(post(&app, &owner, &path(&first, "credit"), json!({})).await.status(), 200);
     let kept = newest_entry(&app, &first);
-    // The phone's next order is paid from the KSh 400.
+    // The phone's next order is paid from the KSh 400 (from the link texted to the phone).
     let second = place(&app, PHONE, "pay-delivery").await;
+    assert_eq!(use_texted_credit(&app, &second).await.status(), 303);
     let used = newest_entry(&app, &second);
     assert_eq!(money(&app, &second).0.received(), 400);
 

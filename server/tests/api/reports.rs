@@ -4,7 +4,7 @@
 //! day, the orders and kilos, what is owed after delivery by age, the Reports tab and the ledger's
 //! CSV export all give the exact figures.
 
-use crate::helpers::{Backend, TestApp, quick_retries, set_status, stopped_clock};
+use crate::helpers::{Backend, TestApp, quick_retries, set_status, stopped_clock, use_texted_credit};
 use laundry::domain::{Method, OrderStatus, StaffRole};
 use laundry::lifecycle::payment::{StaffPayment, record_payment};
 use laundry::models::reports::{DayMoney, DayOrders, money_by_day, orders_by_day, owing_after_delivery};
@@ -537,14 +537,15 @@ async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backe
 
     // The customer's next order is paid from the credit: not money received.
     clock.set(datetime!(2026-11-03 11:00 +3));
-    let (next, _) = place("0712345678", 3).await; // 450, 400 of it from the credit
+    let (next, next_ref) = place("0712345678", 3).await; // 450, 400 of it from the credit
     let received: Vec<String> = app
         .with_db(|c| laundry::models::outbox::OutboxMessage::all(c).unwrap())
         .into_iter()
         .filter(|m| m.kind == laundry::domain::MessageKind::SmsOrderReceived && m.order_id.as_deref() == Some(&next))
         .filter_map(|m| m.sms_text())
         .collect();
-    assert!(received[0].contains("KSh 400 of your credit used, KSh 50 left to pay."), "{received:?}");
+    assert!(received[0].contains("Your credit can pay KSh 400 of it: open the link to use it."), "{received:?}");
+    assert_eq!(use_texted_credit(&app, &next_ref).await.status(), 303);
     let (_, html) = get(&app, &owner, "/admin?tab=reports&period=custom&from=2026-11-03&to=2026-11-03".into()).await;
     for text in [
         "Money in: KSh 0",

@@ -3,4 +3,4 @@
 /**
  * Which of the page's forms a message belongs to.
  */
-export type ChangeForm = "reschedule" | "cancel" | "texts" | "pay" | "delivery" | "credit";
+export type ChangeForm = "reschedule" | "cancel" | "texts" | "pay" | "delivery" | "credit" | "usecredit";

@@ -124,6 +124,25 @@ impl Order {
         orders::table.filter(orders::link_token.eq(token)).select(Order::as_select()).first(connection).optional()
     }
 
+    /// Keeps the hash of `key`, the key of the link texted to the order's phone that lets its
+    /// owner use the phone's store credit on the order (`/t/{token}?credit={key}`).
+    pub fn set_credit_key(connection: &mut DbConnection, id: &str, key: &str) -> QueryResult<()> {
+        diesel::update(orders::table.find(id))
+            .set(orders::credit_key_hash.eq(crate::auth::token_hash(key)))
+            .execute(connection)
+            .map(|_| ())
+    }
+
+    /// Whether `key` is the key of the link texted to the order's phone (an order without one has
+    /// no such link).
+    pub fn credit_key_matches(connection: &mut DbConnection, id: &str, key: &str) -> QueryResult<bool> {
+        let kept: Option<Option<String>> =
+            orders::table.find(id).select(orders::credit_key_hash).first(connection).optional()?;
+        Ok(kept
+            .flatten()
+            .is_some_and(|hash| !key.is_empty() && crate::auth::same_secret(&hash, &crate::auth::token_hash(key))))
+    }
+
     /// Locks the order's row to the end of the transaction (PostgreSQL; SQLite writes one
     /// transaction at a time). Every path that changes an order and its stops takes this lock
     /// first, so two of them never wait on each other in opposite orders.

@@ -28,8 +28,7 @@ async fn refused(
     story: String,
     status: u16,
 ) -> HttpResponse {
-    let outcome =
-        Outcome { notice: None, problem: None, refused: None, reclean: None, claim: Some((errors, story)), status };
+    let outcome = Outcome { claim: Some((errors, story)), status, ..Outcome::default() };
     order_page(state, request, token, outcome).await
 }
 

@@ -2,7 +2,8 @@
 //! its messages without typing anything; its plain forms ([`changes`]: `POST /t/{token}/reschedule`,
 //! `POST /t/{token}/cancel` and `POST /t/{token}/texts`, which stops or starts again the text
 //! messages to the order's phone number; [`payment`]: `POST /t/{token}/pay`, the M-PESA prompt sent
-//! again; [`reclean`]: `POST /t/{token}/reclean`, a free re-clean of a delivered order, which
+//! again, `POST /t/{token}/credit`, money owed back kept as store credit, and `POST
+//! /t/{token}/use-credit`, the phone's store credit used from the link texted to it; [`reclean`]: `POST /t/{token}/reclean`, a free re-clean of a delivered order, which
 //! answers 303 to the new re-clean order's page), which work without JavaScript, answer 303 back to
 //! the page with a notice, or show the page again with the reason next to the form; the payment's state as JSON for the page to poll
 //! (`GET /t/{token}/payment`); and the order's [`receipt`] (`GET /t/{token}/receipt`).
@@ -23,7 +24,7 @@ pub use changes::{
     reschedule_pickup,
 };
 pub use claims::{report_claim, show_photo};
-pub use payment::{PayForm, Refused, ask_prompt_again, keep_as_credit, show_payment};
+pub use payment::{CreditForm, PayForm, Refused, ask_prompt_again, keep_as_credit, show_payment, use_credit};
 pub use receipt::{ReceiptQuery, show_receipt};
 pub use reclean::ask_reclean;
 
@@ -40,12 +41,14 @@ const LOAD_FAILED: &str = "loading an order's page failed";
 /// A form sent from another site.
 const CROSS_SITE: &str = "This form can only be sent from the order's own page.";
 
-/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean|credit`, after a change went through;
-/// `?refused=too-soon|…` ([`Refused`]), after a prompt or store credit was refused.
+/// `?done=moved|cancelled|texts-off|texts-on|prompt|reclean|credit|credit-used`, after a change
+/// went through; `?refused=too-soon|…` ([`Refused`]), after a prompt or store credit was refused;
+/// `?credit={key}`, the link texted to the order's phone, which offers the phone's store credit.
 #[derive(Debug, Deserialize)]
 pub struct OrderPageQuery {
     done: Option<String>,
     refused: Option<String>,
+    credit: Option<String>,
 }
 
 /// The notice the page shows after a change.
@@ -58,7 +61,10 @@ fn notice(done: Option<&str>) -> Option<&'static str> {
         Some("texts-on") => Some("Done: we will send text messages to this number again."),
         Some("prompt") => Some("We are sending the M-PESA prompt to your phone: check your phone."),
         Some("reclean") => Some("Your free re-clean is booked. We will confirm the pickup time within 30 minutes."),
-        Some("credit") => Some("Done: the money is kept as credit, and your next order uses it."),
+        Some("credit") => Some(
+            "Done: the money is kept as store credit for this phone number. The text of your next order has the link that uses it.",
+        ),
+        Some("credit-used") => Some("Done: your store credit paid this order, as far as it goes."),
         Some("claim") => Some("Thank you: we have your report and will text you what we will do."),
         _ => None,
     }
@@ -72,6 +78,7 @@ fn well_formed(token: &str) -> bool {
 
 /// What the page shows besides the order: after a change, its notice; after a refusal, its reason
 /// (the re-clean form's, with what was entered; a refused prompt's, worded with what is owed).
+#[derive(Default)]
 struct Outcome {
     notice: Option<&'static str>,
     problem: Option<ChangeProblem>,
@@ -79,17 +86,19 @@ struct Outcome {
     reclean: Option<RecleanForm>,
     /// The claim form's errors and what was written, when it was refused.
     claim: Option<(crate::domain::FieldErrors, String)>,
+    /// The key of the link texted to the order's phone, which offers its store credit.
+    credit_key: Option<String>,
     status: u16,
 }
 
 impl Outcome {
     fn problem(form: ChangeForm, message: impl Into<String>, status: u16) -> Self {
         let problem = Some(ChangeProblem { form, message: message.into() });
-        Outcome { notice: None, problem, refused: None, reclean: None, claim: None, status }
+        Outcome { problem, status, ..Outcome::default() }
     }
 
     fn reclean(form: RecleanForm, status: u16) -> Self {
-        Outcome { notice: None, problem: None, refused: None, reclean: Some(form), claim: None, status }
+        Outcome { reclean: Some(form), status, ..Outcome::default() }
     }
 }
 
@@ -100,13 +109,13 @@ pub async fn show_order_page(
     token: web::Path<String>,
     query: web::Query<OrderPageQuery>,
 ) -> HttpResponse {
+    let query = query.into_inner();
     let outcome = Outcome {
         notice: notice(query.done.as_deref()),
-        problem: None,
         refused: query.refused.as_deref().and_then(Refused::parse),
-        reclean: None,
-        claim: None,
+        credit_key: query.credit.filter(|key| well_formed(key)),
         status: 200,
+        ..Outcome::default()
     };
     order_page(&state, &request, &token, outcome).await
 }

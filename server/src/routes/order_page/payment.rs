@@ -10,6 +10,7 @@ use super::{Outcome, back_to_page, not_found, order_page, posted, private, well_
 use crate::clock::stored;
 use crate::db::{DbError, write_transaction};
 use crate::error::ApiError;
+use crate::lifecycle::money::CreditRefusal;
 use crate::models::ledger::Entry;
 use crate::models::mpesa::{AskRefusal, MpesaPrompt};
 use crate::models::order::Order;
@@ -45,10 +46,14 @@ pub enum Refused {
     TooMany,
     /// Keeping as credit, with nothing owed back.
     NothingOwedBack,
+    /// Using store credit from a link that is not the one texted to the order's phone.
+    NotTheTextedLink,
+    /// Using store credit, with none held or nothing left to pay.
+    NoCreditToUse,
 }
 
 impl Refused {
-    const CODES: [(Refused, &'static str); 8] = [
+    const CODES: [(Refused, &'static str); 10] = [
         (Refused::PromptsOff, "prompts-off"),
         (Refused::PhoneLimit, "phone-limit"),
         (Refused::Paid, "paid"),
@@ -57,6 +62,8 @@ impl Refused {
         (Refused::TooSoon, "too-soon"),
         (Refused::TooMany, "too-many"),
         (Refused::NothingOwedBack, "nothing-owed-back"),
+        (Refused::NotTheTextedLink, "not-the-texted-link"),
+        (Refused::NoCreditToUse, "no-credit"),
     ];
 
     /// The refusal named by `?refused=`; none for a code the page does not know.
@@ -97,8 +104,14 @@ impl Refused {
             Refused::TooSoon => AskRefusal::TooSoon.message().to_owned(),
             Refused::TooMany => AskRefusal::TooMany.message().to_owned(),
             Refused::NothingOwedBack => "Nothing is owed back on this order.".to_owned(),
+            Refused::NotTheTextedLink => "Store credit is used only from the link in the text we sent to the order's phone number. Please open that link.".to_owned(),
+            Refused::NoCreditToUse => "There is no store credit this order could use now: the phone number holds none, or nothing is left to pay.".to_owned(),
         };
-        let form = if self == Refused::NothingOwedBack { ChangeForm::Credit } else { ChangeForm::Pay };
+        let form = match self {
+            Refused::NothingOwedBack => ChangeForm::Credit,
+            Refused::NotTheTextedLink | Refused::NoCreditToUse => ChangeForm::UseCredit,
+            _ => ChangeForm::Pay,
+        };
         ChangeProblem { form, message }
     }
 }
@@ -151,6 +164,55 @@ pub async fn keep_as_credit(
             tracing::error!(%error, "keeping money as store credit failed");
             let message = "This could not be saved. Please try again.";
             order_page(&state, &request, &token, Outcome::problem(ChangeForm::Credit, message, 500)).await
+        }
+    }
+}
+
+/// The key of the link texted to the order's phone, which the page's form sends on.
+#[derive(Debug, Default, Deserialize)]
+pub struct CreditForm {
+    #[serde(default)]
+    key: String,
+}
+
+/// POST /t/{token}/use-credit: the phone's store credit pays what the order owes, as far as it
+/// goes, when the form carries the key of the link texted to that phone (who holds the link shown
+/// to whoever placed the order does not hold the phone); then back to the page. Refused, where the
+/// button is, without that key, or when there is no credit to use.
+pub async fn use_credit(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (token, form) = match posted::<CreditForm>(&state, &request, token, &body).await {
+        Ok(posted) => posted,
+        Err(refused) => return refused,
+    };
+    let now = stored(state.settings().clock.now());
+    let page = token.clone();
+    let used = state
+        .db()
+        .run(move |c| {
+            let Some(order) = Order::find_by_link_token(c, &page)? else { return Ok(None) };
+            let key = form.key.trim().to_owned();
+            let used =
+                write_transaction(c, |c| crate::lifecycle::money::use_credit_from_link(c, &order.id, &key, now))?;
+            Ok::<_, DbError>(Some((order.reference, used)))
+        })
+        .await;
+    match used {
+        Ok(Some((reference, Ok(used)))) => {
+            tracing::info!(order_id = %reference, credit_kes = used, "store credit used from the link texted to the phone");
+            back_to_page(&token, "credit-used")
+        }
+        Ok(Some((_, Err(CreditRefusal::NotTheTextedLink)))) => refused_back(&token, Refused::NotTheTextedLink),
+        Ok(Some((_, Err(CreditRefusal::NothingToUse)))) => refused_back(&token, Refused::NoCreditToUse),
+        Ok(None) => not_found(&state, &request).await,
+        Err(error) => {
+            tracing::error!(%error, "using store credit failed");
+            let message = "This could not be saved. Please try again.";
+            order_page(&state, &request, &token, Outcome::problem(ChangeForm::UseCredit, message, 500)).await
         }
     }
 }

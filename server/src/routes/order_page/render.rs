@@ -14,7 +14,7 @@ use crate::models::reclean::Reclean;
 use crate::models::stop::Stop;
 use crate::state::AppState;
 use crate::views::garments::CustomerGarments;
-use crate::views::order_page::{MissedVisit, OrderStatusProps, PickupChoice};
+use crate::views::order_page::{CreditOffer, MissedVisit, OrderStatusProps, PickupChoice};
 use crate::views::pages::ErrorProps;
 use crate::views::payment::CustomerPayment;
 use crate::views::reclean::{RecleanCard, RecleanOf, RecleanSection};
@@ -31,6 +31,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
     let (prompts, clock) = (state.sends_prompts(), state.clock().clone());
     let reclean_days = state.settings().reclean_days;
     let key = token.to_owned();
+    let credit_key = outcome.credit_key.clone();
     let loaded = state
         .db()
         .run(move |c| {
@@ -80,11 +81,24 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
                 reclean.card = Some(RecleanCard::new(&offer, reclean_days, pickup));
             }
             reclean.of = Reclean::links(c, &order.id)?.of.map(|(order, problem)| RecleanOf { order, problem });
+            // Opened from the link texted to the phone: what its store credit would pay.
+            let credit = match credit_key {
+                Some(credit_key) if Order::credit_key_matches(c, &order.id, &credit_key)? => {
+                    match crate::lifecycle::money::credit_usable(c, &order)? {
+                        0 => None,
+                        amount => {
+                            Some(CreditOffer { held: Entry::credit_of(c, &order.phone)?, amount, key: credit_key })
+                        }
+                    }
+                }
+                _ => None,
+            };
             let garments = CustomerGarments::new(&IntakeRecord::load(c, order)?, &key);
-            Ok::<_, DbError>(Some((tracked, refusal, choices, missed, texts_off, payment, receipt, reclean, garments)))
+            let shown = (missed, texts_off, payment, receipt, reclean, garments, credit);
+            Ok::<_, DbError>(Some((tracked, refusal, choices, shown)))
         })
         .await;
-    let (order, refusal, choices, missed, texts_off, payment, receipt, mut reclean, mut garments) = match loaded {
+    let (order, refusal, choices, shown) = match loaded {
         Ok(Some(loaded)) => loaded,
         Ok(None) => return not_found(state, request).await,
         Err(error) => {
@@ -94,6 +108,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
             return private(page.respond_private(request));
         }
     };
+    let (missed, texts_off, payment, receipt, mut reclean, mut garments, credit_offer) = shown;
     reclean.form = outcome.reclean;
     if let Some((errors, story)) = outcome.claim {
         garments.errors = errors;
@@ -119,6 +134,7 @@ pub(super) async fn order_page(state: &AppState, request: &HttpRequest, token: &
         notice: outcome.notice.map(str::to_owned),
         reclean,
         garments,
+        credit_offer,
         status: outcome.status,
     };
     let pages = state.pages();

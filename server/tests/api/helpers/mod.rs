@@ -13,6 +13,15 @@ pub use database::{Backend, empty_postgres, migrate_before, postgres_url};
 /// the pace, the requests would be milliseconds apart).
 pub const ARRIVAL_NOISE: std::time::Duration = std::time::Duration::from_millis(150);
 
+/// True, saying so, when PostgreSQL is not configured for tests: a PostgreSQL test then returns.
+pub fn postgres_skipped() -> bool {
+    let skipped = postgres_url().is_none();
+    if skipped {
+        eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL run of this test is skipped");
+    }
+    skipped
+}
+
 /// Waits until `found` finds something (looking every 20 ms, at most 15 s; then the test fails
 /// saying `what` never happened): for what another task of the server does in its own time.
 pub async fn until<T>(what: &str, mut found: impl FnMut() -> Option<T>) -> T {
@@ -336,4 +345,36 @@ pub fn payments(app: &TestApp, reference: &str) -> Vec<(laundry::domain::Method,
         .filter(|entry| entry.kind == laundry::domain::EntryKind::Payment)
         .filter_map(|entry| Some((entry.method?, entry.amount, entry.reference)))
         .collect()
+}
+
+/// The key of the store-credit link (`?credit=`) in the text written when the order with order ID
+/// `reference` was placed; none when its text offers no credit.
+pub fn texted_credit_key(app: &TestApp, reference: &str) -> Option<String> {
+    use laundry::models::outbox::OutboxMessage;
+    let reference = laundry::domain::OrderReference::parse(reference).unwrap();
+    let order = app.with_db(|c| laundry::models::order::Order::find_by_reference(c, &reference).unwrap().unwrap());
+    let rows = app.with_db(|c| OutboxMessage::all(c).unwrap());
+    let text = rows
+        .iter()
+        .filter(|row| row.order_id.as_deref() == Some(order.id.as_str()))
+        .find(|row| row.kind == laundry::domain::MessageKind::SmsOrderReceived)
+        .and_then(OutboxMessage::sms_text)?;
+    let key = text.split("?credit=").nth(1)?;
+    Some(key.chars().take_while(char::is_ascii_alphanumeric).collect())
+}
+
+/// Uses the phone's store credit on the order with order ID `reference` as the phone's owner
+/// does: from the order's page opened from the link texted to the phone (its key posted on).
+pub async fn use_texted_credit(app: &TestApp, reference: &str) -> reqwest::Response {
+    let key = texted_credit_key(app, reference).expect("the order's text offers the phone's credit");
+    let token = order_token(app, reference);
+    app.post_form(&format!("/t/{token}/use-credit"), &[("key", &key)]).await
+}
+
+/// The token of the page of the order with order ID `reference`.
+pub fn order_token(app: &TestApp, reference: &str) -> String {
+    let reference = laundry::domain::OrderReference::parse(reference).unwrap();
+    app.with_db(|c| laundry::models::order::Order::find_by_reference(c, &reference).unwrap().unwrap())
+        .link_token
+        .unwrap()
 }
