@@ -47,7 +47,7 @@ impl AppState {
             texts: Texts::new(&settings),
             daraja: Arc::new(Daraja::new(settings.mpesa.clone(), http_client(), settings.clock.clone())),
             prompt_wake: Arc::new(Notify::new()),
-            photos: crate::photos::Photos::in_folder(settings.photos_dir.clone()),
+            photos: crate::photos::Photos::in_folder(settings.photos_dir.clone(), settings.upload_idle),
             settings,
             pages,
             database,

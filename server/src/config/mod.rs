@@ -91,6 +91,10 @@ pub struct Settings {
     /// Where garment photos are kept (`LAUNDRY_PHOTOS_DIR`, default `data/photos`, beside the
     /// default database): a folder the server may write, backed up with the database.
     pub photos_dir: PathBuf,
+    /// How long an upload may send nothing before it is cut off (`LAUNDRY_UPLOAD_IDLE_SECONDS`, 1
+    /// to 300, default 20): a phone on a slow line keeps sending; a stalled one holds a file and
+    /// a connection for nothing.
+    pub upload_idle: std::time::Duration,
     /// The racks a ready order hangs on (`LAUNDRY_RACKS`, names separated by commas, default
     /// `A1,A2,A3,A4,B1,B2,B3,B4`).
     pub racks: Vec<String>,
@@ -269,6 +273,14 @@ impl Settings {
             .filter(|days| (1..=90).contains(days))
             .ok_or_else(|| invalid(name, &days, "expected a whole number of days from 1 to 90"))?;
         let (_, photos_dir) = var("LAUNDRY_PHOTOS_DIR", "data/photos");
+        let (name, idle) = var("LAUNDRY_UPLOAD_IDLE_SECONDS", "20");
+        let upload_idle = idle
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|seconds| (1..=300).contains(seconds))
+            .map(std::time::Duration::from_secs)
+            .ok_or_else(|| invalid(name, &idle, "expected a whole number of seconds from 1 to 300"))?;
         let (name, racks) = var("LAUNDRY_RACKS", crate::domain::garment::DEFAULT_RACKS);
         let racks = crate::domain::garment::parse_racks(&racks).map_err(|reason| invalid(name, &racks, reason))?;
         let (name, months) = var("LAUNDRY_KEEP_MESSAGES_MONTHS", "12");
@@ -328,6 +340,7 @@ impl Settings {
             first_order_discount,
             reclean_days,
             photos_dir: PathBuf::from(photos_dir),
+            upload_idle,
             racks,
         })
     }

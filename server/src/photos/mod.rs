@@ -63,25 +63,31 @@ pub struct Photos {
     spool: PathBuf,
     gate: Arc<Semaphore>,
     customer_gate: Arc<Semaphore>,
+    upload_idle: std::time::Duration,
 }
 
 impl Photos {
-    /// Photos kept in the folder `dir` (uploads spooled in `dir/.incoming`). Uploads a crash left
-    /// in the spool an hour ago or more are deleted.
-    pub fn in_folder(dir: PathBuf) -> Self {
+    /// Photos kept in the folder `dir` (uploads spooled in `dir/.incoming`, each cut off when it
+    /// sends nothing for `upload_idle`). What a crash left in the spool is deleted now: every
+    /// spooled file that no upload in flight holds locked.
+    pub fn in_folder(dir: PathBuf, upload_idle: std::time::Duration) -> Self {
         let spool = dir.join(".incoming");
-        forget_stale(&spool, std::time::Duration::from_secs(3600));
+        forget_fragments(&spool);
         Photos {
             spool,
             store: Arc::new(FolderStore::new(dir)),
             gate: Arc::new(Semaphore::new(1)),
             customer_gate: Arc::new(Semaphore::new(1)),
+            upload_idle,
         }
     }
 
-    /// Where uploads are spooled while they arrive.
-    pub fn spool(&self) -> &std::path::Path {
-        &self.spool
+    /// Reads a photo form, spooling its file, cut off when it sends nothing for the idle limit.
+    pub async fn read_form(
+        &self,
+        multipart: actix_multipart::Multipart,
+    ) -> Result<upload::UploadForm, upload::UploadError> {
+        upload::read_form(multipart, &self.spool, self.upload_idle).await
     }
 
     /// Checks, prepares and keeps the spooled upload `upload` sent by `sender`, once the photos
@@ -138,17 +144,25 @@ impl Photos {
     }
 }
 
-/// Deletes the files in `spool` last written `age` ago or more (an upload in flight is younger).
-fn forget_stale(spool: &std::path::Path, age: std::time::Duration) {
+/// Deletes the files in `spool` that no upload in flight holds: an upload keeps its file locked
+/// while it arrives and is read (in this process, or another server's on this machine), so a file
+/// nobody locks is what a crash cut off.
+fn forget_fragments(spool: &std::path::Path) {
     let Ok(entries) = std::fs::read_dir(spool) else { return };
+    let mut forgotten = 0;
     for entry in entries.flatten() {
-        let stale = entry
-            .metadata()
-            .and_then(|meta| meta.modified())
-            .is_ok_and(|at| at.elapsed().is_ok_and(|elapsed| elapsed >= age));
-        if stale && std::fs::remove_file(entry.path()).is_err() {
-            tracing::warn!(file = %entry.path().display(), "a stale upload could not be deleted");
+        let Ok(file) = std::fs::OpenOptions::new().write(true).open(entry.path()) else { continue };
+        if file.try_lock().is_err() {
+            continue;
         }
+        if std::fs::remove_file(entry.path()).is_ok() {
+            forgotten += 1;
+        } else {
+            tracing::warn!(file = %entry.path().display(), "an upload a crash cut off could not be deleted");
+        }
+    }
+    if forgotten > 0 {
+        tracing::info!(files = forgotten, "uploads cut off by a crash deleted from the spool");
     }
 }
 
@@ -158,15 +172,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn uploads_a_crash_left_behind_are_deleted_and_fresh_ones_kept() {
+    fn uploads_a_crash_left_behind_are_deleted_and_ones_in_flight_kept() {
         let folder = tempfile::tempdir().unwrap();
         let spool = folder.path().join(".incoming");
         std::fs::create_dir_all(&spool).unwrap();
-        std::fs::write(spool.join("old.part"), b"half a photo").unwrap();
-        forget_stale(&spool, std::time::Duration::ZERO);
-        assert!(!spool.join("old.part").exists());
-        std::fs::write(spool.join("new.part"), b"arriving").unwrap();
-        forget_stale(&spool, std::time::Duration::from_secs(3600));
-        assert!(spool.join("new.part").exists());
+        std::fs::write(spool.join("cut.part"), b"half a photo").unwrap();
+        let arriving = std::fs::File::create(spool.join("arriving.part")).unwrap();
+        arriving.lock().unwrap();
+        forget_fragments(&spool);
+        assert!(!spool.join("cut.part").exists(), "a fragment of a crash, however fresh");
+        assert!(spool.join("arriving.part").exists(), "an upload in flight holds its lock");
+        drop(arriving);
+        forget_fragments(&spool);
+        assert!(!spool.join("arriving.part").exists());
     }
 }

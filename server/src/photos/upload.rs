@@ -1,6 +1,8 @@
 //! A `multipart/form-data` form as the intake and claim forms send it: its text fields, and its
 //! files each streamed to a file in the spool folder as it arrives (so twenty photos arriving at
-//! once hold no photo in memory), removed when the upload is dropped.
+//! once hold no photo in memory), locked while the upload lives (so a start-up tells a crash's
+//! fragment from an upload in flight) and removed when it is dropped. An upload that sends nothing
+//! for the idle limit is cut off.
 
 use super::prepare::MAX_PHOTO_BYTES;
 use actix_multipart::Multipart;
@@ -25,6 +27,8 @@ pub struct Upload {
     /// Its size in bytes.
     pub size: usize,
     path: PathBuf,
+    /// The spooled file, open and locked for as long as the upload lives.
+    _file: std::fs::File,
 }
 
 impl Upload {
@@ -65,17 +69,34 @@ pub enum UploadError {
     /// Not a form of this shape: too many parts, a text field too long, a broken body.
     #[error("The form could not be read: {0}")]
     Malformed(String),
+    /// The form stopped arriving: nothing came for the idle limit.
+    #[error("The photo stopped arriving. Please check your connection and send it again.")]
+    Stalled,
     /// The spool folder could not be written.
     #[error("the upload could not be spooled: {0}")]
     Spool(#[from] std::io::Error),
 }
 
-/// Reads the whole form, spooling its files in `spool`.
-pub async fn read_form(mut multipart: Multipart, spool: &Path) -> Result<UploadForm, UploadError> {
-    let malformed = |error: actix_multipart::MultipartError| UploadError::Malformed(error.to_string());
+/// The next item of `stream`, or [`UploadError::Stalled`] when none comes within `idle`.
+async fn next_within<S, T>(stream: &mut S, idle: std::time::Duration) -> Result<Option<T>, UploadError>
+where
+    S: futures_util::Stream<Item = Result<T, actix_multipart::MultipartError>> + Unpin,
+{
+    match tokio::time::timeout(idle, stream.try_next()).await {
+        Ok(next) => next.map_err(|error| UploadError::Malformed(error.to_string())),
+        Err(_) => Err(UploadError::Stalled),
+    }
+}
+
+/// Reads the whole form, spooling its files in `spool`; cut off when nothing comes for `idle`.
+pub async fn read_form(
+    mut multipart: Multipart,
+    spool: &Path,
+    idle: std::time::Duration,
+) -> Result<UploadForm, UploadError> {
     let mut form = UploadForm::default();
     let mut parts = 0;
-    while let Some(mut part) = multipart.try_next().await.map_err(malformed)? {
+    while let Some(mut part) = next_within(&mut multipart, idle).await? {
         parts += 1;
         if parts > MAX_PARTS {
             return Err(UploadError::Malformed("it has too many fields".to_owned()));
@@ -84,7 +105,7 @@ pub async fn read_form(mut multipart: Multipart, spool: &Path) -> Result<UploadF
         let is_file = part.content_disposition().and_then(|disposition| disposition.get_filename()).is_some();
         if !is_file {
             let mut value = Vec::new();
-            while let Some(chunk) = part.try_next().await.map_err(malformed)? {
+            while let Some(chunk) = next_within(&mut part, idle).await? {
                 if value.len() + chunk.len() > MAX_FIELD {
                     return Err(UploadError::Malformed(format!("the field {name} is too long")));
                 }
@@ -100,19 +121,17 @@ pub async fn read_form(mut multipart: Multipart, spool: &Path) -> Result<UploadF
         }
         std::fs::create_dir_all(spool)?;
         let declared = part.content_type().map(|mime| mime.essence_str().to_owned());
-        let mut upload = Upload {
-            path: spool.join(format!("{}.part", uuid::Uuid::new_v4().simple())),
-            field: name,
-            declared,
-            size: 0,
-        };
-        let mut file = std::fs::File::create(&upload.path)?;
-        while let Some(chunk) = part.try_next().await.map_err(malformed)? {
+        let path = spool.join(format!("{}.part", uuid::Uuid::new_v4().simple()));
+        let file = std::fs::File::create(&path)?;
+        // Locked before the first byte: a server starting now leaves it alone.
+        file.lock()?;
+        let mut upload = Upload { path, field: name, declared, size: 0, _file: file };
+        while let Some(chunk) = next_within(&mut part, idle).await? {
             upload.size += chunk.len();
             if upload.size > MAX_PHOTO_BYTES {
                 return Err(UploadError::TooLarge);
             }
-            file.write_all(&chunk)?;
+            (&upload._file).write_all(&chunk)?;
         }
         // An empty file input sends a part with no bytes: no file was chosen.
         if upload.size > 0 {

@@ -11,7 +11,6 @@ use crate::mpesa_staff::{put_in_run, valet};
 use crate::sms_steps::{OWNER, api_post, owner};
 use laundry::domain::{EntryKind, MessageKind, Method, Settlement, StopKind};
 use laundry::models::ledger::Entry;
-use laundry::models::mpesa::MpesaPrompt;
 use laundry::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
 

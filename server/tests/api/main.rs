@@ -66,6 +66,7 @@ mod sms_mock;
 mod sms_steps;
 mod tracking;
 mod upgrade;
+mod uploads;
 mod valet;
 mod valet_windows;
 mod whatsapp_links;

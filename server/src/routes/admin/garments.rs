@@ -14,7 +14,7 @@ use crate::lifecycle::garments::{self, GarmentRefusal};
 use crate::models::garments::IntakeRecord;
 use crate::models::garments::photo::GarmentPhoto;
 use crate::models::order::Order;
-use crate::photos::upload::{UploadError, UploadForm, read_form};
+use crate::photos::upload::{UploadError, UploadForm};
 use crate::photos::{KeptPhoto, PhotoError};
 use crate::state::AppState;
 use crate::views::garments::{GarmentsPageProps, IntakeValues, TagsPageProps};
@@ -145,9 +145,10 @@ async fn keep_photo(state: &AppState, form: &UploadForm) -> Result<Option<KeptPh
 
 /// Reads a multipart form, or the error to show on `field`.
 async fn read(state: &AppState, multipart: Multipart) -> Result<UploadForm, (String, StatusCode)> {
-    match read_form(multipart, state.photos().spool()).await {
+    match state.photos().read_form(multipart).await {
         Ok(form) => Ok(form),
         Err(UploadError::TooLarge) => Err((UploadError::TooLarge.to_string(), StatusCode::PAYLOAD_TOO_LARGE)),
+        Err(UploadError::Stalled) => Err((UploadError::Stalled.to_string(), StatusCode::REQUEST_TIMEOUT)),
         Err(error @ UploadError::Malformed(_)) => Err((error.to_string(), StatusCode::BAD_REQUEST)),
         Err(UploadError::Spool(error)) => {
             tracing::error!(%error, "an upload could not be spooled");

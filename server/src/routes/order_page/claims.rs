@@ -9,7 +9,7 @@ use crate::domain::FieldErrors;
 use crate::domain::garment::ClaimInput;
 use crate::lifecycle::garments::{self, ClaimRefusal};
 use crate::models::order::Order;
-use crate::photos::upload::{UploadError, read_form};
+use crate::photos::upload::UploadError;
 use crate::photos::{PhotoError, Sender};
 use crate::state::AppState;
 use actix_multipart::Multipart;
@@ -87,7 +87,7 @@ pub async fn report_claim(
             return refused(&state, &request, &token, one("story", REPORT_FAILED), String::new(), 503).await;
         }
     };
-    let form = match read_form(multipart, state.photos().spool()).await {
+    let form = match state.photos().read_form(multipart).await {
         Ok(form) => form,
         Err(UploadError::TooLarge) => {
             return refused(
@@ -102,6 +102,10 @@ pub async fn report_claim(
         }
         Err(error @ UploadError::Malformed(_)) => {
             return refused(&state, &request, &token, one("story", error.to_string()), String::new(), 400).await;
+        }
+        Err(UploadError::Stalled) => {
+            let stalled = one("photo", UploadError::Stalled.to_string());
+            return refused(&state, &request, &token, stalled, String::new(), 408).await;
         }
         Err(UploadError::Spool(error)) => {
             tracing::error!(%error, "a claim's photo could not be spooled");
