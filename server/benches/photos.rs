@@ -2,8 +2,10 @@
 //! (12 megapixels, JPEG, with Exif) sent through the intake form over loopback: the median time of
 //! the whole request, beside the same photo prepared in this process (`photos::prepare`, the check,
 //! decode, resize and encode alone) as its peer. Then twenty arrive at once, and the server's RSS is
-//! sampled every 10 ms: its growth over the RSS before them. Targets (issue 36): ≤ 300 ms a photo,
-//! growth ≤ 50 MB; printed as met or missed.
+//! sampled every 10 ms: its growth over the RSS before them. With them come five crafted pictures
+//! (issue 50: a 5000 × 5000 RGBA PNG of about 100 KB, whose pixels would take 100 MB), which are
+//! refused before they are decoded. Targets (issues 36 and 50): ≤ 300 ms a photo, growth ≤ 50 MB,
+//! peak RSS < 120 MiB; printed as met or missed.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod common;
@@ -81,12 +83,19 @@ fn main() {
                 }
             })
         };
+        let crafted = Arc::new(crafted_png());
         let started = Instant::now();
-        futures::future::join_all((0..at_once).map(|_| upload.send())).await;
+        let photos = futures::future::join_all((0..at_once).map(|_| upload.send()));
+        let attacks = futures::future::join_all((0..5).map(|_| upload.send_refused(&crafted)));
+        futures::future::join(photos, attacks).await;
         let all = started.elapsed();
         done.store(true, Ordering::SeqCst);
         sampler.await.unwrap();
-        println!("{at_once} photos sent at once were all kept in {:.1} s", all.as_secs_f64());
+        println!(
+            "{at_once} photos sent at once were all kept, and 5 crafted {} KB PNGs of 5000 × 5000 refused, in {:.1} s",
+            crafted.len() / 1000,
+            all.as_secs_f64()
+        );
         (one, peak.load(Ordering::SeqCst).saturating_sub(before), before)
     });
     drop(server);
@@ -98,14 +107,17 @@ fn main() {
         one.as_secs_f64() / local.as_secs_f64()
     );
     println!(
-        "server RSS while {at_once} arrive at once: {:.1} MB before, peak growth {:.1} MB",
+        "server RSS while {at_once} arrive at once: {:.1} MB before, peak growth {:.1} MB, peak {:.1} MiB",
         before as f64 / 1024.0,
-        growth as f64 / 1024.0
+        growth as f64 / 1024.0,
+        (before + growth) as f64 / 1024.0
     );
     let time_met = one <= Duration::from_millis(300);
     let memory_met = growth <= 50 * 1024;
+    let peak_met = before + growth < 120 * 1024;
     println!("target ≤ 300 ms a photo: {}", if time_met { "met" } else { "MISSED" });
     println!("target ≤ 50 MB growth: {}", if memory_met { "met" } else { "MISSED" });
+    println!("target peak RSS < 120 MiB: {}", if peak_met { "met" } else { "MISSED" });
 }
 
 /// What sends a photo through the intake form.
@@ -121,24 +133,44 @@ struct Upload {
 impl Upload {
     /// Records an item with the photo; panics unless it was kept (303).
     async fn send(&self) {
+        let answer = self.post(&self.photo, "image/jpeg").await;
+        assert_eq!(answer.status().as_u16(), 303, "the photo was not kept");
+    }
+
+    /// Sends `png` as an item's photo; panics unless it was refused (422).
+    async fn send_refused(&self, png: &[u8]) {
+        let answer = self.post(png, "image/png").await;
+        assert_eq!(answer.status().as_u16(), 422, "the crafted picture was not refused");
+    }
+
+    async fn post(&self, picture: &[u8], content_type: &str) -> reqwest::Response {
         let boundary = "----photo-bench-boundary";
         let mut body = format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"item\"\r\n\r\nShirt\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"IMG_1234.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"item\"\r\n\r\nShirt\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"IMG_1234\"\r\nContent-Type: {content_type}\r\n\r\n"
         )
         .into_bytes();
-        body.extend_from_slice(&self.photo);
+        body.extend_from_slice(picture);
         body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-        let answer = self
-            .client
+        self.client
             .post(format!("{}/admin/orders/{}/items?csrf={}", self.base, self.reference, self.csrf))
             .header("Cookie", &self.cookie)
             .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
             .body(body)
             .send()
             .await
-            .unwrap();
-        assert_eq!(answer.status().as_u16(), 303, "the photo was not kept");
+            .unwrap()
     }
+}
+
+/// A 5000 × 5000 RGBA PNG of one colour: about 100 KB of file, 100 MB of pixels.
+fn crafted_png() -> Vec<u8> {
+    let (width, height) = (5000, 5000);
+    let pixels = vec![0x5Au8; (width * height * 4) as usize];
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(&pixels, width, height, image::ExtendedColorType::Rgba8)
+        .unwrap();
+    png
 }
 
 /// A 12-megapixel JPEG of about 4 MB with an Exif block, like a phone's: a gradient with a fine

@@ -9,31 +9,10 @@ use crate::state::AppState;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest};
-use rand::RngCore;
-use sha2::{Digest, Sha256};
 use std::future::{Ready, ready};
 use time::{Duration, PrimitiveDateTime};
 
-/// 32 random bytes in hex: session tokens and CSRF tokens.
-pub fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    hex(&bytes)
-}
-
-/// SHA-256 of a session token, in hex: what the sessions table stores.
-pub fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Compares two secrets in time that does not depend on where they differ.
-pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
-}
+pub use crate::domain::secret::{random_token, same_secret, token_hash};
 
 /// A new session for `account`, to store with [`StaffSession::start`]; the token goes in the cookie.
 pub fn new_session(account: &Staff, now: PrimitiveDateTime) -> (String, StaffSession) {

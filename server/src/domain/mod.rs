@@ -23,6 +23,7 @@ mod reclean;
 mod reference;
 mod role;
 pub mod schedule;
+pub mod secret;
 mod status;
 mod stop;
 mod text;

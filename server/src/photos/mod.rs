@@ -42,8 +42,9 @@ pub enum PhotoError {
     Busy,
 }
 
-/// Who sends a photo: staff at intake, or a customer with a claim. Each has a gate of its own, so
-/// that customers' photos (anyone with an order's link) never hold up the shop's intake.
+/// Who sends a photo: staff at intake, or a customer with a claim. Both wait in one queue (one
+/// photo is prepared at a time, so the memory it takes is counted once); a customer's photo waits
+/// at most [`CUSTOMER_WAIT`], so a flood of them is answered "try again" rather than piling up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sender {
     /// Staff, at intake.
@@ -55,14 +56,13 @@ pub enum Sender {
 /// How long a customer's photo waits for its turn before the form is answered "try again".
 pub const CUSTOMER_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// The photos: where they are kept, where uploads are spooled, and the gate that prepares one at
-/// a time.
+/// The photos: where they are kept, where uploads are spooled, and the one gate that prepares one
+/// at a time.
 #[derive(Debug)]
 pub struct Photos {
     store: Arc<dyn PhotoStore>,
     spool: PathBuf,
     gate: Arc<Semaphore>,
-    customer_gate: Arc<Semaphore>,
     upload_idle: std::time::Duration,
 }
 
@@ -73,13 +73,7 @@ impl Photos {
     pub fn in_folder(dir: PathBuf, upload_idle: std::time::Duration) -> Self {
         let spool = dir.join(".incoming");
         forget_fragments(&spool);
-        Photos {
-            spool,
-            store: Arc::new(FolderStore::new(dir)),
-            gate: Arc::new(Semaphore::new(1)),
-            customer_gate: Arc::new(Semaphore::new(1)),
-            upload_idle,
-        }
+        Photos { spool, store: Arc::new(FolderStore::new(dir)), gate: Arc::new(Semaphore::new(1)), upload_idle }
     }
 
     /// Reads a photo form, spooling its file, cut off when it sends nothing for the idle limit.
@@ -96,7 +90,7 @@ impl Photos {
         let closed = |_| PhotoError::Store(std::io::Error::other("the photo gate is closed"));
         let _turn = match sender {
             Sender::Staff => self.gate.clone().acquire_owned().await.map_err(closed)?,
-            Sender::Customer => tokio::time::timeout(CUSTOMER_WAIT, self.customer_gate.clone().acquire_owned())
+            Sender::Customer => tokio::time::timeout(CUSTOMER_WAIT, self.gate.clone().acquire_owned())
                 .await
                 .map_err(|_| PhotoError::Busy)?
                 .map_err(closed)?,

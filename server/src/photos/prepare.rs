@@ -3,7 +3,10 @@
 //! Exif orientation, resized to a photo and a thumbnail, and written again as JPEG from its pixels
 //! alone, so no metadata (place, phone model, time) survives. A phone's JPEG is decoded at a
 //! fraction of its size (`jpeg-decoder`'s scaled IDCT), so a 12-megapixel photo never takes its
-//! full 36 MB of pixels in memory.
+//! full 36 MB of pixels in memory. What decoding a picture would take is counted in bytes before
+//! it is decoded (its pixels at their own depth: a 16-bit RGBA pixel is 8 bytes), and a picture
+//! over [`MAX_DECODE_BYTES`] is refused: a 97 KB PNG of 5000 × 5000 pixels would take 100 MB.
+//! The picture is resized before it is turned upright, so no full-size copy is made to turn it.
 
 use image::codecs::jpeg::JpegEncoder;
 use image::metadata::Orientation;
@@ -20,20 +23,21 @@ pub const PHOTO_SIDE: u32 = 1280;
 pub const THUMB_SIDE: u32 = 240;
 
 /// The most pixels a JPEG may have: a phone's 50-megapixel mode has fewer. (Decoded at a fraction
-/// of its size; a progressive JPEG keeps every coefficient, so it is held to
-/// [`MAX_PROGRESSIVE_PIXELS`].)
+/// of its size; what that takes is held to [`MAX_DECODE_BYTES`].)
 const MAX_PIXELS: u64 = 64_000_000;
 
-/// The most pixels a progressive JPEG may have: its decoder keeps 2 bytes a pixel and channel
-/// whatever the scale (16 megapixels: about 100 MB, one at a time).
-const MAX_PROGRESSIVE_PIXELS: u64 = 16_000_000;
+/// The most memory decoding one picture may take, in bytes. Photos are prepared one at a time
+/// (one queue for staff and customers), so the server grows by about this much at most while
+/// they arrive: a phone's 12-megapixel JPEG decoded at ½ takes 9 MB, a 12-megapixel progressive
+/// JPEG 36 MB, a 3000 × 2000 PNG screenshot 24 MB.
+pub const MAX_DECODE_BYTES: u64 = 40 * 1024 * 1024;
 
-/// The most pixels a JPEG may still have once scaled (a panorama cannot be scaled below 1280 px on
-/// its short side).
-const MAX_SCALED_PIXELS: u64 = 25_000_000;
+/// What a progressive JPEG's decoder keeps a pixel, whatever the scale: a 2-byte coefficient for
+/// each of its 1.5 samples (4:2:0, what cameras and phones write).
+const PROGRESSIVE_BYTES_PER_PIXEL: u64 = 3;
 
-/// The most pixels a PNG or WebP may have: they are decoded at full size.
-const MAX_FULL_DECODE_PIXELS: u64 = 25_000_000;
+/// What a WebP's decoder holds besides the picture it gives (its own buffer of the same size).
+const WEBP_COPIES: u64 = 2;
 
 /// The JPEG quality of what is kept.
 const QUALITY: u8 = 82;
@@ -151,38 +155,46 @@ pub fn prepare(bytes: &[u8], declared: Option<&str>) -> Result<Prepared, PhotoRe
         }
         _ => {}
     }
-    let mut picture = match format {
+    let (mut picture, orientation) = match format {
         PhotoFormat::Jpeg => decode_jpeg(bytes)?,
         PhotoFormat::Png | PhotoFormat::Webp => decode_whole(bytes, format)?,
     };
+    // Resized first (within a square, so the turn changes nothing of it), then turned: the turn
+    // copies 1280 px, not the whole picture.
     if picture.width().max(picture.height()) > PHOTO_SIDE {
         picture = picture.thumbnail(PHOTO_SIDE, PHOTO_SIDE);
     }
+    picture.apply_orientation(orientation);
     let thumbnail = picture.thumbnail(THUMB_SIDE, THUMB_SIDE);
     Ok(Prepared { width: picture.width(), height: picture.height(), photo: jpeg(&picture), thumb: jpeg(&thumbnail) })
 }
 
 /// A JPEG decoded at the smallest scale (1, ½, ¼ or ⅛) still at least [`PHOTO_SIDE`] on a side,
-/// turned upright.
-fn decode_jpeg(bytes: &[u8]) -> Result<DynamicImage, PhotoRefusal> {
+/// and its orientation.
+fn decode_jpeg(bytes: &[u8]) -> Result<(DynamicImage, Orientation), PhotoRefusal> {
     let mut decoder = jpeg_decoder::Decoder::new(Cursor::new(bytes));
     decoder.read_info().map_err(|_| PhotoRefusal::Unreadable)?;
     let info = decoder.info().ok_or(PhotoRefusal::Unreadable)?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
     let pixels = u64::from(width) * u64::from(height);
     let progressive = info.coding_process == jpeg_decoder::CodingProcess::DctProgressive;
-    if pixels > MAX_PIXELS || (progressive && pixels > MAX_PROGRESSIVE_PIXELS) {
+    if pixels > MAX_PIXELS {
         return Err(PhotoRefusal::TooManyPixels { width, height });
     }
     let side = u16::try_from(PHOTO_SIDE).unwrap_or(u16::MAX);
     let (scaled_width, scaled_height) = decoder.scale(side, side).map_err(|_| PhotoRefusal::Unreadable)?;
-    if u64::from(scaled_width) * u64::from(scaled_height) > MAX_SCALED_PIXELS {
+    // The pixels it gives (at most 4 bytes each: CMYK), and a progressive JPEG's coefficients.
+    let mut cost = u64::from(scaled_width) * u64::from(scaled_height) * 4;
+    if progressive {
+        cost += pixels * PROGRESSIVE_BYTES_PER_PIXEL;
+    }
+    if cost > MAX_DECODE_BYTES {
         return Err(PhotoRefusal::TooManyPixels { width, height });
     }
     let (width, height) = (scaled_width, scaled_height);
     let pixels = decoder.decode().map_err(|_| PhotoRefusal::Unreadable)?;
     let (width, height) = (u32::from(width), u32::from(height));
-    let mut picture = match info.pixel_format {
+    let picture = match info.pixel_format {
         jpeg_decoder::PixelFormat::RGB24 => RgbImage::from_raw(width, height, pixels).map(DynamicImage::ImageRgb8),
         jpeg_decoder::PixelFormat::L8 => GrayImage::from_raw(width, height, pixels).map(DynamicImage::ImageLuma8),
         jpeg_decoder::PixelFormat::L16 => {
@@ -203,33 +215,32 @@ fn decode_jpeg(bytes: &[u8]) -> Result<DynamicImage, PhotoRefusal> {
         }
     }
     .ok_or(PhotoRefusal::Unreadable)?;
-    if let Some(orientation) = decoder.exif_data().and_then(Orientation::from_exif_chunk) {
-        picture.apply_orientation(orientation);
-    }
-    Ok(picture)
+    let orientation = decoder.exif_data().and_then(Orientation::from_exif_chunk);
+    Ok((picture, orientation.unwrap_or(Orientation::NoTransforms)))
 }
 
-/// A PNG or WebP decoded whole (within [`MAX_FULL_DECODE_PIXELS`]), turned upright.
-fn decode_whole(bytes: &[u8], format: PhotoFormat) -> Result<DynamicImage, PhotoRefusal> {
+/// A PNG or WebP decoded whole, when its pixels at their own depth fit [`MAX_DECODE_BYTES`], and
+/// its orientation.
+fn decode_whole(bytes: &[u8], format: PhotoFormat) -> Result<(DynamicImage, Orientation), PhotoRefusal> {
     let reader = |bytes| {
         let mut reader = ImageReader::with_format(
             Cursor::new(bytes),
             if format == PhotoFormat::Png { ImageFormat::Png } else { ImageFormat::WebP },
         );
         let mut limits = Limits::default();
-        limits.max_alloc = Some(MAX_FULL_DECODE_PIXELS * 4 + 16 * 1024 * 1024);
+        limits.max_alloc = Some(MAX_DECODE_BYTES);
         reader.limits(limits);
         reader
     };
-    let (width, height) = reader(bytes).into_dimensions().map_err(|_| PhotoRefusal::Unreadable)?;
-    if u64::from(width) * u64::from(height) > MAX_FULL_DECODE_PIXELS {
+    let mut decoder = reader(bytes).into_decoder().map_err(|_| PhotoRefusal::Unreadable)?;
+    let (width, height) = decoder.dimensions();
+    let copies = if format == PhotoFormat::Webp { WEBP_COPIES } else { 1 };
+    if decoder.total_bytes().saturating_mul(copies) > MAX_DECODE_BYTES {
         return Err(PhotoRefusal::TooManyPixels { width, height });
     }
-    let mut decoder = reader(bytes).into_decoder().map_err(|_| PhotoRefusal::Unreadable)?;
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
-    let mut picture = DynamicImage::from_decoder(decoder).map_err(|_| PhotoRefusal::Unreadable)?;
-    picture.apply_orientation(orientation);
-    Ok(picture)
+    let picture = DynamicImage::from_decoder(decoder).map_err(|_| PhotoRefusal::Unreadable)?;
+    Ok((picture, orientation))
 }
 
 /// `picture` as a baseline JPEG with no metadata at all.

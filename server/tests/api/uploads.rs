@@ -1,7 +1,9 @@
 //! Issue 50: an upload that stops sending is cut off after the idle limit
 //! (`LAUNDRY_UPLOAD_IDLE_SECONDS`), answered 408 and its spooled file removed, instead of holding a
 //! file and a connection for ever; what a crash left in the spool is removed at the next start,
-//! however fresh, while an upload in flight (its file locked) is left alone. On both backends.
+//! however fresh, while an upload in flight (its file locked) is left alone. A picture whose
+//! pixels would take more memory than a photo may (counted in bytes, at its own depth) is refused
+//! before it is decoded, however small its file. On both backends.
 
 use crate::helpers::{Backend, TestApp};
 use laundry::domain::StaffRole;
@@ -74,7 +76,80 @@ async fn what_a_crash_left_in_the_spool_goes_at_the_next_start_and_an_upload_in_
     drop(arriving);
 }
 
+/// A PNG of `width` × `height` pixels of one colour (a few KB however many pixels), 8 or 16 bits a
+/// channel, with alpha; or the same as a lossless WebP.
+fn crafted(width: u32, height: u32, kind: &str) -> Vec<u8> {
+    use image::ImageEncoder;
+    let mut out = Vec::new();
+    match kind {
+        "png16" => {
+            let pixels = vec![0x7Fu8; (width * height * 8) as usize];
+            let encoder = image::codecs::png::PngEncoder::new(&mut out);
+            encoder.write_image(&pixels, width, height, image::ExtendedColorType::Rgba16).unwrap();
+        }
+        "webp" => {
+            let pixels = vec![0x7Fu8; (width * height * 4) as usize];
+            let encoder = image::codecs::webp::WebPEncoder::new_lossless(&mut out);
+            encoder.write_image(&pixels, width, height, image::ExtendedColorType::Rgba8).unwrap();
+        }
+        _ => {
+            let pixels = vec![0x7Fu8; (width * height * 4) as usize];
+            let encoder = image::codecs::png::PngEncoder::new(&mut out);
+            encoder.write_image(&pixels, width, height, image::ExtendedColorType::Rgba8).unwrap();
+        }
+    }
+    out
+}
+
+async fn a_small_file_whose_pixels_would_take_too_much_memory_is_refused_before_it_is_decoded(backend: Backend) {
+    let app = TestApp::builder().on(backend).start().await;
+    let session = app.sign_in_as("intake@example.com", "a long intake password", StaffRole::Staff).await;
+    let order = json!({
+        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "location": "Kilimani",
+        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"
+    });
+    let placed = app.post_json("/api/orders", &order, &[]).await;
+    let reference = placed.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    // 44 MB of 8-bit RGBA pixels, 46 MB of 16-bit ones, a WebP whose decoder holds two copies of
+    // its 23 MB: each file a few KB, each under the old limit of 25 megapixels.
+    let cases = [
+        ("png8", 3300, 3300, "image/png", "The picture is too large to read (3300 × 3300 pixels)."),
+        ("png16", 2400, 2400, "image/png", "The picture is too large to read (2400 × 2400 pixels)."),
+        ("webp", 2400, 2400, "image/webp", "The picture is too large to read (2400 × 2400 pixels)."),
+    ];
+    for (kind, width, height, content_type, words) in cases {
+        let file = crafted(width, height, kind);
+        assert!(file.len() < 300_000, "{kind}: {} bytes", file.len());
+        let boundary = "crafted-boundary";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"item\"\r\n\r\nShirt\r\n--{boundary}\r\n\
+             Content-Disposition: form-data; name=\"photo\"; filename=\"p\"\r\nContent-Type: {content_type}\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(&file);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let answer = app
+            .client
+            .post(format!("{}/admin/orders/{reference}/items?csrf={}", app.address, session.csrf))
+            .header("cookie", &session.cookie)
+            .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 422, "{kind} refused");
+        let page = answer.text().await.unwrap();
+        assert!(page.contains(words), "{kind}: the reason beside the photo field");
+    }
+    let kept = app.with_db(|c| {
+        use diesel::prelude::*;
+        laundry::db::schema::garment_photos::table.count().get_result::<i64>(c).unwrap()
+    });
+    assert_eq!(kept, 0, "nothing kept of them");
+}
+
 crate::on_each_backend!(
+    a_small_file_whose_pixels_would_take_too_much_memory_is_refused_before_it_is_decoded,
     a_photo_that_stops_arriving_is_cut_off_and_its_file_removed,
     what_a_crash_left_in_the_spool_goes_at_the_next_start_and_an_upload_in_flight_stays,
 );

@@ -128,7 +128,7 @@ impl Order {
     /// owner use the phone's store credit on the order (`/t/{token}?credit={key}`).
     pub fn set_credit_key(connection: &mut DbConnection, id: &str, key: &str) -> QueryResult<()> {
         diesel::update(orders::table.find(id))
-            .set(orders::credit_key_hash.eq(crate::auth::token_hash(key)))
+            .set(orders::credit_key_hash.eq(crate::domain::secret::token_hash(key)))
             .execute(connection)
             .map(|_| ())
     }
@@ -138,9 +138,9 @@ impl Order {
     pub fn credit_key_matches(connection: &mut DbConnection, id: &str, key: &str) -> QueryResult<bool> {
         let kept: Option<Option<String>> =
             orders::table.find(id).select(orders::credit_key_hash).first(connection).optional()?;
-        Ok(kept
-            .flatten()
-            .is_some_and(|hash| !key.is_empty() && crate::auth::same_secret(&hash, &crate::auth::token_hash(key))))
+        Ok(kept.flatten().is_some_and(|hash| {
+            !key.is_empty() && crate::domain::secret::same_secret(&hash, &crate::domain::secret::token_hash(key))
+        }))
     }
 
     /// Locks the order's row to the end of the transaction (PostgreSQL; SQLite writes one
