@@ -1,11 +1,12 @@
 // /t/{token}/receipt: the receipt of one order, opened from the delivered text and the order's page
 // (the token is the signed link). The shop's details, the order's lines and total, each payment and
-// refund (how, the M-PESA code, when) and the balance in the ledger's words. It prints on A4, and on
+// refund (how, the M-PESA code, when), each discount or claim's money off with its reason, and the
+// balance in the ledger's words; a cancelled order's receipt says it was cancelled. It prints on A4, and on
 // an 80 mm thermal roll with ?paper=80mm (the page size is then set).
 import { type ReactNode, useEffect, useRef } from "react";
 import { Icon } from "../components/Icon";
 import { OrderLines } from "../components/OrderLines";
-import { formatDateTime, orderMessage, whatsappHref } from "../lib/format";
+import { formatDateTime, formatKsh, orderMessage, whatsappHref } from "../lib/format";
 import type { ReceiptProps as OwnProps } from "../lib/generated/ReceiptProps";
 import { moneyLine } from "../lib/payment";
 import type { SharedProps } from "../lib/types";
@@ -81,6 +82,11 @@ export default function ReceiptPage(props: ReceiptProps) {
           <h1 id="receipt-title" className="receipt__title">
             Receipt
           </h1>
+          {props.cancelledAt && (
+            <p className="receipt__cancelled" role="note">
+              {`This order was cancelled on ${formatDateTime(props.cancelledAt)}: its charges were taken back.`}
+            </p>
+          )}
           <dl className="receipt__facts">
             <Fact term="Order ID">{props.id}</Fact>
             <Fact term="Customer">
@@ -88,8 +94,25 @@ export default function ReceiptPage(props: ReceiptProps) {
             </Fact>
             <Fact term="Placed">{formatDateTime(props.placedAt)}</Fact>
             {props.deliveredAt && <Fact term="Delivered">{formatDateTime(props.deliveredAt)}</Fact>}
+            {props.cancelledAt && <Fact term="Cancelled">{formatDateTime(props.cancelledAt)}</Fact>}
           </dl>
           <OrderLines lines={props.lines} total={props.total} />
+          {props.moneyOff.length > 0 && (
+            <dl className="receipt__facts receipt__money-off">
+              {props.moneyOff.map((off, index) => (
+                <div key={index}>
+                  <dt>{off.what}</dt>
+                  <dd>{off.amount >= 0 ? `−${formatKsh(off.amount)}` : formatKsh(-off.amount)}</dd>
+                  <dd className="receipt__detail">{formatDateTime(off.at)}</dd>
+                </div>
+              ))}
+              {props.billAfterMoneyOff !== null && (
+                <Fact term="Bill after money off" className="receipt__balance">
+                  {formatKsh(props.billAfterMoneyOff)}
+                </Fact>
+              )}
+            </dl>
+          )}
           <dl className="receipt__facts receipt__payment">
             {payment.payments.map((view, index) => {
               const line = moneyLine(view);

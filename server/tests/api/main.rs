@@ -48,6 +48,7 @@ mod process;
 mod prompt_limits;
 mod query_plans;
 mod readiness;
+mod receipts;
 mod reclean_life;
 mod recleans;
 mod recleans_staff;

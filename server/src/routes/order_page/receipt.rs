@@ -46,8 +46,9 @@ pub async fn show_receipt(
             let Some(order) = Order::find_by_link_token(c, &key)? else { return Ok(None) };
             let (lines, history) = (Order::lines(c, &order.id)?, Order::history(c, &order.id)?);
             let prompt = MpesaPrompt::latest(c, &order.id)?;
-            let payment = CustomerPayment::new(&order, &Entry::of_order(c, &order.id)?, prompt.as_ref(), prompts, now);
-            let mut props = ReceiptProps::new(&order, &lines, &history, payment, paper, &key);
+            let entries = Entry::of_order(c, &order.id)?;
+            let payment = CustomerPayment::new(&order, &entries, prompt.as_ref(), prompts, now);
+            let mut props = ReceiptProps::new(&order, (&lines, &history, &entries), payment, paper, &key);
             // The link to the re-clean form, while a line may still be re-cleaned.
             let offer = Reclean::offer(c, &order, reclean_days, now)?;
             props.reclean_until = offer.filter(RecleanOffer::askable).map(|offer| until_label(offer.until));
