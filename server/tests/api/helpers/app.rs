@@ -1,7 +1,7 @@
 //! The one way the tests start a server: `TestApp::builder()…start().await`.
 
-use super::Backend;
 use super::database::{TestDatabase, new_database, postgres_url};
+use super::{Backend, quick_retries};
 use actix_web::web;
 use laundry::clock::{Clock, NAIROBI};
 use laundry::config::Settings;
@@ -141,8 +141,6 @@ impl AppBuilder {
         launch(&frontend, self.render_timeout_ms, database, &self.env, self.retries, clock, self.demo).await
     }
 }
-
-use super::quick_retries;
 
 impl TestApp {
     /// GET `path`, asking for no compression so bodies read as text.
