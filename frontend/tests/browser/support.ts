@@ -109,14 +109,15 @@ export const OWN_SERVER_PASSWORD = "Browser-Test-Pass-2026";
 /**
  * A server of a test file's own (for a schedule of its own) on `port`: the debug build on a new
  * SQLite database, with `accounts` (`[email, role]`, password `OWN_SERVER_PASSWORD`) created first
- * and `env` on top of the usual settings. Resolves once it answers /healthz; stop it with
- * `kill("SIGTERM")`.
+ * and `env` on top of the usual settings, started with `args` (`serve` unless given: `serve --demo`
+ * for the demo shop). Resolves once it answers /healthz; stop it with `kill("SIGTERM")`.
  */
 export async function startOwnServer(options: {
   port: number;
   name: string;
   env: Record<string, string>;
   accounts: [string, string][];
+  args?: string[];
 }): Promise<ChildProcess> {
   const binary = path.resolve("../target/debug/laundry");
   const folder = mkdtempSync(path.join(tmpdir(), `laundry-${options.name}-`));
@@ -135,7 +136,7 @@ export async function startOwnServer(options: {
       input: `${OWN_SERVER_PASSWORD}\n`,
     });
   }
-  const server = spawn(binary, ["serve"], { env, stdio: "inherit" });
+  const server = spawn(binary, options.args ?? ["serve"], { env, stdio: "inherit" });
   await expect
     .poll(async () => (await fetch(`http://127.0.0.1:${options.port}/healthz`).catch(() => null))?.status ?? 0, {
       timeout: 30_000,
