@@ -27,7 +27,7 @@ async fn place(app: &TestApp, phone: &str) -> (String, String) {
     let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
     assert_eq!(response.status(), 201);
     let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    (crate::mpesa::order(app, &reference).id, reference)
+    (crate::helpers::mpesa::order(app, &reference).id, reference)
 }
 
 /// Books the `kind` stop of order `id` on `day`, 19:00-20:00, planned.
@@ -137,7 +137,7 @@ async fn a_pickup_left_unrecorded_past_its_window_is_late_once_and_has_no_delive
         .await
         .unwrap();
     assert!(!run.contains(&late_ref), "the late pickup's delivery is not on the run: {run}");
-    let token = crate::mpesa::order(&app, &late_ref).link_token.unwrap();
+    let token = crate::helpers::mpesa::order(&app, &late_ref).link_token.unwrap();
     let html = app.get(&format!("/t/{token}")).await.text().await.unwrap();
     assert!(html.contains("Choose a New Pickup Time"), "the customer chooses a new time");
     assert!(html.contains("Sorry, we did not come to collect your laundry on Mon 2 Nov."), "and reads why");

@@ -5,8 +5,10 @@
 //! refund it; a valet's cash-up counts the cash of the day's deliveries; and takings count each
 //! shilling once.
 
+use crate::helpers::mpesa::{
+    PHONE, WAIT, order, paying_app, place, post_prompt_callback, sent_prompt, success_callback,
+};
 use crate::helpers::{Backend, MPESA_HOOK_SECRET, SignedIn, TestApp, money, use_texted_credit, valet_post};
-use crate::mpesa::{PHONE, WAIT, order, paying_app, place, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_staff::{put_in_run, valet};
 use crate::sms_steps::{OWNER, api_post, owner};
 use laundry::domain::{EntryKind, MessageKind, Method, Settlement, StopKind};
@@ -68,7 +70,8 @@ async fn a_paid_estimate_weighed_heavier_asks_for_the_difference_and_counts_each
     let adjustment = entries.iter().find(|e| e.kind == EntryKind::Adjustment).unwrap();
     assert_eq!((adjustment.amount, adjustment.recorded_by.as_deref()), (300, Some("otieno@example.com")));
     // The prompt asks for the difference only, and the picked-up text says so.
-    let top_up = crate::mpesa::until_prompt(&app, &placed.id, "asked for the rest", |p| p.id != estimate.id).await;
+    let top_up =
+        crate::helpers::mpesa::until_prompt(&app, &placed.id, "asked for the rest", |p| p.id != estimate.id).await;
     assert_eq!((top_up.amount, top_up.asked_by.as_str()), (300, "bill"));
     let pushes = daraja.wait_for_pushes(2, WAIT).await;
     assert_eq!(pushes[1].body["Amount"], json!(300), "{:#?}", pushes[1].body);

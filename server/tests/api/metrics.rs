@@ -50,7 +50,7 @@ async fn requests_renders_outbox_prompts_and_pool_are_counted(backend: Backend) 
     assert_eq!(app.get("/no/such/page").await.status(), 404);
     // A Pay Now order: its texts wait in the outbox (no SMS provider set) and its prompt goes to
     // Daraja.
-    crate::mpesa::place_pay_now(&app, "0712345678").await;
+    crate::helpers::mpesa::place_pay_now(&app, "0712345678").await;
     daraja.wait_for_pushes(1, Duration::from_secs(5)).await;
 
     let text = scrape(&app).await;

@@ -5,8 +5,8 @@
 //! still holds that day, and one submitted twice is recorded once; a cancellation and a payment in
 //! either order (or at once) give the cancellation's text the same words.
 
+use crate::helpers::mpesa::place;
 use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, stopped_clock, use_texted_credit};
-use crate::mpesa::place;
 use laundry::domain::{EntryKind, Method, StaffRole};
 use laundry::models::ledger::{Entry, Handover};
 use serde_json::{Value, json};
@@ -169,26 +169,26 @@ async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_
 }
 
 async fn a_cancellation_racing_a_payment_says_what_goes_back_whichever_comes_first(backend: Backend) {
-    let Some((app, _daraja)) = crate::mpesa::paying_app(backend).await else { return };
+    let Some((app, _daraja)) = crate::helpers::mpesa::paying_app(backend).await else { return };
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
     let cancel = json!({"status": "cancelled", "reason": "The customer is travelling"});
     for n in 0..6 {
-        let (placed, checkout) = crate::mpesa::waiting_order(&app, &format!("+2547123456{n:02}")).await;
-        let paid = crate::mpesa::success_callback(&checkout, 450, &format!("QKH94M1Z{n:02}"));
+        let (placed, checkout) = crate::helpers::mpesa::waiting_order(&app, &format!("+2547123456{n:02}")).await;
+        let paid = crate::helpers::mpesa::success_callback(&checkout, 450, &format!("QKH94M1Z{n:02}"));
         let status = format!("/api/admin/orders/{}/status", placed.reference);
         let (cancelled, callback) = match n {
             // The payment first, the cancellation first, and both at once.
             0 | 1 => {
-                let callback = crate::mpesa::post_prompt_callback(&app, &paid).await;
+                let callback = crate::helpers::mpesa::post_prompt_callback(&app, &paid).await;
                 (post(&app, &owner, &status, cancel.clone()).await, callback)
             }
             2 | 3 => {
                 let cancelled = post(&app, &owner, &status, cancel.clone()).await;
-                (cancelled, crate::mpesa::post_prompt_callback(&app, &paid).await)
+                (cancelled, crate::helpers::mpesa::post_prompt_callback(&app, &paid).await)
             }
             _ => tokio::join!(
                 post(&app, &owner, &status, cancel.clone()),
-                crate::mpesa::post_prompt_callback(&app, &paid)
+                crate::helpers::mpesa::post_prompt_callback(&app, &paid)
             ),
         };
         assert_eq!((cancelled.status().as_u16(), callback.status().as_u16()), (200, 200), "order {n}");

@@ -1,133 +1,19 @@
 //! M-PESA prompts against a mock Daraja on loopback, on both backends: the exact request a "Pay
 //! Now (M-PESA)" order sends, the token (cached, renewed, asked again when refused), prompts
 //! Daraja refuses or never answers, two instances sending each prompt once, and a server without
-//! M-PESA. The helpers here serve the other `mpesa_*` modules too.
+//! M-PESA. (The helpers they share with other files are the kit's: `helpers::mpesa`.)
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, mpesa_env, payments, quick_retries, stopped_clock};
-use crate::mpesa_mock::{MockDaraja, PushReply};
+use crate::helpers::mpesa::{
+    PHONE, WAIT, order, paying_app, paying_app_with, place_pay_now, post_prompt_callback, sent_prompt,
+    success_callback, waiting_order,
+};
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, mpesa_env, payments, quick_retries};
+use crate::mpesa_mock::PushReply;
 use base64::Engine as _;
-use laundry::domain::{MessageKind, Method, OrderReference, PromptState};
-use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
-use laundry::models::order::Order;
-use laundry::models::outbox::OutboxMessage;
-use serde_json::{Value, json};
+use laundry::domain::{Method, PromptState};
+use laundry::models::mpesa::MpesaPrompt;
+use serde_json::json;
 use std::time::Duration;
-
-pub const PHONE: &str = "+254712345678";
-pub const WAIT: Duration = Duration::from_secs(10);
-
-/// A server whose M-PESA is the mock (`extra` added to its environment), on a clock stopped at the
-/// start of today in Nairobi: the prompts' times (due, queried, asked again) are compared to the
-/// second, and move only when the test moves the clock.
-pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)]) -> Option<(TestApp, MockDaraja)> {
-    let daraja = MockDaraja::start().await;
-    let mut env = mpesa_env(&daraja.url);
-    env.extend_from_slice(extra);
-    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).clock(stopped_clock()).start().await;
-    Some((app, daraja))
-}
-
-/// A server whose M-PESA is the mock.
-pub async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
-    paying_app_with(backend, &[]).await
-}
-
-/// Places an order of 3 kg wash & fold (KSh 450) paid `method` ("pay-now", "pay-delivery") from
-/// `phone`; its order ID.
-pub async fn place(app: &TestApp, phone: &str, method: &str) -> String {
-    let body = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "email": null,
-        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
-        "paymentMethod": method, "specialInstructions": ""
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
-}
-
-/// Places a "Pay Now (M-PESA)" order of 3 kg wash & fold (KSh 450); its order ID.
-pub async fn place_pay_now(app: &TestApp, phone: &str) -> String {
-    place(app, phone, "pay-now").await
-}
-
-pub fn order(app: &TestApp, reference: &str) -> Order {
-    let reference = OrderReference::parse(reference).unwrap();
-    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
-}
-
-/// The order's newest prompt once it has left `queued`/`sending`.
-pub async fn sent_prompt(app: &TestApp, order_id: &str) -> MpesaPrompt {
-    until_prompt(app, order_id, "sent", |p| !matches!(p.state, PromptState::Queued | PromptState::Sending)).await
-}
-
-/// The order's newest prompt once `done` holds for it.
-pub async fn until_prompt(
-    app: &TestApp,
-    order_id: &str,
-    what: &str,
-    done: impl Fn(&MpesaPrompt) -> bool,
-) -> MpesaPrompt {
-    let deadline = std::time::Instant::now() + WAIT;
-    loop {
-        let prompt = app.with_db(|c| MpesaPrompt::latest(c, order_id).unwrap());
-        if let Some(prompt) = prompt.filter(&done) {
-            return prompt;
-        }
-        let now = app.with_db(|c| MpesaPrompt::latest(c, order_id).unwrap());
-        assert!(std::time::Instant::now() < deadline, "the prompt was never {what}: {now:#?}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// A pay-now order whose prompt is on the phone: the order and the prompt's CheckoutRequestID.
-pub async fn waiting_order(app: &TestApp, phone: &str) -> (Order, String) {
-    let reference = place_pay_now(app, phone).await;
-    let stored = order(app, &reference);
-    let prompt = sent_prompt(app, &stored.id).await;
-    assert_eq!(prompt.state, PromptState::Waiting, "{prompt:#?}");
-    (stored, prompt.checkout_request_id.unwrap())
-}
-
-/// Daraja's success callback for `checkout` paying `amount` with `receipt`.
-pub fn success_callback(checkout: &str, amount: i32, receipt: &str) -> Value {
-    json!({"Body": {"stkCallback": {
-        "MerchantRequestID": "29115-34620561-1",
-        "CheckoutRequestID": checkout,
-        "ResultCode": 0,
-        "ResultDesc": "The service request is processed successfully.",
-        "CallbackMetadata": {"Item": [
-            {"Name": "Amount", "Value": f64::from(amount)},
-            {"Name": "MpesaReceiptNumber", "Value": receipt},
-            {"Name": "Balance"},
-            {"Name": "TransactionDate", "Value": 20261124193015_u64},
-            {"Name": "PhoneNumber", "Value": 254712345678_u64}
-        ]}
-    }}})
-}
-
-/// Daraja's callback for `checkout` ended with `code` (no payment).
-pub fn failure_callback(checkout: &str, code: i64, desc: &str) -> Value {
-    json!({"Body": {"stkCallback": {
-        "MerchantRequestID": "29115-34620561-1", "CheckoutRequestID": checkout, "ResultCode": code, "ResultDesc": desc
-    }}})
-}
-
-/// Posts a prompt callback with the secret.
-pub async fn post_prompt_callback(app: &TestApp, body: &Value) -> reqwest::Response {
-    app.post_json(&format!("/hooks/payments/prompt/{MPESA_HOOK_SECRET}"), body, &[]).await
-}
-
-/// The "payment received" texts written for the order `order_id`.
-pub fn payment_texts(app: &TestApp, order_id: &str) -> usize {
-    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
-    all.iter().filter(|m| m.kind == MessageKind::SmsPaymentReceived && m.order_id.as_deref() == Some(order_id)).count()
-}
-
-/// The M-PESA payments recorded for the order `order_id`.
-pub fn receipts_of(app: &TestApp, order_id: &str) -> Vec<MpesaReceipt> {
-    app.with_db(|c| MpesaReceipt::for_order(c, order_id).unwrap())
-}
 
 /// `YYYYMMDDHHmmss` of the app's clock in Nairobi (UTC+3), written out independently of the server.
 fn nairobi_timestamp(app: &TestApp) -> String {

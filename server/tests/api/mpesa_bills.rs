@@ -5,12 +5,12 @@
 //! written for an order paid or cancelled since is not sent; a prompt Daraja never answered holds
 //! back a second one for two minutes.
 
-use crate::helpers::valet_post;
-use crate::helpers::{Backend, TestApp, is_paid, money, payments};
-use crate::mpesa::{
+use crate::helpers::mpesa::{
     WAIT, order, paying_app, paying_app_with, place, place_pay_now, post_prompt_callback, receipts_of, sent_prompt,
     success_callback, until_prompt,
 };
+use crate::helpers::valet_post;
+use crate::helpers::{Backend, TestApp, is_paid, money, payments};
 use crate::mpesa_mock::PushReply;
 use crate::mpesa_staff::{put_in_run, valet};
 use laundry::clock::stored;
@@ -41,7 +41,8 @@ async fn staff_marking_picked_up_prompts_for_the_bill_and_the_text_says_so(backe
     let reference = place_pay_now(&app, PHONE).await;
     let placed = order(&app, &reference);
     let first = sent_prompt(&app, &placed.id).await;
-    let cancelled = crate::mpesa::failure_callback(first.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
+    let cancelled =
+        crate::helpers::mpesa::failure_callback(first.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
     assert_eq!(post_prompt_callback(&app, &cancelled).await.status(), 200);
 
     let now = stored(app.clock.now());
@@ -195,7 +196,8 @@ async fn picked_up_with_the_bills_prompt(app: &TestApp) -> (laundry::models::ord
     let reference = place_pay_now(app, PHONE).await;
     let placed = order(app, &reference);
     let estimate = sent_prompt(app, &placed.id).await;
-    let cancelled = crate::mpesa::failure_callback(estimate.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
+    let cancelled =
+        crate::helpers::mpesa::failure_callback(estimate.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
     assert_eq!(post_prompt_callback(app, &cancelled).await.status(), 200);
     let (me, session) = valet(app, "otieno@example.com").await;
     let pickup = put_in_run(app, &placed, StopKind::Pickup, &me, 1);

@@ -2,11 +2,11 @@
 //! time; refused without the secret; read strictly), the status query that settles a prompt whose
 //! callback never came, and the results that are not payments.
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, money, payments};
-use crate::mpesa::{
+use crate::helpers::mpesa::{
     PHONE, failure_callback, paying_app, payment_texts, post_prompt_callback, receipts_of, success_callback,
     until_prompt, waiting_order,
 };
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, money, payments};
 use crate::mpesa_mock::QueryReply;
 use laundry::domain::{MessageKind, Method, PromptState, Settlement};
 use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};

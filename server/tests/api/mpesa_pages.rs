@@ -2,8 +2,8 @@
 //! page and its JSON (`/t/{token}/payment`) while the prompt waits, is being checked, is paid, failed
 //! or cancelled; "Send the M-PESA prompt again"; the confirmation; the receipt; the delivered text.
 
+use crate::helpers::mpesa::{order, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
-use crate::mpesa::{order, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
 use crate::sms::texts;
 use laundry::clock::Clock;

@@ -4,10 +4,10 @@
 //! prompt "paid" to the customer, and waits for staff in the payments to check; the same callback
 //! again changes nothing more.
 
-use crate::helpers::{Backend, TestApp, is_paid, payments};
-use crate::mpesa::{
+use crate::helpers::mpesa::{
     PHONE, failure_callback, order, paying_app, payment_texts, post_prompt_callback, success_callback, waiting_order,
 };
+use crate::helpers::{Backend, TestApp, is_paid, payments};
 use laundry::domain::{PromptState, ReceiptProblem};
 use laundry::models::mpesa::{CODE_ELSEWHERE_WORDS, MpesaPrompt, MpesaReceipt, UNPROVEN_WORDS};
 use laundry::models::order::Order;

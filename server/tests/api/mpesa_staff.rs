@@ -4,9 +4,9 @@
 //! amount counted against its order), the unpaid filter, the day's takings by method, the staff's "Send M-PESA prompt", and the valet's at the door.
 
 use crate::admin_dashboard::{get, order_id, order_with, post, staff};
+use crate::helpers::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, is_paid, money, payments, set_cookie};
-use crate::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::mpesa_mock::MockDaraja;
 use diesel::prelude::*;
 use laundry::clock::{Clock, stored};

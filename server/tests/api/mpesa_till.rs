@@ -3,10 +3,10 @@
 //! staff, who match them; each M-PESA code recorded once, also when the prompt's callback reports
 //! the same payment (before, after, or at the same moment).
 
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, payments};
-use crate::mpesa::{
+use crate::helpers::mpesa::{
     PHONE, order, paying_app, payment_texts, place, post_prompt_callback, receipts_of, success_callback, waiting_order,
 };
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, payments};
 use laundry::domain::{Method, PromptState, ReceiptSource};
 use laundry::models::mpesa::{MatchRefusal, MpesaPrompt, MpesaReceipt, Recorded};
 use serde_json::{Value, json};

@@ -4,8 +4,8 @@
 //! again" and the staff's "Send M-PESA prompt" are refused with the reason and when.
 
 use crate::admin_dashboard::{post, staff};
+use crate::helpers::mpesa::{WAIT, order, paying_app_with, place_pay_now, sent_prompt};
 use crate::helpers::{Backend, TestApp};
-use crate::mpesa::{WAIT, order, paying_app_with, place_pay_now, sent_prompt};
 use laundry::domain::PromptState;
 use laundry::models::mpesa::{HELD_WORDS, MpesaPrompt};
 use laundry::models::order::Order;

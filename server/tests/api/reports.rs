@@ -32,7 +32,7 @@ async fn the_reports_give_the_exact_figures_of_a_known_history(backend: Backend)
             let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
             assert_eq!(response.status(), 201);
             let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-            crate::mpesa::order(app, &reference).id
+            crate::helpers::mpesa::order(app, &reference).id
         }
     };
     let nobody = NotifyCustomer::nobody();
@@ -227,7 +227,7 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
             let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
             assert_eq!(response.status(), 201, "{name}'s order is placed");
             let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-            (crate::mpesa::order(app, &reference).id, reference)
+            (crate::helpers::mpesa::order(app, &reference).id, reference)
         }
     };
     let nobody = NotifyCustomer::nobody();
@@ -468,7 +468,7 @@ async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backe
             let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
             assert_eq!(response.status(), 201);
             let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-            (crate::mpesa::order(app, &reference).id, reference)
+            (crate::helpers::mpesa::order(app, &reference).id, reference)
         }
     };
     let nobody = NotifyCustomer::nobody();

@@ -33,7 +33,7 @@ async fn collected(app: &TestApp, name: &str, phone: &str, status: OrderStatus) 
     let key = uuid::Uuid::new_v4().to_string();
     let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
     let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    let id = crate::mpesa::order(app, &reference).id;
+    let id = crate::helpers::mpesa::order(app, &reference).id;
     app.with_db(|c| set_status(c, &id, status, OWNER, &NotifyCustomer::nobody(), app.now()).unwrap());
     (id, reference)
 }
@@ -58,11 +58,11 @@ async fn cancelling_collected_laundry_sends_it_back_on_a_return_stop(backend: Ba
     assert_eq!(unreadable.status(), 422);
     let past = cancel(json!({ "status": "cancelled", "reason": "Moved", "returnStop": "2026-11-01T19:00" })).await;
     assert_eq!(past.status(), 409, "a window that has passed is refused");
-    assert_eq!(crate::mpesa::order(&app, &reference).status, OrderStatus::PickedUp, "nothing changed");
+    assert_eq!(crate::helpers::mpesa::order(&app, &reference).status, OrderStatus::PickedUp, "nothing changed");
 
     let done = cancel(json!({ "status": "cancelled", "reason": "Moved", "returnStop": "2026-11-04T19:00" })).await;
     assert_eq!(done.status(), 200);
-    assert_eq!(crate::mpesa::order(&app, &reference).status, OrderStatus::Cancelled);
+    assert_eq!(crate::helpers::mpesa::order(&app, &reference).status, OrderStatus::Cancelled);
     let back = app.with_db(|c| Stop::of_order(c, &id, StopKind::Delivery).unwrap().unwrap());
     assert_eq!(
         (back.state, back.day, back.slot().window.to_string()),
@@ -87,7 +87,11 @@ async fn cancelling_collected_laundry_sends_it_back_on_a_return_stop(backend: Ba
     assert_eq!(handed.status(), 303, "{:?}", handed.headers());
     let after = app.with_db(|c| Stop::of_order(c, &id, StopKind::Delivery).unwrap().unwrap());
     assert_eq!(after.state, StopState::Done);
-    assert_eq!(crate::mpesa::order(&app, &reference).status, OrderStatus::Cancelled, "returned, not delivered");
+    assert_eq!(
+        crate::helpers::mpesa::order(&app, &reference).status,
+        OrderStatus::Cancelled,
+        "returned, not delivered"
+    );
     let returned = texts_of(&app, &id, MessageKind::SmsDelivered);
     assert_eq!(returned.len(), 1, "{returned:?}");
     assert!(returned[0].contains(&format!("your clothes from cancelled order {reference} were handed back.")));
@@ -130,7 +134,7 @@ async fn a_return_nobody_made_is_late_like_a_delivery(backend: Backend) {
     assert_eq!(marked, 1);
     let back = app.with_db(|c| Stop::of_order(c, &id, StopKind::Delivery).unwrap().unwrap());
     assert_eq!(back.state, StopState::Missed, "late, waiting for a new window");
-    assert_eq!(crate::mpesa::order(&app, &reference).status, OrderStatus::Cancelled);
+    assert_eq!(crate::helpers::mpesa::order(&app, &reference).status, OrderStatus::Cancelled);
 }
 
 crate::on_each_backend!(

@@ -4,6 +4,7 @@
 
 mod app;
 mod database;
+pub mod mpesa;
 
 pub use app::{TestApp, built_frontend, stopped_clock};
 pub use database::{Backend, empty_postgres, migrate_before, postgres_url};
