@@ -4,8 +4,8 @@
 //! missed pickup is never followed by a delivery; staff cancel a paid order with a reason (its
 //! money owed back), take the cancellation back, and move a delivery.
 
+use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SignedIn, TestApp, money, valet_post};
-use crate::sms::{place, texting_app, texts};
 use crate::sms_mock::MockAt;
 use crate::sms_steps::{OWNER, PHONE, api_post, order, owner};
 use diesel::prelude::*;

@@ -3,9 +3,9 @@
 //! or cancelled; "Send the M-PESA prompt again"; the confirmation; the receipt; the delivered text.
 
 use crate::helpers::mpesa::{order, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
+use crate::helpers::sms::texts;
 use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
 use crate::mpesa_mock::MockDaraja;
-use crate::sms::texts;
 use laundry::clock::Clock;
 use laundry::domain::{MessageKind, PromptState};
 use laundry::models::mpesa::MpesaPrompt;

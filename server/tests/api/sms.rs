@@ -4,53 +4,18 @@
 //! two instances on one PostgreSQL, a text reported not delivered and sent again by staff, and a
 //! text to a number that opted out after it was written.
 
+use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::{
     ARRIVAL_NOISE, Backend, SMS_HOOK_SECRET, SignedIn, TestApp, mail_env, postgres_url, quick_retries, sms_env,
 };
 use crate::mail_mock::MockMail;
 use crate::sms_mock::{AtReply, MockAt};
-use laundry::domain::{Channel, Delivery, OutboxStatus};
+use laundry::domain::{Delivery, OutboxStatus};
 use laundry::models::outbox::{OptOut, OutboxMessage};
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(15);
-
-pub async fn texting_app(backend: Backend, mock: &MockAt) -> Option<TestApp> {
-    Some(TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await)
-}
-
-/// Places an order for `phone` through the JSON API; its order ID.
-pub async fn place(app: &TestApp, phone: &str) -> String {
-    let body = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "email": null,
-        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
-        "paymentMethod": "pay-delivery", "specialInstructions": ""
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
-}
-
-/// The outbox's texts.
-pub fn texts(app: &TestApp) -> Vec<OutboxMessage> {
-    let all = app.with_db(|c| OutboxMessage::all(c).unwrap());
-    all.into_iter().filter(|row| row.channel == Channel::Sms).collect()
-}
-
-/// Waits until every text satisfies `done`.
-pub async fn until_texts(app: &TestApp, what: &str, done: impl Fn(&OutboxMessage) -> bool) -> Vec<OutboxMessage> {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let rows = texts(app);
-        if !rows.is_empty() && rows.iter().all(&done) {
-            return rows;
-        }
-        assert!(Instant::now() < deadline, "texts never became {what}: {rows:#?}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 async fn an_order_texts_the_customer_and_the_delivery_report_marks_it(backend: Backend) {
     let mock = MockAt::start().await;

@@ -2,8 +2,8 @@
 //! recent order, a few a day; STOP and START; and the staff inbox where every text waits, with
 //! staff's answers by text.
 
+use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SignedIn, TestApp};
-use crate::sms::{place, texting_app, texts};
 use crate::sms_incoming::{orders_of, place_delivered, replies, text_in};
 use crate::sms_mock::MockAt;
 use diesel::prelude::*;

@@ -2,8 +2,8 @@
 //! `/hooks/sms/incoming/{secret}`, against a mock Africa's Talking on loopback; and the home page,
 //! which names the letter and the number only when texts are answered.
 
+use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
-use crate::sms::{place, texting_app, texts};
 use crate::sms_mock::MockAt;
 use laundry::domain::{MessageKind, OrderSource, OrderStatus};
 use laundry::models::incoming_text::IncomingText;

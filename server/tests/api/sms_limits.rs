@@ -3,8 +3,8 @@
 //! stored), the shop's daily budget warns the owner at 80% and holds texts for the next day at
 //! 100%, and a final delivery report is never replaced by another.
 
+use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::{Backend, SMS_HOOK_SECRET, SignedIn, TestApp, quick_retries, sms_env};
-use crate::sms::{place, texting_app, texts, until_texts};
 use crate::sms_mock::MockAt;
 use laundry::domain::{Channel, Delivery, MessageKind, OutboxStatus, StaffRole};
 use laundry::models::outbox::{Enqueued, OutboxMessage, Pace};

@@ -3,9 +3,9 @@
 //! none for a change refused or made twice, and all of them through a mock Africa's Talking. A
 //! customer stops texts to their number from the order's page; staff switch a kind of text off.
 
+use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env};
-use crate::sms::{place, texting_app, texts, until_texts};
 use crate::sms_mock::{AtReply, MockAt};
 use diesel::prelude::*;
 use laundry::db::schema::stops;

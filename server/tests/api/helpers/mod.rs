@@ -5,6 +5,7 @@
 mod app;
 mod database;
 pub mod mpesa;
+pub mod sms;
 
 pub use app::{TestApp, built_frontend, stopped_clock};
 pub use database::{Backend, empty_postgres, migrate_before, postgres_url};
