@@ -104,12 +104,8 @@ impl ReceiptProps {
         let delivered = history.iter().rev().find(|change| change.status == OrderStatus::Delivered);
         let cancelled = history.iter().rev().find(|change| change.status == OrderStatus::Cancelled);
         let money_off = MoneyOffView::of(entries);
-        // The bill after money off, from the charges not taken back by a cancellation.
-        let charged: i64 = entries
-            .iter()
-            .filter(|entry| matches!(entry.kind, EntryKind::Charge | EntryKind::Adjustment | EntryKind::Discount))
-            .map(|entry| i64::from(entry.amount))
-            .sum();
+        // The bill after money off: the ledger's charges (none left once cancelled).
+        let charged = Entry::sum(entries).charged;
         ReceiptProps {
             id: order.reference.clone(),
             customer: order.customer_name.split_whitespace().next().unwrap_or_default().to_owned(),

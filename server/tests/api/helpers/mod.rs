@@ -353,8 +353,7 @@ pub fn payments(app: &TestApp, reference: &str) -> Vec<(laundry::domain::Method,
 /// `reference` was placed; none when its text offers no credit.
 pub fn texted_credit_key(app: &TestApp, reference: &str) -> Option<String> {
     use laundry::models::outbox::OutboxMessage;
-    let reference = laundry::domain::OrderReference::parse(reference).unwrap();
-    let order = app.with_db(|c| laundry::models::order::Order::find_by_reference(c, &reference).unwrap().unwrap());
+    let order = mpesa::order(app, reference);
     let rows = app.with_db(|c| OutboxMessage::all(c).unwrap());
     let text = rows
         .iter()
@@ -375,8 +374,5 @@ pub async fn use_texted_credit(app: &TestApp, reference: &str) -> reqwest::Respo
 
 /// The token of the page of the order with order ID `reference`.
 pub fn order_token(app: &TestApp, reference: &str) -> String {
-    let reference = laundry::domain::OrderReference::parse(reference).unwrap();
-    app.with_db(|c| laundry::models::order::Order::find_by_reference(c, &reference).unwrap().unwrap())
-        .link_token
-        .unwrap()
+    mpesa::order(app, reference).link_token.unwrap()
 }
