@@ -13,7 +13,9 @@
 //! - the senders (`mail`, `sms`, `mpesa`), what they share (`outbox`) and the photo store
 //!   (`photos`) import nothing of the crate but `domain`, `clock` and `outbox`: they know their
 //!   provider or their files, not our models;
-//! - `config` imports no model and nothing of `notify`.
+//! - `config` imports no model and nothing of `notify`;
+//! - the fakes of the providers (`fakes`) import nothing of the crate but `clock` and `outbox`:
+//!   they speak the providers' APIs, and know nothing of the shop they serve.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -22,6 +24,9 @@ use std::path::{Path, PathBuf};
 /// The senders and what they share: they may import only these.
 const SENDERS: &[&str] = &["mail", "mpesa", "outbox", "photos", "sms"];
 const SENDERS_MAY_IMPORT: &[&str] = &["clock", "domain", "outbox"];
+
+/// What the providers' fakes may import.
+const FAKES_MAY_IMPORT: &[&str] = &["clock", "fakes", "outbox"];
 
 /// What `domain` may import.
 const DOMAIN_MAY_IMPORT: &[&str] = &["clock", "domain"];
@@ -58,6 +63,14 @@ fn dependencies_point_one_way() {
                     listed(&files)
                 ));
             }
+        }
+    }
+    for (to, files) in imports("fakes") {
+        if !FAKES_MAY_IMPORT.contains(&to.as_str()) {
+            problems.push(format!(
+                "fakes imports {to} ({}); a fake speaks its provider's API, and imports only clock and outbox",
+                listed(&files)
+            ));
         }
     }
     for (to, files) in imports("config") {

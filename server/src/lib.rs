@@ -11,6 +11,7 @@ pub mod config;
 pub mod db;
 pub mod demo;
 pub mod domain;
+pub mod fakes;
 /// The catalogue lives with the domain (it gives lines their units); every page reads it from here.
 pub use domain::catalogue;
 pub(crate) mod error;

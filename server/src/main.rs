@@ -1,6 +1,8 @@
 //! `laundry serve`: reads the configuration from the environment and runs the server.
 //! `laundry serve --demo`: the same on a fresh database of a week's orders, with the providers'
-//! stand-ins (see `laundry::demo`, docs/demo.md).
+//! fakes (see `laundry::demo`, docs/demo.md).
+//! `laundry serve --fake-providers`: the configured database, with the providers' fakes served by
+//! the server itself (see `laundry::fakes`, docs/testing.md): for the browser tests.
 //! `laundry admin …`: staff accounts (see `laundry::staff_cli`).
 //! `laundry mpesa register-urls`: the till's callbacks (see `laundry::mpesa::cli`).
 //! `laundry backup --to PATH` and `laundry restore --from PATH`: the SQLite database's backups
@@ -16,7 +18,7 @@ use secrecy::ExposeSecret;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: laundry serve [--demo]\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n       \
+const USAGE: &str = "usage: laundry serve [--demo | --fake-providers]\n       laundry admin create|password|role|list|disable|enable … (laundry admin help)\n       \
 laundry mpesa register-urls [--shortcode N] (laundry mpesa help)\n       \
 laundry backup --to PATH      a copy of the SQLite database while it runs, and PATH.sha256\n       \
 laundry restore --from PATH   a backup into the empty database DATABASE_URL names\n\n\
@@ -31,10 +33,11 @@ fn main() -> ExitCode {
 
 async fn laundry() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut demo = false;
+    let (mut demo, mut fake_providers) = (false, false);
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => {}
         ["serve", "--demo"] => demo = true,
+        ["serve", "--fake-providers"] => fake_providers = true,
         ["admin", rest @ ..] => return admin(rest),
         ["mpesa", rest @ ..] => return mpesa(rest).await,
         ["backup", "--to", path] => return backup(path),
@@ -58,7 +61,7 @@ async fn laundry() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         },
-        Ok(settings) => settings,
+        Ok(settings) => Settings { fake_providers, ..settings },
         Err(error) => {
             eprintln!("configuration error: {error}");
             return ExitCode::from(2);
@@ -74,6 +77,11 @@ async fn laundry() -> ExitCode {
     tracing::info!(addr = %settings.addr, port = application.port(), "listening; open http://{}/pricing", settings.addr);
     if demo {
         print_demo(&application, &settings);
+    } else if fake_providers {
+        tracing::warn!(
+            "--fake-providers: no text, e-mail or M-PESA prompt leaves this machine; they reach the fakes this server \
+             serves (/dev/texts, /dev/mpesa). Never for customers."
+        );
     } else {
         warn_without_staff(&application).await;
         warn_without_first_order_discount(&application);

@@ -4,7 +4,8 @@
 use crate::auth::require_staff;
 use crate::config::Settings;
 use crate::db::Database;
-use crate::demo::{self, StandIns, pages::Accounts};
+use crate::demo::{self, pages::Accounts};
+use crate::fakes::Fakes;
 use crate::frontend::Frontend;
 use crate::jobs::outbox_worker::OutboxWorker;
 use crate::jobs::prompt_worker::PromptWorker;
@@ -206,10 +207,10 @@ impl Application {
         let listener =
             TcpListener::bind(settings.addr).with_context(|| format!("cannot listen on {}", settings.addr))?;
         let port = listener.local_addr()?.port();
-        // Demo mode: the providers are stand-ins this server serves on its own port.
-        let settings = if settings.demo {
+        // The demo and `--fake-providers`: the providers are fakes this server serves on its own port.
+        let settings = if settings.demo || settings.fake_providers {
             let secret = uuid::Uuid::new_v4().simple().to_string();
-            settings.with_providers_from(&demo::provider_env(&format!("http://127.0.0.1:{port}"), &secret))?
+            settings.with_providers_from(&Fakes::env(&format!("http://127.0.0.1:{port}"), &secret))?
         } else {
             settings
         };
@@ -238,8 +239,8 @@ impl Application {
         actix_web::rt::spawn(scheduler(&state).run());
 
         let shared = state.clone();
-        let demo_on = state.settings().demo;
-        let stand_ins = web::Data::new(StandIns::default());
+        let (demo_on, fakes_on) = (state.settings().demo, state.settings().demo || state.settings().fake_providers);
+        let fakes = Fakes::default();
         let accounts = web::Data::new(Accounts(demo_accounts.clone()));
         let https = state.settings().base_url.starts_with("https://");
         let csp = content_security_policy(state.settings().intro_video_origin());
@@ -262,8 +263,11 @@ impl Application {
                 .wrap(TracingLogger::<RedactedRootSpan>::new())
                 .configure(routes)
                 .configure(|config| {
+                    if fakes_on {
+                        config.configure(|config| fakes.routes(config)).configure(demo::fakes_pages);
+                    }
                     if demo_on {
-                        config.app_data(stand_ins.clone()).app_data(accounts.clone()).configure(demo::routes);
+                        config.app_data(accounts.clone()).configure(demo::routes);
                     }
                 })
         })

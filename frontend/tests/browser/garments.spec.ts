@@ -7,8 +7,7 @@
 // The valet sees today's run only, so this server's one window opens a few minutes from now
 // (Nairobi time), with no cut-off, and the delivery is moved into it.
 import { expect, type Page, test } from "@playwright/test";
-import { signIn, violations, watchConsole } from "./support";
-import { startTextingServer, type TextingServer } from "./texting-server";
+import { type FakedServer, signIn, startServerWithFakes, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ bypassCSP: true });
@@ -29,15 +28,15 @@ const end = Math.min(start + 60, 24 * 60);
 const roomToday = end - start >= 30;
 const today = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
 
-let server: TextingServer;
+let server: FakedServer;
 
 test.beforeAll(async () => {
   const tonight = { LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`, LAUNDRY_BOOKING_CUTOFF_MINUTES: "0" };
-  server = await startTextingServer("garments", STAFF, { accounts: [VALET], env: roomToday ? tonight : {} });
+  server = await startServerWithFakes("garments", STAFF, { accounts: [VALET], env: roomToday ? tonight : {} });
 });
 
 test.afterAll(async () => {
-  await server?.stop();
+  server?.stop();
 });
 
 /** A JPEG drawn by the browser itself: a blue shirt with a stain. */

@@ -11,8 +11,7 @@
 // The valet sees today's run only, so this server's one window opens a few minutes from now
 // (Nairobi time), with no cut-off, and the delivery is moved into it.
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signIn, violations, watchConsole } from "./support";
-import { startTextingServer, type TextingServer } from "./texting-server";
+import { type FakedServer, signIn, startServerWithFakes, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ bypassCSP: true });
@@ -37,20 +36,19 @@ const roomToday = end - start >= 30;
 /** Today in Nairobi, `YYYY-MM-DD`. */
 const today = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
 
-let server: TextingServer;
+let server: FakedServer;
 
 test.beforeAll(async () => {
   // Late at night there is no room left today: the default windows then, and no valet test.
   const tonight = { LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`, LAUNDRY_BOOKING_CUTOFF_MINUTES: "0" };
-  server = await startTextingServer("ledger", STAFF, {
+  server = await startServerWithFakes("ledger", STAFF, {
     accounts: [VALET],
-    daraja: true,
     env: roomToday ? tonight : {},
   });
 });
 
 test.afterAll(async () => {
-  await server?.stop();
+  server?.stop();
 });
 
 /** Places 8 kg of ironing (KSh 1,600), paid on delivery, through the API as the form does, picked up
@@ -191,8 +189,10 @@ test("the customer's page shows the balance and pays the rest with a prompt", as
   await card.getByRole("button", { name: "Pay KSh 500 by M-PESA" }).click();
   await expect(page).toHaveURL(/\?done=prompt$/);
   await expect(page.getByText("We are sending the M-PESA prompt to your phone")).toBeVisible();
-  await expect.poll(() => server.prompts.filter((prompt) => prompt.phone === "254711300500").length).toBe(1);
-  const prompt = server.prompts.find((asked) => asked.phone === "254711300500");
+  await expect
+    .poll(async () => (await server.prompts()).filter((prompt) => prompt.phone === "254711300500").length)
+    .toBe(1);
+  const prompt = (await server.prompts()).find((asked) => asked.phone === "254711300500");
   expect(prompt?.amount).toBe(500);
   await expect(card).toContainText("Check your phone: enter your M-PESA PIN to pay KSh 500.");
 

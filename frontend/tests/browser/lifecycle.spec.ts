@@ -4,22 +4,21 @@
 // desktop (1280×800) staff cancel a paid order after a confirmation with a reason, then take the
 // cancellation back.
 import { expect, type Page, test } from "@playwright/test";
-import { startTextingServer, type TextingServer } from "./texting-server";
-import { signIn as signInAs, violations, watchConsole } from "./support";
+import { type FakedServer, signIn as signInAs, startServerWithFakes, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ bypassCSP: true });
 
 const STAFF = { email: "day-staff@example.com", password: "Browser-Test-Pass-2026" };
 const PHONE = "+254733445566";
-let server: TextingServer;
+let server: FakedServer;
 
 test.beforeAll(async () => {
-  server = await startTextingServer("lifecycle", STAFF);
+  server = await startServerWithFakes("lifecycle", STAFF);
 });
 
 test.afterAll(async () => {
-  await server?.stop();
+  server?.stop();
 });
 
 /** Places 3 kg of wash & fold paid on delivery through the API, as the form does; its order ID. */

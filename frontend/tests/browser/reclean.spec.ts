@@ -5,8 +5,7 @@
 // lands on the re-clean's page (KSh 0, nothing to pay); the line is then shown taken. The same form
 // without JavaScript posts and redirects, and answers a mistake next to its field.
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signIn, violations, watchConsole } from "./support";
-import { startTextingServer, type TextingServer } from "./texting-server";
+import { type FakedServer, signIn, startServerWithFakes, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ viewport: { width: 390, height: 844 }, bypassCSP: true });
@@ -14,16 +13,16 @@ test.use({ viewport: { width: 390, height: 844 }, bypassCSP: true });
 const STAFF = { email: "reclean-staff@example.com", password: "Browser-Test-Pass-2026" };
 const PHONE = "+254733221100";
 
-let server: TextingServer;
+let server: FakedServer;
 let base = "";
 
 test.beforeAll(async () => {
-  server = await startTextingServer("reclean", STAFF);
+  server = await startServerWithFakes("reclean", STAFF);
   base = server.base;
 });
 
 test.afterAll(async () => {
-  await server?.stop();
+  server?.stop();
 });
 
 /** Places 3 kg of wash & fold and 2 shirts through the API, as the form does; its order ID. */

@@ -5,8 +5,7 @@
 // it back. The valet sees today's run only, so this server's one window opens a few minutes from
 // now (Nairobi time), with no cut-off.
 import { expect, test } from "@playwright/test";
-import { signIn, violations, watchConsole } from "./support";
-import { startTextingServer, type TextingServer } from "./texting-server";
+import { type FakedServer, signIn, startServerWithFakes, violations, watchConsole } from "./support";
 
 // axe-core is injected as an inline script, which the site's Content-Security-Policy forbids.
 test.use({ bypassCSP: true });
@@ -27,15 +26,15 @@ const end = Math.min(start + 60, 24 * 60);
 const roomToday = end - start >= 30;
 const today = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
 
-let server: TextingServer;
+let server: FakedServer;
 
 test.beforeAll(async () => {
   const tonight = { LAUNDRY_PICKUP_WINDOWS: `${clock(start)}-${clock(end)}`, LAUNDRY_BOOKING_CUTOFF_MINUTES: "0" };
-  server = await startTextingServer("returns", STAFF, { accounts: [VALET], env: roomToday ? tonight : {} });
+  server = await startServerWithFakes("returns", STAFF, { accounts: [VALET], env: roomToday ? tonight : {} });
 });
 
 test.afterAll(async () => {
-  await server?.stop();
+  server?.stop();
 });
 
 test("a cancelled order's collected laundry goes back on a return stop the valet runs without JavaScript", async ({

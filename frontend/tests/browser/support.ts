@@ -1,7 +1,9 @@
 // Helpers the browser tests share.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
@@ -143,4 +145,98 @@ export async function startOwnServer(options: {
     })
     .toBe(200);
   return server;
+}
+
+/** A text the fake Africa's Talking received. */
+export interface Text {
+  to: string;
+  message: string;
+}
+
+/** An M-PESA prompt the fake Daraja accepted. */
+export interface Prompt {
+  /** Daraja's CheckoutRequestID, which its callback names. */
+  checkout: string;
+  /** `2547…`, as Daraja takes it. */
+  phone: string;
+  /** KSh asked. */
+  amount: number;
+  /** The order ID (`AccountReference`). */
+  account: string;
+  /** `null` while it waits on the phone; then `paid`, `cancelled` or `timed out`. */
+  ended: string | null;
+}
+
+/** A server of a test file's own whose providers are the fakes it serves itself. */
+export interface FakedServer {
+  base: string;
+  /** Every text the fake Africa's Talking received, oldest first. */
+  texts: () => Promise<Text[]>;
+  /** The text that contains `words`, once it has arrived (20 s at most). */
+  textWith: (words: string) => Promise<Text>;
+  /** The prompts the fake Daraja accepted, oldest first. */
+  prompts: () => Promise<Prompt[]>;
+  /** Pays `prompt` on "the customer's phone" with the M-PESA code `receipt`: the fake sends
+   * M-PESA's callback to the server, which must answer 200. */
+  payPrompt: (prompt: Prompt, receipt: string) => Promise<void>;
+  stop: () => void;
+}
+
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * `startOwnServer` with the server's own fakes of Africa's Talking, Daraja and the mail API
+ * (`laundry serve --fake-providers`, the demo's and the API tests' fakes: docs/testing.md), on a
+ * free port: texts and prompts are read from `/dev/fakes/…`, and a prompt is paid as the phone
+ * would pay it. `staff` is signed in as staff, `accounts` have their roles; all take
+ * `OWN_SERVER_PASSWORD`.
+ */
+export async function startServerWithFakes(
+  name: string,
+  staff: { email: string },
+  options: { accounts?: { email: string; role: string }[]; env?: Record<string, string> } = {},
+): Promise<FakedServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startOwnServer({
+    port,
+    name,
+    env: { LAUNDRY_BASE_URL: base, LAUNDRY_SUBMISSIONS_PER_HOUR: "10000", ...options.env },
+    accounts: [
+      [staff.email, "staff"],
+      ...(options.accounts ?? []).map(({ email, role }): [string, string] => [email, role]),
+    ],
+    args: ["serve", "--fake-providers"],
+  });
+  const read = async <T>(what: string): Promise<T> => (await (await fetch(`${base}/dev/fakes/${what}`)).json()) as T;
+  const texts = () => read<Text[]>("texts");
+  return {
+    base,
+    texts,
+    async textWith(words: string): Promise<Text> {
+      let found: Text | undefined;
+      await expect
+        .poll(async () => (found = (await texts()).find((text) => text.message.includes(words))), { timeout: 20_000 })
+        .toBeTruthy();
+      return found ?? { to: "", message: "" };
+    },
+    prompts: () => read<Prompt[]>("prompts"),
+    async payPrompt(prompt: Prompt, receipt: string) {
+      const answer = await fetch(`${base}/dev/fakes/prompts/${prompt.checkout}/pay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ receipt }),
+      });
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { said: string }).said).toContain("answered 200");
+    },
+    stop: () => server.kill("SIGTERM"),
+  };
 }

@@ -62,9 +62,12 @@ pub struct Settings {
     /// `LAUNDRY_METRICS_TOKEN`: the Bearer token `GET /metrics` asks for; unset, `/metrics` is off
     /// (404).
     pub metrics_token: Option<SecretString>,
-    /// `laundry serve --demo`: Africa's Talking, Daraja and the mail API are stand-ins this server
-    /// serves itself, and `/dev/texts` and `/dev/mpesa` exist (docs/demo.md).
+    /// `laundry serve --demo`: a fresh shop, on the fake providers (docs/demo.md).
     pub demo: bool,
+    /// `laundry serve --fake-providers` (and the demo): Africa's Talking, Daraja and the mail API
+    /// are the fakes of `crate::fakes`, which this server serves itself; `/dev/texts`,
+    /// `/dev/mpesa` and `/dev/fakes/…` exist (docs/testing.md). Never for customers.
+    pub fake_providers: bool,
     /// Orders and contact messages one client may send per hour (`LAUNDRY_SUBMISSIONS_PER_HOUR`,
     /// default 30): enough for a household or an office behind one address, not for a script
     /// filling the order list and spending the mail quota.
@@ -314,6 +317,7 @@ impl Settings {
             keep_messages_months,
             metrics_token,
             demo: false,
+            fake_providers: false,
             submissions_per_hour,
             tracking_per_10_minutes,
             limit_clients,
@@ -348,7 +352,7 @@ impl Settings {
 
 impl Settings {
     /// These settings with the SMS, M-PESA and mail variables read again from `env` alone (the
-    /// demo's stand-ins: `demo::provider_env`), checked as at start.
+    /// fake providers: `fakes::Fakes::env`), checked as at start.
     pub fn with_providers_from(self, env: &[(&str, String)]) -> Result<Self, ConfigError> {
         let lookup = |name: &str| env.iter().find(|(key, _)| *key == name).map(|(_, value)| value.clone());
         let mpesa = mpesa::mpesa_settings(&lookup)?;

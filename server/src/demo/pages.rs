@@ -3,14 +3,13 @@
 //! - `GET /dev`: where to start, the accounts to sign in with, and the shop's clock, which
 //!   `POST /dev/clock` (`hours`) moves on: what became late is marked at once, the 5:30pm texts
 //!   at the jobs' next look;
-//! - `GET /dev/texts`: every text and e-mail that reached the stand-ins, newest first;
+//! - `GET /dev/texts`: every text and e-mail that reached the fake providers, newest first;
 //! - `GET /dev/mpesa`: the prompts sent to customers' phones; one waiting can be paid, cancelled
 //!   or left to time out (`POST /dev/mpesa/{checkout}/pay|cancel|timeout`), which sends the
 //!   callback Daraja would send to the URL the prompt named.
 
-use super::stand_ins::callback_of;
-use super::{Landed, Prompt, PromptEnd, StandIns};
 use crate::clock::NAIROBI;
+use crate::fakes::{FakeDaraja, Fakes, Prompt, PromptEnd};
 use crate::routes::same_site::{cross_site_form, from_another_site};
 use crate::state::AppState;
 use actix_web::http::header;
@@ -58,16 +57,34 @@ fn clock_time(at: OffsetDateTime) -> String {
     format!("{:02}:{:02}:{:02}", at.hour(), at.minute(), at.second())
 }
 
-impl From<Landed> for ShownMessage {
-    fn from(message: Landed) -> Self {
-        ShownMessage {
-            at: clock_time(message.at),
-            channel: message.channel,
-            to: message.to,
-            subject: message.subject,
-            body: message.body,
-        }
-    }
+/// Every text and e-mail the fakes received, newest first (an e-mail's parameters one per line).
+fn messages(fakes: &Fakes) -> Vec<ShownMessage> {
+    let texts = fakes.at.received().into_iter().map(|text| {
+        let shown = ShownMessage {
+            at: clock_time(text.arrived),
+            channel: "Text",
+            to: text.field("to").to_owned(),
+            subject: String::new(),
+            body: text.field("message").to_owned(),
+        };
+        (text.arrived, shown)
+    });
+    let value = |value: &serde_json::Value| value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+    let emails = fakes.mail.received().into_iter().map(|email| {
+        let params = email.body["template_params"].as_object().cloned().unwrap_or_default();
+        let shown = ShownMessage {
+            at: clock_time(email.arrived),
+            channel: "E-mail",
+            to: email.to().unwrap_or(crate::fakes::SHOP_EMAIL).to_owned(),
+            subject: email.body["template_id"].as_str().unwrap_or_default().to_owned(),
+            body: params.iter().map(|(name, v)| format!("{name}: {}", value(v))).collect::<Vec<_>>().join("\n"),
+        };
+        (email.arrived, shown)
+    });
+    let mut all: Vec<_> = texts.chain(emails).collect();
+    // Newest first; a text and an e-mail of the same instant keep their order.
+    all.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    all.into_iter().map(|(_, shown)| shown).collect()
 }
 
 impl From<Prompt> for ShownPrompt {
@@ -131,21 +148,21 @@ pub async fn index(
 }
 
 /// `GET /dev/texts`.
-pub async fn texts(stand_ins: web::Data<StandIns>) -> HttpResponse {
+pub async fn texts(fakes: web::Data<Fakes>) -> HttpResponse {
     page(DevPage {
         title: "Texts and e-mails",
         section: "texts",
         notice: None,
         now: String::new(),
         accounts: &[],
-        messages: stand_ins.landed().into_iter().map(ShownMessage::from).collect(),
+        messages: messages(&fakes),
         prompts: Vec::new(),
     })
 }
 
 /// `GET /dev/mpesa` (`?ended=` names the prompt just ended, and how the server answered).
 pub async fn mpesa(
-    stand_ins: web::Data<StandIns>,
+    fakes: web::Data<Fakes>,
     query: web::Query<std::collections::HashMap<String, String>>,
 ) -> HttpResponse {
     page(DevPage {
@@ -155,7 +172,7 @@ pub async fn mpesa(
         now: String::new(),
         accounts: &[],
         messages: Vec::new(),
-        prompts: stand_ins.prompts().into_iter().map(ShownPrompt::from).collect(),
+        prompts: fakes.daraja.prompts().into_iter().rev().map(ShownPrompt::from).collect(),
     })
 }
 
@@ -163,7 +180,7 @@ pub async fn mpesa(
 /// callback to the URL the prompt named; back to `/dev/mpesa` saying how the server answered.
 pub async fn end_prompt(
     state: web::Data<AppState>,
-    stand_ins: web::Data<StandIns>,
+    fakes: web::Data<Fakes>,
     request: HttpRequest,
     path: web::Path<(String, String)>,
 ) -> HttpResponse {
@@ -172,14 +189,14 @@ pub async fn end_prompt(
     }
     let (checkout, end) = path.into_inner();
     let end = match end.as_str() {
-        "pay" => PromptEnd::Paid(receipt()),
+        "pay" => PromptEnd::Paid(crate::fakes::control::new_receipt()),
         "cancel" => PromptEnd::Cancelled,
         "timeout" => PromptEnd::TimedOut,
         _ => return HttpResponse::NotFound().body("Ends are pay, cancel and timeout."),
     };
-    let said = match stand_ins.end(&checkout, end) {
+    let said = match fakes.daraja.end(&checkout, end) {
         None => "That prompt is not waiting any more.".to_owned(),
-        Some(prompt) => send_callback(&prompt).await,
+        Some(prompt) => FakeDaraja::send_callback(&prompt).await,
     };
     let query = serde_urlencoded::to_string([("ended", said)]).unwrap_or_default();
     HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/dev/mpesa?{query}"))).finish()
@@ -230,30 +247,4 @@ pub async fn move_clock(state: web::Data<AppState>, request: HttpRequest, form: 
     };
     let query = serde_urlencoded::to_string([("moved", said)]).unwrap_or_default();
     HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/dev?{query}"))).finish()
-}
-
-/// A receipt number of M-PESA's shape: ten capitals and digits, starting with a letter.
-fn receipt() -> String {
-    format!("TD{}", &uuid::Uuid::new_v4().simple().to_string()[..8]).to_uppercase()
-}
-
-/// Posts the prompt's callback; what the server answered, in words.
-async fn send_callback(prompt: &Prompt) -> String {
-    let sent = crate::outbox::http_client()
-        .post(&prompt.callback_url)
-        .timeout(std::time::Duration::from_secs(10))
-        .json(&callback_of(prompt))
-        .send()
-        .await;
-    match sent {
-        Ok(response) if response.status().is_success() => {
-            format!("Order {}: the callback was sent and answered {}.", prompt.account_reference, response.status())
-        }
-        Ok(response) => format!(
-            "Order {}: the callback was refused with {}; see the server's log.",
-            prompt.account_reference,
-            response.status()
-        ),
-        Err(error) => format!("Order {}: the callback could not be sent: {error}", prompt.account_reference),
-    }
 }

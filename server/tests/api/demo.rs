@@ -1,9 +1,9 @@
 //! `laundry serve --demo`: a week of a shop's orders in every state, three accounts that sign in,
-//! today's texts landing on `/dev/texts` through the real outbox and the Africa's Talking stand-in,
-//! and a prompt paid from `/dev/mpesa` through the real callback. Without demo mode no `/dev`
-//! address exists.
+//! today's texts landing on `/dev/texts` through the real outbox and the fake Africa's Talking,
+//! and a prompt paid from `/dev/mpesa` through the real callback; the same as JSON for the browser
+//! tests (`/dev/fakes/…`). Without demo mode (or `--fake-providers`) no `/dev` address exists.
 
-use crate::helpers::{TestApp, is_paid, money};
+use crate::helpers::{TestApp, is_paid, money, payments};
 use diesel::prelude::*;
 use laundry::db::schema::{orders, stops};
 use laundry::domain::{OrderStatus, StopState, TextEnum};
@@ -25,10 +25,22 @@ async fn page_with(app: &crate::helpers::TestApp, path: &str, text: &str) -> Str
 #[actix_web::test]
 async fn without_demo_mode_no_dev_address_exists() {
     let app = TestApp::builder().start().await;
-    for path in ["/dev", "/dev/texts", "/dev/mpesa", "/dev/daraja/oauth/v1/generate?grant_type=client_credentials"] {
+    for path in [
+        "/dev",
+        "/dev/texts",
+        "/dev/mpesa",
+        "/dev/fakes/texts",
+        "/dev/fakes/prompts",
+        "/dev/daraja/oauth/v1/generate?grant_type=client_credentials",
+    ] {
         assert_eq!(app.get(path).await.status(), 404, "{path}");
     }
-    for path in ["/dev/at/version1/messaging", "/dev/mail/api/v1.0/email/send", "/dev/mpesa/ws_CO_1/pay"] {
+    for path in [
+        "/dev/at/version1/messaging",
+        "/dev/mail/api/v1.0/email/send",
+        "/dev/mpesa/ws_CO_1/pay",
+        "/dev/fakes/prompts/ws_CO_1/pay",
+    ] {
         assert_eq!(app.post_form(path, &[("to", "+254712345678")]).await.status(), 404, "{path}");
     }
 }
@@ -105,4 +117,37 @@ async fn the_demo_shows_a_week_of_orders_its_texts_and_a_prompt_paid_from_the_ph
         stops::table.filter(stops::missed_by.eq(laundry::lifecycle::late::BY)).count().get_result(c).unwrap()
     });
     assert!(late > 0, "the pickups booked for today passed a day ago");
+}
+
+/// `/dev/fakes/…`, as the browser tests read the texts and pay a prompt with the code they choose.
+#[actix_web::test]
+async fn the_fakes_json_gives_the_texts_and_pays_a_prompt_with_the_receipt_given() {
+    let app = TestApp::builder().demo().start().await;
+    app.deliver_outbox().await;
+    app.send_prompts().await;
+    let texts: serde_json::Value = app.get("/dev/fakes/texts").await.json().await.unwrap();
+    let to_grace = texts.as_array().unwrap().iter().filter(|text| text["to"] == "+254733222333").count();
+    assert!(to_grace >= 1, "{texts}");
+
+    let prompts: serde_json::Value = app.get("/dev/fakes/prompts").await.json().await.unwrap();
+    let waiting = prompts.as_array().unwrap().iter().find(|prompt| prompt["ended"].is_null()).unwrap().clone();
+    let (checkout, order) = (waiting["checkout"].as_str().unwrap(), waiting["account"].as_str().unwrap());
+    let pay = format!("/dev/fakes/prompts/{checkout}/pay");
+    for (body, status) in [
+        (r#"{"receipt": "not-a-code"}"#, 400),
+        (r#"{"receipt": 7}"#, 400),
+        (r#"{"recipt": "QLP500GHIJ"}"#, 400),
+        (r#"{"receipt": "QLP500GHIJ"}"#, 200),
+        (r#"{"receipt": "QLP500GHIJ"}"#, 404),
+    ] {
+        let answer = app.post_json(&pay, &serde_json::from_str(body).unwrap(), &[]).await;
+        assert_eq!(answer.status(), status, "{body}");
+    }
+    assert!(is_paid(&app, order));
+    let codes: Vec<_> = payments(&app, order).into_iter().map(|(_, _, code)| code).collect();
+    assert_eq!(codes, [Some("QLP500GHIJ".to_owned())]);
+    let ended: serde_json::Value = app.get("/dev/fakes/prompts").await.json().await.unwrap();
+    assert!(ended.as_array().unwrap().iter().any(|p| p["checkout"] == checkout && p["ended"] == "paid"), "{ended}");
+    assert_eq!(app.post_form("/dev/fakes/prompts/ws_CO_none/pay", &[]).await.status(), 404, "no such prompt");
+    assert_eq!(app.post_form(&format!("/dev/fakes/prompts/{checkout}/refund"), &[]).await.status(), 404);
 }

@@ -4,11 +4,11 @@
 //! restart, and the text arriving at a mock Africa's Talking.
 
 use crate::helpers::{Backend, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use diesel::prelude::*;
 use laundry::clock::{Clock, NAIROBI};
 use laundry::db::schema::stops;
 use laundry::domain::{MessageKind, OrderInput, OrderSource, OutboxStatus, StaffRole, StopKind};
+use laundry::fakes::FakeAt;
 use laundry::jobs::eta_texts::{self, EtaRun, JOB};
 use laundry::lifecycle::place::PlacingTerms;
 use laundry::models::job_run::{Claim, JobRun};
@@ -283,7 +283,7 @@ async fn a_crashed_instances_claim_is_taken_over_once_its_lease_runs_out(backend
 }
 
 async fn the_half_past_five_text_reaches_the_customer_through_africas_talking(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let clock = Clock::stopped_at(nairobi(DAY, 17, 29));
     let app =
         TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).clock(clock).start().await;

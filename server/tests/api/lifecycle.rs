@@ -6,12 +6,12 @@
 
 use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SignedIn, TestApp, money, valet_post};
-use crate::sms_mock::MockAt;
 use crate::sms_steps::{OWNER, PHONE, api_post, order, owner};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{MessageKind, OrderStatus, StopKind, StopState};
+use laundry::fakes::FakeAt;
 use laundry::models::order::Order;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
@@ -61,7 +61,7 @@ fn first_choice(html: &str, field: &str, but: &str) -> String {
 }
 
 async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_never_becomes_a_delivery(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, staff_id) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
@@ -139,7 +139,7 @@ async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_neve
 }
 
 async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, _) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
@@ -202,7 +202,7 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
 }
 
 async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_delivery(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, staff_id) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;

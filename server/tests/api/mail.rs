@@ -3,9 +3,10 @@
 //! outlives a crashed worker, two instances on one PostgreSQL, and a mail API that hangs.
 
 use crate::helpers::{ARRIVAL_NOISE, Backend, TestApp, mail_env, postgres_url, quick_retries};
-use crate::mail_mock::{MockMail, Received, Reply};
 use laundry::clock::nairobi_date_time;
 use laundry::domain::{OrderReference, OutboxStatus, StopKind};
+use laundry::fakes::mail::Received;
+use laundry::fakes::{FakeMail, MailReply};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
 use laundry::models::stop::Stop;
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(15);
 
-async fn mailing_app(backend: Backend, mock: &MockMail) -> Option<TestApp> {
+async fn mailing_app(backend: Backend, mock: &FakeMail) -> Option<TestApp> {
     Some(TestApp::builder().on(backend).env(&mail_env(&mock.url, true)).retries(quick_retries()).start().await)
 }
 
@@ -72,7 +73,7 @@ fn envelope(template: &str, params: Value) -> Value {
         "service_id": "service_test",
         "template_id": template,
         "template_params": params,
-        "accessToken": "private_test_secret",
+        "accessToken": laundry::fakes::MAIL_KEY,
     })
 }
 
@@ -86,7 +87,7 @@ crate::on_each_backend!(
 
 /// The till of the order e-mail is the configured one (`MPESA_TILL`), as the pages' and texts' are.
 async fn the_customers_email_names_the_configured_till(backend: Backend) {
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let mut env = mail_env(&mock.url, false);
     env.push(("MPESA_TILL", "5123456".to_owned()));
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
@@ -100,7 +101,7 @@ async fn the_customers_email_names_the_configured_till(backend: Backend) {
 }
 
 async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters(backend: Backend) {
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let app = mailing_app(backend, &mock).await.unwrap();
     let order = place(&app, Some("amina@example.com")).await;
 
@@ -160,7 +161,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
 }
 
 async fn an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own(backend: Backend) {
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let app = mailing_app(backend, &mock).await.unwrap();
     let mut order = order_body(None);
     order["paymentMethod"] = json!("pay-delivery");
@@ -211,7 +212,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
     assert!(claimed.is_some());
     let lease_ends = Instant::now() + Duration::from_secs(12);
 
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let mailing = quiet.sibling().env(&mail_env(&mock.url, false)).retries(quick_retries()).start().await;
     let started_in = Instant::now();
     assert!(
@@ -231,7 +232,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
 }
 
 async fn a_status_change_emails_the_customer(backend: Backend) {
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let app = mailing_app(backend, &mock).await.unwrap();
     let order = place(&app, Some("amina@example.com")).await;
     mock.wait_for(2, WAIT).await;
@@ -256,9 +257,9 @@ async fn a_status_change_emails_the_customer(backend: Backend) {
 
 #[actix_web::test]
 async fn each_class_of_answer_is_handled_as_it_should() {
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     // 400: failed at once. 403: blocked. 500 twice then 200: sent on the third try.
-    mock.script(&[Reply::status(400)]);
+    mock.script(&[MailReply::status(400)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
     let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
@@ -266,8 +267,8 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     assert!(rows[0].last_error.as_deref().unwrap().contains("400"), "{:?}", rows[0].last_error);
 
     for code in [401, 403, 412] {
-        let mock = MockMail::start().await;
-        mock.script(&[Reply::status(code)]);
+        let mock = FakeMail::start().await;
+        mock.script(&[MailReply::status(code)]);
         let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
         place(&app, None).await;
         let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
@@ -276,23 +277,23 @@ async fn each_class_of_answer_is_handled_as_it_should() {
         assert!(wait > time::Duration::seconds(50), "{code}: retried slowly, not at once ({wait})");
     }
 
-    let mock = MockMail::start().await;
-    mock.script(&[Reply::status(404)]);
+    let mock = FakeMail::start().await;
+    mock.script(&[MailReply::status(404)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
     let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
     assert!(rows[0].last_error.as_deref().unwrap().contains("EMAILJS_BASE_URL"), "404: {:?}", rows[0].last_error);
 
-    let mock = MockMail::start().await;
-    mock.script(&[Reply::status(500), Reply::status(503)]);
+    let mock = FakeMail::start().await;
+    mock.script(&[MailReply::status(500), MailReply::status(503)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
     let rows = until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(rows[0].attempts, 3);
     assert_eq!(mock.received().len(), 3);
 
-    let mock = MockMail::start().await;
-    mock.answer_always(Reply::status(502));
+    let mock = FakeMail::start().await;
+    mock.answer_always(MailReply::status(502));
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, None).await;
     let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
@@ -302,8 +303,8 @@ async fn each_class_of_answer_is_handled_as_it_should() {
 
 #[actix_web::test]
 async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again() {
-    let mock = MockMail::start().await;
-    mock.script(&[Reply::hang(Duration::from_secs(5)), Reply::status(401)]);
+    let mock = FakeMail::start().await;
+    mock.script(&[MailReply::hang(Duration::from_secs(5)), MailReply::status(401)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     let order = place(&app, None).await;
     let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
@@ -324,9 +325,9 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     assert_eq!(report["problems"][0]["channel"], "email");
     assert_eq!(report["problems"][0]["id"], rows[0].id.as_str());
     assert_eq!(report["problems"][0]["orderId"], order.reference.as_str(), "named by the order ID staff read");
-    assert!(!report.to_string().contains("private_test_secret"), "the private key never reaches the API");
+    assert!(!report.to_string().contains(laundry::fakes::MAIL_KEY), "the private key never reaches the API");
     let page = app.get_with("/admin", &[("cookie", &session.cookie)]).await.text().await.unwrap();
-    assert!(page.contains("Admin Dashboard") && !page.contains("private_test_secret"), "nor a page");
+    assert!(page.contains("Admin Dashboard") && !page.contains(laundry::fakes::MAIL_KEY), "nor a page");
 
     let resend = app
         .staff_request(reqwest::Method::POST, &format!("/api/admin/outbox/{}/resend", rows[0].id), &session, true)
@@ -341,8 +342,8 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
 
 #[actix_web::test]
 async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
-    let mock = MockMail::start().await;
-    mock.script(&[Reply::too_many(3)]);
+    let mock = FakeMail::start().await;
+    mock.script(&[MailReply::too_many(3)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
     place(&app, Some("amina@example.com")).await;
     place(&app, Some("amina@example.com")).await;
@@ -363,8 +364,8 @@ async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
 
 #[actix_web::test]
 async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
-    let mock = MockMail::start().await;
-    mock.answer_always(Reply::hang(Duration::from_secs(30)));
+    let mock = FakeMail::start().await;
+    mock.answer_always(MailReply::hang(Duration::from_secs(30)));
     let retries = laundry::outbox::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
     let app = TestApp::builder().env(&mail_env(&mock.url, false)).retries(retries).start().await;
     place(&app, None).await;
@@ -389,7 +390,7 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
         eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test is skipped");
         return;
     }
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let env = mail_env(&mock.url, false);
     let first = TestApp::builder().on(Backend::Postgres).env(&env).retries(quick_retries()).start().await;
     let second = first.sibling().env(&env).retries(quick_retries()).start().await;
@@ -446,7 +447,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     use diesel::prelude::*;
     use laundry::db::schema::outbox;
     use laundry::models::outbox::Pace;
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let app = TestApp::builder().start().await; // without mail settings: its rows wait
     place(&app, None).await;
     let now = app.database_now();
@@ -491,7 +492,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
 /// DESIGN.md: one order ID everywhere. The ID the API answers is the one the confirmation shows,
 /// tracking finds, both e-mails carry, and staff see in the table (after '#').
 async fn one_order_id_is_shown_tracked_emailed_and_listed(backend: Backend) {
-    let mock = MockMail::start().await;
+    let mock = FakeMail::start().await;
     let Some(app) = mailing_app(backend, &mock).await else { return };
     let order = place(&app, Some("amina@example.com")).await;
     let order_id = order.reference.clone();

@@ -3,7 +3,7 @@
 //! and the pool.
 
 use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
-use crate::mpesa_mock::MockDaraja;
+use laundry::fakes::FakeDaraja;
 use std::time::Duration;
 
 const TOKEN: &str = "metrics-token-0123456789abcdef";
@@ -41,7 +41,7 @@ async fn off_by_default_and_closed_without_the_token(backend: Backend) {
 }
 
 async fn requests_renders_outbox_prompts_and_pool_are_counted(backend: Backend) {
-    let daraja = MockDaraja::start().await;
+    let daraja = FakeDaraja::start().await;
     let mut env = mpesa_env(&daraja.url);
     env.push(("LAUNDRY_METRICS_TOKEN", TOKEN.to_owned()));
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;

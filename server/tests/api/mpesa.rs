@@ -8,9 +8,9 @@ use crate::helpers::mpesa::{
     success_callback, waiting_order,
 };
 use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, mpesa_env, payments, quick_retries};
-use crate::mpesa_mock::PushReply;
 use base64::Engine as _;
 use laundry::domain::{Method, PromptState};
+use laundry::fakes::PushReply;
 use laundry::models::mpesa::MpesaPrompt;
 use serde_json::json;
 use std::time::Duration;
@@ -52,7 +52,7 @@ async fn a_pay_now_order_prompts_the_phone_with_the_exact_request_and_its_callba
     assert!(body["TransactionDesc"].as_str().unwrap().len() <= 13, "{body}");
     assert_eq!(body["CallBackURL"], format!("https://laundry.example.com/hooks/payments/prompt/{MPESA_HOOK_SECRET}"));
     let bearer = push.headers.get("authorization").cloned().unwrap_or_default();
-    assert!(bearer.starts_with("Bearer token-"), "{bearer}");
+    assert!(bearer.starts_with("Bearer fake-token-"), "{bearer}");
     let prompt = sent_prompt(&app, &stored.id).await;
     assert_eq!(prompt.state, PromptState::Waiting);
     let checkout = prompt.checkout_request_id.unwrap();

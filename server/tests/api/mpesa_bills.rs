@@ -11,11 +11,11 @@ use crate::helpers::mpesa::{
 };
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, TestApp, is_paid, money, payments};
-use crate::mpesa_mock::PushReply;
 use crate::mpesa_staff::{put_in_run, valet};
 use laundry::clock::stored;
 use laundry::db::write_transaction;
 use laundry::domain::{MessageKind, Method, OrderStatus, PromptLimits, PromptState, StopKind};
+use laundry::fakes::PushReply;
 use laundry::lifecycle::payment::{StaffPayment, record_payment_within};
 use laundry::models::mpesa::{AskRefusal, MpesaPrompt};
 use laundry::models::outbox::OutboxMessage;

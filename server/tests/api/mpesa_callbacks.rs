@@ -7,8 +7,8 @@ use crate::helpers::mpesa::{
     until_prompt, waiting_order,
 };
 use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, money, payments};
-use crate::mpesa_mock::QueryReply;
 use laundry::domain::{MessageKind, Method, PromptState, Settlement};
+use laundry::fakes::QueryReply;
 use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use laundry::models::outbox::OutboxMessage;
 use serde_json::{Value, json};

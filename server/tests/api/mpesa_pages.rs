@@ -5,9 +5,9 @@
 use crate::helpers::mpesa::{order, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::helpers::sms::texts;
 use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
-use crate::mpesa_mock::MockDaraja;
 use laundry::clock::Clock;
 use laundry::domain::{MessageKind, PromptState};
+use laundry::fakes::FakeDaraja;
 use laundry::models::mpesa::MpesaPrompt;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -18,8 +18,8 @@ const WAIT: Duration = Duration::from_secs(10);
 /// A server whose M-PESA is the mock, on a clock stopped at the real time: orders are placed and
 /// prompts written by this clock, so that the newest prompt is the last one asked for once the
 /// test has moved the clock on.
-async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
-    let daraja = MockDaraja::start().await;
+async fn paying_app(backend: Backend) -> Option<(TestApp, FakeDaraja)> {
+    let daraja = FakeDaraja::start().await;
     let clock = Clock::stopped_at(time::OffsetDateTime::now_utc());
     let app =
         TestApp::builder().on(backend).env(&mpesa_env(&daraja.url)).retries(quick_retries()).clock(clock).start().await;

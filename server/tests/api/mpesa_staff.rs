@@ -7,12 +7,12 @@ use crate::admin_dashboard::{get, order_id, order_with, post, staff};
 use crate::helpers::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, is_paid, money, payments, set_cookie};
-use crate::mpesa_mock::MockDaraja;
 use diesel::prelude::*;
 use laundry::clock::{Clock, stored};
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{ReceiptSource, Settlement, StaffRole, StopKind};
+use laundry::fakes::FakeDaraja;
 use laundry::lifecycle::payment::StaffPayment;
 use laundry::models::mpesa::{ReceivedPayment, Recorded};
 use laundry::models::order::Order;
@@ -66,7 +66,7 @@ fn receipts(list: &Value) -> Vec<String> {
     list["items"].as_array().unwrap().iter().map(|p| p["receipt"].as_str().unwrap().to_owned()).collect()
 }
 
-async fn staff_and_mock(backend: Backend) -> Option<(TestApp, MockDaraja, SignedIn)> {
+async fn staff_and_mock(backend: Backend) -> Option<(TestApp, FakeDaraja, SignedIn)> {
     let (app, daraja) = paying_app(backend).await?;
     let session = staff(&app).await;
     Some((app, daraja, session))

@@ -6,9 +6,9 @@
 
 use crate::admin_slots::{day_after, slot_value};
 use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use laundry::domain::schedule::day_label;
 use laundry::domain::{LineKind, OrderReference, OrderSource, StaffRole, StopKind};
+use laundry::fakes::FakeAt;
 use laundry::models::order::{Order, OrderLine};
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
@@ -21,7 +21,7 @@ const WAIT: Duration = Duration::from_secs(10);
 
 /// A server texting through `mock` (when given), with a first-order discount of KSh 200, each
 /// window of `capacity` places, and a staff member signed in.
-async fn booking_app(backend: Backend, mock: Option<&MockAt>, capacity: u32) -> Option<(TestApp, SignedIn)> {
+async fn booking_app(backend: Backend, mock: Option<&FakeAt>, capacity: u32) -> Option<(TestApp, SignedIn)> {
     let mut env = mock.map(|mock| sms_env(&mock.url)).unwrap_or_default();
     env.push(("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned()));
     env.push(("LAUNDRY_WINDOW_CAPACITY", capacity.to_string()));
@@ -84,7 +84,7 @@ fn priced(lines: &[OrderLine]) -> Vec<(LineKind, String, i32, i32, i32)> {
 }
 
 /// Waits for the text to `phone`.
-async fn text_to(mock: &MockAt, phone: &str) -> String {
+async fn text_to(mock: &FakeAt, phone: &str) -> String {
     let deadline = std::time::Instant::now() + WAIT;
     loop {
         if let Some(text) = mock.texts_to(phone).pop() {
@@ -96,7 +96,7 @@ async fn text_to(mock: &MockAt, phone: &str) -> String {
 }
 
 async fn a_phone_booking_is_stored_exactly_as_the_public_form_stores_it(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some((app, session)) = booking_app(backend, Some(&mock), 5).await else { return };
     let pickup = slot_value(day_after(1), 19);
 
@@ -128,7 +128,7 @@ async fn a_phone_booking_is_stored_exactly_as_the_public_form_stores_it(backend:
 }
 
 async fn a_whatsapp_booking_with_the_window_agreed_is_confirmed_by_the_staff_member(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some((app, session)) = booking_app(backend, Some(&mock), 5).await else { return };
     let pickup = slot_value(day_after(2), 20);
 

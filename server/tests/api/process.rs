@@ -229,7 +229,7 @@ async fn laundry_mpesa(args: &[&str], env: Vec<(&'static str, String)>) -> (Opti
 #[actix_web::test]
 async fn mpesa_register_urls_registers_the_till_callbacks_and_says_what_is_missing() {
     use crate::helpers::{MPESA_HOOK_SECRET, mpesa_env};
-    let daraja = crate::mpesa_mock::MockDaraja::start().await;
+    let daraja = laundry::fakes::FakeDaraja::start().await;
 
     let (code, out, err) = laundry_mpesa(&["register-urls"], mpesa_env(&daraja.url)).await;
     assert_eq!(code, Some(0), "{out}\n{err}");
@@ -241,7 +241,7 @@ async fn mpesa_register_urls_registers_the_till_callbacks_and_says_what_is_missi
     let base = "https://laundry.example.com/hooks/payments/till";
     assert_eq!(body["ConfirmationURL"], format!("{base}/confirmation/{MPESA_HOOK_SECRET}"));
     assert_eq!(body["ValidationURL"], format!("{base}/validation/{MPESA_HOOK_SECRET}"));
-    assert!(registered[0].headers["authorization"].starts_with("Bearer token-"));
+    assert!(registered[0].headers["authorization"].starts_with("Bearer fake-token-"));
     assert!(
         out.contains(&format!("{base}/confirmation/***")) && out.contains(&format!("{base}/validation/***")),
         "{out}"

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 const VICTIM: &str = "+254722000111";
 
 /// A server whose M-PESA is the mock, with the default limits: 3 prompts per phone an hour, 6 a day.
-async fn limited_app(backend: Backend) -> Option<(TestApp, crate::mpesa_mock::MockDaraja)> {
+async fn limited_app(backend: Backend) -> Option<(TestApp, laundry::fakes::FakeDaraja)> {
     let limits =
         [("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "3".to_owned()), ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "6".to_owned())];
     paying_app_with(backend, &limits).await

@@ -4,12 +4,12 @@
 //! delivered, cancelled, mistyped, another site's form) says why and stores nothing.
 
 use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use crate::{on_both_backends, on_each_backend};
 use diesel::prelude::*;
 use laundry::db::schema::{orders, reclean_lines, recleans};
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{LineKind, OrderReference, OrderStatus, PaymentMethod, RECLEAN_ITEM, StopKind};
+use laundry::fakes::FakeAt;
 use laundry::models::order::{Order, OrderLine};
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
@@ -140,7 +140,7 @@ fn summary(lines: &[OrderLine]) -> Vec<(LineKind, String, i32, i32)> {
 }
 
 async fn a_re_clean_within_the_window_is_one_linked_free_order_texted_to_the_customer(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let app = TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     let order = delivered(&app).await;
     mock.wait_for(2, std::time::Duration::from_secs(15)).await;
@@ -189,7 +189,7 @@ async fn a_re_clean_within_the_window_is_one_linked_free_order_texted_to_the_cus
 }
 
 async fn the_valet_weighing_keeps_a_re_clean_free_and_its_delivered_text_says_nothing_to_pay(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let app = TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     let order = delivered(&app).await;
     let reclean = reclean_of(&app, &ask_for(&app, &order, &["wash-fold"], "Smells of smoke").await);

@@ -8,9 +8,9 @@ use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::{
     ARRIVAL_NOISE, Backend, SMS_HOOK_SECRET, SignedIn, TestApp, mail_env, postgres_url, quick_retries, sms_env,
 };
-use crate::mail_mock::MockMail;
-use crate::sms_mock::{AtReply, MockAt};
 use laundry::domain::{Delivery, OutboxStatus};
+use laundry::fakes::FakeMail;
+use laundry::fakes::{AtReply, FakeAt};
 use laundry::models::outbox::{OptOut, OutboxMessage};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -18,19 +18,19 @@ use std::time::Duration;
 const WAIT: Duration = Duration::from_secs(15);
 
 async fn an_order_texts_the_customer_and_the_delivery_report_marks_it(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let id = place(&app, "0712 345 678").await;
 
     let received = mock.wait_for(1, WAIT).await;
     let request = &received[0];
-    assert_eq!(request.headers.get("apikey").map(String::as_str), Some("atsk_test_secret"));
+    assert_eq!(request.headers.get("apikey").map(String::as_str), Some(laundry::fakes::AT_API_KEY));
     assert_eq!(request.headers.get("accept").map(String::as_str), Some("application/json"));
     assert!(request.headers["content-type"].starts_with("application/x-www-form-urlencoded"));
     let mut fields: Vec<&str> = request.form.keys().map(String::as_str).collect();
     fields.sort_unstable();
     assert_eq!(fields, ["from", "message", "to", "username"]);
-    assert_eq!(request.field("username"), "laundry_test");
+    assert_eq!(request.field("username"), laundry::fakes::AT_USERNAME);
     assert_eq!(request.field("from"), "USAFI");
     assert_eq!(request.field("to"), "+254712345678");
     let text = request.field("message");
@@ -80,7 +80,7 @@ crate::on_each_backend!(
 /// out of credit until the morning, say) is skipped as too late; one still in time is sent.
 async fn a_text_about_a_moment_that_has_passed_is_skipped_not_sent_late(backend: Backend) {
     use laundry::domain::MessageKind;
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let now = app.now();
     let late =
@@ -143,7 +143,7 @@ async fn report_delivery(app: &TestApp, message_id: &str, status: &str, reason: 
 }
 
 async fn an_invalid_phone_number_fails_the_text_at_once(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     mock.script(&[AtReply::Recipient(403)]);
     let Some(app) = texting_app(backend, &mock).await else { return };
     place(&app, "0712 345 678").await;
@@ -159,7 +159,7 @@ async fn an_invalid_phone_number_fails_the_text_at_once(backend: Backend) {
 }
 
 async fn no_credit_blocks_the_texts_and_staff_see_it(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     mock.script(&[AtReply::Recipient(405)]);
     let Some(app) = texting_app(backend, &mock).await else { return };
     let order_id = place(&app, "0712 345 678").await;
@@ -180,7 +180,7 @@ async fn no_credit_blocks_the_texts_and_staff_see_it(backend: Backend) {
 }
 
 async fn server_errors_and_timeouts_are_retried_until_the_text_is_sent(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     // Longer than quick_retries().request_timeout (2 s): the worker gives up waiting.
     mock.script(&[AtReply::Status(503), AtReply::Hang(Duration::from_secs(4))]);
     let Some(app) = texting_app(backend, &mock).await else { return };
@@ -197,7 +197,7 @@ async fn server_errors_and_timeouts_are_retried_until_the_text_is_sent(backend: 
 }
 
 async fn an_unauthorised_key_blocks_the_texts_retried_slowly_and_shown_to_staff(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     mock.script(&[AtReply::Status(401)]);
     let Some(app) = texting_app(backend, &mock).await else { return };
     let order_id = place(&app, "0712 345 678").await;
@@ -221,9 +221,12 @@ async fn an_unauthorised_key_blocks_the_texts_retried_slowly_and_shown_to_staff(
         (problem["orderId"].as_str(), problem["kind"].as_str()),
         (Some(order_id.as_str()), Some("sms-order-received"))
     );
-    assert!(!report.to_string().contains("atsk_test_secret"), "the API key never reaches staff");
+    assert!(!report.to_string().contains(laundry::fakes::AT_API_KEY), "the API key never reaches staff");
     let page = app.get_with("/admin", &[("cookie", &session.cookie)]).await.text().await.unwrap();
-    assert!(page.contains("sms-order-received") && !page.contains("atsk_test_secret"), "the dashboard carries it");
+    assert!(
+        page.contains("sms-order-received") && !page.contains(laundry::fakes::AT_API_KEY),
+        "the dashboard carries it"
+    );
 
     // Once the key is fixed, staff send it again without waiting half an hour.
     assert_eq!(send_again(&app, &session, &rows[0].id).await.status(), 200);
@@ -232,7 +235,7 @@ async fn an_unauthorised_key_blocks_the_texts_retried_slowly_and_shown_to_staff(
 }
 
 async fn too_many_requests_waits_as_long_as_retry_after_says(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     mock.script(&[AtReply::TooMany(3)]);
     let Some(app) = texting_app(backend, &mock).await else { return };
     place(&app, "0712 345 678").await;
@@ -255,7 +258,7 @@ async fn too_many_requests_waits_as_long_as_retry_after_says(backend: Backend) {
 }
 
 async fn a_text_held_back_by_the_sms_api_does_not_hold_back_the_emails(backend: Backend) {
-    let (texts_api, mail_api) = (MockAt::start().await, MockMail::start().await);
+    let (texts_api, mail_api) = (FakeAt::start().await, FakeMail::start().await);
     texts_api.script(&[AtReply::TooMany(6)]);
     let mut env = sms_env(&texts_api.url);
     env.extend(mail_env(&mail_api.url, false));
@@ -279,7 +282,7 @@ async fn a_text_held_back_by_the_sms_api_does_not_hold_back_the_emails(backend: 
 }
 
 async fn a_text_reported_not_delivered_is_shown_to_staff_and_sent_again(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let order_id = place(&app, "0712 345 678").await;
     let rows = until_texts(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
@@ -331,7 +334,7 @@ async fn a_text_to_a_number_that_opted_out_after_it_was_written_is_skipped(backe
     let quiet = TestApp::builder().on(backend).start().await;
     place(&quiet, "0712 345 678").await;
     quiet.with_db(|c| OptOut::opt_out(c, "+254712345678", None, quiet.now()).unwrap());
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let app = quiet.sibling().env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     place(&app, "0722 000 111").await;
 
@@ -361,7 +364,7 @@ async fn two_instances_on_one_postgresql_send_each_text_once() {
         eprintln!("TEST_DATABASE_URL is not set: this PostgreSQL test is skipped");
         return;
     }
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let env = sms_env(&mock.url);
     let first = TestApp::builder().on(Backend::Postgres).env(&env).retries(quick_retries()).start().await;
     let second = first.sibling().env(&env).retries(quick_retries()).start().await;

@@ -5,10 +5,10 @@
 use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SignedIn, TestApp};
 use crate::sms_incoming::{orders_of, place_delivered, replies, text_in};
-use crate::sms_mock::MockAt;
 use diesel::prelude::*;
 use laundry::db::schema::orders;
 use laundry::domain::{MessageKind, OutboxStatus, StaffRole};
+use laundry::fakes::FakeAt;
 use laundry::models::outbox::{OptOut, OutboxMessage};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ fn order_texts_to(app: &TestApp, phone: &str) -> usize {
 }
 
 async fn thirty_texts_from_thirty_unknown_numbers_write_no_reply_and_all_wait_in_the_inbox(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     for n in 0..30 {
         let words = if n % 2 == 0 { "P" } else { "Hello, what are your prices?" };
@@ -63,7 +63,7 @@ async fn thirty_texts_from_thirty_unknown_numbers_write_no_reply_and_all_wait_in
 }
 
 async fn a_known_number_gets_at_most_the_daily_cap_of_replies(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
     for n in 0..12 {
@@ -83,7 +83,7 @@ async fn a_known_number_gets_at_most_the_daily_cap_of_replies(backend: Backend) 
 }
 
 async fn a_number_whose_last_order_is_older_than_the_reply_months_gets_no_reply(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
     // Placed seven months ago (LAUNDRY_SMS_REPLY_MONTHS is 6 by default).
@@ -108,7 +108,7 @@ async fn a_number_whose_last_order_is_older_than_the_reply_months_gets_no_reply(
 }
 
 async fn stop_opts_the_number_out_and_start_opts_it_back_in(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
     assert_eq!(order_texts_to(&app, PHONE), 1);
@@ -151,7 +151,7 @@ async fn stop_opts_the_number_out_and_start_opts_it_back_in(backend: Backend) {
 }
 
 async fn the_inbox_is_for_owners_and_staff_and_valets_get_403(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     assert_eq!(text_in(&app, "ATXid_q", "+254722000111", "Do you iron shirts?").await.status(), 200);
 
@@ -180,7 +180,7 @@ async fn the_inbox_is_for_owners_and_staff_and_valets_get_403(backend: Backend) 
 }
 
 async fn an_answer_writes_one_text_to_the_number_and_bad_answers_are_refused(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     const ASKER: &str = "+254722000111";
     assert_eq!(text_in(&app, "ATXid_q", ASKER, "Do you iron shirts?").await.status(), 200);

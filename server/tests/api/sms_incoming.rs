@@ -4,8 +4,8 @@
 
 use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use laundry::domain::{MessageKind, OrderSource, OrderStatus};
+use laundry::fakes::FakeAt;
 use laundry::models::incoming_text::IncomingText;
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
@@ -52,7 +52,7 @@ pub fn orders_of(app: &TestApp, phone: &str) -> Vec<Order> {
 }
 
 async fn the_letter_from_a_known_phone_books_one_pickup_however_often_the_callback_comes(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let first = place_delivered(&app, "0712 345 678").await;
 
@@ -99,7 +99,7 @@ async fn the_letter_from_a_known_phone_books_one_pickup_however_often_the_callba
 }
 
 async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothing(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
 
@@ -145,7 +145,7 @@ async fn a_second_letter_while_the_pickup_is_open_names_it_again_and_books_nothi
 }
 
 async fn the_letter_from_an_unknown_phone_books_nothing_and_gets_no_reply(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place(&app, PHONE).await;
 
@@ -158,7 +158,7 @@ async fn the_letter_from_an_unknown_phone_books_nothing_and_gets_no_reply(backen
 }
 
 async fn any_other_text_gets_help_and_books_nothing(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place(&app, PHONE).await;
 
@@ -175,7 +175,7 @@ async fn any_other_text_gets_help_and_books_nothing(backend: Backend) {
 }
 
 async fn a_callback_without_the_secret_or_with_bad_fields_is_refused_and_nothing_is_stored(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
     let fields = [("from", PHONE), ("to", "22384"), ("text", "P"), ("id", "ATXid_in_1")];
@@ -205,7 +205,7 @@ async fn a_callback_without_the_secret_or_with_bad_fields_is_refused_and_nothing
 }
 
 async fn an_opted_out_number_gets_its_pickup_but_no_reply(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place_delivered(&app, PHONE).await;
     app.with_db(|c| laundry::models::outbox::OptOut::opt_out(c, PHONE, None, app.now()).unwrap());
@@ -227,7 +227,7 @@ crate::on_each_backend!(
 #[actix_web::test]
 async fn the_home_page_names_the_letter_and_the_number_only_when_texts_are_answered() {
     const PROMISE: &str = "A pickup can be requested by texting a single letter to the provider&#x27;s number.";
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let mut env = sms_env(&mock.url);
     env.push(("LAUNDRY_SMS_PICKUP_LETTER", "u".to_owned()));
     let app = TestApp::builder().env(&env).retries(quick_retries()).start().await;
@@ -250,7 +250,7 @@ const LINK_PROMISE: &str = "A link to track the valet and the order is sent.";
 
 #[actix_web::test]
 async fn the_home_page_promises_the_texts_only_when_they_are_sent() {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let app = TestApp::builder().env(&sms_env(&mock.url)).retries(quick_retries()).start().await;
     let home = app.get("/").await.text().await.unwrap();
     assert!(home.contains(ETA_PROMISE) && home.contains(LINK_PROMISE), "the spec's lines, exactly");

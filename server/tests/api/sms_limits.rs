@@ -5,8 +5,8 @@
 
 use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::{Backend, SMS_HOOK_SECRET, SignedIn, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use laundry::domain::{Channel, Delivery, MessageKind, OutboxStatus, StaffRole};
+use laundry::fakes::FakeAt;
 use laundry::models::outbox::{Enqueued, OutboxMessage, Pace};
 use serde_json::Value;
 use std::time::Duration;
@@ -53,7 +53,7 @@ fn write_replies(app: &TestApp, count: usize) -> Vec<String> {
 /// With 50 replies to texts waiting, a new order's "order received" text is sent next: at most
 /// the one reply already in the worker's hands goes before it.
 async fn an_order_text_goes_before_fifty_replies_already_waiting(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     write_replies(&app, 50);
     let id = place(&app, "0722 000 111").await;
@@ -160,7 +160,7 @@ async fn a_phone_gets_at_most_three_replies_an_hour(backend: Backend) {
 async fn the_owner_is_warned_at_80_percent_of_the_daily_budget_and_texts_beyond_it_wait_for_the_next_day(
     backend: Backend,
 ) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let mut env = sms_env(&mock.url);
     env.push(("LAUNDRY_SMS_DAILY_BUDGET", "5".to_owned()));
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
@@ -206,7 +206,7 @@ async fn the_owner_is_warned_at_80_percent_of_the_daily_budget_and_texts_beyond_
 /// Delivery reports arrive in any order and more than once: the first final one ("Success" or
 /// "Failed") stays, whatever comes after it.
 async fn a_final_delivery_report_is_never_replaced_by_another_in_either_order_or_repeated(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     place(&app, "0712 111 222").await;
     place(&app, "0712 333 444").await;

@@ -6,11 +6,11 @@
 use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env};
-use crate::sms_mock::{AtReply, MockAt};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::schedule::eta;
 use laundry::domain::{MessageKind, OrderReference, OutboxStatus, StopKind};
+use laundry::fakes::{AtReply, FakeAt};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
 use laundry::models::staff::Staff;
@@ -79,7 +79,7 @@ fn eta_of(app: &TestApp, stop_id: &str) -> String {
 }
 
 async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_provider(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, staff_id) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
@@ -166,7 +166,7 @@ fn status_emails(app: &TestApp, reference: &str) -> usize {
 }
 
 async fn a_payment_texts_once_and_a_refused_or_silent_change_texts_nothing(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     // E-mail with the status template, towards a port nobody listens on: e-mails are written and wait.
     let mut env = sms_env(&mock.url);
     env.extend(mail_env("http://127.0.0.1:9", true));
@@ -221,7 +221,7 @@ async fn choose_texts(app: &TestApp, token: &str, choice: &str, site: &str) -> r
 }
 
 async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, _) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
@@ -270,7 +270,7 @@ async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backen
 }
 
 async fn a_kind_staff_switch_off_is_not_written_while_the_others_are(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, _) = owner(&app).await;
     let listed: Value = app

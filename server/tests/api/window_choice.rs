@@ -4,8 +4,8 @@
 //! web orders are all answered, never with a 500.
 
 use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use laundry::domain::{OrderReference, OrderStatus};
+use laundry::fakes::FakeAt;
 use laundry::models::incoming_text::IncomingText;
 use laundry::models::order::Order;
 use laundry::models::stop::Stop;
@@ -63,7 +63,7 @@ async fn letter_from(app: &TestApp, id: &str, from: &str) -> reqwest::Response {
 }
 
 async fn texted_letters_racing_web_orders_are_all_answered_never_with_500(backend: Backend) {
-    let mock = MockAt::start().await;
+    let mock = FakeAt::start().await;
     let mut env = sms_env(&mock.url);
     env.push(("LAUNDRY_WINDOW_CAPACITY", "2".to_owned()));
     let Some(apps) = instances(backend, &env).await else { return };

@@ -49,13 +49,13 @@ pub fn quick_retries() -> laundry::outbox::RetryPolicy {
     }
 }
 
-/// The mail configuration of the tests, pointing at `api` (a mock); `status` adds the status template.
+/// The mail configuration of the tests, pointing at `api` (the fake mail API, `laundry::fakes::FakeMail`); `status` adds the status template.
 pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
     let mut env = vec![
         ("EMAILJS_BASE_URL", api.to_owned()),
         ("EMAILJS_SERVICE_ID", "service_test".to_owned()),
         ("EMAILJS_PUBLIC_KEY", "public_test".to_owned()),
-        ("EMAILJS_PRIVATE_KEY", "private_test_secret".to_owned()),
+        ("EMAILJS_PRIVATE_KEY", laundry::fakes::MAIL_KEY.to_owned()),
         ("EMAILJS_ORDER_TEMPLATE_ID", "template_order".to_owned()),
         ("EMAILJS_CONTACT_TEMPLATE_ID", "template_contact".to_owned()),
         ("ADMIN_NOTIFY_EMAIL", "staff-inbox@example.com".to_owned()),
@@ -69,13 +69,13 @@ pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
 /// The secret of the SMS callbacks in the tests: `/hooks/sms/incoming/{SMS_HOOK_SECRET}`.
 pub const SMS_HOOK_SECRET: &str = "test-hook-secret-0123456789abcdef";
 
-/// The SMS configuration of the tests, pointing at `api` (a mock Africa's Talking), with the
+/// The SMS configuration of the tests, pointing at `api` (the fake Africa's Talking), with the
 /// short code 22384, the letter P and [`SMS_HOOK_SECRET`].
 pub fn sms_env(api: &str) -> Vec<(&'static str, String)> {
     vec![
         ("AT_BASE_URL", api.to_owned()),
-        ("AT_USERNAME", "laundry_test".to_owned()),
-        ("AT_API_KEY", "atsk_test_secret".to_owned()),
+        ("AT_USERNAME", laundry::fakes::AT_USERNAME.to_owned()),
+        ("AT_API_KEY", laundry::fakes::AT_API_KEY.to_owned()),
         ("AT_SENDER_ID", "USAFI".to_owned()),
         ("AT_SHORTCODE", "22384".to_owned()),
         ("LAUNDRY_SMS_HOOK_SECRET", SMS_HOOK_SECRET.to_owned()),
@@ -85,12 +85,12 @@ pub fn sms_env(api: &str) -> Vec<(&'static str, String)> {
 /// The secret of the M-PESA callbacks in the tests: `/hooks/payments/prompt/{MPESA_HOOK_SECRET}`.
 pub const MPESA_HOOK_SECRET: &str = "test-payments-secret-0123456789abcdef";
 
-/// The environment that points M-PESA at a mock Daraja at `api` (short code 174379, till 3552248).
+/// The environment that points M-PESA at the fake Daraja at `api` (short code 174379, till 3552248).
 pub fn mpesa_env(api: &str) -> Vec<(&'static str, String)> {
     vec![
         ("MPESA_BASE_URL", api.to_owned()),
-        ("MPESA_CONSUMER_KEY", crate::mpesa_mock::CONSUMER_KEY.to_owned()),
-        ("MPESA_CONSUMER_SECRET", crate::mpesa_mock::CONSUMER_SECRET.to_owned()),
+        ("MPESA_CONSUMER_KEY", laundry::fakes::DARAJA_KEY.to_owned()),
+        ("MPESA_CONSUMER_SECRET", laundry::fakes::DARAJA_SECRET.to_owned()),
         ("MPESA_SHORTCODE", "174379".to_owned()),
         ("MPESA_TILL", "3552248".to_owned()),
         ("MPESA_PASSKEY", "test-passkey-bfb279f9aa9bdbcf".to_owned()),

@@ -2,8 +2,8 @@
 //! sends, and what the ledger and the outbox hold of them.
 
 use super::{Backend, MPESA_HOOK_SECRET, TestApp, mpesa_env, quick_retries, stopped_clock};
-use crate::mpesa_mock::MockDaraja;
 use laundry::domain::{MessageKind, OrderReference, PromptState};
+use laundry::fakes::FakeDaraja;
 use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
@@ -16,8 +16,8 @@ pub const WAIT: Duration = Duration::from_secs(10);
 /// A server whose M-PESA is the mock (`extra` added to its environment), on a clock stopped at the
 /// start of today in Nairobi: the prompts' times (due, queried, asked again) are compared to the
 /// second, and move only when the test moves the clock.
-pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)]) -> Option<(TestApp, MockDaraja)> {
-    let daraja = MockDaraja::start().await;
+pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)]) -> Option<(TestApp, FakeDaraja)> {
+    let daraja = FakeDaraja::start().await;
     let mut env = mpesa_env(&daraja.url);
     env.extend_from_slice(extra);
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).clock(stopped_clock()).start().await;
@@ -25,7 +25,7 @@ pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)])
 }
 
 /// A server whose M-PESA is the mock.
-pub async fn paying_app(backend: Backend) -> Option<(TestApp, MockDaraja)> {
+pub async fn paying_app(backend: Backend) -> Option<(TestApp, FakeDaraja)> {
     paying_app_with(backend, &[]).await
 }
 

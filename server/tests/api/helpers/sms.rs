@@ -2,8 +2,8 @@
 //! the outbox's texts.
 
 use super::{Backend, TestApp, quick_retries, sms_env};
-use crate::sms_mock::MockAt;
 use laundry::domain::Channel;
+use laundry::fakes::FakeAt;
 use laundry::models::outbox::OutboxMessage;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 const WAIT: Duration = Duration::from_secs(15);
 
 /// A server texting through `mock`, with quick retries.
-pub async fn texting_app(backend: Backend, mock: &MockAt) -> Option<TestApp> {
+pub async fn texting_app(backend: Backend, mock: &FakeAt) -> Option<TestApp> {
     Some(TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await)
 }
 
