@@ -1,31 +1,14 @@
 //! The staff dashboard against both backends: stats, pagination, filters, status and payment
 //! changes by the order ID, handled messages, the server-rendered first page, and signing out.
 
-use crate::helpers::{SignedIn, TestApp, money};
+use crate::helpers::money;
+use crate::helpers::orders::{an_order, order_id, order_with, stored};
+use crate::helpers::staff::{STAFF, get, post, staff};
 use crate::on_both_backends;
-use laundry::domain::OrderReference;
 use laundry::models::order::Order;
 use laundry::views::requests::PaymentBody;
 use reqwest::Method;
 use serde_json::{Value, json};
-
-pub const EMAIL: &str = "wanjiku@example.com";
-const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
-
-/// Places an order with `details` over the defaults (Kilimani, pay now); returns its JSON.
-pub async fn order_with(app: &TestApp, details: Value) -> Value {
-    let mut body = json!({ "location": "Kilimani", "paymentMethod": "pay-now" });
-    body.as_object_mut().unwrap().extend(details.as_object().unwrap().clone());
-    let key = uuid::Uuid::new_v4().to_string(); // each call a new order
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json().await.unwrap()
-}
-
-/// Places an order; returns its JSON.
-async fn order(app: &TestApp, name: &str, phone: &str, service: &str, kg: u32) -> Value {
-    order_with(app, json!({ "customerName": name, "phone": phone, "serviceType": service, "quantity": kg })).await
-}
 
 /// A payment as the dashboard's payment panel sends it (the generated `PaymentBody`): cash, or an
 /// M-PESA code, for what the order owes.
@@ -35,35 +18,6 @@ pub fn payment(mpesa_code: Option<&str>) -> Value {
     serde_json::to_value(body).unwrap()
 }
 
-/// The order ID of a placed order, as the API answered it.
-pub fn order_id(placed: &Value) -> &str {
-    placed["id"].as_str().unwrap()
-}
-
-/// The stored order with this order ID.
-pub fn stored(app: &TestApp, order_id: &str) -> Order {
-    let reference = OrderReference::parse(order_id).expect("an order ID");
-    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
-}
-
-/// A staff member, signed in.
-pub async fn staff(app: &TestApp) -> SignedIn {
-    app.create_staff(EMAIL, PASSWORD);
-    app.sign_in(EMAIL, PASSWORD).await
-}
-
-/// GETs `path` as `session`, expecting 200.
-pub async fn get(app: &TestApp, session: &SignedIn, path: &str) -> Value {
-    let response = app.staff_request(Method::GET, path, session, false).send().await.unwrap();
-    assert_eq!(response.status(), 200, "GET {path}");
-    response.json().await.unwrap()
-}
-
-/// POSTs `body` to `path` as `session`, with its CSRF token.
-pub async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
-    app.staff_request(Method::POST, path, session, true).json(&body).send().await.unwrap()
-}
-
 fn order_ids(page: &Value) -> Vec<String> {
     page["items"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap().to_owned()).collect()
 }
@@ -71,8 +25,8 @@ fn order_ids(page: &Value) -> Vec<String> {
 on_both_backends! {
     async fn the_stats_count_revenue_orders_pending_and_messages(app: TestApp) {
         let session = staff(&app).await;
-        let first = order(&app, "Amina Wanjiru", "0712345678", "dry-cleaning", 3).await; // 1500
-        order(&app, "Brian Otieno", "0722000111", "ironing", 2).await; // 400
+        let first = an_order().name("Amina Wanjiru").phone("0712345678").service("dry-cleaning", 3).location("Kilimani").pay_now().place(&app).await.answer; // 1500
+        an_order().name("Brian Otieno").phone("0722000111").service("ironing", 2).location("Kilimani").pay_now().place(&app).await; // 400
         let contact = json!({ "name": "Njeri", "email": "njeri@example.com", "subject": "Hours", "message": "Open Sunday?" });
         assert_eq!(app.post_json("/api/contacts", &contact, &[]).await.status(), 201);
 
@@ -97,7 +51,7 @@ on_both_backends! {
         let entered = entries.last().unwrap();
         assert_eq!(
             (entered.method, entered.amount, entered.reference.as_deref(), entered.recorded_by.as_deref()),
-            (Some(laundry::domain::Method::Code), 1500, Some("QJK3L5X9TZ"), Some(EMAIL)),
+            (Some(laundry::domain::Method::Code), 1500, Some("QJK3L5X9TZ"), Some(STAFF)),
             "what the order owed, with the code as typed (upper case), under the staff member"
         );
         assert_eq!(paid["order"]["status"], "picked-up", "payment is kept apart from the work status");
@@ -111,8 +65,8 @@ on_both_backends! {
 
     async fn total_revenue_leaves_cancelled_orders_out_and_says_how_much_they_are(app: TestApp) {
         let session = staff(&app).await;
-        order(&app, "Amina Wanjiru", "0712345678", "dry-cleaning", 3).await; // 1500
-        let cancelled = order(&app, "Brian Otieno", "0722000111", "ironing", 6).await; // 1200
+        an_order().name("Amina Wanjiru").phone("0712345678").service("dry-cleaning", 3).location("Kilimani").pay_now().place(&app).await; // 1500
+        let cancelled = an_order().name("Brian Otieno").phone("0722000111").service("ironing", 6).location("Kilimani").pay_now().place(&app).await.answer; // 1200
 
         let path = format!("/api/admin/orders/{}/status", order_id(&cancelled));
         let changed: Value = post(&app, &session, &path, json!({ "status": "cancelled", "reason": "The customer asked" })).await.json().await.unwrap();
@@ -127,7 +81,7 @@ on_both_backends! {
         let session = staff(&app).await;
         let mut placed = Vec::new();
         for n in 0..23 {
-            placed.push(order_id(&order(&app, &format!("Customer {n}"), "0712345678", "wash-fold", 1).await).to_owned());
+            placed.push(order_id(&an_order().name(&format!("Customer {n}")).phone("0712345678").service("wash-fold", 1).location("Kilimani").pay_now().place(&app).await.answer).to_owned());
         }
         placed.reverse();
 
@@ -146,12 +100,12 @@ on_both_backends! {
 
     async fn orders_are_filtered_by_status_and_found_by_name_location_phone_or_order_id(app: TestApp) {
         let session = staff(&app).await;
-        let amina = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
+        let amina = an_order().name("Amina Wanjiru").phone("0712345678").service("ironing", 2).location("Kilimani").pay_now().place(&app).await.answer;
         let brian = order_with(&app, json!({
             "customerName": "Brian Otieno", "phone": "0722000111", "serviceType": "bedding", "quantity": 4,
             "location": "Westlands, Woodvale Grove"
         })).await;
-        order(&app, "Percent 100% Sure_Name", "0733444555", "ironing", 1).await;
+        an_order().name("Percent 100% Sure_Name").phone("0733444555").service("ironing", 1).location("Kilimani").pay_now().place(&app).await;
         let id = order_id(&brian);
         post(&app, &session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "ready", "rack": "A1" })).await;
 
@@ -180,7 +134,7 @@ on_both_backends! {
 
     async fn a_status_change_is_recorded_with_its_time_and_staff_and_shows_in_tracking(app: TestApp) {
         let session = staff(&app).await;
-        let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
+        let placed = an_order().name("Amina Wanjiru").phone("0712345678").service("ironing", 2).location("Kilimani").pay_now().place(&app).await.answer;
         let id = order_id(&placed);
 
         // A cancellation says why (the lifecycle tests cover its refusal without a reason).
@@ -194,7 +148,7 @@ on_both_backends! {
         let statuses: Vec<(&str, Option<&str>)> =
             history.iter().map(|h| (h.status.as_str(), h.changed_by.as_deref())).collect();
         assert_eq!(statuses, vec![
-            ("pending", None), ("ready", Some(EMAIL)), ("pending", Some(EMAIL)), ("cancelled", Some(EMAIL)), ("delivered", Some(EMAIL)),
+            ("pending", None), ("ready", Some(STAFF)), ("pending", Some(STAFF)), ("cancelled", Some(STAFF)), ("delivered", Some(STAFF)),
         ]);
         assert!(history.windows(2).all(|pair| pair[0].changed_at <= pair[1].changed_at));
 
@@ -213,7 +167,7 @@ on_both_backends! {
 
     async fn a_wrong_payment_is_refused_per_field_and_changes_nothing(app: TestApp) {
         let session = staff(&app).await;
-        let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
+        let placed = an_order().name("Amina Wanjiru").phone("0712345678").service("ironing", 2).location("Kilimani").pay_now().place(&app).await.answer;
         let path = format!("/api/admin/orders/{}/payment", order_id(&placed));
 
         for (body, field) in [
@@ -262,8 +216,8 @@ on_both_backends! {
 
     async fn one_mpesa_code_pays_for_one_order_only(app: TestApp) {
         let session = staff(&app).await;
-        let first = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
-        let second = order(&app, "Brian Otieno", "0722000111", "ironing", 3).await;
+        let first = an_order().name("Amina Wanjiru").phone("0712345678").service("ironing", 2).location("Kilimani").pay_now().place(&app).await.answer;
+        let second = an_order().name("Brian Otieno").phone("0722000111").service("ironing", 3).location("Kilimani").pay_now().place(&app).await.answer;
         let pay = |placed: &Value, code: &str| {
             let path = format!("/api/admin/orders/{}/payment", order_id(placed));
             (path, payment(Some(code)))
@@ -299,7 +253,7 @@ on_both_backends! {
                 amount: 600,
                 code: Some("QJK3L5X9TZ"),
                 prompt_id: None,
-                by: EMAIL,
+                by: STAFF,
                 tell: false,
             };
             laundry::db::write_transaction(c, |c| laundry::lifecycle::money::pay(c, &second_key, &pay, &notify, app.now()))
@@ -321,7 +275,7 @@ on_both_backends! {
         let handled = post(&app, &session, &format!("/api/admin/messages/{id}/status"), json!({ "status": "handled" })).await;
         assert_eq!(handled.status(), 200);
         let handled: Value = handled.json().await.unwrap();
-        assert_eq!((handled["message"]["status"].as_str(), handled["message"]["handledBy"].as_str()), (Some("handled"), Some(EMAIL)));
+        assert_eq!((handled["message"]["status"].as_str(), handled["message"]["handledBy"].as_str()), (Some("handled"), Some(STAFF)));
         assert_eq!(handled["stats"]["newMessages"], 1);
 
         let new_only = get(&app, &session, "/api/admin/messages?status=new").await;
@@ -333,7 +287,7 @@ on_both_backends! {
 
     async fn the_dashboard_is_rendered_on_the_server_with_its_first_page(app: TestApp) {
         let session = staff(&app).await;
-        let placed = order(&app, "Amina Wanjiru", "0712345678", "ironing", 2).await;
+        let placed = an_order().name("Amina Wanjiru").phone("0712345678").service("ironing", 2).location("Kilimani").pay_now().place(&app).await.answer;
 
         let response = app.get_with("/admin", &[("cookie", &session.cookie)]).await;
 

@@ -2,8 +2,9 @@
 //! what the customer gave, the lines, the status history with who and when, the payment, the
 //! e-mails about it; only by its order ID, and only for staff.
 
-use crate::admin_dashboard::{EMAIL, get, order_id, order_with, post, staff, stored};
 use crate::helpers::TestApp;
+use crate::helpers::orders::{order_id, order_with, stored};
+use crate::helpers::staff::{STAFF, get, post, staff};
 use crate::on_both_backends;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -56,7 +57,7 @@ on_both_backends! {
             ("charge", None, "Wash & Fold × 3", 450, None, false),
             ("charge", None, "Shirt × 2", 400, None, false),
             ("charge", None, "Graduation Gown", 700, None, false),
-            ("payment", Some("cash"), "Cash", 1550, Some(EMAIL), true),
+            ("payment", Some("cash"), "Cash", 1550, Some(STAFF), true),
         ]);
         let lines: Vec<(&str, &str, i64, i64)> = detail["lines"].as_array().unwrap().iter().map(|line| {
             (line["kind"].as_str().unwrap(), line["item"].as_str().unwrap(), line["quantity"].as_i64().unwrap(), line["amount"].as_i64().unwrap())
@@ -66,7 +67,7 @@ on_both_backends! {
 
         let history: Vec<(&str, Option<&str>)> = detail["history"].as_array().unwrap().iter()
             .map(|change| (change["status"].as_str().unwrap(), change["by"].as_str())).collect();
-        assert_eq!(history, vec![("pending", None), ("picked-up", Some(EMAIL)), ("in-progress", Some(EMAIL))]);
+        assert_eq!(history, vec![("pending", None), ("picked-up", Some(STAFF)), ("in-progress", Some(STAFF))]);
         let times: Vec<time::OffsetDateTime> = detail["history"].as_array().unwrap().iter().map(|change| {
             time::OffsetDateTime::parse(change["at"].as_str().unwrap(), &time::format_description::well_known::Rfc3339).unwrap()
         }).collect();

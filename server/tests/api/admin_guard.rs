@@ -2,6 +2,7 @@
 //! walked without a session, with a dead one and without its CSRF token, and with each role, which
 //! reaches what it may use and nothing else. The login and its limits.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{SignedIn, TestApp, money, set_cookie};
 use laundry::auth::{FAILURES_PER_ACCOUNT_FROM_CLIENT, FAILURES_PER_CLIENT, SESSION_COOKIE};
 use laundry::db::schema::{orders, staff_sessions};
@@ -73,17 +74,6 @@ fn every_guarded_route(id: &str) -> Vec<(Method, String, bool)> {
     routes
 }
 
-async fn place_order(app: &TestApp) -> String {
-    let order = json!({
-        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "location": "Kilimani",
-        "serviceType": "ironing", "quantity": 2, "paymentMethod": "pay-now"
-    });
-    let key = uuid::Uuid::new_v4().to_string(); // each call a new order
-    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
-}
-
 /// The stored order with this order ID.
 fn stored(app: &TestApp, id: &str) -> Order {
     let reference = laundry::domain::OrderReference::parse(id).expect("an order ID");
@@ -153,7 +143,7 @@ async fn assert_refused(app: &TestApp, cookie: Option<&str>, id: &str, why: &str
 #[actix_web::test]
 async fn every_admin_route_refuses_a_request_without_a_session() {
     let app = TestApp::builder().start().await;
-    let id = place_order(&app).await;
+    let id = an_order().service("ironing", 2).location("Kilimani").pay_now().place(&app).await.reference;
     assert!(every_guarded_route(&id).len() >= 8, "the walk must see the registered routes");
 
     assert_refused(&app, None, &id, "no cookie").await;
@@ -163,7 +153,7 @@ async fn every_admin_route_refuses_a_request_without_a_session() {
 #[actix_web::test]
 async fn a_logged_out_idle_or_expired_session_is_refused() {
     let app = TestApp::builder().start().await;
-    let id = place_order(&app).await;
+    let id = an_order().service("ironing", 2).location("Kilimani").pay_now().place(&app).await.reference;
     app.create_staff(EMAIL, PASSWORD);
 
     let session = app.sign_in(EMAIL, PASSWORD).await;
@@ -201,7 +191,7 @@ async fn a_logged_out_idle_or_expired_session_is_refused() {
 #[actix_web::test]
 async fn a_state_change_without_the_csrf_token_is_refused_and_changes_nothing() {
     let app = TestApp::builder().start().await;
-    let id = place_order(&app).await;
+    let id = an_order().service("ironing", 2).location("Kilimani").pay_now().place(&app).await.reference;
     app.create_staff(EMAIL, PASSWORD);
     let session = app.sign_in(EMAIL, PASSWORD).await;
     let wrong = SignedIn { csrf: "0".repeat(64), ..session.clone() };
@@ -392,7 +382,7 @@ async fn refused(response: reqwest::Response, role: StaffRole, api: bool) -> Res
 #[actix_web::test]
 async fn each_role_reaches_what_it_may_use_on_every_registered_route_and_nothing_else() {
     let app = TestApp::builder().start().await;
-    let id = place_order(&app).await;
+    let id = an_order().service("ironing", 2).location("Kilimani").pay_now().place(&app).await.reference;
     let routes = every_registered_route(&id);
     assert_eq!(routes.len(), page_routes().len() + api_routes().len() + valet_routes().len());
     assert!(routes.iter().any(|(.., area)| *area == Area::Accounts), "the owner's accounts area has a route");

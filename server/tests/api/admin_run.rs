@@ -2,7 +2,8 @@
 //! saving the runs (valets and order) in one transaction; a bad item changes nothing. On both
 //! backends.
 
-use crate::admin_slots::{PASSWORD, day_after, place, slot_value, staff_app, stored};
+use crate::helpers::orders::{day_after, place_with_pickup, slot_value, stored_with_pickup};
+use crate::helpers::staff::{STAFF, STAFF_PASSWORD, staff_app};
 use crate::helpers::{Backend, SignedIn, TestApp};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
@@ -15,7 +16,7 @@ use serde_json::{Value, json};
 
 /// The account id of a new valet.
 fn valet(app: &TestApp, email: &str) -> String {
-    app.create_staff_as(email, PASSWORD, StaffRole::Valet);
+    app.create_staff_as(email, STAFF_PASSWORD, StaffRole::Valet);
     app.with_db(|c| Staff::find_by_email(c, email).unwrap().unwrap().id)
 }
 
@@ -30,14 +31,14 @@ async fn post_run(app: &TestApp, session: &SignedIn, body: &Value) -> reqwest::R
     app.staff_request(reqwest::Method::POST, "/api/admin/run", session, true).json(body).send().await.unwrap()
 }
 
-/// Every stop as stored, by id.
+/// Every stop as stored_with_pickup, by id.
 fn all_stops(app: &TestApp) -> Vec<Stop> {
     app.with_db(|c| stops::table.order(stops::id.asc()).select(Stop::as_select()).load(c).unwrap())
 }
 
 /// The stop of `kind` of the order with this order ID.
 fn stop_of(app: &TestApp, id: &str, kind: StopKind) -> Stop {
-    let (order, _) = stored(app, id);
+    let (order, _) = stored_with_pickup(app, id);
     app.with_db(|c| Stop::of_order(c, &order.id, kind).unwrap().unwrap())
 }
 
@@ -46,13 +47,15 @@ async fn the_board_lists_a_days_pickups_and_deliveries_by_window(backend: Backen
     let otieno = valet(&app, "otieno@example.com");
     let (tomorrow, day) = (day_after(1), day_after(2));
     // A rush order picked up tomorrow at 19:00 is delivered on `day` at 19:00.
-    let rush = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({ "rush": true })).await;
+    let rush =
+        place_with_pickup(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({ "rush": true }))
+            .await;
     let extra = json!({
         "landmark": "Opposite Yaya Centre, blue gate", "pinLat": -1.2921, "pinLng": 36.7873,
         "specialInstructions": "Call at the gate", "pieces": { "shirt": 2 },
     });
-    let pickup = place(&app, "Brian Otieno", "0722 111 222", &slot_value(day, 20), extra).await;
-    let cancelled = place(&app, "Chebet Kiprono", "0733 444 555", &slot_value(day, 21), json!({})).await;
+    let pickup = place_with_pickup(&app, "Brian Otieno", "0722 111 222", &slot_value(day, 20), extra).await;
+    let cancelled = place_with_pickup(&app, "Chebet Kiprono", "0733 444 555", &slot_value(day, 21), json!({})).await;
     let cancelled_stop = stop_of(&app, &cancelled, StopKind::Pickup);
     app.with_db(|c| {
         diesel::update(stops::table.find(&cancelled_stop.id)).set(stops::state.eq(StopState::Cancelled)).execute(c)
@@ -110,7 +113,7 @@ async fn a_day_with_two_valets(app: &TestApp) -> (String, [String; 3], String, S
         (20, "Brian Otieno", "0722 111 222"),
         (21, "Chebet Kiprono", "0733 444 555"),
     ] {
-        let id = place(app, name, phone, &slot_value(day, hour), json!({})).await;
+        let id = place_with_pickup(app, name, phone, &slot_value(day, hour), json!({})).await;
         ids.push(stop_of(app, &id, StopKind::Pickup).id);
     }
     let stops: [String; 3] = ids.try_into().unwrap();
@@ -161,10 +164,11 @@ async fn a_bad_run_payload_changes_nothing(backend: Backend) {
         { "stopId": b, "valetId": otieno, "position": 2 },
     ]});
     assert_eq!(post_run(&app, &session, &good).await.status(), 200);
-    let other_day = place(&app, "Dan Mwangi", "0744 666 777", &slot_value(day_after(2), 19), json!({})).await;
+    let other_day =
+        place_with_pickup(&app, "Dan Mwangi", "0744 666 777", &slot_value(day_after(2), 19), json!({})).await;
     let other_stop = stop_of(&app, &other_day, StopKind::Pickup).id;
-    let staff_id = app.with_db(|conn| Staff::find_by_email(conn, crate::admin_slots::STAFF).unwrap().unwrap().id);
-    app.create_staff_as("gone@example.com", PASSWORD, StaffRole::Valet);
+    let staff_id = app.with_db(|conn| Staff::find_by_email(conn, STAFF).unwrap().unwrap().id);
+    app.create_staff_as("gone@example.com", STAFF_PASSWORD, StaffRole::Valet);
     let gone = app.with_db(|conn| {
         Staff::set_disabled(conn, "gone@example.com", true, app.now()).unwrap();
         Staff::find_by_email(conn, "gone@example.com").unwrap().unwrap().id
@@ -258,7 +262,7 @@ async fn a_bad_run_payload_changes_nothing(backend: Backend) {
 async fn a_delivery_before_its_own_pickup_in_a_run_is_refused(backend: Backend) {
     let Some((app, session)) = staff_app(backend).await else { return };
     let day = day_after(1);
-    let id = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(day, 19), json!({})).await;
+    let id = place_with_pickup(&app, "Amina Wanjiru", "0712 345 678", &slot_value(day, 19), json!({})).await;
     let pickup = stop_of(&app, &id, StopKind::Pickup).id;
     let delivery = stop_of(&app, &id, StopKind::Delivery).id;
     // Delivered the same evening, two windows later.

@@ -2,19 +2,16 @@
 //! minutes), confirming one (who and when, and the customer's e-mail in the same transaction), and
 //! moving one (refused into a full window, with the reason, and nothing changed). On both backends.
 
-use crate::helpers::{Backend, SignedIn, TestApp, mail_env};
+use crate::helpers::orders::{day_after, place_with_pickup, slot_value, stored_with_pickup};
+use crate::helpers::staff::{STAFF, staff_app};
+use crate::helpers::{Backend, SignedIn, TestApp};
 use diesel::prelude::*;
 use laundry::db::schema::{orders, outbox, stops};
-use laundry::domain::schedule::{Slot, Window, nairobi_day};
-use laundry::domain::{MessageKind, OrderReference, StaffRole, StopKind};
-use laundry::models::order::Order;
+use laundry::domain::schedule::{Slot, Window};
+use laundry::domain::{MessageKind, StopKind};
 use laundry::models::outbox::OutboxMessage;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
-use time::Date;
-
-pub const STAFF: &str = "wanjiku@example.com";
-pub const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
 
 /// Runs each test on SQLite and on PostgreSQL (skipped when `TEST_DATABASE_URL` is unset).
 #[macro_export]
@@ -32,57 +29,6 @@ macro_rules! staff_tests_on_both_backends {
             })*
         }
     };
-}
-
-/// A server on `backend` with one pickup per window, the status template configured (the slot
-/// e-mail goes with it; its API is nowhere, so nothing is really sent), and a staff member signed
-/// in. `None` when PostgreSQL is not configured.
-pub async fn staff_app(backend: Backend) -> Option<(TestApp, SignedIn)> {
-    let mut env = mail_env("http://127.0.0.1:9", true);
-    env.push(("LAUNDRY_WINDOW_CAPACITY", "1".to_owned()));
-    let app = TestApp::builder().on(backend).env(&env).retries(crate::helpers::quick_retries()).start().await;
-    app.create_staff_as(STAFF, PASSWORD, StaffRole::Staff);
-    let session = app.sign_in(STAFF, PASSWORD).await;
-    Some((app, session))
-}
-
-/// Nairobi's date `days` from today.
-pub fn day_after(days: i64) -> Date {
-    nairobi_day(time::OffsetDateTime::now_utc()) + time::Duration::days(days)
-}
-
-/// `2026-11-25T19:00` for `day` at `hour`:00.
-pub fn slot_value(day: Date, hour: u16) -> String {
-    format!("{day}T{hour:02}:00")
-}
-
-/// Places an order with a pickup at `pickup` (a slot value) and extra fields; its order ID.
-pub async fn place(app: &TestApp, name: &str, phone: &str, pickup: &str, extra: Value) -> String {
-    let mut order = json!({
-        "customerName": name, "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
-        "email": format!("{}@example.com", name.split(' ').next().unwrap().to_lowercase()),
-        "pickup": pickup,
-    });
-    for (key, value) in extra.as_object().unwrap() {
-        order[key] = value.clone();
-    }
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await;
-    let status = response.status();
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(status, 201, "{body}");
-    body["id"].as_str().unwrap().to_owned()
-}
-
-/// The stored order with this order ID, and its pickup.
-pub fn stored(app: &TestApp, id: &str) -> (Order, Stop) {
-    let reference = OrderReference::parse(id).unwrap();
-    app.with_db(|c| {
-        let order = Order::find_by_reference(c, &reference).unwrap().unwrap();
-        let pickup = Stop::of_order(c, &order.id, StopKind::Pickup).unwrap().unwrap();
-        (order, pickup)
-    })
 }
 
 /// The slot e-mails queued for the order.
@@ -116,9 +62,9 @@ async fn post_slot(app: &TestApp, session: &SignedIn, id: &str, body: Value) -> 
 async fn pickups_awaiting_are_listed_oldest_first_and_flagged_past_30_minutes(backend: Backend) {
     let Some((app, session)) = staff_app(backend).await else { return };
     let tomorrow = day_after(1);
-    let older = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
-    let newer = place(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
-    let (order, _) = stored(&app, &older);
+    let older = place_with_pickup(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
+    let newer = place_with_pickup(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
+    let (order, _) = stored_with_pickup(&app, &older);
     app.with_db(|c| {
         let long_ago = app.now() - time::Duration::minutes(45);
         diesel::update(orders::table.find(&order.id)).set(orders::created_at.eq(long_ago)).execute(c).unwrap();
@@ -150,8 +96,8 @@ async fn pickups_awaiting_are_listed_oldest_first_and_flagged_past_30_minutes(ba
 async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(backend: Backend) {
     let Some((app, session)) = staff_app(backend).await else { return };
     let tomorrow = day_after(1);
-    let id = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
-    let (order, _) = stored(&app, &id);
+    let id = place_with_pickup(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
+    let (order, _) = stored_with_pickup(&app, &id);
     assert!(slot_emails(&app, &order.id).is_empty());
     let before = app.now();
 
@@ -162,7 +108,7 @@ async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(b
     assert_eq!(answer["orderId"], id.as_str());
     assert_eq!(answer["confirmedBy"], STAFF);
     assert!(answer["awaiting"]["items"].as_array().unwrap().is_empty(), "no longer awaiting");
-    let (_, pickup) = stored(&app, &id);
+    let (_, pickup) = stored_with_pickup(&app, &id);
     assert_eq!(pickup.confirmed_by.as_deref(), Some(STAFF));
     let at = pickup.confirmed_at.expect("the time it was confirmed");
     assert!(at >= before && at <= app.now());
@@ -179,12 +125,12 @@ async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(b
     let again = post_slot(&app, &session, &id, json!({ "action": "confirm" })).await;
     assert_eq!(again.status(), 200);
     assert_eq!(slot_emails(&app, &order.id).len(), 1, "confirming again sends nothing more");
-    assert_eq!(stored(&app, &id).1.confirmed_at, Some(at), "and keeps the first confirmation");
+    assert_eq!(stored_with_pickup(&app, &id).1.confirmed_at, Some(at), "and keeps the first confirmation");
 
-    let other = place(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
+    let other = place_with_pickup(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
     let same = post_slot(&app, &session, &other, json!({ "action": "move", "pickup": slot_value(tomorrow, 20) })).await;
     assert_eq!(same.status(), 200, "moving a pickup to its own window confirms it");
-    let (other_order, other_pickup) = stored(&app, &other);
+    let (other_order, other_pickup) = stored_with_pickup(&app, &other);
     assert_eq!(other_pickup.confirmed_by.as_deref(), Some(STAFF));
     let params: Value = serde_json::from_str(&slot_emails(&app, &other_order.id)[0].params).unwrap();
     assert!(params["status_label"].as_str().unwrap().starts_with("Pickup confirmed for "), "{params}");
@@ -193,9 +139,9 @@ async fn confirming_a_slot_records_who_and_when_and_queues_the_customers_email(b
 async fn moving_into_a_full_window_is_refused_with_its_reason_and_changes_nothing(backend: Backend) {
     let Some((app, session)) = staff_app(backend).await else { return };
     let tomorrow = day_after(1);
-    place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
-    let id = place(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
-    let (order, before) = stored(&app, &id);
+    place_with_pickup(&app, "Amina Wanjiru", "0712 345 678", &slot_value(tomorrow, 19), json!({})).await;
+    let id = place_with_pickup(&app, "Brian Otieno", "0722 111 222", &slot_value(tomorrow, 20), json!({})).await;
+    let (order, before) = stored_with_pickup(&app, &id);
 
     let refused = post_slot(&app, &session, &id, json!({ "action": "move", "pickup": slot_value(tomorrow, 19) })).await;
 
@@ -205,13 +151,13 @@ async fn moving_into_a_full_window_is_refused_with_its_reason_and_changes_nothin
     let reason = format!("The {full} window is full. Please choose another window.");
     assert_eq!(body["error"], reason.as_str());
     assert_eq!(body["fields"]["pickup"], reason.as_str());
-    assert_eq!(stored(&app, &id).1, before, "the pickup is where it was, unconfirmed");
+    assert_eq!(stored_with_pickup(&app, &id).1, before, "the pickup is where it was, unconfirmed");
     assert!(slot_emails(&app, &order.id).is_empty(), "and the customer is told nothing");
 
     let moved = post_slot(&app, &session, &id, json!({ "action": "move", "pickup": slot_value(tomorrow, 21) })).await;
 
     assert_eq!(moved.status(), 200);
-    let (_, pickup) = stored(&app, &id);
+    let (_, pickup) = stored_with_pickup(&app, &id);
     assert_eq!((pickup.day, pickup.window_start), (tomorrow, 21 * 60));
     assert_eq!(pickup.confirmed_by.as_deref(), Some(STAFF), "moved by staff is confirmed at once");
     let delivery = app.with_db(|c| Stop::of_order(c, &order.id, StopKind::Delivery).unwrap().unwrap());
@@ -224,7 +170,7 @@ async fn moving_into_a_full_window_is_refused_with_its_reason_and_changes_nothin
 
 async fn a_slot_change_names_what_is_wrong(backend: Backend) {
     let Some((app, session)) = staff_app(backend).await else { return };
-    let id = place(&app, "Amina Wanjiru", "0712 345 678", &slot_value(day_after(1), 19), json!({})).await;
+    let id = place_with_pickup(&app, "Amina Wanjiru", "0712 345 678", &slot_value(day_after(1), 19), json!({})).await;
 
     let unknown = post_slot(&app, &session, &id, json!({ "action": "approve" })).await;
     assert_eq!(unknown.status(), 422);
@@ -235,7 +181,7 @@ async fn a_slot_change_names_what_is_wrong(backend: Backend) {
         post_slot(&app, &session, &id, json!({ "action": "move", "pickup": slot_value(day_after(1), 3) })).await;
     assert_eq!(closed.json::<Value>().await.unwrap()["error"], "Please choose one of the pickup windows shown.");
     assert_eq!(post_slot(&app, &session, "ZZZZZZZZ", json!({ "action": "confirm" })).await.status(), 404);
-    assert!(stored(&app, &id).1.confirmed_at.is_none(), "nothing was confirmed");
+    assert!(stored_with_pickup(&app, &id).1.confirmed_at.is_none(), "nothing was confirmed");
 }
 
 crate::staff_tests_on_both_backends! {

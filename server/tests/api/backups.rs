@@ -4,23 +4,12 @@
 //! refused with nothing written; the command line says so with its exit codes.
 
 use crate::helpers::TestApp;
+use crate::helpers::orders::an_order;
 use diesel::prelude::*;
 use laundry::db::backup::{BackupError, backup, restore};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-
-/// Places an order numbered `n` and returns its order ID once answered.
-async fn place(app: &crate::helpers::TestApp, n: usize) -> String {
-    let body = json!({
-        "customerName": format!("Backup Customer {n}"), "phone": "0712 345 678", "location": "Kilimani",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"
-    });
-    let key = format!("backup-order-{n}");
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
-}
 
 #[actix_web::test]
 async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before_it() {
@@ -29,7 +18,15 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
     let copy = folder.path().join("backups/laundry-2026-11-26.db");
     let mut answered = Vec::new();
     for n in 0..15 {
-        answered.push(place(&app, n).await);
+        answered.push(
+            an_order()
+                .name(&format!("Backup Customer {n}"))
+                .location("Kilimani")
+                .idempotency_key(&format!("backup-order-{n}"))
+                .place(&app)
+                .await
+                .reference,
+        );
     }
 
     // The backup runs while more orders come in.
@@ -37,7 +34,15 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
     let backing_up = tokio::task::spawn_blocking(move || backup(&url, &target));
     let mut during = Vec::new();
     for n in 15..40 {
-        during.push(place(&app, n).await);
+        during.push(
+            an_order()
+                .name(&format!("Backup Customer {n}"))
+                .location("Kilimani")
+                .idempotency_key(&format!("backup-order-{n}"))
+                .place(&app)
+                .await
+                .reference,
+        );
         if backing_up.is_finished() {
             break;
         }
@@ -80,7 +85,7 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
 #[actix_web::test]
 async fn a_damaged_or_newer_backup_is_refused_and_nothing_is_written() {
     let app = TestApp::builder().start().await;
-    place(&app, 1).await;
+    an_order().name("Backup Customer 1").location("Kilimani").idempotency_key("backup-order-1").place(&app).await;
     let folder = tempfile::tempdir().unwrap();
     let copy = folder.path().join("copy.db");
     backup(&app.database_url(), &copy).unwrap();
@@ -178,7 +183,7 @@ async fn the_daily_backup_runs_at_its_time_once_a_day_and_keeps_the_last_days_an
     let clock = laundry::clock::Clock::stopped_at(at(3, 29));
     let env = [("LAUNDRY_BACKUP_DIR", dir.display().to_string()), ("LAUNDRY_BACKUP_KEEP_DAYS", "3".to_owned())];
     let app = TestApp::builder().env(&env).retries(crate::helpers::quick_retries()).clock(clock).start().await;
-    place(&app, 1).await;
+    an_order().name("Backup Customer 1").location("Kilimani").idempotency_key("backup-order-1").place(&app).await;
     let todays = laundry::jobs::backups::file_of(&dir, today);
     app.run_jobs().await;
     assert!(!todays.exists(), "not before 03:30");

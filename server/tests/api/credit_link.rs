@@ -4,6 +4,7 @@
 //! that link's key uses it (the order's page shown to whoever placed the order does not). A staff
 //! member's phone booking uses it at once, as before.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{
     Backend, SignedIn, TestApp, money, order_token, quick_retries, stopped_clock, texted_credit_key, use_texted_credit,
 };
@@ -15,18 +16,6 @@ const OWNER: &str = "wanjiru@example.com";
 const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
 const PHONE: &str = "+254712345678";
 
-/// Places a 3 kg wash & fold order (KSh 450) paid on delivery from `phone` on the web; its order ID.
-async fn place(app: &TestApp, phone: &str) -> String {
-    let body = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
-}
-
 async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
     app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
 }
@@ -36,7 +25,7 @@ async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> req
 async fn with_credit(backend: Backend) -> (TestApp, SignedIn) {
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
-    let first = place(&app, PHONE).await;
+    let first = an_order().phone(PHONE).place(&app).await.reference;
     let path = |what: &str| format!("/api/admin/orders/{first}/{what}");
     assert_eq!(post(&app, &owner, &path("payment"), json!({"method": "cash", "amount": 850})).await.status(), 200);
     assert_eq!(post(&app, &owner, &path("credit"), json!({})).await.status(), 200);
@@ -52,7 +41,7 @@ async fn a_web_order_is_paid_from_the_phones_credit_only_from_the_link_texted_to
     let (app, _) = with_credit(backend).await;
 
     // Anyone who types the number: the order is not paid from the credit.
-    let second = place(&app, "0712 345 678").await;
+    let second = an_order().phone("0712 345 678").place(&app).await.reference;
     assert_eq!(money(&app, &second).0.received(), 0, "typing a number spends nobody's credit");
     assert_eq!(app.with_db(|c| Entry::credit_of(c, PHONE).unwrap()), 400);
     let token = order_token(&app, &second);
@@ -97,7 +86,7 @@ async fn a_web_order_is_paid_from_the_phones_credit_only_from_the_link_texted_to
     assert_eq!(money(&app, &second).0.received(), 400, "used once");
 
     // The key is this order's: another order of the phone does not take it.
-    let third = place(&app, PHONE).await;
+    let third = an_order().phone(PHONE).place(&app).await.reference;
     assert_eq!(texted_credit_key(&app, &third), None, "no credit left to offer");
     let third_token = order_token(&app, &third);
     let other = app.post_form(&format!("/t/{third_token}/use-credit"), &[("key", &key)]).await;

@@ -3,20 +3,19 @@
 //! once with two instances on one database and with many callers at once, nothing new after a
 //! restart, and the text arriving at a mock Africa's Talking.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{Backend, TestApp, quick_retries, sms_env};
 use diesel::prelude::*;
 use laundry::clock::{Clock, NAIROBI};
 use laundry::db::schema::stops;
-use laundry::domain::{MessageKind, OrderInput, OrderSource, OutboxStatus, StaffRole, StopKind};
+use laundry::domain::{MessageKind, OutboxStatus, StaffRole, StopKind};
 use laundry::fakes::FakeAt;
 use laundry::jobs::eta_texts::{self, EtaRun, JOB};
-use laundry::lifecycle::place::PlacingTerms;
 use laundry::models::job_run::{Claim, JobRun};
 use laundry::models::order::Order;
 use laundry::models::outbox::{OptOut, OutboxMessage};
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
-use serde_json::json;
 use std::time::{Duration, Instant};
 use time::macros::date;
 use time::{Date, OffsetDateTime, Time};
@@ -26,23 +25,13 @@ const DAY: Date = date!(2026 - 11 - 18);
 const WAIT: Duration = Duration::from_secs(15);
 
 /// `hour:minute` of `day` in Nairobi.
-fn nairobi(day: Date, hour: u8, minute: u8) -> OffsetDateTime {
-    day.with_time(Time::from_hms(hour, minute, 0).unwrap()).assume_offset(NAIROBI)
+/// Noon of the day before `day`, as the database stores times: when the orders of `day` were placed.
+fn noon_before(day: Date) -> time::PrimitiveDateTime {
+    laundry::clock::stored(nairobi(day.previous_day().unwrap(), 12, 0))
 }
 
-/// Places an order for `phone` through the models as if it were noon the day before `day`, with
-/// its pickup in `day`'s window at `hour`:00.
-fn place(app: &TestApp, phone: &str, day: Date, hour: u16) -> Order {
-    let input = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani", "email": null,
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
-        "pickup": format!("{day}T{hour:02}:00")
-    });
-    let order = serde_json::from_value::<OrderInput>(input).unwrap().validate().unwrap();
-    let (schedule, texts) = (app.state.settings().schedule.clone(), app.state.texts().clone());
-    let terms = PlacingTerms::new(None, &schedule, &texts, OrderSource::Web, false);
-    let now = laundry::clock::stored(nairobi(day.previous_day().unwrap(), 12, 0));
-    app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now)).unwrap().order().clone()
+fn nairobi(day: Date, hour: u8, minute: u8) -> OffsetDateTime {
+    day.with_time(Time::from_hms(hour, minute, 0).unwrap()).assume_offset(NAIROBI)
 }
 
 /// A valet, for runs.
@@ -92,13 +81,26 @@ async fn each_pickup_of_the_evening_gets_one_text_with_its_run_window_from_half_
         .clock(Clock::stopped_at(nairobi(DAY, 17, 29)))
         .start()
         .await;
-    let first = place(&app, "0711 000 001", DAY, 19);
-    let second = place(&app, "0711 000 002", DAY, 19);
-    let later = place(&app, "0711 000 003", DAY, 20);
-    let tomorrow = place(&app, "0711 000 004", DAY.next_day().unwrap(), 19);
-    let yesterday = place(&app, "0711 000 005", DAY.previous_day().unwrap(), 19);
-    let cancelled = place(&app, "0711 000 006", DAY, 21);
-    let opted_out = place(&app, "0711 000 007", DAY, 21);
+    let first =
+        an_order().phone("0711 000 001").location("Kilimani").pickup(DAY, 19).place_as_if_at(&app, noon_before(DAY));
+    let second =
+        an_order().phone("0711 000 002").location("Kilimani").pickup(DAY, 19).place_as_if_at(&app, noon_before(DAY));
+    let later =
+        an_order().phone("0711 000 003").location("Kilimani").pickup(DAY, 20).place_as_if_at(&app, noon_before(DAY));
+    let tomorrow = an_order()
+        .phone("0711 000 004")
+        .location("Kilimani")
+        .pickup(DAY.next_day().unwrap(), 19)
+        .place_as_if_at(&app, noon_before(DAY.next_day().unwrap()));
+    let yesterday = an_order()
+        .phone("0711 000 005")
+        .location("Kilimani")
+        .pickup(DAY.previous_day().unwrap(), 19)
+        .place_as_if_at(&app, noon_before(DAY.previous_day().unwrap()));
+    let cancelled =
+        an_order().phone("0711 000 006").location("Kilimani").pickup(DAY, 21).place_as_if_at(&app, noon_before(DAY));
+    let opted_out =
+        an_order().phone("0711 000 007").location("Kilimani").pickup(DAY, 21).place_as_if_at(&app, noon_before(DAY));
     let schedule = app.state.settings().schedule.clone();
     let token = cancelled.link_token.clone().unwrap();
     let before_cutoff = laundry::clock::stored(nairobi(DAY, 9, 0));
@@ -159,9 +161,15 @@ async fn a_server_down_at_half_past_five_texts_when_it_is_back_for_windows_not_y
         .clock(Clock::stopped_at(nairobi(DAY, 12, 0)))
         .start()
         .await;
-    let over = place(&app, "0711 000 011", DAY, 19);
-    let going = place(&app, "0711 000 012", DAY, 20);
-    let next_evening = place(&app, "0711 000 013", DAY.next_day().unwrap(), 21);
+    let over =
+        an_order().phone("0711 000 011").location("Kilimani").pickup(DAY, 19).place_as_if_at(&app, noon_before(DAY));
+    let going =
+        an_order().phone("0711 000 012").location("Kilimani").pickup(DAY, 20).place_as_if_at(&app, noon_before(DAY));
+    let next_evening = an_order()
+        .phone("0711 000 013")
+        .location("Kilimani")
+        .pickup(DAY.next_day().unwrap(), 21)
+        .place_as_if_at(&app, noon_before(DAY.next_day().unwrap()));
 
     // Back at 20:10: the 19:00-20:00 window is over; the 20:00 pickup's window starts now, not
     // in the past.
@@ -188,7 +196,15 @@ async fn two_instances_on_one_database_write_each_text_once_and_a_restart_adds_n
         .start()
         .await;
     let sibling = app.sibling().retries(quick_retries()).start().await;
-    let orders: Vec<Order> = (0..6).map(|i| place(&app, &format!("0711 000 02{i}"), DAY, 19 + i % 3)).collect();
+    let orders: Vec<Order> = (0..6)
+        .map(|i| {
+            an_order()
+                .phone(&format!("0711 000 02{i}"))
+                .location("Kilimani")
+                .pickup(DAY, 19 + i % 3)
+                .place_as_if_at(&app, noon_before(DAY))
+        })
+        .collect();
 
     assert!(app.clock.set(nairobi(DAY, 17, 30)), "both instances go by this clock");
     let run = until_done(&sibling, DAY).await;
@@ -219,7 +235,15 @@ async fn the_run_called_from_many_threads_at_once_writes_each_text_once(backend:
         .clock(Clock::stopped_at(nairobi(DAY, 9, 0)))
         .start()
         .await;
-    let orders: Vec<Order> = (0..5).map(|i| place(&app, &format!("0711 000 03{i}"), DAY, 19 + i % 3)).collect();
+    let orders: Vec<Order> = (0..5)
+        .map(|i| {
+            an_order()
+                .phone(&format!("0711 000 03{i}"))
+                .location("Kilimani")
+                .pickup(DAY, 19 + i % 3)
+                .place_as_if_at(&app, noon_before(DAY))
+        })
+        .collect();
     let texts = app.state.texts().clone();
     let at = nairobi(DAY, 17, 30);
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(6));
@@ -255,7 +279,8 @@ async fn a_crashed_instances_claim_is_taken_over_once_its_lease_runs_out(backend
         .clock(Clock::stopped_at(nairobi(DAY, 9, 0)))
         .start()
         .await;
-    let order = place(&app, "0711 000 041", DAY, 19);
+    let order =
+        an_order().phone("0711 000 041").location("Kilimani").pickup(DAY, 19).place_as_if_at(&app, noon_before(DAY));
     let texts = app.state.texts().clone();
     let at = nairobi(DAY, 17, 30);
     let now = app.with_db(laundry::db::database_clock).unwrap();
@@ -287,7 +312,8 @@ async fn the_half_past_five_text_reaches_the_customer_through_africas_talking(ba
     let clock = Clock::stopped_at(nairobi(DAY, 17, 29));
     let app =
         TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).clock(clock).start().await;
-    let order = place(&app, "0722 000 051", DAY, 19);
+    let order =
+        an_order().phone("0722 000 051").location("Kilimani").pickup(DAY, 19).place_as_if_at(&app, noon_before(DAY));
     // The order's own text ("received") goes first.
     mock.wait_for(1, WAIT).await;
 

@@ -5,6 +5,7 @@
 //! opening a claim, a customer's claim with a photo resolved by staff through the ledger and texted,
 //! and another order's photo answered 404.
 
+use crate::helpers::orders::{Placed, an_order};
 use crate::helpers::{SignedIn, TestApp, money, set_status, valet_post};
 use crate::on_both_backends;
 use diesel::prelude::*;
@@ -21,27 +22,6 @@ use serde_json::{Value, json};
 
 const STAFF: &str = "intake@example.com";
 const PASSWORD: &str = "a long intake password";
-
-/// An order placed through the API: its order ID, key and link token.
-struct Placed {
-    reference: String,
-    key: String,
-    token: String,
-}
-
-async fn place(app: &TestApp, phone: &str) -> Placed {
-    let order = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    let body: Value = response.json().await.unwrap();
-    let reference = body["id"].as_str().unwrap().to_owned();
-    let order = stored(app, &reference);
-    Placed { reference, key: order.id, token: order.link_token.unwrap() }
-}
 
 fn stored(app: &TestApp, reference: &str) -> Order {
     app.with_db(|c| Order::find_by_reference(c, &OrderReference::parse(reference).unwrap()).unwrap().unwrap())
@@ -170,7 +150,7 @@ on_both_backends! {
     // an order's link sends at most a few photos a minute, and a capped number in all.
     async fn an_orders_link_sends_a_few_photos_a_minute_and_a_capped_number_in_all(app: TestApp) {
         let session = staff(&app).await;
-        let placed = place(&app, "0712345685").await;
+        let placed = an_order().phone("0712345685").place(&app).await;
         let tag = record(&app, &session, &placed, "Shirt").await;
         let (paid, now) = (stored(&app, &placed.reference), app.now());
         app.with_db(|c| set_status(c, &paid.id, OrderStatus::Delivered, STAFF, &NotifyCustomer::nobody(), now).unwrap());
@@ -228,7 +208,7 @@ on_both_backends! {
 
     async fn items_are_tagged_once_each_and_their_photos_kept_without_metadata(app: TestApp) {
         let session = staff(&app).await;
-        let placed = place(&app, "0712345678").await;
+        let placed = an_order().phone("0712345678").place(&app).await;
         let path = format!("/admin/orders/{}/items", placed.reference);
         let page = staff_get(&app, &session, &path).await;
         assert_eq!(page.status(), 200);
@@ -306,7 +286,7 @@ on_both_backends! {
 
     async fn what_is_not_a_photo_is_refused_and_nothing_is_kept(app: TestApp) {
         let session = staff(&app).await;
-        let placed = place(&app, "0712345679").await;
+        let placed = an_order().phone("0712345679").place(&app).await;
         let path = format!("/admin/orders/{}/items", placed.reference);
         let before = files_kept(&app);
 
@@ -355,8 +335,8 @@ on_both_backends! {
 
     async fn ready_asks_for_a_rack_and_the_audit_marks_what_is_not_there(app: TestApp) {
         let session = staff(&app).await;
-        let placed = place(&app, "0712345680").await;
-        let other = place(&app, "0712345681").await;
+        let placed = an_order().phone("0712345680").place(&app).await;
+        let other = an_order().phone("0712345681").place(&app).await;
         let status = |placed: &Placed| format!("/api/admin/orders/{}/status", placed.reference);
         let post = |path: String, body: Value| {
             let request = app.staff_request(reqwest::Method::POST, &path, &session, true).json(&body);
@@ -424,7 +404,7 @@ on_both_backends! {
             let id = app.with_db(|c| laundry::models::staff::Staff::find_by_email(c, "otieno@example.com").unwrap().unwrap().id);
             (id, session)
         };
-        let placed = place(&app, "0712345682").await;
+        let placed = an_order().phone("0712345682").place(&app).await;
         let today = app.today();
         let stop_of = |kind: StopKind, position: i32| app.with_db(|c| {
             diesel::update(stops::table.filter(stops::order_id.eq(&placed.key)).filter(stops::kind.eq(kind)))
@@ -476,8 +456,8 @@ on_both_backends! {
 
     async fn a_customer_reports_a_damaged_item_and_staff_resolve_it_through_the_ledger(app: TestApp) {
         let session = staff(&app).await;
-        let placed = place(&app, "0712345683").await;
-        let stranger = place(&app, "0712345684").await;
+        let placed = an_order().phone("0712345683").place(&app).await;
+        let stranger = an_order().phone("0712345684").place(&app).await;
         let tag = record(&app, &session, &placed, "Shirt").await;
         let intake = staff_upload(&app, &session, &format!("/admin/orders/{}/items/{tag}/photos", placed.reference), &[],
             Some(File("photo", "shirt.jpg", "image/jpeg", &phone_photo(800, 600)))).await;
@@ -592,7 +572,7 @@ async fn tags_are_never_given_twice_whatever_is_recorded_and_removed() {
     use laundry::domain::garment::GarmentFields;
     use proptest::test_runner::{Config, TestCaseError, TestRunner};
     let app = TestApp::builder().start().await;
-    let orders = [place(&app, "0712345690").await, place(&app, "0712345691").await];
+    let orders = [an_order().phone("0712345690").place(&app).await, an_order().phone("0712345691").place(&app).await];
     let fields =
         GarmentFields { item: "Shirt".to_owned(), colour: String::new(), note: String::new(), damage: String::new() };
     let mut runner = TestRunner::new(Config { cases: 48, ..Config::default() });

@@ -4,6 +4,7 @@
 //! it in "Needs attention" with how late it is. A collected order whose delivery window passed is
 //! late the same way and listed; a stop done in time, or a window not over, is left alone.
 
+use crate::helpers::orders::{Placed, an_order};
 use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, set_status, stopped_clock};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
@@ -16,19 +17,6 @@ use serde_json::Value;
 use time::macros::{date, datetime};
 
 const OWNER: &str = "owner@example.com";
-
-/// Places a pay-on-delivery order of 3 kg: its key and its order ID.
-async fn place(app: &TestApp, phone: &str) -> (String, String) {
-    let body = serde_json::json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    let reference = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    (crate::helpers::mpesa::order(app, &reference).id, reference)
-}
 
 /// Books the `kind` stop of order `id` on `day`, 19:00-20:00, planned.
 fn book(app: &TestApp, id: &str, kind: StopKind, day: time::Date) {
@@ -77,8 +65,9 @@ async fn a_pickup_left_unrecorded_past_its_window_is_late_once_and_has_no_delive
     let clock = stopped_clock();
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
-    let (late, late_ref) = place(&app, "0712345678").await;
-    let (kept, _) = place(&app, "0722000111").await;
+    let Placed { key: late, reference: late_ref, .. } =
+        an_order().phone("0712345678").location("Kilimani").place(&app).await;
+    let Placed { key: kept, .. } = an_order().phone("0722000111").location("Kilimani").place(&app).await;
     for id in [&late, &kept] {
         book(&app, id, StopKind::Pickup, date!(2026 - 11 - 02));
         book(&app, id, StopKind::Delivery, date!(2026 - 11 - 05));
@@ -154,7 +143,7 @@ async fn a_collected_order_whose_delivery_window_passed_is_late_and_listed(backe
     let clock = stopped_clock();
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
-    let (id, reference) = place(&app, "0712345678").await;
+    let Placed { key: id, reference, .. } = an_order().phone("0712345678").location("Kilimani").place(&app).await;
     book(&app, &id, StopKind::Pickup, date!(2026 - 11 - 02));
     book(&app, &id, StopKind::Delivery, date!(2026 - 11 - 05));
     clock.set(datetime!(2026-11-02 19:30 +3));

@@ -8,9 +8,9 @@
 use crate::helpers::mpesa::{
     PHONE, WAIT, order, paying_app, place, post_prompt_callback, sent_prompt, success_callback,
 };
+use crate::helpers::orders::put_in_run;
+use crate::helpers::staff::{OWNER, owner, post, valet};
 use crate::helpers::{Backend, MPESA_HOOK_SECRET, SignedIn, TestApp, money, use_texted_credit, valet_post};
-use crate::mpesa_staff::{put_in_run, valet};
-use crate::sms_steps::{OWNER, api_post, owner};
 use laundry::domain::{EntryKind, MessageKind, Method, Settlement, StopKind};
 use laundry::models::ledger::Entry;
 use laundry::models::outbox::OutboxMessage;
@@ -209,13 +209,13 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     let reference = place(&app, PHONE, "pay-delivery").await;
     let placed = order(&app, &reference);
     let path = |what: &str| format!("/api/admin/orders/{reference}/{what}");
-    let paid = api_post(&app, &staff, &path("payment"), json!({"method": "mpesa", "mpesaCode": "QKH94M1Z11"})).await;
+    let paid = post(&app, &staff, &path("payment"), json!({"method": "mpesa", "mpesaCode": "QKH94M1Z11"})).await;
     assert_eq!(paid.status(), 200);
     let body: Value = paid.json().await.unwrap();
     assert_eq!((body["order"]["settlement"].clone(), body["order"]["toPay"].clone()), (json!("paid"), json!(0)));
 
     let cancel = json!({"status": "cancelled", "reason": "The customer moved away"});
-    assert_eq!(api_post(&app, &staff, &path("status"), cancel).await.status(), 200);
+    assert_eq!(post(&app, &staff, &path("status"), cancel).await.status(), 200);
     let (balance, _) = money(&app, &reference);
     assert_eq!((balance.charged, balance.owed_back()), (0, 450));
     let cancelled = texts(&app, &placed.id, MessageKind::SmsCancelled).concat();
@@ -227,12 +227,12 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
 
     // More than is owed back is refused; the refund settles it.
     let too_much = json!({"amount": 500, "method": "mpesa-reversal"});
-    let refused = api_post(&app, &staff, &path("refund"), too_much).await;
+    let refused = post(&app, &staff, &path("refund"), too_much).await;
     assert_eq!(refused.status(), 422);
     let message: Value = refused.json().await.unwrap();
     assert_eq!(message["fields"]["amount"], "This order owes KSh 450 back; a refund cannot be more.", "{message}");
     let refund = json!({"amount": 450, "method": "mpesa-reversal", "reference": "RKT1REVRS1"});
-    assert_eq!(api_post(&app, &staff, &path("refund"), refund).await.status(), 200);
+    assert_eq!(post(&app, &staff, &path("refund"), refund).await.status(), 200);
     let (balance, entries) = money(&app, &reference);
     assert_eq!((balance.due(), balance.received()), (0, 0));
     let refund = entries.last().unwrap();
@@ -253,14 +253,14 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     // A payment typed by mistake is corrected by an entry that names it, never rewritten.
     let other = place(&app, "+254712345679", "pay-delivery").await;
     let typo = json!({"method": "cash", "amount": 400});
-    assert_eq!(api_post(&app, &staff, &format!("/api/admin/orders/{other}/payment"), typo).await.status(), 200);
+    assert_eq!(post(&app, &staff, &format!("/api/admin/orders/{other}/payment"), typo).await.status(), 200);
     let (_, entries) = money(&app, &other);
     let typed = entries.last().unwrap().id;
     let correct = format!("/api/admin/orders/{other}/entries/{typed}/correct");
-    let without_reason = api_post(&app, &staff, &correct, json!({"reason": " "})).await;
+    let without_reason = post(&app, &staff, &correct, json!({"reason": " "})).await;
     assert_eq!(without_reason.status(), 422);
-    assert_eq!(api_post(&app, &staff, &correct, json!({"reason": "Typed on the wrong order"})).await.status(), 200);
-    assert_eq!(api_post(&app, &staff, &correct, json!({"reason": "Again"})).await.status(), 409);
+    assert_eq!(post(&app, &staff, &correct, json!({"reason": "Typed on the wrong order"})).await.status(), 200);
+    assert_eq!(post(&app, &staff, &correct, json!({"reason": "Again"})).await.status(), 409);
     let (balance, entries) = money(&app, &other);
     assert_eq!((balance.received(), balance.to_pay(), entries.len()), (0, 450, 3));
     assert_eq!(entries.last().unwrap().corrects, Some(typed));
@@ -275,16 +275,16 @@ async fn a_cancelled_paid_order_owes_its_money_back_until_staff_refund_it(backen
     // An M-PESA code typed on the wrong order: refused on the right one until it is corrected.
     let code = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z55"});
     let third = place(&app, "+254712345670", "pay-delivery").await;
-    assert_eq!(api_post(&app, &staff, &format!("/api/admin/orders/{third}/payment"), code.clone()).await.status(), 200);
+    assert_eq!(post(&app, &staff, &format!("/api/admin/orders/{third}/payment"), code.clone()).await.status(), 200);
     let right = format!("/api/admin/orders/{other}/payment");
-    let taken = api_post(&app, &staff, &right, code.clone()).await;
+    let taken = post(&app, &staff, &right, code.clone()).await;
     assert_eq!(taken.status(), 422);
     assert!(taken.text().await.unwrap().contains(&format!("already recorded for order {third}")));
     let wrong = money(&app, &third).1.last().unwrap().id;
     let reason = json!({"reason": "Typed on the wrong order"});
     let correct = format!("/api/admin/orders/{third}/entries/{wrong}/correct");
-    assert_eq!(api_post(&app, &staff, &correct, reason).await.status(), 200);
-    assert_eq!(api_post(&app, &staff, &right, code).await.status(), 200);
+    assert_eq!(post(&app, &staff, &correct, reason).await.status(), 200);
+    assert_eq!(post(&app, &staff, &right, code).await.status(), 200);
     let (balance, entries) = money(&app, &other);
     assert_eq!((balance.to_pay(), entries.last().unwrap().reference.as_deref()), (0, Some("QKH94M1Z55")));
     assert_eq!(money(&app, &third).0.to_pay(), 450);
@@ -332,14 +332,13 @@ async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backe
 
     // The valet hands in KSh 1,000: KSh 150 still held.
     let handover = json!({"holder": "otieno@example.com", "day": day, "amount": 1000, "note": "Short by 150"});
-    let answer = api_post(&app, &staff, "/api/admin/cash-up", handover).await;
+    let answer = post(&app, &staff, "/api/admin/cash-up", handover).await;
     assert_eq!(answer.status(), 200);
     let cash_up: Value = answer.json().await.unwrap();
     let holder = &cash_up["holders"][0];
     assert_eq!((holder["handedIn"].clone(), holder["stillHeld"].clone()), (json!(1000), json!(150)));
     assert_eq!(holder["handovers"][0]["by"], OWNER);
-    let bad =
-        api_post(&app, &staff, "/api/admin/cash-up", json!({"holder": "", "day": "yesterday", "amount": -5})).await;
+    let bad = post(&app, &staff, "/api/admin/cash-up", json!({"holder": "", "day": "yesterday", "amount": -5})).await;
     assert_eq!(bad.status(), 422);
     let fields: Value = bad.json().await.unwrap();
     for field in ["holder", "day", "amount"] {

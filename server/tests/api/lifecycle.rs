@@ -4,9 +4,11 @@
 //! missed pickup is never followed by a delivery; staff cancel a paid order with a reason (its
 //! money owed back), take the cancellation back, and move a delivery.
 
+use crate::helpers::mpesa::PHONE;
+use crate::helpers::orders;
 use crate::helpers::sms::{place, texting_app, texts};
+use crate::helpers::staff::{OWNER, owner, post};
 use crate::helpers::{Backend, SignedIn, TestApp, money, valet_post};
-use crate::sms_steps::{OWNER, PHONE, api_post, order, owner};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
@@ -65,7 +67,7 @@ async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_neve
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, staff_id) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
-    let placed = order(&app, &id);
+    let placed = orders::stored(&app, &id);
     let link = format!("/t/{}", placed.link_token.clone().unwrap());
     let pickup = in_run_today(&app, &placed.id, StopKind::Pickup, &staff_id, 1);
     // Its delivery lands in today's run too (an order whose pickup never happened).
@@ -102,7 +104,7 @@ async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_neve
     assert_eq!((missed.state, missed.missed_reason.as_deref()), (StopState::Missed, Some("Not home")));
     assert_eq!(missed.missed_by.as_deref(), Some(OWNER));
     assert_eq!(stop_of(&app, &placed.id, StopKind::Delivery).state, StopState::Cancelled, "delivery withdrawn");
-    assert_eq!(order(&app, &id).status, OrderStatus::Pending);
+    assert_eq!(orders::stored(&app, &id).status, OrderStatus::Pending);
     let words = texts_of(&app, MessageKind::SmsMissed);
     assert_eq!(words.len(), 1, "one text: {words:?}");
     assert!(words[0].contains(&format!("could not collect order {id} today. Choose a new pickup time:")));
@@ -143,24 +145,24 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, _) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
-    let key = order(&app, &id).id;
+    let key = orders::stored(&app, &id).id;
     let paid = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z11"});
-    assert_eq!(api_post(&app, &session, &format!("/api/admin/orders/{id}/payment"), paid).await.status(), 200);
+    assert_eq!(post(&app, &session, &format!("/api/admin/orders/{id}/payment"), paid).await.status(), 200);
     let status = format!("/api/admin/orders/{id}/status");
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
 
     // A cancellation without a reason is refused, and nothing changes.
-    let refused = api_post(&app, &session, &status, json!({"status": "cancelled"})).await;
+    let refused = post(&app, &session, &status, json!({"status": "cancelled"})).await;
     assert_eq!(refused.status(), 422);
     let body: Value = refused.json().await.unwrap();
     assert!(body["fields"]["reason"].as_str().unwrap().starts_with("Say why"), "{body}");
-    assert_eq!(order(&app, &id).status, OrderStatus::PickedUp);
+    assert_eq!(orders::stored(&app, &id).status, OrderStatus::PickedUp);
 
     // With one: cancelled, its delivery out of the runs, the money owed back, the customer told.
     let cancel = json!({"status": "cancelled", "reason": "Customer moved away", "returnStop": "shop"});
-    let cancelled = api_post(&app, &session, &status, cancel).await;
+    let cancelled = post(&app, &session, &status, cancel).await;
     assert_eq!(cancelled.status(), 200);
-    let stored = order(&app, &id);
+    let stored = orders::stored(&app, &id);
     assert_eq!(stored.status, OrderStatus::Cancelled);
     assert_eq!(stored.cancel_reason.as_deref(), Some("Customer moved away"));
     assert_eq!(money(&app, &id).0.owed_back(), 450, "the KSh 450 paid is owed back");
@@ -182,9 +184,9 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
 
     // Taken back, to where it was: the delivery is booked again (its window is still ahead) and
     // nothing is owed any more.
-    let undone = api_post(&app, &session, &status, json!({"status": "picked-up"})).await;
+    let undone = post(&app, &session, &status, json!({"status": "picked-up"})).await;
     assert_eq!(undone.status(), 200);
-    let stored = order(&app, &id);
+    let stored = orders::stored(&app, &id);
     assert_eq!((stored.status, money(&app, &id).0.owed_back(), stored.cancel_reason), (OrderStatus::PickedUp, 0, None));
     assert_eq!(api_get(&app, &session, "/api/admin/balances").await["owedBack"], json!([]), "no refund due");
     assert_eq!(stop_of(&app, &key, StopKind::Delivery).state, StopState::Planned);
@@ -197,7 +199,7 @@ async fn staff_cancel_a_paid_order_with_a_reason_and_take_the_cancellation_back(
 
     // Cancelled again without a word to the customer: no text.
     let quiet = json!({"status": "cancelled", "reason": "Duplicate", "notifyCustomer": false, "returnStop": "shop"});
-    assert_eq!(api_post(&app, &session, &status, quiet).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, quiet).await.status(), 200);
     assert_eq!(texts_of(&app, MessageKind::SmsCancelled).len(), 1);
 }
 
@@ -206,17 +208,17 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, staff_id) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
-    let placed = order(&app, &id);
+    let placed = orders::stored(&app, &id);
     let link = format!("/t/{}", placed.link_token.clone().unwrap());
     let status = format!("/api/admin/orders/{id}/status");
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
     let delivery = in_run_today(&app, &placed.id, StopKind::Delivery, &staff_id, 1);
 
     let marked =
         valet_post(&app, &session, &format!("/valet/stops/{delivery}/not-home"), &[("reason", "Not home")]).await;
     assert_eq!(marked.status(), 303);
     assert_eq!(stop_of(&app, &placed.id, StopKind::Delivery).state, StopState::Missed);
-    assert_eq!(order(&app, &id).status, OrderStatus::Ready, "still ready");
+    assert_eq!(orders::stored(&app, &id).status, OrderStatus::Ready, "still ready");
     let words = texts_of(&app, MessageKind::SmsMissed);
     assert!(words[0].contains(&format!("could not deliver order {id} today. Choose a new delivery time:")));
     let list = api_get(&app, &session, "/api/admin/unconfirmed").await;
@@ -240,7 +242,7 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     let choices = list["slots"].as_array().unwrap();
     let other =
         choices.iter().map(|choice| choice["value"].as_str().unwrap()).find(|value| *value != delivery.slot().value());
-    let moved = api_post(&app, &session, &slot, json!({"action": "move-delivery", "delivery": other.unwrap()})).await;
+    let moved = post(&app, &session, &slot, json!({"action": "move-delivery", "delivery": other.unwrap()})).await;
     assert_eq!(moved.status(), 200);
     let delivery = stop_of(&app, &placed.id, StopKind::Delivery);
     assert_eq!(delivery.slot().value(), other.unwrap());
@@ -253,8 +255,8 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     );
 
     // Delivered, it does not move.
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "delivered"})).await.status(), 200);
-    let late = api_post(&app, &session, &slot, json!({"action": "move-delivery", "delivery": other.unwrap()})).await;
+    assert_eq!(post(&app, &session, &status, json!({"status": "delivered"})).await.status(), 200);
+    let late = post(&app, &session, &slot, json!({"action": "move-delivery", "delivery": other.unwrap()})).await;
     assert_eq!(late.status(), 422);
 }
 

@@ -3,23 +3,13 @@
 //! per-client limit against strangers, posts from other sites are refused, and names that show
 //! nothing or reorder text are refused. On both backends.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{Backend, TestApp};
 use crate::on_both_backends;
 use laundry::models::contact_message::ContactMessage;
 use laundry::models::order::Order;
 use laundry::routes::same_site::{CROSS_SITE_API, CROSS_SITE_FORM, NOT_JSON};
 use serde_json::{Value, json};
-
-fn order(name: &str, phone: &str) -> Value {
-    json!({
-        "customerName": name,
-        "phone": phone,
-        "location": "Kilimani, Argwings Kodhek Rd",
-        "serviceType": "wash-fold",
-        "quantity": 3,
-        "paymentMethod": "pay-delivery",
-    })
-}
 
 /// An order as the plain form sends it.
 const FORM_ORDER: [(&str, &str); 6] = [
@@ -48,7 +38,7 @@ async fn a_replay_flood_from_more_addresses_than_the_limiter_holds_leaves_new_cu
         .set("LAUNDRY_SUBMISSIONS_PER_HOUR", "2")
         .start()
         .await;
-    let body = order("Amina Wanjiru", "0712 345 678");
+    let body = an_order().name("Amina Wanjiru").phone("0712 345 678").body();
     let first =
         app.post_json("/api/orders", &body, &[("Idempotency-Key", "flood-1"), ("X-Forwarded-For", "41.90.0.1")]);
     assert_eq!(first.await.status(), 201);
@@ -72,14 +62,14 @@ async fn a_replay_flood_from_more_addresses_than_the_limiter_holds_leaves_new_cu
 
     // New orders from 60 new addresses: three times what it remembers, and none is refused.
     for n in 0..60 {
-        let body = order("Flood Customer", &format!("0711 000 {n:03}"));
+        let body = an_order().name("Flood Customer").phone(&format!("0711 000 {n:03}")).body();
         let address = flood_address(1000 + n);
         let answer = app.post_json("/api/orders", &body, &[("X-Forwarded-For", address.as_str())]).await;
         assert_eq!(answer.status(), 201, "new address {address}");
     }
     assert!(app.state.submission_limit().clients() <= 20, "the limiter holds at most its capacity");
 
-    let new_customer = order("Wanjiku Kamau", "0722 555 101");
+    let new_customer = an_order().name("Wanjiku Kamau").phone("0722 555 101").body();
     let answer = app.post_json("/api/orders", &new_customer, &[("X-Forwarded-For", "197.232.61.9")]).await;
     assert_eq!(answer.status(), 201, "a new customer orders after the flood");
     assert_eq!(stored_orders(&app), 62);
@@ -108,13 +98,15 @@ async fn a_retry_of_a_stored_order_or_message_from_a_client_over_its_limit_is_an
         .await;
     let from = [("X-Forwarded-For", "41.90.0.2")];
     let message = json!({ "name": "Achieng", "email": "achieng@example.com", "phone": "", "subject": "Curtains", "message": "Do you take sheers?" });
-    let first = app.post_json("/api/orders", &order("Amina Wanjiru", "0712 345 678"), &from).await;
+    let first =
+        app.post_json("/api/orders", &an_order().name("Amina Wanjiru").phone("0712 345 678").body(), &from).await;
     assert_eq!(first.status(), 201);
     assert_eq!(app.post_json("/api/contacts", &message, &from).await.status(), 201);
-    let over = app.post_json("/api/orders", &order("Someone Else", "0733 000 222"), &from).await;
+    let over = app.post_json("/api/orders", &an_order().name("Someone Else").phone("0733 000 222").body(), &from).await;
     assert_eq!(over.status(), 429, "two stored: the third is over the limit");
 
-    let again = app.post_json("/api/orders", &order("Amina Wanjiru", "0712 345 678"), &from).await;
+    let again =
+        app.post_json("/api/orders", &an_order().name("Amina Wanjiru").phone("0712 345 678").body(), &from).await;
     assert_eq!(again.status(), 201, "the same order again (no key: by its details) is the stored one");
     assert_eq!(again.headers()["idempotent-replayed"], "true");
     assert_eq!(app.post_json("/api/contacts", &message, &from).await.status(), 201, "so is the same message");
@@ -157,7 +149,7 @@ async fn error_of(response: reqwest::Response) -> String {
 
 on_both_backends! {
     async fn orders_posted_from_another_site_are_refused_and_nothing_is_stored(app: TestApp) {
-        let json_body = order("Amina Wanjiru", "0712 345 678").to_string();
+        let json_body = an_order().name("Amina Wanjiru").phone("0712 345 678").body().to_string();
         let form = serde_urlencoded::to_string(FORM_ORDER).unwrap();
 
         // A page of another site: fetch() with a body that needs no preflight, or a form.
@@ -200,12 +192,12 @@ on_both_backends! {
     }
 
     async fn a_name_that_shows_nothing_or_reorders_text_is_refused(app: TestApp) {
-        let invisible = app.post_json("/api/orders", &order("\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}", "0712 345 678"), &[]).await;
+        let invisible = app.post_json("/api/orders", &an_order().name("\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}").phone("0712 345 678").body(), &[]).await;
         assert_eq!(invisible.status(), 422);
         let body: Value = invisible.json().await.unwrap();
         assert_eq!(body["fields"]["customerName"], "Please enter your full name.");
 
-        let reordered = app.post_json("/api/orders", &order("Amina \u{202E}anixaM", "0712 345 678"), &[]).await;
+        let reordered = app.post_json("/api/orders", &an_order().name("Amina \u{202E}anixaM").phone("0712 345 678").body(), &[]).await;
         assert_eq!(reordered.status(), 422);
         let body: Value = reordered.json().await.unwrap();
         assert_eq!(body["fields"]["customerName"], "Your full name contains characters we cannot store.");
@@ -219,20 +211,20 @@ on_both_backends! {
         // Issue 50: Braille blanks and combining marks alone are blank too; a line separator or tag
         // characters inside a name are refused.
         for blank in ["\u{2800}\u{2800}\u{2800}", "\u{0301}\u{0308}\u{0303}"] {
-            let answer = app.post_json("/api/orders", &order(blank, "0712 345 678"), &[]).await;
+            let answer = app.post_json("/api/orders", &an_order().name(blank).phone("0712 345 678").body(), &[]).await;
             assert_eq!(answer.status(), 422, "{blank:?}");
             let body: Value = answer.json().await.unwrap();
             assert_eq!(body["fields"]["customerName"], "Please enter your full name.", "{blank:?}");
         }
         for hidden in ["Amina\u{2028}Wanjiru", "Amina \u{E0041}\u{E0042}Wanjiru"] {
-            let answer = app.post_json("/api/orders", &order(hidden, "0712 345 678"), &[]).await;
+            let answer = app.post_json("/api/orders", &an_order().name(hidden).phone("0712 345 678").body(), &[]).await;
             assert_eq!(answer.status(), 422, "{hidden:?}");
             let body: Value = answer.json().await.unwrap();
             assert_eq!(body["fields"]["customerName"], "Your full name contains characters we cannot store.");
         }
         assert_eq!(stored_orders(&app), 0);
 
-        let padded = app.post_json("/api/orders", &order("\u{200B}Amina Wanjiru\u{200B}", "0712 345 678"), &[]).await;
+        let padded = app.post_json("/api/orders", &an_order().name("\u{200B}Amina Wanjiru\u{200B}").phone("0712 345 678").body(), &[]).await;
         assert_eq!(padded.status(), 201);
         let body: Value = padded.json().await.unwrap();
         assert_eq!(body["customerName"], "Amina Wanjiru", "invisible characters at the ends are trimmed");

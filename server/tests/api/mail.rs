@@ -2,9 +2,10 @@
 //! each e-mail, each class of answer, Retry-After, the pace of one request per second, a lease that
 //! outlives a crashed worker, two instances on one PostgreSQL, and a mail API that hangs.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{ARRIVAL_NOISE, Backend, TestApp, mail_env, postgres_url, quick_retries};
 use laundry::clock::nairobi_date_time;
-use laundry::domain::{OrderReference, OutboxStatus, StopKind};
+use laundry::domain::{OutboxStatus, StopKind};
 use laundry::fakes::mail::Received;
 use laundry::fakes::{FakeMail, MailReply};
 use laundry::models::order::Order;
@@ -17,25 +18,6 @@ const WAIT: Duration = Duration::from_secs(15);
 
 async fn mailing_app(backend: Backend, mock: &FakeMail) -> Option<TestApp> {
     Some(TestApp::builder().on(backend).env(&mail_env(&mock.url, true)).retries(quick_retries()).start().await)
-}
-
-fn order_body(email: Option<&str>) -> Value {
-    json!({
-        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "email": email,
-        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "dry-cleaning", "quantity": 3,
-        "paymentMethod": "pay-now", "specialInstructions": ""
-    })
-}
-
-/// Places a new order (each with its own key: the same order sent again without one is the same
-/// order).
-async fn place(app: &TestApp, email: Option<&str>) -> Order {
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &order_body(email), &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    let order_id = OrderReference::parse(&id).expect("the answer's id is the order ID");
-    app.with_db(|c| Order::find_by_reference(c, &order_id).unwrap().unwrap())
 }
 
 /// The order's stop of `kind`.
@@ -91,7 +73,7 @@ async fn the_customers_email_names_the_configured_till(backend: Backend) {
     let mut env = mail_env(&mock.url, false);
     env.push(("MPESA_TILL", "5123456".to_owned()));
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
-    place(&app, Some("amina@example.com")).await;
+    an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await;
 
     let received = mock.wait_for(2, WAIT).await;
 
@@ -103,7 +85,7 @@ async fn the_customers_email_names_the_configured_till(backend: Backend) {
 async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_parameters(backend: Backend) {
     let mock = FakeMail::start().await;
     let app = mailing_app(backend, &mock).await.unwrap();
-    let order = place(&app, Some("amina@example.com")).await;
+    let order = an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await.order;
 
     let received = mock.wait_for(2, WAIT).await;
 
@@ -163,7 +145,7 @@ async fn an_order_with_the_customers_email_sends_both_emails_with_the_exact_para
 async fn an_order_without_an_email_sends_only_the_staff_email_and_a_message_sends_its_own(backend: Backend) {
     let mock = FakeMail::start().await;
     let app = mailing_app(backend, &mock).await.unwrap();
-    let mut order = order_body(None);
+    let mut order = an_order().service("dry-cleaning", 3).pay_now().body();
     order["paymentMethod"] = json!("pay-delivery");
     order["specialInstructions"] = json!("Fold, do not hang");
     assert_eq!(app.post_json("/api/orders", &order, &[]).await.status(), 201);
@@ -203,7 +185,7 @@ async fn an_order_without_an_email_sends_only_the_staff_email_and_a_message_send
 async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Backend) {
     // An instance without mail configuration stores the e-mail; a worker "crashes" holding it.
     let quiet = TestApp::builder().on(backend).start().await;
-    let order = place(&quiet, None).await;
+    let order = an_order().service("dry-cleaning", 3).pay_now().place(&quiet).await.order;
     let lease = time::Duration::seconds(12);
     let claimed = quiet.with_db(|c| {
         OutboxMessage::claim(c, laundry::domain::Channel::Email, "crashed-worker", quiet.database_now(), lease, None)
@@ -234,7 +216,7 @@ async fn a_crashed_workers_lease_expires_and_the_email_is_sent_once(backend: Bac
 async fn a_status_change_emails_the_customer(backend: Backend) {
     let mock = FakeMail::start().await;
     let app = mailing_app(backend, &mock).await.unwrap();
-    let order = place(&app, Some("amina@example.com")).await;
+    let order = an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await.order;
     mock.wait_for(2, WAIT).await;
     app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await;
@@ -261,7 +243,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     // 400: failed at once. 403: blocked. 500 twice then 200: sent on the third try.
     mock.script(&[MailReply::status(400)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
     let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
     assert_eq!(rows[0].attempts, 1, "400 is not retried");
     assert!(rows[0].last_error.as_deref().unwrap().contains("400"), "{:?}", rows[0].last_error);
@@ -270,7 +252,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
         let mock = FakeMail::start().await;
         mock.script(&[MailReply::status(code)]);
         let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-        place(&app, None).await;
+        an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
         let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
         assert!(rows[0].last_error.as_deref().unwrap().contains("blocked"), "{code}: {:?}", rows[0].last_error);
         let wait = rows[0].next_attempt_at - app.database_now();
@@ -280,14 +262,14 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     let mock = FakeMail::start().await;
     mock.script(&[MailReply::status(404)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
     let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
     assert!(rows[0].last_error.as_deref().unwrap().contains("EMAILJS_BASE_URL"), "404: {:?}", rows[0].last_error);
 
     let mock = FakeMail::start().await;
     mock.script(&[MailReply::status(500), MailReply::status(503)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
     let rows = until_rows(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
     assert_eq!(rows[0].attempts, 3);
     assert_eq!(mock.received().len(), 3);
@@ -295,7 +277,7 @@ async fn each_class_of_answer_is_handled_as_it_should() {
     let mock = FakeMail::start().await;
     mock.answer_always(MailReply::status(502));
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
     let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
     assert!(rows[0].last_error.as_deref().unwrap().starts_with("gave up after 3 attempts"), "{:?}", rows[0].last_error);
     assert_eq!(mock.received().len(), 3, "retried up to the cap, then given up");
@@ -306,7 +288,7 @@ async fn a_timeout_is_retried_and_staff_see_blocked_mail_and_can_send_it_again()
     let mock = FakeMail::start().await;
     mock.script(&[MailReply::hang(Duration::from_secs(5)), MailReply::status(401)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    let order = place(&app, None).await;
+    let order = an_order().service("dry-cleaning", 3).pay_now().place(&app).await.order;
     let rows = until_rows(&app, "blocked", |row| row.status == OutboxStatus::Blocked).await;
     assert_eq!(rows[0].attempts, 2, "the timeout was retried");
 
@@ -345,8 +327,8 @@ async fn retry_after_is_honoured_and_requests_keep_one_second_apart() {
     let mock = FakeMail::start().await;
     mock.script(&[MailReply::too_many(3)]);
     let app = mailing_app(Backend::Sqlite, &mock).await.unwrap();
-    place(&app, Some("amina@example.com")).await;
-    place(&app, Some("amina@example.com")).await;
+    an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await;
+    an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await;
 
     let received = mock.wait_for(5, Duration::from_secs(20)).await;
 
@@ -368,12 +350,12 @@ async fn a_mail_api_that_hangs_does_not_slow_order_placement() {
     mock.answer_always(MailReply::hang(Duration::from_secs(30)));
     let retries = laundry::outbox::RetryPolicy { request_timeout: Duration::from_secs(60), ..quick_retries() };
     let app = TestApp::builder().env(&mail_env(&mock.url, false)).retries(retries).start().await;
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
     mock.wait_for(1, WAIT).await;
 
     for _ in 0..5 {
         let started = Instant::now();
-        place(&app, Some("amina@example.com")).await;
+        an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await;
         // The worker is stuck in a 30 s request; placing an order does not wait for it.
         assert!(started.elapsed() < Duration::from_secs(2), "placing an order took {:?}", started.elapsed());
     }
@@ -395,7 +377,7 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
     let first = TestApp::builder().on(Backend::Postgres).env(&env).retries(quick_retries()).start().await;
     let second = first.sibling().env(&env).retries(quick_retries()).start().await;
     for n in 0..6 {
-        place(if n % 2 == 0 { &first } else { &second }, None).await;
+        an_order().service("dry-cleaning", 3).pay_now().place(if n % 2 == 0 { &first } else { &second }).await;
     }
 
     let received = mock.wait_for(6, Duration::from_secs(30)).await;
@@ -418,7 +400,7 @@ async fn two_instances_on_one_postgresql_never_send_one_email_twice() {
 #[actix_web::test]
 async fn without_configuration_emails_wait_and_nothing_is_sent() {
     let app = TestApp::builder().start().await;
-    place(&app, Some("amina@example.com")).await;
+    an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await;
     // Unconfigured, the worker says what is missing and ends: it touches no row.
     let worker = laundry::startup::mail_worker(&app.state).run();
     tokio::time::timeout(Duration::from_secs(5), worker).await.expect("unconfigured, the worker ends at once");
@@ -433,7 +415,7 @@ async fn no_connection_to_the_mail_api_is_retried_and_then_given_up() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     let env = mail_env(&format!("http://{closed}"), false);
     let app = TestApp::builder().env(&env).retries(quick_retries()).start().await;
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
 
     let rows = until_rows(&app, "failed", |row| row.status == OutboxStatus::Failed).await;
 
@@ -449,7 +431,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
     use laundry::models::outbox::Pace;
     let mock = FakeMail::start().await;
     let app = TestApp::builder().start().await; // without mail settings: its rows wait
-    place(&app, None).await;
+    an_order().service("dry-cleaning", 3).pay_now().place(&app).await;
     let now = app.database_now();
     app.with_db(|c| Pace::hold_until(c, laundry::domain::Channel::Email, now + time::Duration::seconds(2)).unwrap());
     let env = mail_env(&mock.url, false);
@@ -494,7 +476,7 @@ async fn a_worker_whose_lease_ran_out_while_it_waited_for_its_turn_does_not_send
 async fn one_order_id_is_shown_tracked_emailed_and_listed(backend: Backend) {
     let mock = FakeMail::start().await;
     let Some(app) = mailing_app(backend, &mock).await else { return };
-    let order = place(&app, Some("amina@example.com")).await;
+    let order = an_order().service("dry-cleaning", 3).pay_now().email("amina@example.com").place(&app).await.order;
     let order_id = order.reference.clone();
 
     let confirmation = app.get(&format!("/confirmation?ref={order_id}")).await.text().await.unwrap();

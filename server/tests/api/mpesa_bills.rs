@@ -9,9 +9,10 @@ use crate::helpers::mpesa::{
     WAIT, order, paying_app, paying_app_with, place, place_pay_now, post_prompt_callback, receipts_of, sent_prompt,
     success_callback, until_prompt,
 };
+use crate::helpers::orders::put_in_run;
+use crate::helpers::staff::valet;
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, TestApp, is_paid, money, payments};
-use crate::mpesa_staff::{put_in_run, valet};
 use laundry::clock::stored;
 use laundry::db::write_transaction;
 use laundry::domain::{MessageKind, Method, OrderStatus, PromptLimits, PromptState, StopKind};

@@ -3,40 +3,23 @@
 //! to an order by staff, once; a code entered on another order flagged until checked; any other
 //! amount counted against its order), the unpaid filter, the day's takings by method, the staff's "Send M-PESA prompt", and the valet's at the door.
 
-use crate::admin_dashboard::{get, order_id, order_with, post, staff};
 use crate::helpers::mpesa::{order, paying_app, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
+use crate::helpers::orders::{Placed, an_order, put_in_run};
+use crate::helpers::staff::{STAFF, get, post, staff, valet};
 use crate::helpers::valet_post;
 use crate::helpers::{Backend, SignedIn, TestApp, is_paid, money, payments, set_cookie};
-use diesel::prelude::*;
 use laundry::clock::{Clock, stored};
-use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{ReceiptSource, Settlement, StaffRole, StopKind};
 use laundry::fakes::FakeDaraja;
 use laundry::lifecycle::payment::StaffPayment;
 use laundry::models::mpesa::{ReceivedPayment, Recorded};
-use laundry::models::order::Order;
-use laundry::models::staff::Staff;
-use laundry::models::stop::Stop;
 use laundry::notify::NotifyCustomer;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(10);
-
-/// A pay-on-delivery order of `kg` kg of wash & fold from `phone` (no prompt is sent for it).
-async fn pay_on_delivery(app: &TestApp, phone: &str, kg: i32) -> (String, Order) {
-    let placed = order_with(
-        app,
-        json!({"customerName": "Amina Wanjiru", "phone": phone, "serviceType": "wash-fold", "quantity": kg,
-               "paymentMethod": "pay-delivery"}),
-    )
-    .await;
-    let reference = order_id(&placed).to_owned();
-    let stored = order(app, &reference);
-    (reference, stored)
-}
 
 /// A till payment as M-PESA confirms it: `code`, `amount`, a masked number, an account reference.
 fn till_payment(code: &str, amount: i32, phone: &str, bill_ref: Option<&str>) -> ReceivedPayment {
@@ -106,8 +89,10 @@ async fn staff_find_unmatched_payments_by_phone_code_or_amount(backend: Backend)
 
 async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
     let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
-    let (reference, placed) = pay_on_delivery(&app, "0733444555", 3).await;
-    let (other, _) = pay_on_delivery(&app, "0733444666", 4).await;
+    let Placed { reference, order: placed, .. } =
+        an_order().phone("0733444555").service("wash-fold", 3).location("Kilimani").place(&app).await;
+    let Placed { reference: other, .. } =
+        an_order().phone("0733444666").service("wash-fold", 4).location("Kilimani").place(&app).await;
     receive(&app, &till_payment("QKH44D4D44", placed.total_amount, "2547 ***** 555", None), clock_now(&app));
 
     let matched = post(&app, &session, "/api/admin/payments/QKH44D4D44/match", json!({"orderId": reference})).await;
@@ -116,7 +101,7 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
     let answer: Value = matched.json().await.unwrap();
     assert_eq!(answer["paid"], true);
     assert_eq!(answer["payment"]["orderId"], reference.as_str());
-    assert_eq!(answer["payment"]["matchedBy"], crate::admin_dashboard::EMAIL);
+    assert_eq!(answer["payment"]["matchedBy"], STAFF);
     assert_eq!(answer["message"], format!("Matched to order {reference} and entered on its ledger: Paid KSh 450."));
     assert!(is_paid(&app, &reference));
     let till = laundry::domain::Method::Till;
@@ -146,7 +131,8 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
 
 async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_until_checked(backend: Backend) {
     let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
-    let (reference, placed) = pay_on_delivery(&app, "0733444555", 3).await;
+    let Placed { reference, order: placed, .. } =
+        an_order().phone("0733444555").service("wash-fold", 3).location("Kilimani").place(&app).await;
     // Less than the bill, with the order ID: entered on the order, the rest still to pay.
     let short = till_payment("QKH66F6F66", placed.total_amount - 100, "2547 ***** 555", Some(&reference));
     assert_eq!(receive(&app, &short, clock_now(&app)), Recorded::Paid(reference.clone()));
@@ -163,7 +149,8 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
 
     // A code staff typed on another order, then reported by the till for this one: it is not
     // entered twice, and waits for staff.
-    let (elsewhere, _) = pay_on_delivery(&app, "0733444556", 3).await;
+    let Placed { reference: elsewhere, .. } =
+        an_order().phone("0733444556").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let typed = json!({"method": "mpesa", "mpesaCode": "QKH67F6F67"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{elsewhere}/payment"), typed).await.status(), 200);
     let reported = till_payment("QKH67F6F67", 100, "2547 ***** 555", Some(&reference));
@@ -186,7 +173,7 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
 
     assert_eq!(checked.status(), 200);
     let answer: Value = checked.json().await.unwrap();
-    assert_eq!(answer["payment"]["checkedBy"], crate::admin_dashboard::EMAIL);
+    assert_eq!(answer["payment"]["checkedBy"], STAFF);
     assert!(receipts(&get(&app, &session, "/api/admin/payments").await).is_empty());
     assert_eq!(
         get(&app, &session, &format!("/api/admin/orders?q={reference}")).await["items"][0]["paymentsToCheck"],
@@ -201,7 +188,8 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
 
 async fn payments_to_check_are_for_staff_with_their_csrf_token(backend: Backend) {
     let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
-    let (reference, placed) = pay_on_delivery(&app, "0733444555", 3).await;
+    let Placed { reference, order: placed, .. } =
+        an_order().phone("0733444555").service("wash-fold", 3).location("Kilimani").place(&app).await;
     receive(&app, &till_payment("QKH88H8H88", placed.total_amount, "2547 ***** 555", None), clock_now(&app));
     app.create_staff_as("otieno@example.com", "a long valet password", StaffRole::Valet);
     let valet = app.post_login("otieno@example.com", "a long valet password", None).await;
@@ -231,9 +219,12 @@ async fn payments_to_check_are_for_staff_with_their_csrf_token(backend: Backend)
 
 async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
     let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
-    let (unpaid, _) = pay_on_delivery(&app, "0733444001", 3).await;
-    let (paid, _) = pay_on_delivery(&app, "0733444002", 3).await;
-    let (cancelled, _) = pay_on_delivery(&app, "0733444003", 3).await;
+    let Placed { reference: unpaid, .. } =
+        an_order().phone("0733444001").service("wash-fold", 3).location("Kilimani").place(&app).await;
+    let Placed { reference: paid, .. } =
+        an_order().phone("0733444002").service("wash-fold", 3).location("Kilimani").place(&app).await;
+    let Placed { reference: cancelled, .. } =
+        an_order().phone("0733444003").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let cash = json!({"method": "cash"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{paid}/payment"), cash).await.status(), 200);
     let cancel = json!({"status": "cancelled", "notifyCustomer": false, "reason": "Duplicate"});
@@ -259,7 +250,8 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     let now = clock_now(&app);
     let yesterday = now - time::Duration::hours(1);
     // Cash, by staff.
-    let (cash, cash_order) = pay_on_delivery(&app, "0733444001", 3).await;
+    let Placed { reference: cash, order: cash_order, .. } =
+        an_order().phone("0733444001").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let body = json!({"method": "cash"});
     assert_eq!(post(&app, &session, &format!("/api/admin/orders/{cash}/payment"), body).await.status(), 200);
     // By a prompt: its callback.
@@ -270,11 +262,13 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     let callback = success_callback(&checkout, prompted_order.total_amount, "QKH94M1Z11");
     assert_eq!(post_prompt_callback(&app, &callback).await.status(), 200);
     // At the till, with the order ID as the account number.
-    let (till, till_order) = pay_on_delivery(&app, "0733444003", 5).await;
+    let Placed { reference: till, order: till_order, .. } =
+        an_order().phone("0733444003").service("wash-fold", 5).location("Kilimani").place(&app).await;
     let paid = till_payment("QKH12T1T12", till_order.total_amount, "2547 ***** 003", Some(&till));
     assert!(matches!(receive(&app, &paid, now), Recorded::Paid(_)));
     // Yesterday's cash, and money that paid no order today and yesterday.
-    let (_, old) = pay_on_delivery(&app, "0733444004", 3).await;
+    let Placed { order: old, .. } =
+        an_order().phone("0733444004").service("wash-fold", 3).location("Kilimani").place(&app).await;
     app.with_db(|c| {
         let cash = StaffPayment::Cash(None);
         laundry::lifecycle::payment::record_payment(
@@ -292,7 +286,8 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
     receive(&app, &till_payment("QKH13U1U13", 999, "2547 ***** 999", None), now);
     receive(&app, &till_payment("QKH14V1V14", 444, "2547 ***** 444", None), yesterday);
     // Less than the bill, with the order ID: it counts, as the till's.
-    let (short, short_order) = pay_on_delivery(&app, "0733444005", 3).await;
+    let Placed { reference: short, order: short_order, .. } =
+        an_order().phone("0733444005").service("wash-fold", 3).location("Kilimani").place(&app).await;
     receive(&app, &till_payment("QKH15W1W15", short_order.total_amount - 50, "2547 ***** 005", Some(&short)), now);
 
     let takings = get(&app, &session, "/api/admin/stats").await["takings"].clone();
@@ -311,14 +306,15 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
 
 async fn staff_send_a_prompt_that_reaches_daraja(backend: Backend) {
     let Some((app, daraja, session)) = staff_and_mock(backend).await else { return };
-    let (reference, placed) = pay_on_delivery(&app, "0712345678", 3).await;
+    let Placed { reference, order: placed, .. } =
+        an_order().phone("0712345678").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let path = format!("/api/admin/orders/{reference}/prompt");
 
     let sent = post(&app, &session, &path, json!({})).await;
 
     assert_eq!(sent.status(), 200);
     let answer: Value = sent.json().await.unwrap();
-    assert_eq!(answer["order"]["prompt"]["askedBy"], crate::admin_dashboard::EMAIL);
+    assert_eq!(answer["order"]["prompt"]["askedBy"], STAFF);
     let pushes = daraja.wait_for_pushes(1, WAIT).await;
     assert_eq!(pushes[0].body["AccountReference"], reference.as_str());
     assert_eq!(pushes[0].body["Amount"], json!(placed.total_amount));
@@ -343,30 +339,6 @@ async fn staff_send_a_prompt_that_reaches_daraja(backend: Backend) {
     assert_eq!(daraja.pushes().len(), 1, "refused prompts reach nobody");
 }
 
-/// A valet's account and session (the CSRF token read from the valet page's forms).
-pub async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
-    app.create_staff_as(email, "a long valet password", StaffRole::Valet);
-    let id = app.with_db(|c| Staff::find_by_email(c, email).unwrap().unwrap().id);
-    let response = app.post_login(email, "a long valet password", None).await;
-    let cookie =
-        format!("{}={}", laundry::auth::SESSION_COOKIE, set_cookie(&response, laundry::auth::SESSION_COOKIE).unwrap());
-    let page = app.get_with("/valet", &[("cookie", &cookie)]).await.text().await.unwrap();
-    let csrf = page.split(r#"name="csrf" value=""#).nth(1).and_then(|rest| rest.split('"').next()).unwrap();
-    (id, SignedIn { cookie, csrf: csrf.to_owned() })
-}
-
-/// Puts the order's stop of `kind` into `valet`'s run today; its id.
-pub fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, position: i32) -> String {
-    let today = app.today();
-    app.with_db(|c| {
-        diesel::update(stops::table.filter(stops::order_id.eq(&order.id)).filter(stops::kind.eq(kind)))
-            .set((stops::day.eq(today), stops::valet_id.eq(valet), stops::run_position.eq(position)))
-            .execute(c)
-            .unwrap();
-        Stop::of_order(c, &order.id, kind).unwrap().unwrap().id
-    })
-}
-
 async fn valet_page(app: &TestApp, session: &SignedIn) -> String {
     app.get_with("/valet", &[("cookie", &session.cookie)]).await.text().await.unwrap()
 }
@@ -375,8 +347,10 @@ async fn a_valet_sends_the_prompt_at_the_door_and_sees_it_paid(backend: Backend)
     let Some((app, daraja)) = paying_app(backend).await else { return };
     let (me, session) = valet(&app, "otieno@example.com").await;
     let (other, _) = valet(&app, "kamau@example.com").await;
-    let (reference, placed) = pay_on_delivery(&app, "0712345678", 3).await;
-    let (_, elsewhere) = pay_on_delivery(&app, "0712345679", 3).await;
+    let Placed { reference, order: placed, .. } =
+        an_order().phone("0712345678").service("wash-fold", 3).location("Kilimani").place(&app).await;
+    let Placed { order: elsewhere, .. } =
+        an_order().phone("0712345679").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1);
     let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2);
     let not_mine = put_in_run(&app, &elsewhere, StopKind::Delivery, &other, 1);

@@ -1,20 +1,12 @@
 //! Orders with lines: a service by the kg and price-list items by the piece, priced on the server
 //! from the catalogue; the form that an item picked elsewhere lands in; the first-order discount.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{Backend, TestApp, quick_retries};
 use crate::on_both_backends;
 use laundry::domain::{LineKind, OrderReference};
 use laundry::models::order::{Order, OrderLine};
 use serde_json::{Value, json};
-
-fn order_with_pieces(phone: &str) -> Value {
-    json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
-        "pieces": { "graduation-gown": 1 }, "piece.shirt": "2", "piece.vest": "",
-        "totalAmount": 1, "pricePerKg": 1
-    })
-}
 
 /// The stored order with this order ID, and its lines.
 fn stored(app: &TestApp, order_id: &str) -> (Order, Vec<OrderLine>) {
@@ -32,7 +24,7 @@ fn summary(lines: &[OrderLine]) -> Vec<(String, i32, i32)> {
 
 on_both_backends! {
     async fn an_order_with_a_kg_line_and_pieces_is_priced_from_the_catalogue_whatever_the_client_says(app: TestApp) {
-        let response = app.post_json("/api/orders", &order_with_pieces("0712345678"), &[]).await;
+        let response = app.post_json("/api/orders", &an_order().phone("0712345678").pieces(json!({"graduation-gown": 1})).with("piece.shirt", "2").with("piece.vest", "").with("totalAmount", 1).with("pricePerKg", 1).body(), &[]).await;
 
         assert_eq!(response.status(), 201);
         let body: Value = response.json().await.unwrap();
@@ -55,7 +47,7 @@ on_both_backends! {
     }
 
     async fn general_laundry_is_500_for_up_to_5_kg_and_100_for_each_additional_kg(app: TestApp) {
-        let mut body = order_with_pieces("0712345678");
+        let mut body = an_order().phone("0712345678").pieces(json!({"graduation-gown": 1})).with("piece.shirt", "2").with("piece.vest", "").with("totalAmount", 1).with("pricePerKg", 1).body();
         body["serviceType"] = json!("general-laundry");
         body["quantity"] = json!(7);
         body["pieces"] = json!({});
@@ -69,7 +61,7 @@ on_both_backends! {
     }
 
     async fn a_price_list_item_can_be_ordered_alone_at_its_price(app: TestApp) {
-        let mut body = order_with_pieces("0712345678");
+        let mut body = an_order().phone("0712345678").pieces(json!({"graduation-gown": 1})).with("piece.shirt", "2").with("piece.vest", "").with("totalAmount", 1).with("pricePerKg", 1).body();
         body["serviceType"] = json!("");
         body["quantity"] = json!("");
         body["piece.shirt"] = json!("0");
@@ -87,7 +79,7 @@ on_both_backends! {
 
     async fn a_wrong_piece_is_refused_by_name_and_nothing_is_stored(app: TestApp) {
         for (field, value) in [("piece.shirt", json!(51)), ("piece.rocket", json!(1)), ("piece.towel", json!(2.5))] {
-            let mut body = order_with_pieces("0712345678");
+            let mut body = an_order().phone("0712345678").pieces(json!({"graduation-gown": 1})).with("piece.shirt", "2").with("piece.vest", "").with("totalAmount", 1).with("pricePerKg", 1).body();
             body[field] = value.clone();
 
             let response = app.post_json("/api/orders", &body, &[]).await;
@@ -170,7 +162,20 @@ async fn first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(back
     let place = |phone: &'static str, key: &'static str| {
         let app = &app;
         async move {
-            let response = app.post_json("/api/orders", &order_with_pieces(phone), &[("Idempotency-Key", key)]).await;
+            let response = app
+                .post_json(
+                    "/api/orders",
+                    &an_order()
+                        .phone(phone)
+                        .pieces(json!({"graduation-gown": 1}))
+                        .with("piece.shirt", "2")
+                        .with("piece.vest", "")
+                        .with("totalAmount", 1)
+                        .with("pricePerKg", 1)
+                        .body(),
+                    &[("Idempotency-Key", key)],
+                )
+                .await;
             assert_eq!(response.status(), 201);
             let body: Value = response.json().await.unwrap();
             stored(app, body["id"].as_str().unwrap())
@@ -213,7 +218,14 @@ async fn first_orders_sent_at_once_get_one_discount(backend: Backend) {
         .await;
     let keys: Vec<String> = (0..6).map(|n| format!("at-once-{n}")).collect();
 
-    let body = order_with_pieces("0733444555");
+    let body = an_order()
+        .phone("0733444555")
+        .pieces(json!({"graduation-gown": 1}))
+        .with("piece.shirt", "2")
+        .with("piece.vest", "")
+        .with("totalAmount", 1)
+        .with("pricePerKg", 1)
+        .body();
     let headers: Vec<[(&str, &str); 1]> = keys.iter().map(|key| [("Idempotency-Key", key.as_str())]).collect();
 
     let answers =

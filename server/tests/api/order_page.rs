@@ -2,17 +2,17 @@
 //! the windows and the confirmation, moves and cancels the pickup until the cut-off, and on the day
 //! of the run says where the valet is.
 
+use crate::helpers::orders::{Placed, an_order};
 use crate::helpers::{Backend, TestApp, quick_retries};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::clock::NAIROBI;
 use laundry::db::schema::{order_status_history, orders, outbox, stops};
 use laundry::domain::schedule::{Slot, Window, nairobi_day};
-use laundry::domain::{OrderInput, OrderStatus, StopKind, StopState};
-use laundry::lifecycle::place::PlacingTerms;
+use laundry::domain::{OrderStatus, StopKind, StopState};
 use laundry::models::order::Order;
 use laundry::models::stop::Stop;
-use serde_json::{Value, json};
+use serde_json::Value;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
 
 /// Today in Nairobi.
@@ -30,41 +30,6 @@ fn nairobi(day: Date, hour: u8, minute: u8) -> PrimitiveDateTime {
     let at =
         day.with_time(Time::from_hms(hour, minute, 0).unwrap()).assume_offset(NAIROBI).to_offset(time::UtcOffset::UTC);
     PrimitiveDateTime::new(at.date(), at.time())
-}
-
-fn order_json(name: &str, phone: &str, pickup: &str) -> Value {
-    json!({
-        "customerName": name, "phone": phone, "location": "Kilimani", "landmark": "Opposite Yaya Centre",
-        "email": "amina@example.com", "serviceType": "wash-fold", "quantity": 5, "paymentMethod": "pay-delivery",
-        "pickup": pickup
-    })
-}
-
-/// Places an order through the API for `day`'s window at `hour`:00; its order ID and page token.
-async fn place(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16) -> (String, String) {
-    let key = uuid::Uuid::new_v4().to_string();
-    let pickup = format!("{day}T{hour:02}:00");
-    let response = app.post_json("/api/orders", &order_json(name, phone, &pickup), &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
-    let body: Value = response.json().await.unwrap();
-    let reference = body["id"].as_str().unwrap().to_owned();
-    let token = app.with_db(|c| {
-        orders::table.filter(orders::reference.eq(&reference)).select(orders::link_token).first::<Option<String>>(c)
-    });
-    (reference, token.unwrap().unwrap())
-}
-
-/// Places an order directly through the models as if it were `now`, for `day`'s window at
-/// `hour`:00: a slot that is past its cut-off by the time the test looks. Its database id and token.
-fn place_at(app: &TestApp, name: &str, phone: &str, day: Date, hour: u16, now: PrimitiveDateTime) -> (String, String) {
-    let input: OrderInput = serde_json::from_value(order_json(name, phone, &format!("{day}T{hour:02}:00"))).unwrap();
-    let order = input.validate().unwrap();
-    let schedule = app.state.settings().schedule.clone();
-    let texts = app.state.texts().clone();
-    let terms = PlacingTerms::new(None, &schedule, &texts, laundry::domain::OrderSource::Web, false);
-    let placed = app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now)).unwrap();
-    let order = placed.order();
-    (order.id.clone(), order.link_token.clone().unwrap())
 }
 
 /// The order's stop of `kind`.
@@ -94,8 +59,8 @@ async fn page(app: &TestApp, token: &str) -> String {
 on_both_backends! {
     async fn the_link_opens_that_order_and_nothing_of_another(app: TestApp) {
         let day = today() + Duration::days(2);
-        let (mine, token) = place(&app, "Amina Wanjiru", "0712345678", day, 19).await;
-        let (theirs, _) = place(&app, "Baraka Otieno", "0799000111", day, 20).await;
+        let Placed { reference: mine, token, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 19).place(&app).await;
+        let Placed { reference: theirs, .. } = an_order().name("Baraka Otieno").phone("0799000111").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 20).place(&app).await;
 
         let response = app.get(&format!("/t/{token}")).await;
 
@@ -115,7 +80,7 @@ on_both_backends! {
     }
 
     async fn a_token_that_is_no_orders_answers_the_404_page(app: TestApp) {
-        place(&app, "Amina Wanjiru", "0712345678", today() + Duration::days(2), 19).await;
+        an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(today() + Duration::days(2), 19).place(&app).await;
 
         let unknown = app.get("/t/zzzzzzzzzzzzzzzz").await;
         let malformed = app.get("/t/NOT-A-TOKEN").await;
@@ -130,7 +95,7 @@ on_both_backends! {
 
     async fn the_page_shows_the_windows_and_that_the_slot_waits_for_confirmation_until_staff_confirm(app: TestApp) {
         let day = today() + Duration::days(2);
-        let (_, token) = place(&app, "Amina Wanjiru", "0712345678", day, 20).await;
+        let Placed { token, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 20).place(&app).await;
 
         let waiting = page(&app, &token).await;
         app.with_db(|c| {
@@ -149,7 +114,7 @@ on_both_backends! {
 
     async fn rescheduling_moves_the_pickup_clears_the_confirmation_and_frees_the_old_windows_place(app: TestApp) {
         let day = today() + Duration::days(2);
-        let (_, token) = place(&app, "Amina Wanjiru", "0712345678", day, 19).await;
+        let Placed { token, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 19).place(&app).await;
         app.with_db(|c| {
             let order = Order::find_by_link_token(c, &token).unwrap().unwrap();
             Stop::confirm(c, &order.id, "staff@example.com", app.now()).unwrap()
@@ -176,7 +141,7 @@ on_both_backends! {
 
     async fn cancelling_needs_the_box_ticked_then_cancels_the_order_and_frees_its_place(app: TestApp) {
         let day = today() + Duration::days(2);
-        let (_, token) = place(&app, "Amina Wanjiru", "0712345678", day, 19).await;
+        let Placed { token, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 19).place(&app).await;
 
         let unticked = app.post_form(&format!("/t/{token}/cancel"), &[]).await;
         assert_eq!(unticked.status(), 422);
@@ -209,7 +174,7 @@ on_both_backends! {
     async fn both_changes_are_refused_after_the_pickups_cutoff_with_the_reason(app: TestApp) {
         // Booked two days ago for yesterday evening: long past its cut-off now.
         let yesterday = today() - Duration::days(1);
-        let (_, token) = place_at(&app, "Amina Wanjiru", "0712345678", yesterday, 19, nairobi(yesterday - Duration::days(1), 12, 0));
+        let token = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(yesterday, 19).place_as_if_at(&app, nairobi(yesterday - Duration::days(1), 12, 0)).link_token.unwrap();
         let reason = "Changes and cancellations close 60 minutes before the pickup window starts";
 
         let html = page(&app, &token).await;
@@ -229,7 +194,7 @@ on_both_backends! {
     }
 
     async fn a_change_posted_from_another_site_is_refused(app: TestApp) {
-        let (_, token) = place(&app, "Amina Wanjiru", "0712345678", today() + Duration::days(2), 19).await;
+        let Placed { token, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(today() + Duration::days(2), 19).place(&app).await;
         let cancel = |headers: &'static [(&'static str, &'static str)]| {
             let mut request = app
                 .client
@@ -259,7 +224,8 @@ on_both_backends! {
         let midnight = nairobi(day, 0, 0);
         let orders: Vec<(String, String)> = ["0711000001", "0711000002", "0711000003"]
             .iter()
-            .map(|phone| place_at(&app, "Amina Wanjiru", phone, day, 19, midnight))
+            .map(|phone| an_order().phone(phone).location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 19).place_as_if_at(&app, midnight))
+            .map(|order| (order.id, order.link_token.unwrap()))
             .collect();
         let mine = &orders[2].1;
         let before_the_run = page(&app, mine).await;
@@ -298,7 +264,7 @@ on_both_backends! {
 
     async fn tracking_shows_the_visit_but_not_the_landmark(app: TestApp) {
         let day = today() + Duration::days(2);
-        let (reference, _) = place(&app, "Amina Wanjiru", "0712345678", day, 21).await;
+        let Placed { reference, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(day, 21).place(&app).await;
 
         let html = app.get(&format!("/tracking?by=order&q={reference}")).await.text().await.unwrap();
 
@@ -308,7 +274,7 @@ on_both_backends! {
     }
 
     async fn the_customers_email_links_to_the_orders_page(app: TestApp) {
-        let (_, token) = place(&app, "Amina Wanjiru", "0712345678", today() + Duration::days(2), 19).await;
+        let Placed { token, .. } = an_order().phone("0712345678").location("Kilimani").landmark("Opposite Yaya Centre").email("amina@example.com").service("wash-fold", 5).pickup(today() + Duration::days(2), 19).place(&app).await;
 
         let params: Vec<String> = app.with_db(|c| {
             // The only order, so the only e-mail to the customer.
@@ -329,8 +295,24 @@ async fn a_cancelled_pickup_gives_its_place_in_a_full_window_to_the_next_custome
     let env = [("LAUNDRY_WINDOW_CAPACITY", "1".to_owned())];
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     let day = today() + Duration::days(2);
-    let (_, token) = place(&app, "Amina Wanjiru", "0712345678", day, 19).await;
-    let second = order_json("Baraka Otieno", "0799000111", &format!("{day}T19:00"));
+    let Placed { token, .. } = an_order()
+        .phone("0712345678")
+        .location("Kilimani")
+        .landmark("Opposite Yaya Centre")
+        .email("amina@example.com")
+        .service("wash-fold", 5)
+        .pickup(day, 19)
+        .place(&app)
+        .await;
+    let second = an_order()
+        .name("Baraka Otieno")
+        .phone("0799000111")
+        .location("Kilimani")
+        .landmark("Opposite Yaya Centre")
+        .email("amina@example.com")
+        .service("wash-fold", 5)
+        .pickup(day, 19)
+        .body();
     let full = app.post_json("/api/orders", &second, &[("Idempotency-Key", "second-1")]).await;
     assert_eq!(full.status(), 422, "the window is full");
 

@@ -4,7 +4,7 @@
 //! per field as the public API refuses; and the caller found by their number
 //! (`GET /api/admin/customers?phone=`). On both backends.
 
-use crate::admin_slots::{day_after, slot_value};
+use crate::helpers::orders::{day_after, slot_value};
 use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env};
 use laundry::domain::schedule::day_label;
 use laundry::domain::{LineKind, OrderReference, OrderSource, StaffRole, StopKind};

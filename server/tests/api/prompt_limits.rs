@@ -3,8 +3,8 @@
 //! orders beyond are stored and their pages give the till's steps; the customer's "send it
 //! again" and the staff's "Send M-PESA prompt" are refused with the reason and when.
 
-use crate::admin_dashboard::{post, staff};
 use crate::helpers::mpesa::{WAIT, order, paying_app_with, place_pay_now, sent_prompt};
+use crate::helpers::staff::{post, staff};
 use crate::helpers::{Backend, TestApp};
 use laundry::domain::PromptState;
 use laundry::models::mpesa::{HELD_WORDS, MpesaPrompt};

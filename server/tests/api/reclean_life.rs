@@ -2,10 +2,11 @@
 //! collect (no KSh 0 payment is recorded), a cancelled re-clean gives its lines back, and two
 //! requests at once book one re-clean.
 
+use crate::helpers::orders::put_in_run;
+use crate::helpers::recleans::{ask_for, counts, delivered, reclean_of, set_status};
+use crate::helpers::staff::valet;
 use crate::helpers::{money, payments, valet_post};
-use crate::mpesa_staff::{put_in_run, valet};
 use crate::on_both_backends;
-use crate::recleans::{ask_for, counts, delivered, reclean_of, set_status};
 use laundry::domain::{OrderStatus, Settlement, StopKind};
 use laundry::models::order::Order;
 

@@ -3,8 +3,9 @@
 //! re-clean and the order it cleans again both ways; the orders list marks a re-clean and a
 //! booking's source; the stats count re-cleans per month of Nairobi's calendar.
 
-use crate::admin_dashboard::{EMAIL, get, order_id, order_with, post, staff, stored};
 use crate::helpers::TestApp;
+use crate::helpers::orders::{order_id, order_with, stored};
+use crate::helpers::staff::{STAFF, get, post, staff};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::clock::NAIROBI;
@@ -119,7 +120,7 @@ on_both_backends! {
         let original = delivered_order(&app, &session, "0712345678").await;
         let kg = lines(&app, &original)[0].0;
         let reclean = reclean(&app, &original, &[kg], "Still smells of smoke.");
-        let taken = taken_by_staff(&app, EMAIL, OrderSource::Whatsapp, "0722000111");
+        let taken = taken_by_staff(&app, STAFF, OrderSource::Whatsapp, "0722000111");
 
         let page = get(&app, &session, "/api/admin/orders").await;
 
@@ -186,15 +187,15 @@ on_both_backends! {
 
     async fn an_order_taken_on_the_phone_says_by_whom_in_its_detail_and_the_list(app: TestApp) {
         let session = staff(&app).await;
-        let phoned = taken_by_staff(&app, EMAIL, OrderSource::Phone, "0712345678");
+        let phoned = taken_by_staff(&app, STAFF, OrderSource::Phone, "0712345678");
         let online = order_id(&order_with(&app, json!({
             "customerName": "Amina Wanjiru", "phone": "0733000222", "serviceType": "wash-fold", "quantity": 2
         })).await).to_owned();
 
         let detail = get(&app, &session, &format!("/api/admin/orders/{phoned}")).await;
         assert_eq!(detail["source"], "phone");
-        assert_eq!(detail["takenBy"], EMAIL);
-        assert_eq!(detail["history"][0]["by"], EMAIL, "the first entry of the history is the booking");
+        assert_eq!(detail["takenBy"], STAFF);
+        assert_eq!(detail["history"][0]["by"], STAFF, "the first entry of the history is the booking");
         assert_eq!(detail["history"][0]["status"], "pending");
         let detail = get(&app, &session, &format!("/api/admin/orders/{online}")).await;
         assert_eq!(detail["source"], "web");

@@ -2,6 +2,7 @@
 //! window's capacity under bookings sent all at once (both backends), cut-off and closed dates,
 //! and Nairobi time whatever the server's own time zone.
 
+use crate::helpers::orders::an_order;
 use crate::helpers::{Backend, TestApp, built_frontend, quick_retries};
 use laundry::domain::schedule::{day_label, nairobi_day};
 use laundry::domain::{OrderReference, StopKind};
@@ -22,18 +23,6 @@ fn day(days: i64) -> Date {
     today() + Duration::days(days)
 }
 
-/// An order for the API from phone `0712 000 NNN`, for the pickup window `pickup` (if any).
-fn order(n: u32, pickup: Option<String>) -> Value {
-    let mut order = json!({
-        "customerName": "Wanjiku Kamau", "phone": format!("0712 000 {n:03}"), "location": "Kileleshwa, Othaya Rd",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery"
-    });
-    if let Some(pickup) = pickup {
-        order["pickup"] = json!(pickup);
-    }
-    order
-}
-
 /// The pickup error of a refused order.
 async fn pickup_error(response: reqwest::Response) -> String {
     assert_eq!(response.status(), 422);
@@ -52,7 +41,16 @@ async fn slots(app: &TestApp, date: &str) -> Value {
 async fn bookings_sent_at_once_store_exactly_the_windows_capacity(backend: Backend) {
     let app = TestApp::builder().on(backend).set("LAUNDRY_WINDOW_CAPACITY", "3").retries(quick_retries()).start().await;
     let pickup = format!("{}T20:00", day(1));
-    let orders: Vec<Value> = (1..=12).map(|n| order(n, Some(pickup.clone()))).collect();
+    let orders: Vec<Value> = (1..=12)
+        .map(|n| {
+            an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", n))
+                .location("Kileleshwa, Othaya Rd")
+                .with("pickup", pickup.clone())
+                .body()
+        })
+        .collect();
 
     let answers = futures::future::join_all(orders.iter().map(|order| app.post_json("/api/orders", order, &[]))).await;
 
@@ -111,7 +109,18 @@ async fn past_closed_far_and_unknown_windows_are_refused_with_their_message_and_
     ];
 
     for (n, (pickup, message)) in cases.into_iter().enumerate() {
-        let response = app.post_json("/api/orders", &order(n as u32, Some(pickup.clone())), &[]).await;
+        let response = app
+            .post_json(
+                "/api/orders",
+                &an_order()
+                    .name("Wanjiku Kamau")
+                    .phone(&format!("0712 000 {:03}", n as u32))
+                    .location("Kileleshwa, Othaya Rd")
+                    .with("pickup", pickup.clone())
+                    .body(),
+                &[],
+            )
+            .await;
         assert_eq!(pickup_error(response).await, message, "{pickup}");
     }
 
@@ -131,8 +140,21 @@ async fn past_closed_far_and_unknown_windows_are_refused_with_their_message_and_
 async fn slots_answer_each_window_with_the_places_left_after_bookings_and_cancellations() {
     let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "3").retries(quick_retries()).start().await;
     let date = day(2).to_string();
-    let placed: Value =
-        app.post_json("/api/orders", &order(1, Some(format!("{date}T20:00"))), &[]).await.json().await.unwrap();
+    let placed: Value = app
+        .post_json(
+            "/api/orders",
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 1))
+                .location("Kileleshwa, Othaya Rd")
+                .with("pickup", format!("{date}T20:00"))
+                .body(),
+            &[],
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
 
     let answer = slots(&app, &date).await;
 
@@ -249,14 +271,30 @@ async fn a_plain_form_post_books_its_window_and_the_confirmation_shows_it_waitin
 #[actix_web::test]
 async fn only_the_browser_that_placed_an_order_through_the_api_is_shown_the_link_to_its_page() {
     let app = TestApp::builder().retries(quick_retries()).start().await;
-    let first = app.post_json("/api/orders", &order(1, None), &[]).await;
+    let first = app
+        .post_json(
+            "/api/orders",
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 1))
+                .location("Kileleshwa, Othaya Rd")
+                .body(),
+            &[],
+        )
+        .await;
     let earlier = crate::helpers::set_cookie(&first, "laundry_placed").unwrap();
     let first: Value = first.json().await.unwrap();
     let second = app
         .client
         .post(format!("{}/api/orders", app.address))
         .header("cookie", format!("laundry_placed={earlier}"))
-        .json(&order(2, None))
+        .json(
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 2))
+                .location("Kileleshwa, Othaya Rd")
+                .body(),
+        )
         .send()
         .await
         .unwrap();
@@ -279,7 +317,21 @@ async fn only_the_browser_that_placed_an_order_through_the_api_is_shown_the_link
 async fn a_plain_form_post_into_a_full_window_comes_back_with_the_message_beside_the_pickup_field() {
     let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "1").retries(quick_retries()).start().await;
     let pickup = format!("{}T19:00", day(2));
-    assert_eq!(app.post_json("/api/orders", &order(1, Some(pickup.clone())), &[]).await.status(), 201);
+    assert_eq!(
+        app.post_json(
+            "/api/orders",
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 1))
+                .location("Kileleshwa, Othaya Rd")
+                .with("pickup", pickup.clone())
+                .body(),
+            &[]
+        )
+        .await
+        .status(),
+        201
+    );
     let fields = [
         ("customerName", "Brian Otieno"),
         ("phone", "0722 000 111"),
@@ -314,7 +366,21 @@ async fn the_order_form_is_kept_in_memory_until_a_booking_changes_its_windows() 
 
     assert_eq!(app.get("/order").await.text().await.unwrap(), first);
     assert_eq!(app.renders(), renders, "the second request rendered again");
-    assert_eq!(app.post_json("/api/orders", &order(1, Some(chosen.clone())), &[]).await.status(), 201);
+    assert_eq!(
+        app.post_json(
+            "/api/orders",
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 1))
+                .location("Kileleshwa, Othaya Rd")
+                .with("pickup", chosen.clone())
+                .body(),
+            &[]
+        )
+        .await
+        .status(),
+        201
+    );
     let after = app.get("/order").await.text().await.unwrap();
 
     assert_eq!(app.renders(), renders + 1);
@@ -438,12 +504,40 @@ async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
     app.create_staff("owner@example.com", "Tumbo-Ngoma-47-Kazi");
     let session = app.sign_in("owner@example.com", "Tumbo-Ngoma-47-Kazi").await;
     let pickup = format!("{}T19:00", day(2));
-    let first: Value = app.post_json("/api/orders", &order(1, Some(pickup.clone())), &[]).await.json().await.unwrap();
+    let first: Value = app
+        .post_json(
+            "/api/orders",
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 1))
+                .location("Kileleshwa, Othaya Rd")
+                .with("pickup", pickup.clone())
+                .body(),
+            &[],
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
     assert!(
-        pickup_error(app.post_json("/api/orders", &order(2, Some(pickup.clone())), &[]).await).await.contains("full")
+        pickup_error(
+            app.post_json(
+                "/api/orders",
+                &an_order()
+                    .name("Wanjiku Kamau")
+                    .phone(&format!("0712 000 {:03}", 2))
+                    .location("Kileleshwa, Othaya Rd")
+                    .with("pickup", pickup.clone())
+                    .body(),
+                &[]
+            )
+            .await
+        )
+        .await
+        .contains("full")
     );
 
-    let cancel = crate::admin_dashboard::post(
+    let cancel = crate::helpers::staff::post(
         &app,
         &session,
         &format!("/api/admin/orders/{}/status", first["id"].as_str().unwrap()),
@@ -452,10 +546,21 @@ async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
     .await;
     assert_eq!(cancel.status(), 200);
 
-    let second = app.post_json("/api/orders", &order(3, Some(pickup.clone())), &[]).await;
+    let second = app
+        .post_json(
+            "/api/orders",
+            &an_order()
+                .name("Wanjiku Kamau")
+                .phone(&format!("0712 000 {:03}", 3))
+                .location("Kileleshwa, Othaya Rd")
+                .with("pickup", pickup.clone())
+                .body(),
+            &[],
+        )
+        .await;
     assert_eq!(second.status(), 201, "the cancelled order's place is free again");
     let second: Value = second.json().await.unwrap();
-    let picked = crate::admin_dashboard::post(
+    let picked = crate::helpers::staff::post(
         &app,
         &session,
         &format!("/api/admin/orders/{}/status", second["id"].as_str().unwrap()),

@@ -2,9 +2,9 @@
 //! recent order, a few a day; STOP and START; and the staff inbox where every text waits, with
 //! staff's answers by text.
 
+use crate::helpers::sms::{orders_of, place_delivered, replies, text_in};
 use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::{Backend, SignedIn, TestApp};
-use crate::sms_incoming::{orders_of, place_delivered, replies, text_in};
 use diesel::prelude::*;
 use laundry::db::schema::orders;
 use laundry::domain::{MessageKind, OutboxStatus, StaffRole};

@@ -2,54 +2,14 @@
 //! `/hooks/sms/incoming/{secret}`, against a mock Africa's Talking on loopback; and the home page,
 //! which names the letter and the number only when texts are answered.
 
-use crate::helpers::sms::{place, texting_app, texts};
+use crate::helpers::sms::{incoming_path, orders_of, place, place_delivered, replies, text_in, texting_app, texts};
 use crate::helpers::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
 use laundry::domain::{MessageKind, OrderSource, OrderStatus};
 use laundry::fakes::FakeAt;
 use laundry::models::incoming_text::IncomingText;
-use laundry::models::order::Order;
-use laundry::models::outbox::OutboxMessage;
 use std::time::Duration;
 
 const PHONE: &str = "+254712345678";
-
-fn path() -> String {
-    format!("/hooks/sms/incoming/{SMS_HOOK_SECRET}")
-}
-
-/// Africa's Talking's callback for a text `words` from `from` with the id `id`.
-pub async fn text_in(app: &TestApp, id: &str, from: &str, words: &str) -> reqwest::Response {
-    let fields = [
-        ("from", from),
-        ("to", "22384"),
-        ("text", words),
-        ("date", "2026-11-25 14:03:11"),
-        ("id", id),
-        ("linkId", "SampleLinkId123"),
-    ];
-    app.post_form(&path(), &fields).await
-}
-
-/// The replies written to the outbox, as texts.
-pub fn replies(app: &TestApp) -> Vec<OutboxMessage> {
-    texts(app).into_iter().filter(|row| row.kind == MessageKind::SmsReply).collect()
-}
-
-/// An earlier order of `phone`, delivered: nothing is still to come for that number.
-pub async fn place_delivered(app: &TestApp, phone: &str) -> String {
-    let reference = place(app, phone).await;
-    let order_id = laundry::domain::OrderReference::parse(&reference).unwrap();
-    app.with_db(|c| {
-        let order = Order::find_by_reference(c, &order_id).unwrap().unwrap();
-        let nobody = laundry::notify::NotifyCustomer::nobody();
-        crate::helpers::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, app.now()).unwrap();
-    });
-    reference
-}
-
-pub fn orders_of(app: &TestApp, phone: &str) -> Vec<Order> {
-    app.with_db(|c| Order::recent_for_phone(c, phone, 100).unwrap())
-}
 
 async fn the_letter_from_a_known_phone_books_one_pickup_however_often_the_callback_comes(backend: Backend) {
     let mock = FakeAt::start().await;
@@ -186,14 +146,14 @@ async fn a_callback_without_the_secret_or_with_bad_fields_is_refused_and_nothing
     for (name, value) in [("from", ""), ("from", "+12025550100"), ("id", ""), ("id", "two words"), ("to", "22384 OR 1")]
     {
         let bad: Vec<_> = fields.iter().map(|&(k, v)| if k == name { (k, value) } else { (k, v) }).collect();
-        let response = app.post_form(&path(), &bad).await;
+        let response = app.post_form(&incoming_path(), &bad).await;
         assert_eq!(response.status(), 400, "{name}={value:?}");
         let body = response.text().await.unwrap();
         assert!(body.contains(name), "the answer names {name}: {body}");
     }
     let long = "x".repeat(2000);
     let too_long: Vec<_> = fields.iter().map(|&(k, v)| if k == "text" { (k, long.as_str()) } else { (k, v) }).collect();
-    assert_eq!(app.post_form(&path(), &too_long).await.status(), 400);
+    assert_eq!(app.post_form(&incoming_path(), &too_long).await.status(), 400);
     assert!(app.with_db(|c| IncomingText::all(c).unwrap()).is_empty(), "nothing stored");
     assert_eq!(orders_of(&app, PHONE).len(), 1, "nothing booked");
     assert!(replies(&app).is_empty(), "no reply");

@@ -3,36 +3,22 @@
 //! none for a change refused or made twice, and all of them through a mock Africa's Talking. A
 //! customer stops texts to their number from the order's page; staff switch a kind of text off.
 
+use crate::helpers::orders::{an_order, stored};
 use crate::helpers::sms::{place, texting_app, texts, until_texts};
+use crate::helpers::staff::{OWNER, owner, post};
 use crate::helpers::valet_post;
-use crate::helpers::{Backend, SignedIn, TestApp, mail_env, quick_retries, sms_env};
+use crate::helpers::{Backend, TestApp, mail_env, quick_retries, sms_env};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::schedule::eta;
-use laundry::domain::{MessageKind, OrderReference, OutboxStatus, StopKind};
+use laundry::domain::{MessageKind, OutboxStatus, StopKind};
 use laundry::fakes::{AtReply, FakeAt};
-use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
-use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-pub(crate) const OWNER: &str = "njeri@example.com";
-const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
-pub(crate) const PHONE: &str = "+254712345678";
-
-/// The owner, signed in, and their staff id (to put stops in a run of theirs).
-pub(crate) async fn owner(app: &TestApp) -> (SignedIn, String) {
-    app.create_staff(OWNER, PASSWORD);
-    let id = app.with_db(|c| Staff::find_by_email(c, OWNER).unwrap().unwrap().id);
-    (app.sign_in(OWNER, PASSWORD).await, id)
-}
-
-pub(crate) fn order(app: &TestApp, reference: &str) -> Order {
-    let reference = OrderReference::parse(reference).unwrap();
-    app.with_db(|c| Order::find_by_reference(c, &reference).unwrap().unwrap())
-}
+const PHONE: &str = "+254712345678";
 
 /// The texts of `kind` in the outbox, oldest first.
 fn texts_of(app: &TestApp, kind: MessageKind) -> Vec<OutboxMessage> {
@@ -45,10 +31,6 @@ fn only_text(app: &TestApp, kind: MessageKind) -> String {
     assert_eq!(rows.len(), 1, "one text of {kind:?}: {rows:#?}");
     assert_eq!(rows[0].to_phone.as_deref(), Some(PHONE));
     rows[0].sms_text().unwrap()
-}
-
-pub(crate) async fn api_post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
-    app.staff_request(reqwest::Method::POST, path, session, true).json(&body).send().await.unwrap()
 }
 
 /// Puts the order's stop of `kind` first in `valet`'s run today, 19:00-20:00; its id.
@@ -83,13 +65,13 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     let Some(app) = texting_app(backend, &mock).await else { return };
     let (session, staff_id) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
-    let placed = order(&app, &id);
+    let placed = stored(&app, &id);
     let link = format!("/t/{}", placed.link_token.clone().unwrap());
 
     // Slot confirmed: the window and the link; confirming again texts nothing more.
     let path = format!("/api/admin/orders/{id}/slot");
-    assert_eq!(api_post(&app, &session, &path, json!({"action": "confirm"})).await.status(), 200);
-    assert_eq!(api_post(&app, &session, &path, json!({"action": "confirm"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &path, json!({"action": "confirm"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &path, json!({"action": "confirm"})).await.status(), 200);
     let pickup = app.with_db(|c| Stop::of_order(c, &placed.id, StopKind::Pickup).unwrap().unwrap());
     let text = only_text(&app, MessageKind::SmsSlotConfirmed);
     assert!(text.contains(&format!("pickup of order {id} confirmed for {}", pickup.slot().label())), "{text}");
@@ -114,7 +96,7 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     // Ready, set twice and once back and forth: one text, with the delivery window.
     let status = format!("/api/admin/orders/{id}/status");
     for step in ["ready", "ready", "in-progress", "ready"] {
-        assert_eq!(api_post(&app, &session, &status, json!({"status": step, "rack": "A1"})).await.status(), 200);
+        assert_eq!(post(&app, &session, &status, json!({"status": step, "rack": "A1"})).await.status(), 200);
     }
     let delivery = app.with_db(|c| Stop::of_order(c, &placed.id, StopKind::Delivery).unwrap().unwrap());
     let text = only_text(&app, MessageKind::SmsReady);
@@ -145,22 +127,9 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     assert_eq!(mock.texts_to(PHONE), written);
 }
 
-/// Places an order with an e-mail address (so that a status change has an e-mail to write).
-async fn place_with_email(app: &TestApp) -> String {
-    let body = json!({
-        "customerName": "Amina Wanjiru", "phone": "0712 345 678", "email": "amina@example.com",
-        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
-        "paymentMethod": "pay-delivery", "specialInstructions": ""
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
-}
-
 /// The status e-mails written for the order with this order ID.
 fn status_emails(app: &TestApp, reference: &str) -> usize {
-    let key = order(app, reference).id;
+    let key = stored(app, reference).id;
     let rows = app.with_db(|c| OutboxMessage::all(c).unwrap());
     rows.iter().filter(|row| row.kind == MessageKind::OrderStatus && row.order_id.as_deref() == Some(&key)).count()
 }
@@ -172,38 +141,38 @@ async fn a_payment_texts_once_and_a_refused_or_silent_change_texts_nothing(backe
     env.extend(mail_env("http://127.0.0.1:9", true));
     let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     let (session, _) = owner(&app).await;
-    let first = place_with_email(&app).await;
-    let second = place_with_email(&app).await;
+    let first = an_order().email("amina@example.com").place(&app).await.reference;
+    let second = an_order().email("amina@example.com").place(&app).await.reference;
     let before = texts(&app).len();
 
     // Staff record an M-PESA payment: the amount and the code; recording it again is refused (the
     // order owes nothing now) and texts nothing.
     let payment = json!({"method": "mpesa", "mpesaCode": "QKH94M1Z11"});
     let path = format!("/api/admin/orders/{first}/payment");
-    assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 200);
-    assert_eq!(api_post(&app, &session, &path, payment.clone()).await.status(), 409);
+    assert_eq!(post(&app, &session, &path, payment.clone()).await.status(), 200);
+    assert_eq!(post(&app, &session, &path, payment.clone()).await.status(), 409);
     let text = only_text(&app, MessageKind::SmsPaymentReceived);
     assert!(text.contains(&format!("KSh 450 received for order {first} (M-PESA QKH94M1Z11)")), "{text}");
 
     // Refused: the same code for another order, an unknown status, a window that is no window.
     let other = format!("/api/admin/orders/{second}/payment");
-    assert_eq!(api_post(&app, &session, &other, payment).await.status(), 422);
+    assert_eq!(post(&app, &session, &other, payment).await.status(), 422);
     let status = format!("/api/admin/orders/{second}/status");
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "washed"})).await.status(), 400);
+    assert_eq!(post(&app, &session, &status, json!({"status": "washed"})).await.status(), 400);
     let slot = format!("/api/admin/orders/{second}/slot");
-    let moved = api_post(&app, &session, &slot, json!({"action": "move", "pickup": "2020-01-01T19:00"})).await;
+    let moved = post(&app, &session, &slot, json!({"action": "move", "pickup": "2020-01-01T19:00"})).await;
     assert_eq!(moved.status(), 422);
     assert_eq!(texts(&app).len(), before + 1, "only the payment's text: {:#?}", texts(&app));
 
     // Saved with "notify customer" off: the status changes, and neither a text nor an e-mail is
     // written; saved as usual, both are.
-    let silent = api_post(&app, &session, &status, json!({"status": "picked-up", "notifyCustomer": false})).await;
+    let silent = post(&app, &session, &status, json!({"status": "picked-up", "notifyCustomer": false})).await;
     assert_eq!(silent.status(), 200);
-    assert_eq!(order(&app, &second).status, laundry::domain::OrderStatus::PickedUp);
+    assert_eq!(stored(&app, &second).status, laundry::domain::OrderStatus::PickedUp);
     assert!(texts_of(&app, MessageKind::SmsPickedUp).is_empty());
     assert_eq!(status_emails(&app, &second), 0);
     let told = format!("/api/admin/orders/{first}/status");
-    assert_eq!(api_post(&app, &session, &told, json!({"status": "picked-up"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &told, json!({"status": "picked-up"})).await.status(), 200);
     assert_eq!(status_emails(&app, &first), 1);
     assert!(only_text(&app, MessageKind::SmsPickedUp).contains(&format!("order {first} picked up")));
 }
@@ -226,12 +195,12 @@ async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backen
     let (session, _) = owner(&app).await;
     let id = place(&app, "0712 345 678").await;
     until_texts(&app, "sent", |row| row.status == OutboxStatus::Sent).await;
-    let token = order(&app, &id).link_token.unwrap();
+    let token = stored(&app, &id).link_token.unwrap();
 
     // A text on its way when the customer opts out: the provider is slow, then it is not sent.
     mock.script(&[AtReply::Hang(Duration::from_secs(3))]);
     let status = format!("/api/admin/orders/{id}/status");
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
 
     // Another site's form, and a form without a choice, change nothing.
     assert_eq!(choose_texts(&app, &token, "off", "cross-site").await.status(), 403);
@@ -254,7 +223,7 @@ async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backen
     let picked_up: Vec<&OutboxMessage> = skipped.iter().filter(|row| row.kind == MessageKind::SmsPickedUp).collect();
     assert_eq!(picked_up[0].status, OutboxStatus::Skipped, "{picked_up:#?}");
     let another = place(&app, "+254 712 345678").await;
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
     assert!(texts_of(&app, MessageKind::SmsReady).is_empty());
     let received = texts(&app).into_iter().filter(|row| row.kind == MessageKind::SmsOrderReceived).count();
     assert_eq!(received, 1, "the second order {another} wrote no text");
@@ -262,7 +231,7 @@ async fn opting_out_stops_every_later_text_to_that_number_until_opting_in(backen
     // Texts again: the next step is texted.
     let started = choose_texts(&app, &token, "on", "same-origin").await;
     assert_eq!(started.headers()["location"], format!("/t/{token}?done=texts-on"));
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "delivered"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, json!({"status": "delivered"})).await.status(), 200);
     only_text(&app, MessageKind::SmsDelivered);
     mock.wait_for(2, Duration::from_secs(15)).await;
     until_texts(&app, "done", |row| row.status != OutboxStatus::Pending).await;
@@ -286,11 +255,11 @@ async fn a_kind_staff_switch_off_is_not_written_while_the_others_are(backend: Ba
     assert!(kinds.iter().all(|kind| kind["enabled"] == true && kind["changedBy"].is_null()), "{listed}");
 
     // Refused: an unknown kind (named), an e-mail kind, no CSRF token.
-    let unknown = api_post(&app, &session, "/api/admin/texts", json!({"kind": "sms-weather", "enabled": false})).await;
+    let unknown = post(&app, &session, "/api/admin/texts", json!({"kind": "sms-weather", "enabled": false})).await;
     assert_eq!(unknown.status(), 422);
     let body: Value = unknown.json().await.unwrap();
     assert!(body["error"].as_str().unwrap().contains("'sms-weather'"), "{body}");
-    let email = api_post(&app, &session, "/api/admin/texts", json!({"kind": "order-admin", "enabled": false})).await;
+    let email = post(&app, &session, "/api/admin/texts", json!({"kind": "order-admin", "enabled": false})).await;
     assert_eq!(email.status(), 422);
     let no_csrf = app
         .staff_request(reqwest::Method::POST, "/api/admin/texts", &session, false)
@@ -300,7 +269,7 @@ async fn a_kind_staff_switch_off_is_not_written_while_the_others_are(backend: Ba
         .unwrap();
     assert_eq!(no_csrf.status(), 403);
     let switch = json!({"kind": "sms-order-received", "enabled": false});
-    let switched = api_post(&app, &session, "/api/admin/texts", switch).await;
+    let switched = post(&app, &session, "/api/admin/texts", switch).await;
     assert_eq!(switched.status(), 200);
     let switched: Value = switched.json().await.unwrap();
     let received = switched["kinds"].as_array().unwrap().iter().find(|kind| kind["kind"] == "sms-order-received");
@@ -310,7 +279,7 @@ async fn a_kind_staff_switch_off_is_not_written_while_the_others_are(backend: Ba
     let id = place(&app, "0712 345 678").await;
     assert!(texts_of(&app, MessageKind::SmsOrderReceived).is_empty());
     let status = format!("/api/admin/orders/{id}/status");
-    assert_eq!(api_post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
+    assert_eq!(post(&app, &session, &status, json!({"status": "picked-up"})).await.status(), 200);
     only_text(&app, MessageKind::SmsPickedUp);
     mock.wait_for(1, Duration::from_secs(15)).await;
     assert!(mock.texts_to(PHONE)[0].contains("picked up"));

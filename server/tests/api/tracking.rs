@@ -4,30 +4,10 @@
 mod timeline;
 
 use crate::helpers::TestApp;
+use crate::helpers::orders::an_order;
 use crate::on_both_backends;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// A placed order: the ID customers track it by, and the id the staff API takes.
-struct Placed {
-    order_id: String,
-    staff_id: String,
-}
-
-async fn place(app: &TestApp, phone: &str) -> Placed {
-    let order = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani",
-        "serviceType": "wash-fold", "quantity": 5, "paymentMethod": "pay-delivery"
-    });
-    // Each its own order: the same order sent again without a key would be the first one.
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    let body: Value = response.json().await.unwrap();
-    let text = |field: &str| body.get(field).and_then(Value::as_str).map(str::to_owned);
-    // The order ID is `id` (it was `reference` while the order's JSON also held the internal id).
-    Placed { order_id: text("reference").or_else(|| text("id")).unwrap(), staff_id: text("id").unwrap() }
-}
 
 /// `POST /api/tracking` as the hydrated page sends it.
 async fn post_look_up(app: &TestApp, by: &str, q: &str) -> reqwest::Response {
@@ -36,14 +16,14 @@ async fn post_look_up(app: &TestApp, by: &str, q: &str) -> reqwest::Response {
 
 on_both_backends! {
     async fn an_order_is_found_by_its_order_id_with_only_the_first_name_and_a_masked_phone(app: TestApp) {
-        let placed = place(&app, "0712345678").await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(&app).await;
 
-        let response = post_look_up(&app, "order", &placed.order_id.to_lowercase()).await;
+        let response = post_look_up(&app, "order", &placed.reference.to_lowercase()).await;
 
         assert_eq!(response.status(), 200);
         let body: Value = response.json().await.unwrap();
         let order = &body["orders"][0];
-        assert_eq!(order["id"], placed.order_id.as_str());
+        assert_eq!(order["id"], placed.reference.as_str());
         assert_eq!(order["customer"], "Amina");
         assert_eq!(order["phone"], "+254 7** *** 678");
         assert_eq!(order["status"], "pending");
@@ -53,9 +33,9 @@ on_both_backends! {
     }
 
     async fn orders_are_found_by_phone_number_written_any_common_way_in_a_post(app: TestApp) {
-        place(&app, "0712345678").await;
-        place(&app, "+254 712 345 678").await;
-        place(&app, "0799000000").await;
+        an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(&app).await;
+        an_order().phone("+254 712 345 678").service("wash-fold", 5).location("Kilimani").place(&app).await;
+        an_order().phone("0799000000").service("wash-fold", 5).location("Kilimani").place(&app).await;
 
         let response = post_look_up(&app, "phone", "254712345678").await;
 
@@ -66,22 +46,22 @@ on_both_backends! {
     }
 
     async fn a_phone_number_in_a_url_is_refused_without_a_look_up_and_not_shown_again(app: TestApp) {
-        let placed = place(&app, "0712345678").await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(&app).await;
 
         let api = app.get("/api/tracking?by=phone&q=0712345678").await;
         let page = app.get("/tracking?by=phone&q=0712345678").await;
 
         assert_eq!(api.status(), 404, "the API looks up by POST only");
-        assert!(!api.text().await.unwrap().contains(&placed.order_id), "no order is answered for a phone in a URL");
+        assert!(!api.text().await.unwrap().contains(&placed.reference), "no order is answered for a phone in a URL");
         assert_eq!(page.status(), 400);
         let html = page.text().await.unwrap();
         assert!(html.contains("To keep your number private, please type your phone number in the form"));
-        assert!(!html.contains(&placed.order_id), "no order is shown for a phone in a URL");
+        assert!(!html.contains(&placed.reference), "no order is shown for a phone in a URL");
         assert!(!html.contains("0712345678"), "the number is not put back into the page");
     }
 
     async fn the_plain_form_posts_a_phone_look_up_and_the_answer_stays_at_tracking(app: TestApp) {
-        let placed = place(&app, "0712345678").await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(&app).await;
         let form = app.get("/tracking").await.text().await.unwrap();
         let form_tag = form.split("<form").nth(1).and_then(|rest| rest.split('>').next()).unwrap();
         let posts = form_tag.contains(r#"method="post""#) && form_tag.contains(r#"action="/tracking""#);
@@ -93,25 +73,25 @@ on_both_backends! {
         assert!(response.headers().get("location").is_none());
         assert_eq!(response.headers()["cache-control"], "no-store, private", "no cache keeps an order's details");
         let html = response.text().await.unwrap();
-        assert!(html.contains(&format!("Order #{}", placed.order_id)));
+        assert!(html.contains(&format!("Order #{}", placed.reference)));
         assert!(html.contains("Order Information"));
     }
 
     async fn the_tracking_page_shows_an_order_id_look_up_from_a_shareable_link_without_javascript(app: TestApp) {
-        let placed = place(&app, "0712345678").await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(&app).await;
 
-        let response = app.get(&format!("/tracking?by=order&q={}", placed.order_id)).await;
+        let response = app.get(&format!("/tracking?by=order&q={}", placed.reference)).await;
 
         assert_eq!(response.status(), 200);
         assert_eq!(response.headers()["cache-control"], "no-store, private", "no cache keeps an order's details");
         let html = response.text().await.unwrap();
-        assert!(html.contains(&format!("Order #{}", placed.order_id)));
+        assert!(html.contains(&format!("Order #{}", placed.reference)));
         assert!(html.contains("Order Information"));
         assert!(html.contains("Ready for Delivery"));
     }
 
     async fn a_miss_says_clearly_that_no_order_was_found(app: TestApp) {
-        place(&app, "0712345678").await;
+        an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(&app).await;
 
         let by_order_id = post_look_up(&app, "order", "ZZZZ2222").await;
         let by_phone = post_look_up(&app, "phone", "0700000000").await;
@@ -200,7 +180,7 @@ impl std::io::Write for LogSink {
 async fn no_log_line_holds_a_phone_number_that_was_looked_up() {
     let logs = captured_logs();
     let app = TestApp::builder().start().await;
-    place(&app, "0712 999 888").await;
+    an_order().phone("0712 999 888").service("wash-fold", 5).location("Kilimani").place(&app).await;
 
     assert_eq!(post_look_up(&app, "phone", "0712 999 888").await.status(), 200);
     assert_eq!(post_look_up(&app, "phone", "0712 999 000").await.status(), 404);

@@ -4,6 +4,7 @@
 //! its payment, and the refusals (bad input, a used M-PESA code, another valet's stop, no CSRF).
 //! Stops are put into runs directly in the database: the day board is not part of this page.
 
+use crate::helpers::orders::{Placed, an_order};
 use crate::helpers::valet_post as post;
 use crate::helpers::{SignedIn, TestApp, money, payments, set_cookie};
 use crate::on_both_backends;
@@ -15,33 +16,9 @@ use laundry::lifecycle::payment::StaffPayment;
 use laundry::models::order::Order;
 use laundry::models::staff::Staff;
 use laundry::models::stop::Stop;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const PASSWORD: &str = "a long valet password";
-
-/// An order placed through the API: its order ID and its database key.
-struct Placed {
-    reference: String,
-    key: String,
-}
-
-/// Places `kg` kg of wash & fold, paid on delivery, from `phone`.
-async fn place(app: &TestApp, phone: &str, kg: i32) -> Placed {
-    let order = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
-        "landmark": "Opposite Yaya Centre", "serviceType": "wash-fold", "quantity": kg,
-        "paymentMethod": "pay-delivery", "specialInstructions": "Gate code 4411"
-    });
-    let idempotency_key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &idempotency_key)]).await;
-    assert_eq!(response.status(), 201);
-    let body: Value = response.json().await.unwrap();
-    let reference = body["id"].as_str().unwrap().to_owned();
-    let key = app.with_db(|c| {
-        Order::find_by_reference(c, &laundry::domain::OrderReference::parse(&reference).unwrap()).unwrap().unwrap().id
-    });
-    Placed { reference, key }
-}
 
 /// A valet's account, signed in: its id and session (the CSRF token read from the valet page).
 async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
@@ -125,9 +102,9 @@ on_both_backends! {
     async fn a_valet_sees_the_stops_of_their_own_run_in_run_order_and_not_another_valets(app: TestApp) {
         let (first, first_session) = valet(&app, "otieno@example.com").await;
         let (second, _) = valet(&app, "wanjiku@example.com").await;
-        let later = place(&app, "0712345678", 3).await;
-        let sooner = place(&app, "0722000111", 4).await;
-        let elsewhere = place(&app, "0733000222", 5).await;
+        let later = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
+        let sooner = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
+        let elsewhere = an_order().phone("0733000222").service("wash-fold", 5).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         put_in_run(&app, &later, StopKind::Pickup, &first, 2, 1140);
         put_in_run(&app, &sooner, StopKind::Pickup, &first, 1, 1140);
         put_in_run(&app, &elsewhere, StopKind::Pickup, &second, 1, 1140);
@@ -153,8 +130,8 @@ on_both_backends! {
     async fn staff_standing_in_choose_a_valets_run_or_see_every_stop_of_the_day(app: TestApp) {
         let (first, _) = valet(&app, "otieno@example.com").await;
         let (second, _) = valet(&app, "wanjiku@example.com").await;
-        let mine = place(&app, "0712345678", 3).await;
-        let theirs = place(&app, "0722000111", 4).await;
+        let mine = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
+        let theirs = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         put_in_run(&app, &mine, StopKind::Pickup, &first, 1, 1140);
         put_in_run(&app, &theirs, StopKind::Pickup, &second, 1, 1140);
         app.create_staff_as("desk@example.com", PASSWORD, StaffRole::Staff);
@@ -170,7 +147,7 @@ on_both_backends! {
 
     async fn the_valet_page_has_no_script_and_its_actions_are_plain_form_posts(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
 
         let response = app.get_with("/valet", &[("cookie", &session.cookie)]).await;
@@ -191,7 +168,7 @@ on_both_backends! {
     async fn the_valet_page_with_ten_stops_is_a_few_kilobytes_on_the_wire(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         for position in 1..=10 {
-            let placed = place(&app, &format!("07120000{position:02}"), 3).await;
+            let placed = an_order().phone(&format!("07120000{position:02}")).service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
             let kind = if position % 2 == 0 { StopKind::Delivery } else { StopKind::Pickup };
             put_in_run(&app, &placed, kind, &me, position, 1140);
         }
@@ -212,8 +189,8 @@ on_both_backends! {
 
     async fn on_my_way_sets_the_state_and_moves_the_eta_of_the_next_stop(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let first = place(&app, "0712345678", 3).await;
-        let next = place(&app, "0722000111", 4).await;
+        let first = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
+        let next = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let start = window_start_away_from_now(&app);
         let first_stop = put_in_run(&app, &first, StopKind::Pickup, &me, 1, start);
         let next_stop = put_in_run(&app, &next, StopKind::Pickup, &me, 2, start);
@@ -241,7 +218,7 @@ on_both_backends! {
 
     async fn weighing_at_pickup_reprices_the_bill_keeps_the_history_and_tracking_shows_the_new_total(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         assert_eq!(order(&app, &placed).total_amount, 450);
 
@@ -276,7 +253,7 @@ on_both_backends! {
 
     async fn a_scale_reading_is_billed_by_the_whole_kg_rounded_up_with_several_items_added(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         let before = page(&app, &session, "/valet").await;
         assert!(before.contains("Billed by the whole kg, rounded up: 4.6 kg is billed as 5 kg."), "the rule is shown");
@@ -303,7 +280,7 @@ on_both_backends! {
 
     async fn a_weighing_is_corrected_until_the_order_moves_on_and_refused_after(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         let path = format!("/valet/stops/{id}/picked-up");
         let heavy = post(&app, &session, &path, &[("bags", "2"), ("kg", "50")]).await;
@@ -333,7 +310,7 @@ on_both_backends! {
 
     async fn bad_kg_or_bags_are_refused_with_the_message_and_nothing_changes(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         let path = format!("/valet/stops/{id}/picked-up");
 
@@ -359,7 +336,7 @@ on_both_backends! {
 
     async fn delivered_with_cash_records_the_payment_and_the_status(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2, 1140);
         post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "4")]).await;
@@ -389,7 +366,7 @@ on_both_backends! {
 
     async fn delivered_with_less_cash_than_owed_leaves_the_rest_to_pay(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
         let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2, 1140);
         post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "4")]).await;
@@ -405,7 +382,7 @@ on_both_backends! {
 
     async fn an_mpesa_code_already_used_for_another_order_is_refused(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let earlier = place(&app, "0722000111", 4).await;
+        let earlier = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let code = MpesaCode::parse("QJK3L5X9TZ").unwrap();
         app.with_db(|c| {
             let typed = StaffPayment::Mpesa(code, None);
@@ -413,7 +390,7 @@ on_both_backends! {
                 .unwrap()
                 .unwrap()
         });
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 1, 1140);
         app.with_db(|c| {
             crate::helpers::set_status(c, &placed.key, OrderStatus::Ready, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
@@ -435,7 +412,7 @@ on_both_backends! {
     async fn a_valet_posting_on_another_valets_stop_is_refused(app: TestApp) {
         let (_, session) = valet(&app, "otieno@example.com").await;
         let (other, _) = valet(&app, "wanjiku@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &other, 1, 1140);
 
         let set_off = post(&app, &session, &format!("/valet/stops/{id}/on-my-way"), &[]).await;
@@ -450,7 +427,7 @@ on_both_backends! {
 
     async fn a_form_without_its_csrf_token_is_refused(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let placed = place(&app, "0712345678", 3).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
 
         let response = app

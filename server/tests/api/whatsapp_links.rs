@@ -2,8 +2,9 @@
 //! from a general link, the order ID from a page about one order (its confirmation, its own page,
 //! its receipt); each carries the provider's number and opens in a new tab.
 
-use crate::admin_dashboard::{order_id, order_with, post, staff, stored};
 use crate::helpers::TestApp;
+use crate::helpers::orders::{order_id, order_with, stored};
+use crate::helpers::staff::{post, staff};
 use serde_json::json;
 
 /// The chat link about order `id`, as the pages render it.

@@ -5,7 +5,10 @@
 mod app;
 mod database;
 pub mod mpesa;
+pub mod orders;
+pub mod recleans;
 pub mod sms;
+pub mod staff;
 
 pub use app::{TestApp, built_frontend, stopped_clock};
 pub use database::{Backend, empty_postgres, migrate_before, postgres_url};

@@ -1,11 +1,12 @@
-//! Texts in the tests: a server whose Africa's Talking is the mock, an order to text about, and
-//! the outbox's texts.
+//! Texts in the tests: a server whose Africa's Talking is the fake, an order to text about, the
+//! outbox's texts, and texts arriving from customers.
 
-use super::{Backend, TestApp, quick_retries, sms_env};
-use laundry::domain::Channel;
+use super::orders::an_order;
+use super::{Backend, SMS_HOOK_SECRET, TestApp, quick_retries, sms_env};
+use laundry::domain::{Channel, MessageKind, OrderStatus};
 use laundry::fakes::FakeAt;
+use laundry::models::order::Order;
 use laundry::models::outbox::OutboxMessage;
-use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 /// How long a test waits for the texts to become what it expects.
@@ -16,17 +17,9 @@ pub async fn texting_app(backend: Backend, mock: &FakeAt) -> Option<TestApp> {
     Some(TestApp::builder().on(backend).env(&sms_env(&mock.url)).retries(quick_retries()).start().await)
 }
 
-/// Places an order for `phone` through the JSON API; its order ID.
+/// Places 3 kg of wash & fold for `phone`, paid on delivery, through the JSON API; its order ID.
 pub async fn place(app: &TestApp, phone: &str) -> String {
-    let body = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "email": null,
-        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
-        "paymentMethod": "pay-delivery", "specialInstructions": ""
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+    an_order().phone(phone).place(app).await.reference
 }
 
 /// The outbox's texts.
@@ -46,4 +39,43 @@ pub async fn until_texts(app: &TestApp, what: &str, done: impl Fn(&OutboxMessage
         assert!(Instant::now() < deadline, "texts never became {what}: {rows:#?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Where Africa's Talking posts an incoming text.
+pub fn incoming_path() -> String {
+    format!("/hooks/sms/incoming/{SMS_HOOK_SECRET}")
+}
+
+/// Africa's Talking's callback for a text `words` from `from` with the id `id`.
+pub async fn text_in(app: &TestApp, id: &str, from: &str, words: &str) -> reqwest::Response {
+    let fields = [
+        ("from", from),
+        ("to", "22384"),
+        ("text", words),
+        ("date", "2026-11-25 14:03:11"),
+        ("id", id),
+        ("linkId", "SampleLinkId123"),
+    ];
+    app.post_form(&incoming_path(), &fields).await
+}
+
+/// The replies written to the outbox, as texts.
+pub fn replies(app: &TestApp) -> Vec<OutboxMessage> {
+    texts(app).into_iter().filter(|row| row.kind == MessageKind::SmsReply).collect()
+}
+
+/// An earlier order of `phone`, delivered: nothing is still to come for that number.
+pub async fn place_delivered(app: &TestApp, phone: &str) -> String {
+    let reference = place(app, phone).await;
+    let order_id = laundry::domain::OrderReference::parse(&reference).unwrap();
+    app.with_db(|c| {
+        let order = Order::find_by_reference(c, &order_id).unwrap().unwrap();
+        let nobody = laundry::notify::NotifyCustomer::nobody();
+        crate::helpers::set_status(c, &order.id, OrderStatus::Delivered, "staff", &nobody, app.now()).unwrap();
+    });
+    reference
+}
+
+pub fn orders_of(app: &TestApp, phone: &str) -> Vec<Order> {
+    app.with_db(|c| Order::recent_for_phone(c, phone, 100).unwrap())
 }

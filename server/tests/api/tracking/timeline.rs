@@ -2,7 +2,7 @@
 //! history's, in the API and on the page, and reads clearly; skipped steps and a move backwards
 //! read truthfully.
 
-use super::{Placed, place};
+use crate::helpers::orders::{Placed, an_order};
 use crate::helpers::{Backend, SignedIn, TestApp};
 use laundry::domain::{OrderReference, OrderStatus};
 use laundry::models::order::Order;
@@ -17,9 +17,9 @@ async fn staff(app: &TestApp) -> SignedIn {
 
 /// Places an order and moves it through `statuses` with the staff API, one after the other.
 async fn order_moved_through(app: &TestApp, session: &SignedIn, statuses: &[&str]) -> Placed {
-    let placed = place(app, "0712345678").await;
+    let placed = an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(app).await;
     for status in statuses {
-        let path = format!("/api/admin/orders/{}/status", placed.staff_id);
+        let path = format!("/api/admin/orders/{}/status", placed.reference);
         let response = app
             .staff_request(Method::POST, &path, session, true)
             .json(&json!({ "status": status, "reason": "Cancelled in a test", "rack": "A1", "returnStop": "shop" }))
@@ -95,10 +95,10 @@ async fn every_status_gives_a_timeline_that_agrees_with_the_history(backend: Bac
     ];
     for (status, path) in paths {
         let placed = order_moved_through(&app, &session, path).await;
-        let history = history(&app, &placed.order_id);
+        let history = history(&app, &placed.reference);
         let at = |status| last_time(&history, status);
 
-        let (order, html) = tracked(&app, &placed.order_id).await;
+        let (order, html) = tracked(&app, &placed.reference).await;
 
         assert_eq!(order["status"], status);
         let expected_steps: Vec<Option<(String, bool)>> = [
@@ -169,11 +169,11 @@ async fn a_move_backwards_shows_the_state_it_was_set_back_to(backend: Backend) {
     let session = staff(&app).await;
     let placed =
         order_moved_through(&app, &session, &["picked-up", "in-progress", "ready", "delivered", "in-progress"]).await;
-    let history = history(&app, &placed.order_id);
+    let history = history(&app, &placed.reference);
     let back_in_progress = last_time(&history, OrderStatus::InProgress);
     let picked_up = last_time(&history, OrderStatus::PickedUp);
 
-    let (order, html) = tracked(&app, &placed.order_id).await;
+    let (order, html) = tracked(&app, &placed.reference).await;
 
     assert_eq!(order["status"], "in-progress");
     let steps = steps(&order);
@@ -190,9 +190,9 @@ async fn skipped_steps_read_as_done_by_the_time_of_the_next_step(backend: Backen
     let app = TestApp::builder().on(backend).set("LAUNDRY_TRACKING_PER_10_MINUTES", "1000").start().await;
     let session = staff(&app).await;
     let placed = order_moved_through(&app, &session, &["ready"]).await;
-    let ready = last_time(&history(&app, &placed.order_id), OrderStatus::Ready);
+    let ready = last_time(&history(&app, &placed.reference), OrderStatus::Ready);
 
-    let (order, html) = tracked(&app, &placed.order_id).await;
+    let (order, html) = tracked(&app, &placed.reference).await;
 
     let by_ready = Some((rfc3339(ready), false));
     assert_eq!(steps(&order)[1..], [by_ready.clone(), by_ready, Some((rfc3339(ready), true)), None]);

@@ -1,0 +1,66 @@
+//! Staff in the tests: the staff member and the owner of most tests, signed in; a valet with the
+//! CSRF token of the valet page's forms; requests as one of them.
+
+use super::{Backend, SignedIn, TestApp, mail_env, set_cookie};
+use laundry::domain::StaffRole;
+use laundry::models::staff::Staff;
+use reqwest::Method;
+use serde_json::Value;
+
+/// The staff member of most tests.
+pub const STAFF: &str = "wanjiku@example.com";
+/// Their password.
+pub const STAFF_PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
+/// The owner of most tests.
+pub const OWNER: &str = "njeri@example.com";
+/// Their password.
+pub const OWNER_PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
+
+/// A staff member, signed in.
+pub async fn staff(app: &TestApp) -> SignedIn {
+    app.create_staff(STAFF, STAFF_PASSWORD);
+    app.sign_in(STAFF, STAFF_PASSWORD).await
+}
+
+/// GETs `path` as `session`, expecting 200.
+pub async fn get(app: &TestApp, session: &SignedIn, path: &str) -> Value {
+    let response = app.staff_request(Method::GET, path, session, false).send().await.unwrap();
+    assert_eq!(response.status(), 200, "GET {path}");
+    response.json().await.unwrap()
+}
+
+/// POSTs `body` to `path` as `session`, with its CSRF token.
+pub async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> reqwest::Response {
+    app.staff_request(Method::POST, path, session, true).json(&body).send().await.unwrap()
+}
+
+/// The owner, signed in, and their staff id (to put stops in a run of theirs).
+pub async fn owner(app: &TestApp) -> (SignedIn, String) {
+    app.create_staff(OWNER, OWNER_PASSWORD);
+    let id = app.with_db(|c| Staff::find_by_email(c, OWNER).unwrap().unwrap().id);
+    (app.sign_in(OWNER, OWNER_PASSWORD).await, id)
+}
+
+/// A valet's account and session (the CSRF token read from the valet page's forms).
+pub async fn valet(app: &TestApp, email: &str) -> (String, SignedIn) {
+    app.create_staff_as(email, "a long valet password", StaffRole::Valet);
+    let id = app.with_db(|c| Staff::find_by_email(c, email).unwrap().unwrap().id);
+    let response = app.post_login(email, "a long valet password", None).await;
+    let cookie =
+        format!("{}={}", laundry::auth::SESSION_COOKIE, set_cookie(&response, laundry::auth::SESSION_COOKIE).unwrap());
+    let page = app.get_with("/valet", &[("cookie", &cookie)]).await.text().await.unwrap();
+    let csrf = page.split(r#"name="csrf" value=""#).nth(1).and_then(|rest| rest.split('"').next()).unwrap();
+    (id, SignedIn { cookie, csrf: csrf.to_owned() })
+}
+
+/// A server on `backend` with one pickup per window, the status template configured (the slot
+/// e-mail goes with it; its API is nowhere, so nothing is really sent), and a staff member signed
+/// in. `None` when PostgreSQL is not configured.
+pub async fn staff_app(backend: Backend) -> Option<(TestApp, SignedIn)> {
+    let mut env = mail_env("http://127.0.0.1:9", true);
+    env.push(("LAUNDRY_WINDOW_CAPACITY", "1".to_owned()));
+    let app = TestApp::builder().on(backend).env(&env).retries(crate::helpers::quick_retries()).start().await;
+    app.create_staff_as(STAFF, STAFF_PASSWORD, StaffRole::Staff);
+    let session = app.sign_in(STAFF, STAFF_PASSWORD).await;
+    Some((app, session))
+}
