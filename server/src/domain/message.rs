@@ -60,6 +60,10 @@ text_enum! {
     }
 }
 
+/// The start of the dedupe key of staff's answer to a claim (`claim:{claim id}`): an
+/// [`MessageKind::SmsAnswer`] about a claim, not about a text to the shop.
+pub const CLAIM_ANSWER_KEY: &str = "claim:";
+
 impl MessageKind {
     /// The SMS kinds, in the order a customer receives them.
     pub const SMS: [MessageKind; 15] = [
@@ -90,6 +94,18 @@ impl MessageKind {
     /// and sent after the texts about orders ([`MessageKind::priority`]).
     pub fn is_reply(self) -> bool {
         matches!(self, MessageKind::SmsReply)
+    }
+
+    /// What staff read for a message of this kind written with `dedupe_key`: staff's answer to a
+    /// claim (its key starts with [`CLAIM_ANSWER_KEY`]) is named as such, not as an answer to a
+    /// text.
+    pub fn label_of(self, dedupe_key: Option<&str>) -> &'static str {
+        match self {
+            MessageKind::SmsAnswer if dedupe_key.is_some_and(|key| key.starts_with(CLAIM_ANSWER_KEY)) => {
+                "Staff's answer to a claim"
+            }
+            _ => self.label(),
+        }
     }
 
     /// Its place in the outbox's queue: lower goes first, and rows of one priority go in the order
@@ -150,7 +166,7 @@ impl MessageKind {
             MessageKind::SmsDelivered => "Delivered, with the receipt",
             MessageKind::SmsPaymentReceived => "Payment received",
             MessageKind::SmsReply => "Reply to a text to the shop's number",
-            MessageKind::SmsAnswer => "Staff's answer to a text (from the inbox)",
+            MessageKind::SmsAnswer => "Staff's answer to a text (from the inbox) or a claim",
             MessageKind::SmsMissed => "Missed visit: choose a new window",
             MessageKind::SmsCancelled => "Order cancelled by staff",
             MessageKind::SmsMoved => "Pickup or delivery moved by staff",

@@ -39,7 +39,7 @@ pub use incoming::{AutoReply, InboxStatus, IncomingOutcome, IncomingSms, Keyword
 pub use ledger::{Balance, EntryKind, Method, Settlement, StoreCredit, Takings, shillings};
 pub use lines::{FIRST_ORDER_DISCOUNT_ITEM, Line, LineKind, MAX_PIECES, RECLEAN_ITEM, RUSH_ITEM, total as lines_total};
 pub use loose::Loose;
-pub use message::{Channel, Delivery, MessageKind, OrderSource, OutboxStatus};
+pub use message::{CLAIM_ANSWER_KEY, Channel, Delivery, MessageKind, OrderSource, OutboxStatus};
 pub use mpesa::{
     PromptLimits, PromptState, ReceiptProblem, ReceiptSource, daraja_phone, daraja_timestamp, is_known_result,
     parse_daraja_time, prompt_result, stk_password, till_phone,

@@ -153,7 +153,8 @@ fn write_texts(
         let sms = OutboxMessage::sms(MessageKind::SmsEta, Some(&order.id), &order.phone, &text, Some(key), stamp)
             .until(now + left);
         match OutboxMessage::enqueue_sms(connection, &sms, &texts.limits)? {
-            Enqueued::Written => counts.written += 1,
+            // Held is only for staff's own texts (enqueue_sms_or_hold): not these.
+            Enqueued::Written | Enqueued::Held(_) => counts.written += 1,
             Enqueued::OptedOut => counts.opted_out += 1,
             Enqueued::SwitchedOff => counts.switched_off += 1,
             Enqueued::AlreadyThere => counts.already_there += 1,

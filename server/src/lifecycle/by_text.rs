@@ -155,7 +155,7 @@ fn answer_once(
                 now,
             );
             match OutboxMessage::enqueue_sms(connection, &reply, &texts.limits)? {
-                Enqueued::Written | Enqueued::AlreadyThere => AutoReply::Written,
+                Enqueued::Written | Enqueued::AlreadyThere | Enqueued::Held(_) => AutoReply::Written,
                 Enqueued::OptedOut => AutoReply::OptedOut,
                 Enqueued::SwitchedOff => AutoReply::SwitchedOff,
                 Enqueued::OverLimit => AutoReply::Held,

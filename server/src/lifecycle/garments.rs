@@ -7,12 +7,13 @@
 use super::money::{self, MoneyRefusal};
 use crate::db::DbConnection;
 use crate::domain::garment::{ClaimRequest, GarmentFields, shortfall};
-use crate::domain::{ClaimKind, ClaimOutcome, MessageKind, OrderStatus, ledger::Method};
+use crate::domain::{CLAIM_ANSWER_KEY, ClaimKind, ClaimOutcome, MessageKind, OrderStatus, ledger::Method};
 use crate::models::garments::Garment;
 use crate::models::garments::claim::Claim;
 use crate::models::garments::handling::Handling;
 use crate::models::garments::photo::GarmentPhoto;
 use crate::models::order::Order;
+use crate::models::outbox::Enqueued;
 use crate::notify::NotifyCustomer;
 use crate::photos::KeptPhoto;
 use diesel::QueryResult;
@@ -375,7 +376,8 @@ pub enum ResolveError {
 /// the claim is marked resolved first, so that of two staff resolving it at once the second is
 /// refused before any money moves; a refund or credit then takes the amount off the order (a
 /// discount whose reason names the claim) and gives back what the order then owes back, up to the
-/// amount, by the method chosen or as credit. The customer is texted the outcome.
+/// amount, by the method chosen or as credit. The customer is texted the outcome; over the limit
+/// of texts to one phone the text is held, not dropped (staff are told when it goes).
 pub fn resolve_claim(
     connection: &mut DbConnection,
     claim_id: &str,
@@ -383,7 +385,7 @@ pub fn resolve_claim(
     notify: &NotifyCustomer,
     by: &str,
     now: PrimitiveDateTime,
-) -> Result<Claim, ResolveError> {
+) -> Result<Resolved, ResolveError> {
     let Some(found) = Claim::find(connection, claim_id)? else { return Err(ClaimRefusal::NotFound.into()) };
     // The order's lock first, then the claim as it is under it.
     Order::lock(connection, &found.order_id)?;
@@ -418,15 +420,25 @@ pub fn resolve_claim(
         Claim::set_given_back(connection, claim_id, i64::from(back))?;
     }
     let claim = Claim::find(connection, claim_id)?.ok_or(ClaimRefusal::NotFound)?;
-    notify.text(
+    let told = notify.text_from_staff(
         connection,
         MessageKind::SmsAnswer,
         &order,
-        Some(format!("claim:{claim_id}")),
+        Some(format!("{CLAIM_ANSWER_KEY}{claim_id}")),
         |texts| texts.claim_resolved(&order, &claim),
         now,
     )?;
-    Ok(claim)
+    Ok(Resolved { claim, told })
+}
+
+/// A claim resolved, and what became of the text that tells the customer: none when this change
+/// texts nobody (texts are not set up); held when the limit of texts to one phone holds it.
+#[derive(Debug)]
+pub struct Resolved {
+    /// The claim as resolved.
+    pub claim: Claim,
+    /// What became of the customer's text.
+    pub told: Option<Enqueued>,
 }
 
 fn find_order(connection: &mut DbConnection, order_id: &str) -> QueryResult<Option<Order>> {

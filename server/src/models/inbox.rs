@@ -191,7 +191,8 @@ impl Inbox {
                 now,
             );
             match OutboxMessage::enqueue_sms(connection, &sms, limits)? {
-                Enqueued::Written => {}
+                // Held is only for enqueue_sms_or_hold: not reachable here.
+                Enqueued::Written | Enqueued::Held(_) => {}
                 Enqueued::OptedOut => return Err(AnswerError::OptedOut),
                 Enqueued::SwitchedOff => return Err(AnswerError::SwitchedOff),
                 // Refused rather than held: the staff member is told now and may call instead.

@@ -88,6 +88,23 @@ impl NotifyCustomer {
         self.write(connection, kind, order, dedupe_key, words, |sms| sms.held_until(at), now)
     }
 
+    /// [`NotifyCustomer::text`] for a text a person chose to send about one thing (a claim's
+    /// answer): over a limit per phone it is held until the phone's hour has room, never dropped
+    /// ([`Enqueued::Held`], which the caller tells staff).
+    pub fn text_from_staff(
+        &self,
+        connection: &mut DbConnection,
+        kind: MessageKind,
+        order: &Order,
+        dedupe_key: Option<String>,
+        words: impl FnOnce(&Texts) -> String,
+        now: PrimitiveDateTime,
+    ) -> QueryResult<Option<Enqueued>> {
+        let Some(texts) = &self.texts else { return Ok(None) };
+        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now);
+        OutboxMessage::enqueue_sms_or_hold(connection, &sms, &texts.limits).map(Some)
+    }
+
     /// Puts the words `words` picks into the order's text of `kind` while it waits and was never
     /// tried (held, or not yet taken by the sender), and sends it now; false when there is no such
     /// text (then the caller writes its own). Call it inside the change's transaction.

@@ -179,7 +179,7 @@ impl OutboxMessageView {
             id: message.id.clone(),
             channel: message.channel,
             kind: message.kind,
-            label: message.kind.label().to_owned(),
+            label: message.kind.label_of(message.dedupe_key.as_deref()).to_owned(),
             to: if message.kind.to_staff() {
                 "staff".to_owned()
             } else {

@@ -22,15 +22,14 @@ async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) -> req
 
 /// An app whose phone `PHONE` holds KSh 400 of store credit: an order of KSh 450 paid KSh 850
 /// cash, the rest kept as credit by staff.
-async fn with_credit(backend: Backend) -> (TestApp, SignedIn) {
-    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+async fn with_credit(app: &TestApp) -> SignedIn {
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
-    let first = an_order().phone(PHONE).place(&app).await.reference;
+    let first = an_order().phone(PHONE).place(app).await.reference;
     let path = |what: &str| format!("/api/admin/orders/{first}/{what}");
-    assert_eq!(post(&app, &owner, &path("payment"), json!({"method": "cash", "amount": 850})).await.status(), 200);
-    assert_eq!(post(&app, &owner, &path("credit"), json!({})).await.status(), 200);
+    assert_eq!(post(app, &owner, &path("payment"), json!({"method": "cash", "amount": 850})).await.status(), 200);
+    assert_eq!(post(app, &owner, &path("credit"), json!({})).await.status(), 200);
     assert_eq!(app.with_db(|c| Entry::credit_of(c, PHONE).unwrap()), 400);
-    (app, owner)
+    owner
 }
 
 fn location(response: &reqwest::Response) -> String {
@@ -38,7 +37,8 @@ fn location(response: &reqwest::Response) -> String {
 }
 
 async fn a_web_order_is_paid_from_the_phones_credit_only_from_the_link_texted_to_it(backend: Backend) {
-    let (app, _) = with_credit(backend).await;
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+    with_credit(&app).await;
 
     // Anyone who types the number: the order is not paid from the credit.
     let second = an_order().phone("0712 345 678").place(&app).await.reference;
@@ -94,7 +94,8 @@ async fn a_web_order_is_paid_from_the_phones_credit_only_from_the_link_texted_to
 }
 
 async fn a_phone_booking_by_staff_is_paid_from_the_credit_at_once(backend: Backend) {
-    let (app, owner) = with_credit(backend).await;
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+    let owner = with_credit(&app).await;
     let booking = json!({
         "customerName": "Amina Wanjiru", "phone": "0712 345 678", "location": "Kilimani, Argwings Kodhek Rd",
         "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery", "source": "phone", "confirmSlot": false

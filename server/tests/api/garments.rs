@@ -633,3 +633,107 @@ async fn tags_are_never_given_twice_whatever_is_recorded_and_removed() {
         })
         .unwrap();
 }
+
+/// A claim's answer over the limit of texts to one phone (issue 49): held until the phone's hour
+/// has room, never dropped, and staff are told when it goes; the outbox names it as a claim's answer.
+mod claim_answers {
+    use super::*;
+    use crate::helpers::{Backend, quick_retries, sms_env};
+    use laundry::domain::{MessageKind, OutboxStatus};
+    use laundry::fakes::FakeAt;
+    use laundry::models::outbox::OutboxMessage;
+
+    crate::on_each_backend!(a_claims_answer_over_the_limit_of_texts_to_one_phone_waits_for_room_and_staff_are_told);
+
+    async fn a_claims_answer_over_the_limit_of_texts_to_one_phone_waits_for_room_and_staff_are_told(backend: Backend) {
+        let at = FakeAt::start().await;
+        let mut env = sms_env(&at.url);
+        // One text an hour to one phone: the order's own "received" text fills it.
+        env.extend([
+            ("LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR", "1".to_owned()),
+            ("LAUNDRY_SMS_PER_PHONE_PER_HOUR", "1".to_owned()),
+        ]);
+        // The outbox goes by the database's clock: this app's must be today's for the hold to be in the future.
+        let clock = laundry::clock::Clock::stopped_at(time::OffsetDateTime::now_utc());
+        let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).clock(clock).start().await;
+        let session = staff(&app).await;
+        let placed = an_order().phone("0712345686").place(&app).await;
+        let tag = record(&app, &session, &placed, "Shirt").await;
+        let now = app.now();
+        app.with_db(|c| {
+            set_status(c, &placed.key, OrderStatus::Delivered, STAFF, &NotifyCustomer::nobody(), now).unwrap()
+        });
+        let tag = tag.to_string();
+        let fields = [("kind", "damaged"), ("tag", tag.as_str()), ("story", "The collar is torn")];
+        let (content_type, body) = multipart(&fields, None);
+        let reported = app
+            .client
+            .post(format!("{}/t/{}/claims", app.address, placed.token))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reported.status(), 303);
+        let claims = app.with_db(|c| Claim::of_order(c, &placed.key).unwrap());
+
+        // Staff answer it: the phone's hour is full until the order's text is an hour old.
+        let resolve = format!("/admin/claims/{}/resolve", claims[0].id);
+        let resolved = valet_post(
+            &app,
+            &session,
+            &resolve,
+            &[("outcome", "note"), ("note", "We found the thread; it is mended.")],
+        )
+        .await;
+        assert_eq!(resolved.status(), 303);
+        let back = resolved.headers()["location"].to_str().unwrap().to_owned();
+        let texts: Vec<OutboxMessage> = app.with_db(|c| OutboxMessage::all(c).unwrap());
+        let received = texts.iter().find(|m| m.kind == MessageKind::SmsOrderReceived).unwrap();
+        let answer = texts.iter().find(|m| m.kind == MessageKind::SmsAnswer).expect("the answer is written");
+        assert_eq!(answer.status, OutboxStatus::Pending, "held, not skipped: {answer:?}");
+        assert_eq!(
+            answer.next_attempt_at,
+            received.created_at + time::Duration::HOUR,
+            "it goes when the hour has room"
+        );
+        let (_, goes) = laundry::clock::nairobi_date_time(answer.next_attempt_at);
+        assert_eq!(back, format!("/admin/garments?done=resolved-held&at={}#claims", goes.replace(':', "%3A")));
+        let floor = staff_get(&app, &session, &back).await.text().await.unwrap();
+        assert!(
+            floor.contains(&format!(
+                "The text to the customer is held by the limit of texts to one phone an hour: it goes at {goes}."
+            )),
+            "{floor}"
+        );
+        assert!(!floor.contains("the customer is texted"), "staff are not told it went");
+        let detail: Value =
+            staff_get(&app, &session, &format!("/api/admin/orders/{}", placed.reference)).await.json().await.unwrap();
+        let labels: Vec<&str> =
+            detail["messages"].as_array().unwrap().iter().map(|m| m["label"].as_str().unwrap()).collect();
+        assert!(labels.contains(&"Staff's answer to a claim"), "{labels:?}");
+
+        // Not before its time (the outbox goes by the database's clock); then it goes, once.
+        app.deliver_outbox().await;
+        let sent = at.texts_to("+254712345686");
+        assert!(sent.iter().all(|text| !text.contains("about your report")), "{sent:?}");
+        let now = app.database_now();
+        app.with_db(|c| {
+            diesel::update(outbox::table.find(&answer.id)).set(outbox::next_attempt_at.eq(now)).execute(c).unwrap()
+        });
+        // Sent by this run of the worker or by the server's own, which may hold it a moment for the pace.
+        app.deliver_outbox().await;
+        let answered = |text: &String| text.contains("about your report");
+        crate::helpers::until("the claim's answer is sent", || {
+            at.texts_to("+254712345686").iter().any(answered).then_some(())
+        })
+        .await;
+        app.deliver_outbox().await;
+        assert_eq!(at.texts_to("+254712345686").iter().filter(|text| answered(text)).count(), 1, "once");
+
+        // A forged time in the address shows no time.
+        let forged =
+            staff_get(&app, &session, "/admin/garments?done=resolved-held&at=<b>9").await.text().await.unwrap();
+        assert!(forged.contains("held by the limit of texts to one phone an hour.") && !forged.contains("<b>9"));
+    }
+}

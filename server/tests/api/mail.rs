@@ -2,6 +2,7 @@
 //! each e-mail, each class of answer, Retry-After, the pace of one request per second, a lease that
 //! outlives a crashed worker, two instances on one PostgreSQL, and a mail API that hangs.
 
+use crate::helpers::mailing_app;
 use crate::helpers::orders::an_order;
 use crate::helpers::{ARRIVAL_NOISE, Backend, TestApp, mail_env, postgres_url, quick_retries};
 use laundry::clock::nairobi_date_time;
@@ -15,10 +16,6 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(15);
-
-async fn mailing_app(backend: Backend, mock: &FakeMail) -> Option<TestApp> {
-    Some(TestApp::builder().on(backend).env(&mail_env(&mock.url, true)).retries(quick_retries()).start().await)
-}
 
 /// The order's stop of `kind`.
 fn stop(app: &TestApp, order: &Order, kind: StopKind) -> Stop {

@@ -51,15 +51,9 @@ async fn correct_newest(app: &TestApp, who: &SignedIn, reference: &str, reason: 
     assert_eq!(post(app, who, &correct, json!({"reason": reason})).await.status(), 200);
 }
 
-async fn started(backend: Backend) -> Option<(TestApp, SignedIn, SignedIn)> {
+async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(backend: Backend) {
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
-    let clerk = app.sign_in_as(CLERK, PASSWORD, StaffRole::Staff).await;
-    Some((app, owner, clerk))
-}
-
-async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(backend: Backend) {
-    let Some((app, owner, _)) = started(backend).await else { return };
     let first = place(&app, PHONE, "pay-delivery").await;
     let path = |reference: &str, what: &str| format!("/api/admin/orders/{reference}/{what}");
     let paid = post(&app, &owner, &path(&first, "payment"), json!({"method": "cash", "amount": 850})).await;
@@ -101,7 +95,9 @@ async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(back
 }
 
 async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend) {
-    let Some((app, owner, clerk)) = started(backend).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+    let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
+    let clerk = app.sign_in_as(CLERK, PASSWORD, StaffRole::Staff).await;
     // Ten times: the clerk records KSh 450 cash, the owner corrects it.
     for _ in 0..10 {
         let reference = place(&app, PHONE, "pay-delivery").await;
@@ -126,7 +122,9 @@ async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend)
 }
 
 async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one(backend: Backend) {
-    let Some((app, owner, clerk)) = started(backend).await else { return };
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+    let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
+    let clerk = app.sign_in_as(CLERK, PASSWORD, StaffRole::Staff).await;
     // A second instance on the same database takes half of the handovers sent at once.
     let sibling = app.sibling().retries(quick_retries()).start().await;
     cash_450(&app, &clerk, &place(&app, PHONE, "pay-delivery").await).await;

@@ -2,29 +2,17 @@
 //! page and its JSON (`/t/{token}/payment`) while the prompt waits, is being checked, is paid, failed
 //! or cancelled; "Send the M-PESA prompt again"; the confirmation; the receipt; the delivered text.
 
+use crate::helpers::mpesa::paying_app_today;
 use crate::helpers::mpesa::{order, place_pay_now, post_prompt_callback, sent_prompt, success_callback};
 use crate::helpers::sms::texts;
-use crate::helpers::{Backend, TestApp, mpesa_env, quick_retries};
-use laundry::clock::Clock;
+use crate::helpers::{Backend, TestApp};
 use laundry::domain::{MessageKind, PromptState};
-use laundry::fakes::FakeDaraja;
 use laundry::models::mpesa::MpesaPrompt;
 use serde_json::{Value, json};
 use std::time::Duration;
 
 const PHONE: &str = "+254712345678";
 const WAIT: Duration = Duration::from_secs(10);
-
-/// A server whose M-PESA is the mock, on a clock stopped at the real time: orders are placed and
-/// prompts written by this clock, so that the newest prompt is the last one asked for once the
-/// test has moved the clock on.
-async fn paying_app(backend: Backend) -> Option<(TestApp, FakeDaraja)> {
-    let daraja = FakeDaraja::start().await;
-    let clock = Clock::stopped_at(time::OffsetDateTime::now_utc());
-    let app =
-        TestApp::builder().on(backend).env(&mpesa_env(&daraja.url)).retries(quick_retries()).clock(clock).start().await;
-    Some((app, daraja))
-}
 
 /// The order's page token.
 fn token_of(app: &TestApp, reference: &str) -> String {
@@ -73,7 +61,7 @@ fn prompts_of(app: &TestApp, reference: &str) -> usize {
 }
 
 async fn a_waiting_prompt_says_check_your_phone_then_checking_never_failed(backend: Backend) {
-    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let Some((app, _daraja)) = paying_app_today(backend).await else { return };
     let (_, token, _) = waiting_order(&app).await;
 
     let (status, html) = page(&app, &token).await;
@@ -93,7 +81,7 @@ async fn a_waiting_prompt_says_check_your_phone_then_checking_never_failed(backe
 }
 
 async fn a_paid_prompt_shows_its_code_and_links_the_receipt(backend: Backend) {
-    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let Some((app, _daraja)) = paying_app_today(backend).await else { return };
     let (reference, token, checkout) = waiting_order(&app).await;
     let (_, before) = page(&app, &token).await;
     assert!(!before.contains(&format!("/t/{token}/receipt")), "no receipt before it is paid");
@@ -124,7 +112,7 @@ async fn a_paid_prompt_shows_its_code_and_links_the_receipt(backend: Backend) {
 }
 
 async fn a_failed_prompt_shows_its_words_and_a_cancelled_one_says_so(backend: Backend) {
-    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let Some((app, daraja)) = paying_app_today(backend).await else { return };
     let (reference, token, checkout) = waiting_order(&app).await;
 
     let failed = failure_callback(&checkout, 1, "The balance is insufficient for the transaction.");
@@ -147,7 +135,7 @@ async fn a_failed_prompt_shows_its_words_and_a_cancelled_one_says_so(backend: Ba
 }
 
 async fn sending_the_prompt_again_reaches_daraja_unless_too_soon_or_from_another_site(backend: Backend) {
-    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let Some((app, daraja)) = paying_app_today(backend).await else { return };
     let (reference, token, _) = waiting_order(&app).await;
 
     // Refused: back to the page, where the reason stays however often it is reloaded.
@@ -178,7 +166,7 @@ async fn sending_the_prompt_again_reaches_daraja_unless_too_soon_or_from_another
 }
 
 async fn the_confirmation_shows_the_prompt_to_the_browser_that_placed_the_order(backend: Backend) {
-    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let Some((app, _daraja)) = paying_app_today(backend).await else { return };
     let body = json!({
         "customerName": "Amina Wanjiru", "phone": PHONE, "email": null, "location": "Kilimani",
         "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-now", "specialInstructions": ""
@@ -199,7 +187,7 @@ async fn the_confirmation_shows_the_prompt_to_the_browser_that_placed_the_order(
 }
 
 async fn the_receipt_lists_the_lines_total_and_code_and_is_kept_out_of_search(backend: Backend) {
-    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let Some((app, _daraja)) = paying_app_today(backend).await else { return };
     let (reference, token, checkout) = waiting_order(&app).await;
     let unpaid = app.get(&format!("/t/{token}/receipt")).await.text().await.unwrap();
     assert!(unpaid.contains("KSh 450 to pay") && !unpaid.contains("M-PESA prompt"), "{unpaid}");

@@ -11,7 +11,6 @@ use crate::helpers::{Backend, SignedIn, TestApp, is_paid, money, payments, set_c
 use laundry::clock::{Clock, stored};
 use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{ReceiptSource, Settlement, StaffRole, StopKind};
-use laundry::fakes::FakeDaraja;
 use laundry::lifecycle::payment::StaffPayment;
 use laundry::models::mpesa::{ReceivedPayment, Recorded};
 use laundry::notify::NotifyCustomer;
@@ -49,14 +48,9 @@ fn receipts(list: &Value) -> Vec<String> {
     list["items"].as_array().unwrap().iter().map(|p| p["receipt"].as_str().unwrap().to_owned()).collect()
 }
 
-async fn staff_and_mock(backend: Backend) -> Option<(TestApp, FakeDaraja, SignedIn)> {
-    let (app, daraja) = paying_app(backend).await?;
-    let session = staff(&app).await;
-    Some((app, daraja, session))
-}
-
 async fn staff_find_unmatched_payments_by_phone_code_or_amount(backend: Backend) {
-    let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let now = clock_now(&app);
     for payment in [
         till_payment("QKH11A1A11", 1500, "2547 ***** 678", None),
@@ -88,7 +82,8 @@ async fn staff_find_unmatched_payments_by_phone_code_or_amount(backend: Backend)
 }
 
 async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
-    let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let Placed { reference, order: placed, .. } =
         an_order().phone("0733444555").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let Placed { reference: other, .. } =
@@ -130,7 +125,8 @@ async fn staff_match_a_payment_to_an_order_once(backend: Backend) {
 }
 
 async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_until_checked(backend: Backend) {
-    let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let Placed { reference, order: placed, .. } =
         an_order().phone("0733444555").service("wash-fold", 3).location("Kilimani").place(&app).await;
     // Less than the bill, with the order ID: entered on the order, the rest still to pay.
@@ -187,7 +183,8 @@ async fn a_short_till_payment_counts_and_a_code_entered_elsewhere_is_flagged_unt
 }
 
 async fn payments_to_check_are_for_staff_with_their_csrf_token(backend: Backend) {
-    let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let Placed { reference, order: placed, .. } =
         an_order().phone("0733444555").service("wash-fold", 3).location("Kilimani").place(&app).await;
     receive(&app, &till_payment("QKH88H8H88", placed.total_amount, "2547 ***** 555", None), clock_now(&app));
@@ -218,7 +215,8 @@ async fn payments_to_check_are_for_staff_with_their_csrf_token(backend: Backend)
 }
 
 async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
-    let Some((app, _daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let Placed { reference: unpaid, .. } =
         an_order().phone("0733444001").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let Placed { reference: paid, .. } =
@@ -246,7 +244,8 @@ async fn the_unpaid_filter_shows_orders_still_to_pay(backend: Backend) {
 }
 
 async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend) {
-    let Some((app, daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let now = clock_now(&app);
     let yesterday = now - time::Duration::hours(1);
     // Cash, by staff.
@@ -305,7 +304,8 @@ async fn the_days_takings_are_counted_by_method_for_today_only(backend: Backend)
 }
 
 async fn staff_send_a_prompt_that_reaches_daraja(backend: Backend) {
-    let Some((app, daraja, session)) = staff_and_mock(backend).await else { return };
+    let Some((app, daraja)) = paying_app(backend).await else { return };
+    let session = staff(&app).await;
     let Placed { reference, order: placed, .. } =
         an_order().phone("0712345678").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let path = format!("/api/admin/orders/{reference}/prompt");

@@ -5,7 +5,8 @@
 //! (`GET /api/admin/customers?phone=`). On both backends.
 
 use crate::helpers::orders::{day_after, slot_value};
-use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, sms_env};
+use crate::helpers::staff::booking_app;
+use crate::helpers::{Backend, SignedIn, TestApp};
 use laundry::domain::schedule::day_label;
 use laundry::domain::{LineKind, OrderReference, OrderSource, StaffRole, StopKind};
 use laundry::fakes::FakeAt;
@@ -18,18 +19,6 @@ const STAFF: &str = "wanjiku@example.com";
 const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
 const CALLER: &str = "+254712345678";
 const WAIT: Duration = Duration::from_secs(10);
-
-/// A server texting through `mock` (when given), with a first-order discount of KSh 200, each
-/// window of `capacity` places, and a staff member signed in.
-async fn booking_app(backend: Backend, mock: Option<&FakeAt>, capacity: u32) -> Option<(TestApp, SignedIn)> {
-    let mut env = mock.map(|mock| sms_env(&mock.url)).unwrap_or_default();
-    env.push(("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned()));
-    env.push(("LAUNDRY_WINDOW_CAPACITY", capacity.to_string()));
-    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
-    app.create_staff_as(STAFF, PASSWORD, StaffRole::Staff);
-    let session = app.sign_in(STAFF, PASSWORD).await;
-    Some((app, session))
-}
 
 /// A caller's order: wash & fold by the kg, two shirts, rush, for the window `pickup`.
 fn caller_order(phone: &str, pickup: &str) -> Value {

@@ -13,11 +13,9 @@ use serde_json::{Value, json};
 
 const VICTIM: &str = "+254722000111";
 
-/// A server whose M-PESA is the mock, with the default limits: 3 prompts per phone an hour, 6 a day.
-async fn limited_app(backend: Backend) -> Option<(TestApp, laundry::fakes::FakeDaraja)> {
-    let limits =
-        [("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "3".to_owned()), ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "6".to_owned())];
-    paying_app_with(backend, &limits).await
+/// Three prompts an hour to one phone, six a day.
+fn limits() -> [(&'static str, String); 2] {
+    [("LAUNDRY_PROMPTS_PER_PHONE_PER_HOUR", "3".to_owned()), ("LAUNDRY_PROMPTS_PER_PHONE_PER_DAY", "6".to_owned())]
 }
 
 /// Every prompt written for `phone`: (sent or sending, held).
@@ -28,7 +26,7 @@ fn prompts_of(app: &TestApp, orders: &[Order]) -> (Vec<MpesaPrompt>, Vec<MpesaPr
 }
 
 async fn orders_naming_one_phone_at_once_prompt_it_three_times_and_the_others_say_to_pay_at_the_till(backend: Backend) {
-    let Some((app, daraja)) = limited_app(backend).await else { return };
+    let Some((app, daraja)) = paying_app_with(backend, &limits()).await else { return };
 
     // Eight orders at once, all naming the victim's phone (from one address, as in the attack).
     let placed = futures::future::join_all((0..8).map(|_| place_pay_now(&app, VICTIM))).await;
@@ -64,7 +62,7 @@ async fn orders_naming_one_phone_at_once_prompt_it_three_times_and_the_others_sa
 }
 
 async fn asking_again_beyond_the_limit_is_refused_with_the_reason_and_when(backend: Backend) {
-    let Some((app, daraja)) = limited_app(backend).await else { return };
+    let Some((app, daraja)) = paying_app_with(backend, &limits()).await else { return };
     let session = staff(&app).await;
     let mut orders = Vec::new();
     for _ in 0..3 {

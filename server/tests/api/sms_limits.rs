@@ -5,6 +5,8 @@
 
 use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::{Backend, SMS_HOOK_SECRET, SignedIn, TestApp, quick_retries, sms_env};
+use diesel::prelude::*;
+use laundry::db::schema::outbox_pace;
 use laundry::domain::{Channel, Delivery, MessageKind, OutboxStatus, StaffRole};
 use laundry::fakes::FakeAt;
 use laundry::models::outbox::{Enqueued, OutboxMessage, Pace};
@@ -31,7 +33,8 @@ fn write_replies(app: &TestApp, count: usize) -> Vec<String> {
     app.with_db(|c| {
         laundry::db::write_transaction(c, |c| {
             let now = laundry::db::database_clock(c)?;
-            Pace::hold_until(c, Channel::Sms, now + time::Duration::milliseconds(500))?;
+            // Nothing goes until the test lets it (below): the order is placed behind the replies.
+            Pace::hold_until(c, Channel::Sms, now + time::Duration::minutes(1))?;
             for (i, phone) in phones.iter().enumerate() {
                 let reply = OutboxMessage::sms(
                     MessageKind::SmsReply,
@@ -57,7 +60,14 @@ async fn an_order_text_goes_before_fifty_replies_already_waiting(backend: Backen
     let Some(app) = texting_app(backend, &mock).await else { return };
     write_replies(&app, 50);
     let id = place(&app, "0722 000 111").await;
-    app.state.wake_outbox();
+    // The channel free again: the next text taken is the one that goes first. (The server's own
+    // worker may hold a reply it took while the channel was held; it sends it a minute later.)
+    app.with_db(|c| {
+        let now = laundry::db::database_clock(c).unwrap();
+        diesel::update(outbox_pace::table.find(Channel::Sms)).set(outbox_pace::next_send_at.eq(now)).execute(c).unwrap()
+    });
+    app.deliver_outbox().await;
+    app.deliver_outbox().await;
 
     let received = mock.wait_for(2, WAIT).await;
     let first_two: Vec<&str> = received[..2].iter().map(|r| r.field("to")).collect();
@@ -186,6 +196,9 @@ async fn the_owner_is_warned_at_80_percent_of_the_daily_budget_and_texts_beyond_
     place(&app, "0712 000 004").await;
     place(&app, "0712 000 005").await;
     mock.wait_for(5, WAIT).await;
+    // The fake records a text before it answers: the fifth is marked sent a moment later.
+    let sent = || texts(&app).into_iter().filter(|row| row.status == OutboxStatus::Sent).count();
+    crate::helpers::until("five texts marked sent", || (sent() == 5).then_some(())).await;
     // Another round of the worker: the sixth stays in the outbox.
     assert_eq!(app.deliver_outbox().await, 0);
     assert_eq!(mock.received().len(), 5, "the budget holds the sixth text back");

@@ -23,6 +23,15 @@ pub enum Enqueued {
     /// Written as not sent ("skipped", with why): its phone had as many texts in the last hour as
     /// the limits allow. Staff see it among the messages that need a look and may send it again.
     OverLimit,
+    /// Written, held until this moment (UTC), when its phone's last hour has room again: a text
+    /// staff chose to send ([`OutboxMessage::enqueue_sms_or_hold`]) over a limit per phone.
+    Held(PrimitiveDateTime),
+}
+
+/// A text over a limit per phone: why, and when the phone's last hour has room for it again.
+struct Over {
+    why: String,
+    room_at: PrimitiveDateTime,
 }
 
 /// The start of the reason a text over a limit per phone carries, as staff read it.
@@ -46,6 +55,28 @@ impl OutboxMessage {
         sms: &OutboxMessage,
         limits: &SmsLimits,
     ) -> QueryResult<Enqueued> {
+        Self::enqueue_text(connection, sms, limits, false)
+    }
+
+    /// [`OutboxMessage::enqueue_sms`] for a text a person chose to send about one thing (a
+    /// claim's answer), which a limit per phone must not drop: over the limit it is written held
+    /// until the phone's last hour has room again ([`Enqueued::Held`]), and goes then. (A text
+    /// anyone can make the shop send, a reply to an incoming text say, is skipped instead: the
+    /// limits are there against those.)
+    pub fn enqueue_sms_or_hold(
+        connection: &mut DbConnection,
+        sms: &OutboxMessage,
+        limits: &SmsLimits,
+    ) -> QueryResult<Enqueued> {
+        Self::enqueue_text(connection, sms, limits, true)
+    }
+
+    fn enqueue_text(
+        connection: &mut DbConnection,
+        sms: &OutboxMessage,
+        limits: &SmsLimits,
+        hold: bool,
+    ) -> QueryResult<Enqueued> {
         let Some(phone) = sms.to_phone.as_deref() else { return Ok(Enqueued::OptedOut) };
         if OptOut::is_opted_out(connection, phone)? {
             return Ok(Enqueued::OptedOut);
@@ -53,21 +84,25 @@ impl OutboxMessage {
         if !MessageSwitch::is_on(connection, sms.kind)? {
             return Ok(Enqueued::SwitchedOff);
         }
-        let row = match over_limit(connection, sms, phone, limits)? {
-            None => sms.clone(),
-            Some(why) => OutboxMessage {
-                status: OutboxStatus::Skipped,
-                last_error: Some(why),
-                last_attempt_at: Some(sms.created_at),
-                ..sms.clone()
-            },
+        let over = over_limit(connection, sms, phone, limits)?;
+        let (row, written_as) = match over {
+            None => (sms.clone(), Enqueued::Written),
+            Some(Over { room_at, .. }) if hold => {
+                let at = room_at.max(sms.next_attempt_at);
+                (OutboxMessage { next_attempt_at: at, ..sms.clone() }, Enqueued::Held(at))
+            }
+            Some(Over { why, .. }) => {
+                let skipped = OutboxMessage {
+                    status: OutboxStatus::Skipped,
+                    last_error: Some(why),
+                    last_attempt_at: Some(sms.created_at),
+                    ..sms.clone()
+                };
+                (skipped, Enqueued::OverLimit)
+            }
         };
         let written = insert_or_ignore!(connection, outbox::table, &row)?;
-        Ok(match (written, row.status) {
-            (1, OutboxStatus::Skipped) => Enqueued::OverLimit,
-            (1, _) => Enqueued::Written,
-            _ => Enqueued::AlreadyThere,
-        })
+        Ok(if written == 1 { written_as } else { Enqueued::AlreadyThere })
     }
 
     /// Gives the order's SMS of `kind` the words `text` and makes it due at `now`, if it waits and
@@ -137,7 +172,7 @@ fn over_limit(
     sms: &OutboxMessage,
     phone: &str,
     limits: &SmsLimits,
-) -> QueryResult<Option<String>> {
+) -> QueryResult<Option<Over>> {
     // Its own key, taken last in the transaction: never waited for while holding the window's or
     // the phone's other lock in another order.
     crate::db::lock_until_commit(connection, &format!("texts to {phone}"))?;
@@ -150,18 +185,33 @@ fn over_limit(
             .filter(outbox::status.eq_any(COUNTED))
     };
     let (replies_cap, all_cap) = limits.room_for(sms.kind);
-    let all: i64 = recent().count().get_result(connection)?;
-    if all >= i64::from(all_cap) {
-        return Ok(Some(format!(
-            "{OVER_LIMIT} of {all_cap} texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)"
-        )));
+    let all: Vec<PrimitiveDateTime> =
+        recent().select(outbox::created_at).order(outbox::created_at.asc()).load(connection)?;
+    if let Some(room_at) = room_at(&all, all_cap) {
+        let why =
+            format!("{OVER_LIMIT} of {all_cap} texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)");
+        return Ok(Some(Over { why, room_at }));
     }
     let Some(replies_cap) = replies_cap else { return Ok(None) };
     let reply_kinds: Vec<MessageKind> = MessageKind::SMS.into_iter().filter(|kind| kind.is_reply()).collect();
-    let replies: i64 = recent().filter(outbox::kind.eq_any(reply_kinds)).count().get_result(connection)?;
-    Ok((replies >= i64::from(replies_cap)).then(|| {
-        format!("{OVER_LIMIT} of {replies_cap} replies an hour to one phone (LAUNDRY_SMS_PER_PHONE_PER_HOUR)")
+    let replies: Vec<PrimitiveDateTime> = recent()
+        .filter(outbox::kind.eq_any(reply_kinds))
+        .select(outbox::created_at)
+        .order(outbox::created_at.asc())
+        .load(connection)?;
+    Ok(room_at(&replies, replies_cap).map(|room_at| Over {
+        why: format!("{OVER_LIMIT} of {replies_cap} replies an hour to one phone (LAUNDRY_SMS_PER_PHONE_PER_HOUR)"),
+        room_at,
     }))
+}
+
+/// When an hour that holds the texts written at `written` (oldest first) has room for one more
+/// under `cap` (at least 1, as the settings require): none while it has room now; else an hour
+/// after the text whose leaving makes room.
+fn room_at(written: &[PrimitiveDateTime], cap: u32) -> Option<PrimitiveDateTime> {
+    let cap = usize::try_from(cap.max(1)).unwrap_or(usize::MAX);
+    let over = written.len().checked_sub(cap)?;
+    written.get(over).map(|at| *at + time::Duration::HOUR)
 }
 
 /// The phone numbers that asked for no more texts.
@@ -287,5 +337,20 @@ impl DeliveryReport {
         let not_final = outbox::delivery.is_null().or(outbox::delivery.eq(Delivery::Waiting));
         diesel::update(row.filter(not_final)).set(values).execute(connection)?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::room_at;
+    use time::macros::datetime;
+
+    #[test]
+    fn an_hour_has_room_once_enough_of_its_texts_are_an_hour_old() {
+        let written = [datetime!(2026-11-29 16:05), datetime!(2026-11-29 16:40), datetime!(2026-11-29 16:50)];
+        assert_eq!(room_at(&written, 4), None, "three of four");
+        assert_eq!(room_at(&written, 3), Some(datetime!(2026-11-29 17:05)), "the oldest leaves the hour");
+        assert_eq!(room_at(&written, 2), Some(datetime!(2026-11-29 17:40)), "two must leave: held ones count too");
+        assert_eq!(room_at(&[], 1), None);
     }
 }

@@ -10,11 +10,12 @@ use crate::domain::garment::{MAX_STORY, parse_count, parse_tag, tag_label};
 use crate::domain::ledger::Method;
 use crate::domain::{ClaimOutcome, FieldErrors, TextEnum};
 use crate::error::ApiError;
-use crate::lifecycle::garments::{self, ClaimRefusal, Resolution, ResolveError};
+use crate::lifecycle::garments::{self, ClaimRefusal, Resolution, ResolveError, Resolved};
 use crate::models::garments::Garment;
 use crate::models::garments::claim::Claim;
 use crate::models::garments::handling::Handling;
 use crate::models::garments::photo::GarmentPhoto;
+use crate::models::outbox::Enqueued;
 use crate::state::AppState;
 use crate::views::garments::{FloorPageProps, OpenClaim, ResolveValues, rack_views};
 use actix_web::http::StatusCode;
@@ -30,6 +31,8 @@ pub struct FloorQuery {
     tag: Option<String>,
     done: Option<String>,
     missing: Option<u32>,
+    /// After `done=resolved-held`: when the held text goes (`19:10`, Nairobi).
+    at: Option<String>,
 }
 
 /// GET /admin/garments: find an order by its tag, the racks with the orders that should hang on
@@ -45,6 +48,16 @@ pub async fn show_floor(
         (Some("audit"), Some(1)) => Some("Rack audit saved: 1 order was not found on its rack.".to_owned()),
         (Some("audit"), Some(n)) => Some(format!("Rack audit saved: {n} orders were not found on their racks.")),
         (Some("resolved"), _) => Some("Claim resolved; the customer is texted.".to_owned()),
+        (Some("resolved-held"), _) => Some(match query.at.as_deref().filter(|at| clock_time(at)) {
+            Some(at) => format!(
+                "Claim resolved. The text to the customer is held by the limit of texts to one phone an hour: it goes at {at}."
+            ),
+            None => "Claim resolved. The text to the customer is held by the limit of texts to one phone an hour.".to_owned(),
+        }),
+        (Some("resolved-untexted"), _) => Some(
+            "Claim resolved, but the customer is not texted (their number asked for no texts, staff's answers are switched off, or texts are not set up): tell them by phone."
+                .to_owned(),
+        ),
         _ => None,
     };
     floor_page(&state, &request, &staff, FloorPageState { notice, ..FloorPageState::default() }).await
@@ -244,10 +257,20 @@ pub async fn resolve_claim(
         .await
         .map_err(super::load_failed)?;
     match resolved {
-        Ok(claim) => {
-            tracing::info!(claim = %claim.id, outcome = claim.outcome.map(TextEnum::as_str), staff = %staff.email, "a claim was resolved");
+        Ok(Resolved { claim, told }) => {
+            tracing::info!(claim = %claim.id, outcome = claim.outcome.map(TextEnum::as_str), staff = %staff.email, told = ?told, "a claim was resolved");
             state.wake_outbox();
-            Ok(see_other("/admin/garments?done=resolved#claims"))
+            let done = match told {
+                Some(Enqueued::Written | Enqueued::AlreadyThere) => "done=resolved".to_owned(),
+                Some(Enqueued::Held(at)) => {
+                    let (_, at) = crate::clock::nairobi_date_time(at);
+                    format!("done=resolved-held&at={}", at.replace(':', "%3A"))
+                }
+                Some(Enqueued::OptedOut | Enqueued::SwitchedOff | Enqueued::OverLimit) | None => {
+                    "done=resolved-untexted".to_owned()
+                }
+            };
+            Ok(see_other(&format!("/admin/garments?{done}#claims")))
         }
         Err(ClaimRefusal::NotFound) => Err(ApiError::NotFound("There is no such claim.".to_owned())),
         Err(refusal) => {
@@ -262,4 +285,10 @@ pub async fn resolve_claim(
             .await
         }
     }
+}
+
+/// A time of day as the floor page's notice shows it: `19:10`.
+fn clock_time(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 5 && bytes[2] == b':' && [0, 1, 3, 4].iter().all(|&i| bytes[i].is_ascii_digit())
 }

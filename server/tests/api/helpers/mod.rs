@@ -69,6 +69,11 @@ pub fn mail_env(api: &str, status: bool) -> Vec<(&'static str, String)> {
     env
 }
 
+/// A server mailing through `mail` (the fake mail API), with the status template and quick retries.
+pub async fn mailing_app(backend: Backend, mail: &laundry::fakes::FakeMail) -> Option<TestApp> {
+    Some(TestApp::builder().on(backend).env(&mail_env(&mail.url, true)).retries(quick_retries()).start().await)
+}
+
 /// The secret of the SMS callbacks in the tests: `/hooks/sms/incoming/{SMS_HOOK_SECRET}`.
 pub const SMS_HOOK_SECRET: &str = "test-hook-secret-0123456789abcdef";
 

@@ -24,7 +24,17 @@ pub async fn paying_app_with(backend: Backend, extra: &[(&'static str, String)])
     Some((app, daraja))
 }
 
-/// A server whose M-PESA is the mock.
+/// A server whose M-PESA is the fake, its clock stopped at the real time of now: for a test whose
+/// prompts the worker sends and queries (they go by the database's clock).
+pub async fn paying_app_today(backend: Backend) -> Option<(TestApp, FakeDaraja)> {
+    let daraja = FakeDaraja::start().await;
+    let clock = laundry::clock::Clock::stopped_at(time::OffsetDateTime::now_utc());
+    let app =
+        TestApp::builder().on(backend).env(&mpesa_env(&daraja.url)).retries(quick_retries()).clock(clock).start().await;
+    Some((app, daraja))
+}
+
+/// A server whose M-PESA is the fake.
 pub async fn paying_app(backend: Backend) -> Option<(TestApp, FakeDaraja)> {
     paying_app_with(backend, &[]).await
 }

@@ -1,8 +1,9 @@
 //! Staff in the tests: the staff member and the owner of most tests, signed in; a valet with the
 //! CSRF token of the valet page's forms; requests as one of them.
 
-use super::{Backend, SignedIn, TestApp, mail_env, set_cookie};
+use super::{Backend, SignedIn, TestApp, mail_env, quick_retries, set_cookie, sms_env};
 use laundry::domain::StaffRole;
+use laundry::fakes::FakeAt;
 use laundry::models::staff::Staff;
 use reqwest::Method;
 use serde_json::Value;
@@ -60,6 +61,18 @@ pub async fn staff_app(backend: Backend) -> Option<(TestApp, SignedIn)> {
     let mut env = mail_env("http://127.0.0.1:9", true);
     env.push(("LAUNDRY_WINDOW_CAPACITY", "1".to_owned()));
     let app = TestApp::builder().on(backend).env(&env).retries(crate::helpers::quick_retries()).start().await;
+    app.create_staff_as(STAFF, STAFF_PASSWORD, StaffRole::Staff);
+    let session = app.sign_in(STAFF, STAFF_PASSWORD).await;
+    Some((app, session))
+}
+
+/// A server texting through `mock` (when given), with a first-order discount of KSh 200, each
+/// window of `capacity` places, and a staff member signed in.
+pub async fn booking_app(backend: Backend, mock: Option<&FakeAt>, capacity: u32) -> Option<(TestApp, SignedIn)> {
+    let mut env = mock.map(|mock| sms_env(&mock.url)).unwrap_or_default();
+    env.push(("LAUNDRY_FIRST_ORDER_DISCOUNT_KES", "200".to_owned()));
+    env.push(("LAUNDRY_WINDOW_CAPACITY", capacity.to_string()));
+    let app = TestApp::builder().on(backend).env(&env).retries(quick_retries()).start().await;
     app.create_staff_as(STAFF, STAFF_PASSWORD, StaffRole::Staff);
     let session = app.sign_in(STAFF, STAFF_PASSWORD).await;
     Some((app, session))
