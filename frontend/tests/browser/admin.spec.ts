@@ -221,6 +221,31 @@ test("a part payment by M-PESA code is entered once, and a mistake is corrected 
   await expect(first.locator(".orders-table__money")).toHaveText("Unpaid KSh 600 to pay");
 });
 
+test("cash a valet took is typed in under the valet, and an unknown one is refused beside its field", async ({
+  page,
+}) => {
+  const reference = await placeOrderFor(page, "Otieno Ouma");
+  await signIn(page);
+  const { row } = await findOrder(page, reference);
+  await row.getByRole("button", { name: `Payment of order ${reference}` }).click();
+  const panel = page.getByRole("group", { name: `Payment of order ${reference}` });
+  await panel.getByRole("radio", { name: "Paid in cash" }).check();
+  const taker = panel.getByLabel("Taken by (optional)");
+  await taker.fill("nobody@example.com");
+  await page.getByRole("button", { name: "Record payment" }).click();
+
+  await expect(panel).toContainText("There is no active account nobody@example.com");
+  await expect(taker).toHaveAttribute("aria-invalid", "true");
+  await expect(taker).toBeFocused();
+  await expect(row.locator(".orders-table__money")).toHaveText("Unpaid KSh 600 to pay");
+  await panel.getByRole("radio", { name: "Paid by M-PESA" }).check();
+  await expect(panel.getByLabel("Taken by (optional)")).toHaveCount(0);
+  await panel.getByRole("radio", { name: "Paid in cash" }).check();
+  await panel.getByLabel("Taken by (optional)").fill(STAFF.email);
+  await page.getByRole("button", { name: "Record payment" }).click();
+  await expect(row.locator(".orders-table__money")).toHaveText("Paid Paid KSh 600");
+});
+
 test("a cancelled paid order's money is given back from its ledger, and leaves the refunds due", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const reference = await placeOrderFor(page, "Chebet Kiprono");

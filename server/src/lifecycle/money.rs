@@ -168,8 +168,12 @@ pub struct Pay<'a> {
     pub code: Option<&'a str>,
     /// The prompt it answered, if it did.
     pub prompt_id: Option<&'a str>,
-    /// Who recorded it ("M-PESA" for M-PESA's own reports).
+    /// Who recorded it ("M-PESA" for M-PESA's own reports); for cash, who took it (their cash-up
+    /// counts it).
     pub by: &'a str,
+    /// Who typed it, when not `by` (staff entering the cash a valet took): kept in the entry's
+    /// note, "Entered by …".
+    pub entered_by: Option<&'a str>,
     /// Whether the customer is texted "received" (not when another text says it: the delivered
     /// text names the money taken at the door).
     pub tell: bool,
@@ -196,8 +200,12 @@ pub fn pay(
     {
         return Ok(Err(MoneyRefusal::CodeUsed(holder)));
     }
-    let entry =
-        NewEntry { prompt_id: pay.prompt_id, ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by)) };
+    let note = pay.entered_by.map(|typist| format!("Entered by {typist}")).unwrap_or_default();
+    let entry = NewEntry {
+        prompt_id: pay.prompt_id,
+        note: &note,
+        ..NewEntry::payment(pay.method, pay.amount, pay.code, Some(pay.by))
+    };
     let entry = Entry::add(connection, order_id, &entry, now)?;
     let balance = Entry::balance(connection, order_id)?;
     // Paid after it was cancelled (a prompt answered as staff cancelled): its cancellation's text,

@@ -68,6 +68,32 @@ pub fn record_payment_within(
     notify: &NotifyCustomer,
     now: PrimitiveDateTime,
 ) -> QueryResult<Result<Balance, MoneyRefusal>> {
+    enter_payment(connection, id, payment, (by, None), tell, notify, now)
+}
+
+/// [`record_payment_within`] for cash that `taker` took and `typist` (another staff member)
+/// types in: the cash counts in the taker's cash-up, and the entry says who entered it.
+pub fn record_cash_taken_by(
+    connection: &mut DbConnection,
+    id: &str,
+    amount: Option<i32>,
+    (taker, typist): (&str, &str),
+    notify: &NotifyCustomer,
+    now: PrimitiveDateTime,
+) -> QueryResult<Result<Balance, MoneyRefusal>> {
+    let typist = Some(typist).filter(|typist| *typist != taker);
+    enter_payment(connection, id, &StaffPayment::Cash(amount), (taker, typist), true, notify, now)
+}
+
+fn enter_payment(
+    connection: &mut DbConnection,
+    id: &str,
+    payment: &StaffPayment,
+    (by, entered_by): (&str, Option<&str>),
+    tell: bool,
+    notify: &NotifyCustomer,
+    now: PrimitiveDateTime,
+) -> QueryResult<Result<Balance, MoneyRefusal>> {
     Order::lock(connection, id)?;
     let owed = Entry::balance(connection, id)?.to_pay();
     let owed = i32::try_from(owed).unwrap_or(i32::MAX);
@@ -97,7 +123,7 @@ pub fn record_payment_within(
     if amount < 1 && owed < 1 {
         return Ok(Err(MoneyRefusal::NothingToPay));
     }
-    let pay = Pay { method, amount, code, prompt_id: None, by, tell };
+    let pay = Pay { method, amount, code, prompt_id: None, by, entered_by, tell };
     Ok(money::pay(connection, id, &pay, notify, now)?.map(|(_, balance)| balance))
 }
 
@@ -190,7 +216,15 @@ fn apply(
             Some(entry) if entry.reference.as_deref() == Some(code.as_str()) => None,
             _ => {
                 let method = if how == "prompt" { Method::Prompt } else { Method::Till };
-                let pay = Pay { method, amount, code: Some(code.as_str()), prompt_id, by: "M-PESA", tell: true };
+                let pay = Pay {
+                    method,
+                    amount,
+                    code: Some(code.as_str()),
+                    prompt_id,
+                    by: "M-PESA",
+                    entered_by: None,
+                    tell: true,
+                };
                 match money::pay(connection, id, &pay, notify, now)? {
                     Ok(_) => None,
                     Err(MoneyRefusal::CodeUsed(holder)) if holder == order.reference => None,
@@ -355,6 +389,7 @@ pub fn resolve_prompt(
                         code: None,
                         prompt_id: Some(&prompt.id),
                         by: "M-PESA",
+                        entered_by: None,
                         tell: true,
                     };
                     if let Err(refused) = money::pay(connection, &prompt.order_id, &pay, notify, now)? {

@@ -97,6 +97,11 @@ pub struct PaymentBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub mpesa_code: Option<String>,
+    /// For `cash`: the e-mail of the staff member or valet who took it, when not the one typing
+    /// it (their cash-up counts it; the entry says who typed it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub taken_by: Option<String>,
 }
 
 /// `POST /api/admin/orders/{orderId}/refund`: money given back.
@@ -148,10 +153,21 @@ mod tests {
 
     #[test]
     fn a_payment_is_sent_as_the_server_reads_it() {
-        let mpesa = PaymentBody { method: "mpesa".to_owned(), amount: None, mpesa_code: Some("QJK3L5X9TZ".to_owned()) };
+        let mpesa = PaymentBody {
+            method: "mpesa".to_owned(),
+            amount: None,
+            mpesa_code: Some("QJK3L5X9TZ".to_owned()),
+            taken_by: None,
+        };
         let json = |body| serde_json::to_value(body).unwrap();
         assert_eq!(json(mpesa), json!({ "method": "mpesa", "mpesaCode": "QJK3L5X9TZ" }));
-        let cash = PaymentBody { method: "cash".to_owned(), amount: Some(500), mpesa_code: None };
+        let cash = PaymentBody { method: "cash".to_owned(), amount: Some(500), mpesa_code: None, taken_by: None };
         assert_eq!(json(cash), json!({ "method": "cash", "amount": 500 }));
+        let valets = PaymentBody { taken_by: Some("otieno@example.com".to_owned()), ..cash_body() };
+        assert_eq!(json(valets), json!({ "method": "cash", "takenBy": "otieno@example.com" }));
+    }
+
+    fn cash_body() -> PaymentBody {
+        PaymentBody { method: "cash".to_owned(), amount: None, mpesa_code: None, taken_by: None }
     }
 }

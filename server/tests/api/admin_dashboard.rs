@@ -14,7 +14,12 @@ use serde_json::{Value, json};
 /// M-PESA code, for what the order owes.
 pub fn payment(mpesa_code: Option<&str>) -> Value {
     let method = if mpesa_code.is_some() { "mpesa" } else { "cash" };
-    let body = PaymentBody { method: method.to_owned(), amount: None, mpesa_code: mpesa_code.map(str::to_owned) };
+    let body = PaymentBody {
+        method: method.to_owned(),
+        amount: None,
+        mpesa_code: mpesa_code.map(str::to_owned),
+        taken_by: None,
+    };
     serde_json::to_value(body).unwrap()
 }
 
@@ -254,6 +259,7 @@ on_both_backends! {
                 code: Some("QJK3L5X9TZ"),
                 prompt_id: None,
                 by: STAFF,
+                entered_by: None,
                 tell: false,
             };
             laundry::db::write_transaction(c, |c| laundry::lifecycle::money::pay(c, &second_key, &pay, &notify, app.now()))

@@ -52,7 +52,15 @@ fn take(connection: &mut DbConnection, step: &Step) {
     write_transaction(connection, |connection| -> diesel::QueryResult<()> {
         match *step {
             Step::Pay(order, amount) => {
-                let pay = Pay { method: Method::Cash, amount, code: None, prompt_id: None, by: "staff", tell: false };
+                let pay = Pay {
+                    method: Method::Cash,
+                    amount,
+                    code: None,
+                    prompt_id: None,
+                    by: "staff",
+                    entered_by: None,
+                    tell: false,
+                };
                 let _ = money::pay(connection, ORDERS[order], &pay, &nobody, NOW)?;
             }
             Step::KeepCredit(order) => {

@@ -6,13 +6,14 @@
 //! either order (or at once) give the cancellation's text the same words.
 
 use crate::helpers::mpesa::place;
-use crate::helpers::{Backend, SignedIn, TestApp, money, quick_retries, stopped_clock, use_texted_credit};
+use crate::helpers::{Backend, SignedIn, TestApp, money, payments, quick_retries, stopped_clock, use_texted_credit};
 use laundry::domain::{EntryKind, Method, StaffRole};
 use laundry::models::ledger::{Entry, Handover};
 use serde_json::{Value, json};
 
 const OWNER: &str = "wanjiru@example.com";
 const CLERK: &str = "kamau@example.com";
+const VALET: &str = "otieno@example.com";
 const PASSWORD: &str = "Kahawa-Chai-Mandazi-22";
 const PHONE: &str = "+254712345678";
 
@@ -121,6 +122,52 @@ async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend)
     assert_eq!(held(&day, OWNER), None, "{day:#}");
 }
 
+/// A valet comes back with KSh 450 for an order the valet page did not record; the clerk types it
+/// in "taken by" the valet: the valet holds it in the cash-up, not the clerk, and the entry says
+/// who typed it. A correction of it takes it off the valet.
+async fn cash_a_valet_took_and_staff_typed_in_is_the_valets_to_hand_in(backend: Backend) {
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+    let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
+    let clerk = app.sign_in_as(CLERK, PASSWORD, StaffRole::Staff).await;
+    app.create_staff_as(VALET, PASSWORD, StaffRole::Valet);
+    app.create_staff_as("gone@example.com", PASSWORD, StaffRole::Valet);
+    let now = app.now();
+    app.with_db(|c| laundry::models::staff::Staff::set_disabled(c, "gone@example.com", true, now).unwrap());
+    let reference = place(&app, PHONE, "pay-delivery").await;
+    let paid = format!("/api/admin/orders/{reference}/payment");
+
+    let refusals = [
+        (
+            json!({"method": "cash", "amount": 450, "takenBy": "nobody@example.com"}),
+            "There is no active account nobody@example.com",
+        ),
+        (
+            json!({"method": "cash", "amount": 450, "takenBy": "gone@example.com"}),
+            "There is no active account gone@example.com",
+        ),
+        (json!({"method": "mpesa", "mpesaCode": "QJK3L5X9TZ", "takenBy": VALET}), "Only cash is taken by someone"),
+    ];
+    for (body, says) in refusals {
+        let refused = post(&app, &clerk, &paid, body.clone()).await;
+        assert_eq!(refused.status(), 422, "{body}");
+        let answer: Value = refused.json().await.unwrap();
+        assert!(answer["fields"]["takenBy"].as_str().unwrap_or_default().starts_with(says), "{answer}");
+    }
+    assert!(payments(&app, &reference).is_empty(), "nothing entered");
+
+    let taken = json!({"method": "cash", "amount": 450, "takenBy": " Otieno@Example.com "});
+    assert_eq!(post(&app, &clerk, &paid, taken).await.status(), 200);
+    let entry = money(&app, &reference).1.last().unwrap().clone();
+    assert_eq!((entry.recorded_by.as_deref(), entry.note.as_str()), (Some(VALET), "Entered by kamau@example.com"));
+    let day = cash_up(&app, &owner).await;
+    assert_eq!(held(&day, VALET), Some((450, 450)), "{day:#}");
+    assert_eq!(held(&day, CLERK), None, "the clerk only typed it: {day:#}");
+
+    correct_newest(&app, &owner, &reference, "Not this order").await;
+    let day = cash_up(&app, &owner).await;
+    assert_eq!(held(&day, VALET), Some((0, 0)), "{day:#}");
+}
+
 async fn a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one(backend: Backend) {
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
@@ -218,4 +265,5 @@ crate::on_each_backend!(
     a_corrected_cash_entry_is_the_cash_of_whoever_took_it,
     a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one,
     a_cancellation_racing_a_payment_says_what_goes_back_whichever_comes_first,
+    cash_a_valet_took_and_staff_typed_in_is_the_valets_to_hand_in,
 );

@@ -14,7 +14,7 @@ import { AdminAlert } from "./AdminAlert";
 type Choice = "mpesa" | "cash";
 
 /** The panel's fields that the server may find wrong. */
-type Errors = Partial<Record<"amount" | "mpesaCode", string>>;
+type Errors = Partial<Record<"amount" | "mpesaCode" | "takenBy", string>>;
 
 const CODE_SHAPE = "An M-PESA code is 10 letters and digits, like QJK3L5X9TZ.";
 
@@ -32,12 +32,14 @@ export function PaymentPanel({ id, order, csrf, onSaved, onSessionEnded, onClose
   const [choice, setChoice] = useState<Choice>(order.paymentMethod === "pay-delivery" ? "cash" : "mpesa");
   const [amount, setAmount] = useState(order.toPay > 0 ? String(order.toPay) : "");
   const [code, setCode] = useState("");
+  const [takenBy, setTakenBy] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const amountId = `${id}-amount`;
   const codeId = `${id}-code`;
+  const takerId = `${id}-taken-by`;
 
   useEffect(() => {
     form.current?.querySelector<HTMLInputElement>("input[type=radio]:checked")?.focus();
@@ -46,7 +48,7 @@ export function PaymentPanel({ id, order, csrf, onSaved, onSessionEnded, onClose
   /** Shows the fields' messages and moves the focus to the first wrong one. */
   function showErrors(found: Errors) {
     setErrors(found);
-    const first = found.amount ? amountId : codeId;
+    const first = found.amount ? amountId : found.mpesaCode ? codeId : takerId;
     document.getElementById(first)?.focus();
   }
 
@@ -66,13 +68,13 @@ export function PaymentPanel({ id, order, csrf, onSaved, onSessionEnded, onClose
       const body =
         choice === "mpesa"
           ? { method: choice, amount: typed.amount, mpesaCode }
-          : { method: choice, amount: typed.amount };
+          : { method: choice, amount: typed.amount, takenBy: takenBy.trim() || undefined };
       onSaved(await recordPayment(order.id, body, csrf));
     } catch (error) {
       setSaving(false);
       const fields = error instanceof AdminError ? error.fields : {};
-      if (fields.amount || fields.mpesaCode) {
-        showErrors({ amount: fields.amount, mpesaCode: fields.mpesaCode });
+      if (fields.amount || fields.mpesaCode || fields.takenBy) {
+        showErrors({ amount: fields.amount, mpesaCode: fields.mpesaCode, takenBy: fields.takenBy });
         return;
       }
       const shown = failureOf(error);
@@ -147,6 +149,26 @@ export function PaymentPanel({ id, order, csrf, onSaved, onSessionEnded, onClose
                 onChange={(event) => setCode(event.target.value)}
                 aria-invalid={errors.mpesaCode ? true : undefined}
                 aria-describedby={describedBy(codeId, true, errors.mpesaCode)}
+              />
+            </Field>
+          )}
+          {choice === "cash" && (
+            <Field
+              id={takerId}
+              label="Taken by (optional)"
+              hint="Leave empty if you took the cash. If a valet took it, their sign-in e-mail: it counts in their cash-up."
+              error={errors.takenBy}
+            >
+              <input
+                id={takerId}
+                type="email"
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={254}
+                value={takenBy}
+                onChange={(event) => setTakenBy(event.target.value)}
+                aria-invalid={errors.takenBy ? true : undefined}
+                aria-describedby={describedBy(takerId, true, errors.takenBy)}
               />
             </Field>
           )}

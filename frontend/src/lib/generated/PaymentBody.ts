@@ -15,4 +15,9 @@ amount?: number,
 /**
  * The M-PESA code, for `mpesa`.
  */
-mpesaCode?: string, };
+mpesaCode?: string, 
+/**
+ * For `cash`: the e-mail of the staff member or valet who took it, when not the one typing
+ * it (their cash-up counts it; the entry says who typed it).
+ */
+takenBy?: string, };

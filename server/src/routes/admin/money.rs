@@ -26,13 +26,14 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use time::Date;
 
-/// `{"method": "cash"|"mpesa", "amount": 500, "mpesaCode": "QJK3L5X9TZ"}`.
+/// `{"method": "cash"|"mpesa", "amount": 500, "mpesaCode": "QJK3L5X9TZ", "takenBy": "otieno@…"}`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PaymentInput {
     method: Option<String>,
     amount: Option<Loose>,
     mpesa_code: Option<String>,
+    taken_by: Option<String>,
 }
 
 /// `{"amount": 300, "method": "mpesa-reversal"|"cash"|"credit", "reference": "…", "note": "…"}`.
@@ -142,8 +143,9 @@ async fn change_money(
 }
 
 /// POST /api/admin/orders/{orderId}/payment: a payment taken by hand, entered under the staff
-/// member (cash they hold counts in their cash-up). The amount defaults to what the order owes;
-/// an M-PESA code that M-PESA reported already is matched with its own amount.
+/// member (cash they hold counts in their cash-up), or, for cash with `takenBy`, under the staff
+/// member or valet who took it (the entry says who typed it). The amount defaults to what the
+/// order owes; an M-PESA code that M-PESA reported already is matched with its own amount.
 pub async fn record_payment(
     state: web::Data<AppState>,
     staff: CurrentStaff,
@@ -169,14 +171,50 @@ pub async fn record_payment(
             None
         }
     };
+    let taken_by = input.taken_by.as_deref().map(str::trim).filter(|taker| !taker.is_empty());
+    let taken_by = match (taken_by, &payment) {
+        (None, _) => None,
+        (Some(taker), Some(StaffPayment::Cash(_))) => Some(taker.to_lowercase()),
+        (Some(_), _) => {
+            fields.add("takenBy", "Only cash is taken by someone: leave takenBy out for an M-PESA code.");
+            None
+        }
+    };
     let Some(payment) = payment.filter(|_| fields.is_empty()) else { return Err(ApiError::invalid(fields)) };
+    let taker = match taken_by {
+        None => None,
+        Some(taker) => Some(active_account(&state, taker).await?),
+    };
     let (by, now, notify) = (staff.email.clone(), state.now(), state.notify_customer());
-    tracing::info!(order = %reference.as_str(), staff = %staff.email, "payment recorded");
+    tracing::info!(order = %reference.as_str(), staff = %staff.email, taken_by = taker.as_deref(), "payment recorded");
     change_money(&state, reference, "The payment could not be saved. Please try again.", move |connection, id| {
-        let recorded = lifecycle::payment::record_payment_within(connection, id, &payment, &by, true, &notify, now)?;
+        let recorded = match (&payment, taker) {
+            (StaffPayment::Cash(amount), Some(taker)) => {
+                lifecycle::payment::record_cash_taken_by(connection, id, *amount, (&taker, &by), &notify, now)?
+            }
+            _ => lifecycle::payment::record_payment_within(connection, id, &payment, &by, true, &notify, now)?,
+        };
         Ok(recorded.map(|_| ()))
     })
     .await
+}
+
+/// The e-mail of the account `email` names if it may hold cash (not disabled); a 422 naming
+/// `takenBy` otherwise.
+async fn active_account(state: &AppState, email: String) -> Result<String, ApiError> {
+    let asked = email.clone();
+    let found = state
+        .db()
+        .run(move |connection| crate::models::staff::Staff::find_by_email(connection, &asked).map_err(DbError::from))
+        .await
+        .map_err(|source| ApiError::Storage { message: "The payment could not be saved. Please try again.", source })?;
+    match found {
+        Some(account) if account.disabled_at.is_none() => Ok(account.email),
+        _ => Err(one(
+            "takenBy",
+            format!("There is no active account {email}: cash is entered under the staff member or valet who took it."),
+        )),
+    }
 }
 
 /// POST /api/admin/orders/{orderId}/refund: money given back (an M-PESA reversal done by hand
