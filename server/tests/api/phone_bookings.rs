@@ -4,7 +4,7 @@
 //! per field as the public API refuses; and the caller found by their number
 //! (`GET /api/admin/customers?phone=`). On both backends.
 
-use crate::helpers::orders::{day_after, slot_value};
+use crate::helpers::orders::{a_callers_order, day_after, slot_value};
 use crate::helpers::staff::booking_app;
 use crate::helpers::{Backend, SignedIn, TestApp};
 use laundry::domain::schedule::day_label;
@@ -20,40 +20,12 @@ const PASSWORD: &str = "Tumbo-Ngoma-47-Kazi";
 const CALLER: &str = "+254712345678";
 const WAIT: Duration = Duration::from_secs(10);
 
-/// A caller's order: wash & fold by the kg, two shirts, rush, for the window `pickup`.
-fn caller_order(phone: &str, pickup: &str) -> Value {
-    json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "email": "amina@example.com",
-        "location": "Kilimani, Argwings Kodhek Rd", "landmark": "Opposite Yaya Centre",
-        "serviceType": "wash-fold", "quantity": 4, "pieces": {"shirt": 2}, "rush": true,
-        "paymentMethod": "pay-delivery", "specialInstructions": "Gate code 4411", "pickup": pickup,
-    })
-}
-
-/// `order` with the booking's `source` (and `confirmSlot` if given).
-fn booking(mut order: Value, source: &str, confirm: Option<bool>) -> Value {
-    order["source"] = json!(source);
-    if let Some(confirm) = confirm {
-        order["confirmSlot"] = json!(confirm);
-    }
-    order
-}
-
 async fn post_booking(app: &TestApp, session: &SignedIn, body: &Value, key: Option<&str>) -> reqwest::Response {
     let mut request = app.staff_request(reqwest::Method::POST, "/api/admin/orders", session, true).json(body);
     if let Some(key) = key {
         request = request.header("Idempotency-Key", key);
     }
     request.send().await.unwrap()
-}
-
-/// Books `body` and expects 201; the answer.
-async fn booked(app: &TestApp, session: &SignedIn, body: &Value) -> Value {
-    let response = post_booking(app, session, body, Some(&uuid::Uuid::new_v4().to_string())).await;
-    let status = response.status();
-    let answer: Value = response.json().await.unwrap();
-    assert_eq!(status, 201, "{answer}");
-    answer
 }
 
 /// The stored order, its lines and its pickup.
@@ -89,8 +61,8 @@ async fn a_phone_booking_is_stored_exactly_as_the_public_form_stores_it(backend:
     let Some((app, session)) = booking_app(backend, Some(&mock), 5).await else { return };
     let pickup = slot_value(day_after(1), 19);
 
-    let answer = booked(&app, &session, &booking(caller_order("0712 345 678", &pickup), "phone", None)).await;
-    let online = app.post_json("/api/orders", &caller_order("0722 000 111", &pickup), &[]).await;
+    let answer = a_callers_order("0712 345 678", &pickup).source("phone").book(&app, &session).await;
+    let online = app.post_json("/api/orders", &a_callers_order("0722 000 111", &pickup).body(), &[]).await;
     assert_eq!(online.status(), 201);
     let online: Value = online.json().await.unwrap();
 
@@ -121,7 +93,7 @@ async fn a_whatsapp_booking_with_the_window_agreed_is_confirmed_by_the_staff_mem
     let Some((app, session)) = booking_app(backend, Some(&mock), 5).await else { return };
     let pickup = slot_value(day_after(2), 20);
 
-    let answer = booked(&app, &session, &booking(caller_order(CALLER, &pickup), "whatsapp", Some(true))).await;
+    let answer = a_callers_order(CALLER, &pickup).source("whatsapp").confirm_slot(true).book(&app, &session).await;
 
     let (order, _, stop) = stored(&app, answer["id"].as_str().unwrap());
     assert_eq!(order.source, OrderSource::Whatsapp);
@@ -139,15 +111,15 @@ async fn a_staff_booking_takes_a_place_in_its_window_and_a_full_one_is_refused_a
     let full =
         |hour: &str| format!("The {}, {hour} window is full. Please choose another window.", day_label(day_after(1)));
 
-    booked(&app, &session, &booking(caller_order(CALLER, &first), "phone", None)).await;
-    let online = app.post_json("/api/orders", &caller_order("0722 000 111", &first), &[]).await;
+    a_callers_order(CALLER, &first).source("phone").book(&app, &session).await;
+    let online = app.post_json("/api/orders", &a_callers_order("0722 000 111", &first).body(), &[]).await;
     assert_eq!(online.status(), 422);
     assert_eq!(online.json::<Value>().await.unwrap()["fields"]["pickup"], full("19:00-20:00"));
 
-    let online = app.post_json("/api/orders", &caller_order("0722 000 111", &second), &[]).await;
+    let online = app.post_json("/api/orders", &a_callers_order("0722 000 111", &second).body(), &[]).await;
     assert_eq!(online.status(), 201);
     let refused =
-        post_booking(&app, &session, &booking(caller_order("0733 000 222", &second), "phone", None), None).await;
+        post_booking(&app, &session, &a_callers_order("0733 000 222", &second).source("phone").body(), None).await;
     assert_eq!(refused.status(), 422);
     assert_eq!(refused.json::<Value>().await.unwrap()["fields"]["pickup"], full("20:00-21:00"));
     assert_eq!(app.with_db(|c| Order::count(c).unwrap()), 2);
@@ -155,22 +127,22 @@ async fn a_staff_booking_takes_a_place_in_its_window_and_a_full_one_is_refused_a
 
 async fn a_booking_with_mistakes_is_refused_per_field_and_only_staff_may_book(backend: Backend) {
     let Some((app, session)) = booking_app(backend, None, 5).await else { return };
-    let mut order = caller_order("0812", &slot_value(day_after(1), 19));
-    order["serviceType"] = json!("");
-    order["quantity"] = json!("");
-    order["pieces"] = json!({});
+    let order = a_callers_order("0812", &slot_value(day_after(1), 19))
+        .with("serviceType", "")
+        .with("quantity", "")
+        .pieces(json!({}));
 
-    let refused = post_booking(&app, &session, &booking(order.clone(), "web", None), None).await;
+    let refused = post_booking(&app, &session, &order.clone().source("web").body(), None).await;
     assert_eq!(refused.status(), 422);
     let fields = refused.json::<Value>().await.unwrap()["fields"].clone();
     assert_eq!(fields["source"], "Please choose how the booking came in: Phone or WhatsApp.");
     assert_eq!(fields["phone"], "Please enter a Kenyan phone number, like 0712 345 678 or +254 712 345 678.");
     assert!(fields["serviceType"].is_string(), "{fields}");
-    let refused = post_booking(&app, &session, &booking(order, "phone", None), None).await;
+    let refused = post_booking(&app, &session, &order.source("phone").body(), None).await;
     let fields = refused.json::<Value>().await.unwrap()["fields"].clone();
     assert!(fields["source"].is_null() && fields["phone"].is_string() && fields["serviceType"].is_string());
 
-    let good = booking(caller_order(CALLER, &slot_value(day_after(1), 19)), "phone", None);
+    let good = a_callers_order(CALLER, &slot_value(day_after(1), 19)).source("phone").body();
     let key = "booking-0001";
     let first = post_booking(&app, &session, &good, Some(key)).await;
     assert_eq!(first.status(), 201);
@@ -201,15 +173,16 @@ async fn look_up(app: &TestApp, session: &SignedIn, phone: &str) -> (u16, Value)
 
 async fn the_look_up_fills_in_from_the_last_order_and_lists_the_earlier_ones(backend: Backend) {
     let Some((app, session)) = booking_app(backend, None, 5).await else { return };
-    let mut first = caller_order("0712 345 678", &slot_value(day_after(1), 19));
-    first["location"] = json!("Kileleshwa, Othaya Rd");
+    let first = a_callers_order("0712 345 678", &slot_value(day_after(1), 19)).location("Kileleshwa, Othaya Rd").body();
     let first = app.post_json("/api/orders", &first, &[]).await.json::<Value>().await.unwrap();
-    let mut last = caller_order("+254 712 345 678", &slot_value(day_after(1), 20));
-    last["pinLat"] = json!(-1.2921);
-    last["pinLng"] = json!(36.8219);
-    last["pieces"] = json!({});
-    last["rush"] = json!(false);
-    let last = booked(&app, &session, &booking(last, "whatsapp", None)).await;
+    let last = a_callers_order("+254 712 345 678", &slot_value(day_after(1), 20))
+        .with("pinLat", -1.2921)
+        .with("pinLng", 36.8219)
+        .pieces(json!({}))
+        .with("rush", false)
+        .source("whatsapp")
+        .book(&app, &session)
+        .await;
 
     let (status, found) = look_up(&app, &session, "0712-345-678").await;
     assert_eq!(status, 200);

@@ -42,15 +42,7 @@ pub async fn paying_app(backend: Backend) -> Option<(TestApp, FakeDaraja)> {
 /// Places an order of 3 kg wash & fold (KSh 450) paid `method` ("pay-now", "pay-delivery") from
 /// `phone`; its order ID.
 pub async fn place(app: &TestApp, phone: &str, method: &str) -> String {
-    let body = json!({
-        "customerName": "Amina Wanjiru", "phone": phone, "email": null,
-        "location": "Kilimani, Argwings Kodhek Rd", "serviceType": "wash-fold", "quantity": 3,
-        "paymentMethod": method, "specialInstructions": ""
-    });
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+    super::orders::an_order().phone(phone).with("paymentMethod", method).place(app).await.reference
 }
 
 /// Places a "Pay Now (M-PESA)" order of 3 kg wash & fold (KSh 450); its order ID.

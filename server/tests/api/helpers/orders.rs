@@ -1,7 +1,7 @@
 //! Orders in the tests: placed through the API as the order form places them, found again by their
 //! order ID, and put in a valet's run.
 
-use super::TestApp;
+use super::{SignedIn, TestApp};
 use diesel::prelude::*;
 use laundry::db::schema::stops;
 use laundry::domain::schedule::nairobi_day;
@@ -13,14 +13,13 @@ use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use time::{Date, PrimitiveDateTime};
 
-/// Places an order with `details` over the defaults (Kilimani, pay now); returns its JSON.
+/// Places an order with `details` (the form's fields) over [`an_order`], in Kilimani and paid
+/// now unless `details` say otherwise; the API's answer.
 pub async fn order_with(app: &TestApp, details: Value) -> Value {
-    let mut body = json!({ "location": "Kilimani", "paymentMethod": "pay-now" });
-    body.as_object_mut().unwrap().extend(details.as_object().unwrap().clone());
-    let key = uuid::Uuid::new_v4().to_string(); // each call a new order
-    let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-    assert_eq!(response.status(), 201);
-    response.json().await.unwrap()
+    let order = an_order().location("Kilimani").pay_now();
+    let order =
+        details.as_object().unwrap().iter().fold(order, |order, (field, value)| order.with(field, value.clone()));
+    order.place(app).await.answer
 }
 
 /// The order ID of a placed order, as the API answered it.
@@ -44,23 +43,13 @@ pub fn slot_value(day: Date, hour: u16) -> String {
     format!("{day}T{hour:02}:00")
 }
 
-/// Places an order with a pickup at `pickup` (a slot value) and extra fields; its order ID.
+/// Places an order for `name` (e-mailed at their first name @example.com) with a pickup at `pickup`
+/// (a slot value) and `extra` fields over [`an_order`]; its order ID.
 pub async fn place_with_pickup(app: &TestApp, name: &str, phone: &str, pickup: &str, extra: Value) -> String {
-    let mut order = json!({
-        "customerName": name, "phone": phone, "location": "Kilimani, Argwings Kodhek Rd",
-        "serviceType": "wash-fold", "quantity": 3, "paymentMethod": "pay-delivery",
-        "email": format!("{}@example.com", name.split(' ').next().unwrap().to_lowercase()),
-        "pickup": pickup,
-    });
-    for (key, value) in extra.as_object().unwrap() {
-        order[key] = value.clone();
-    }
-    let key = uuid::Uuid::new_v4().to_string();
-    let response = app.post_json("/api/orders", &order, &[("Idempotency-Key", &key)]).await;
-    let status = response.status();
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(status, 201, "{body}");
-    body["id"].as_str().unwrap().to_owned()
+    let email = format!("{}@example.com", name.split(' ').next().unwrap().to_lowercase());
+    let order = an_order().name(name).phone(phone).email(&email).with("pickup", pickup);
+    let order = extra.as_object().unwrap().iter().fold(order, |order, (field, value)| order.with(field, value.clone()));
+    order.place(app).await.reference
 }
 
 /// The stored order with this order ID, and its pickup.
@@ -183,6 +172,28 @@ impl OrderBuilder {
         app.with_db(|c| laundry::lifecycle::place::place(c, &order, None, &terms, now)).unwrap().order().clone()
     }
 
+    /// How a booking staff take came in (`phone`, `whatsapp`).
+    pub fn source(self, source: &str) -> Self {
+        self.with("source", source)
+    }
+
+    /// Whether the staff member taking the booking confirms its window with the caller.
+    pub fn confirm_slot(self, confirmed: bool) -> Self {
+        self.with("confirmSlot", confirmed)
+    }
+
+    /// Books it as staff (`POST /api/admin/orders`, `session`'s CSRF token, a fresh key),
+    /// expecting 201; the answer.
+    pub async fn book(self, app: &TestApp, session: &SignedIn) -> Value {
+        let key = self.idempotency_key.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let request = app.staff_request(reqwest::Method::POST, "/api/admin/orders", session, true);
+        let response = request.header("Idempotency-Key", key).json(&self.body).send().await.unwrap();
+        let status = response.status();
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(status, 201, "{answer}");
+        answer
+    }
+
     /// Places it through the API, expecting 201.
     pub async fn place(self, app: &TestApp) -> Placed {
         let key = self.idempotency_key.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
@@ -194,6 +205,21 @@ impl OrderBuilder {
         let order = stored(app, &reference);
         Placed { reference, key: order.id.clone(), token: order.link_token.clone().unwrap(), order, answer }
     }
+}
+
+/// The caller's order of the phone-booking tests: 4 kg of wash & fold and two shirts, rush, for
+/// Amina Wanjiru in Kilimani (a landmark, instructions, her e-mail), for the window `pickup` (a
+/// slot value, `2026-11-25T19:00`).
+pub fn a_callers_order(phone: &str, pickup: &str) -> OrderBuilder {
+    an_order()
+        .phone(phone)
+        .email("amina@example.com")
+        .landmark("Opposite Yaya Centre")
+        .service("wash-fold", 4)
+        .pieces(json!({"shirt": 2}))
+        .with("rush", true)
+        .instructions("Gate code 4411")
+        .with("pickup", pickup)
 }
 
 /// An order placed through the API.
