@@ -95,6 +95,39 @@ async fn credit_spent_on_another_order_cannot_be_taken_back_by_a_correction(back
     assert_eq!((given_back, balance.owed_back()), (400, 0), "KSh 400 over-paid, KSh 400 given back");
 }
 
+/// The customer spends kept credit from the link texted to them (on one instance) while the owner
+/// corrects the keeping of it (on another, same database), ten times: one of the two wins each
+/// time, the phone never holds less than nothing, and no more goes back than was paid over.
+async fn credit_kept_is_either_spent_or_taken_back_when_both_come_at_once_to_two_instances(backend: Backend) {
+    let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
+    let sibling = app.sibling().retries(quick_retries()).start().await;
+    let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
+    let path = |reference: &str, what: &str| format!("/api/admin/orders/{reference}/{what}");
+    for round in 0..10 {
+        let phone = format!("+2547123400{round:02}");
+        let first = place(&app, &phone, "pay-delivery").await;
+        let paid = post(&app, &owner, &path(&first, "payment"), json!({"method": "cash", "amount": 850})).await;
+        assert_eq!(paid.status(), 200);
+        assert_eq!(post(&app, &owner, &path(&first, "credit"), json!({})).await.status(), 200);
+        let kept = newest_entry(&app, &first);
+        let second = place(&app, &phone, "pay-delivery").await;
+
+        let correct = format!("/api/admin/orders/{first}/entries/{kept}/correct");
+        let (corrected, used) = futures::future::join(
+            post(&app, &owner, &correct, json!({"reason": "Kept by mistake"})),
+            use_texted_credit(&sibling, &second),
+        )
+        .await;
+        let corrected = corrected.status() == 200;
+        let spent = money(&app, &second).0.received();
+        assert!(corrected != (spent == 400), "round {round}: one of the two, corrected {corrected}, spent {spent}");
+        assert_eq!(used.status(), 303, "round {round}: the page answers either way");
+        let credit = app.with_db(|c| Entry::credit_of(c, &phone).unwrap());
+        assert_eq!(credit, 0, "round {round}: spent or taken back, never both, never below nothing");
+        assert_eq!(money(&app, &first).0.owed_back(), if corrected { 400 } else { 0 }, "round {round}");
+    }
+}
+
 async fn a_corrected_cash_entry_is_the_cash_of_whoever_took_it(backend: Backend) {
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(stopped_clock()).start().await;
     let owner = app.sign_in_as(OWNER, PASSWORD, StaffRole::Owner).await;
@@ -266,4 +299,5 @@ crate::on_each_backend!(
     a_handover_is_at_most_what_its_holder_holds_and_a_second_submit_is_the_same_one,
     a_cancellation_racing_a_payment_says_what_goes_back_whichever_comes_first,
     cash_a_valet_took_and_staff_typed_in_is_the_valets_to_hand_in,
+    credit_kept_is_either_spent_or_taken_back_when_both_come_at_once_to_two_instances,
 );

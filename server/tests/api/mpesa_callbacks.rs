@@ -6,7 +6,7 @@ use crate::helpers::mpesa::{
     PHONE, failure_callback, paying_app, payment_texts, post_prompt_callback, receipts_of, success_callback,
     until_prompt, waiting_order,
 };
-use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, money, payments};
+use crate::helpers::{Backend, MPESA_HOOK_SECRET, TestApp, is_paid, money, mpesa_env, payments};
 use laundry::domain::{MessageKind, Method, PromptState, Settlement};
 use laundry::fakes::QueryReply;
 use laundry::models::mpesa::{MpesaPrompt, MpesaReceipt};
@@ -65,7 +65,7 @@ async fn the_same_callback_twice_or_two_at_once_record_one_payment(backend: Back
 /// asked for: the first pays the order, every other waits for staff with the unmatched payments
 /// (none dropped), whether they come one after the other or at once.
 async fn a_second_receipt_for_one_prompt_waits_for_staff_and_is_never_dropped(backend: Backend) {
-    let Some((app, _daraja)) = paying_app(backend).await else { return };
+    let Some((app, daraja)) = paying_app(backend).await else { return };
     let (stored, checkout) = waiting_order(&app, PHONE).await;
     let receipt = |n: usize| format!("QKH94M1Z{n:02}");
 
@@ -73,8 +73,14 @@ async fn a_second_receipt_for_one_prompt_waits_for_staff_and_is_never_dropped(ba
         let response = post_prompt_callback(&app, &success_callback(&checkout, 450, &receipt(n))).await;
         assert_eq!(response.status(), 200, "callback {n}");
     }
+    // The rest at once, half of them to a second instance on the same database.
+    let sibling = app.sibling().env(&mpesa_env(&daraja.url)).start().await;
     let at_once = (6..10).map(|n| success_callback(&checkout, 450, &receipt(n))).collect::<Vec<_>>();
-    let answers = futures::future::join_all(at_once.iter().map(|callback| post_prompt_callback(&app, callback))).await;
+    let sends = at_once
+        .iter()
+        .enumerate()
+        .map(|(n, callback)| post_prompt_callback(if n % 2 == 0 { &app } else { &sibling }, callback));
+    let answers = futures::future::join_all(sends).await;
     assert!(answers.iter().all(|answer| answer.status() == 200));
 
     assert_eq!(payments(&app, &stored.reference), [(Method::Prompt, 450, Some(receipt(0)))]);
