@@ -27,7 +27,7 @@ build: frontend ## Build the frontend and target/release/laundry
 run: build ## Build, then serve on LAUNDRY_ADDR (default 127.0.0.1:8080)
 	./target/release/laundry serve
 
-demo: build ## Build, then serve a fresh demo shop with stand-ins for SMS, M-PESA and e-mail (docs/demo.md)
+demo: build ## Build, then serve a fresh demo shop with fakes of SMS, M-PESA and e-mail (docs/demo.md)
 	./target/release/laundry serve --demo
 
 lint: deps fmt-check check-v8 lint-frontend ## cargo fmt --check, clippy with warnings as errors, the V8 build type-checked, tsc --noEmit, ESLint, prettier --check
