@@ -240,7 +240,8 @@ impl Application {
 
         let shared = state.clone();
         let (demo_on, fakes_on) = (state.settings().demo, state.settings().demo || state.settings().fake_providers);
-        let fakes = Fakes::default();
+        // The providers' fakes exist only where the server serves them (the demo, --fake-providers).
+        let fakes = fakes_on.then(Fakes::default);
         let accounts = web::Data::new(Accounts(demo_accounts.clone()));
         let https = state.settings().base_url.starts_with("https://");
         let csp = content_security_policy(state.settings().intro_video_origin());
@@ -263,7 +264,7 @@ impl Application {
                 .wrap(TracingLogger::<RedactedRootSpan>::new())
                 .configure(routes)
                 .configure(|config| {
-                    if fakes_on {
+                    if let Some(fakes) = &fakes {
                         config.configure(|config| fakes.routes(config)).configure(demo::fakes_pages);
                     }
                     if demo_on {

@@ -92,6 +92,7 @@ pub struct Prompt {
 
 struct State {
     book: Book<DarajaRequest, PushReply>,
+    /// The prompts it accepted (a book with no script: their ends are set by [`FakeDaraja::end`]).
     prompts: Book<Prompt, ()>,
     query_replies: Mutex<HashMap<String, QueryReply>>,
     /// Tokens issued and still taken.
@@ -348,16 +349,20 @@ impl FakeDaraja {
 
     /// The prompt with this `CheckoutRequestID`.
     pub fn prompt(&self, checkout_request_id: &str) -> Option<Prompt> {
-        lock(&self.state.prompts.received).iter().find(|p| p.checkout_request_id == checkout_request_id).cloned()
+        self.state
+            .prompts
+            .with_received(|prompts| prompts.iter().find(|p| p.checkout_request_id == checkout_request_id).cloned())
     }
 
     /// Ends the prompt if it still waits; the prompt as it ended, or `None` (unknown, or ended
     /// before: each ends once).
     pub fn end(&self, checkout_request_id: &str, end: PromptEnd) -> Option<Prompt> {
-        let mut prompts = lock(&self.state.prompts.received);
-        let prompt = prompts.iter_mut().find(|p| p.checkout_request_id == checkout_request_id && p.end.is_none())?;
-        prompt.end = Some(end);
-        Some(prompt.clone())
+        self.state.prompts.with_received(|prompts| {
+            let prompt =
+                prompts.iter_mut().find(|p| p.checkout_request_id == checkout_request_id && p.end.is_none())?;
+            prompt.end = Some(end);
+            Some(prompt.clone())
+        })
     }
 
     /// Posts the callback of `prompt`, ended, to its `CallBackURL`: what the server answered, in

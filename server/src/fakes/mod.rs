@@ -140,6 +140,11 @@ impl<R: Clone, A> Book<R, A> {
         lock(&self.received).iter().cloned().collect()
     }
 
+    /// Runs `look` on what it keeps, under its lock (to find one, or change it).
+    fn with_received<T>(&self, look: impl FnOnce(&mut VecDeque<R>) -> T) -> T {
+        look(&mut lock(&self.received))
+    }
+
     fn next_answer(&self) -> Option<A> {
         lock(&self.script).pop_front()
     }

@@ -85,7 +85,7 @@ impl NotifyCustomer {
         words: impl FnOnce(&Texts) -> String,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
-        self.write(connection, kind, order, dedupe_key, words, |sms| sms.held_until(at), now)
+        self.write(connection, kind, order, dedupe_key, words, |sms| sms.held_until(at), false, now)
     }
 
     /// [`NotifyCustomer::text`] for a text a person chose to send about one thing (a claim's
@@ -100,9 +100,7 @@ impl NotifyCustomer {
         words: impl FnOnce(&Texts) -> String,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
-        let Some(texts) = &self.texts else { return Ok(None) };
-        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now);
-        OutboxMessage::enqueue_sms_or_hold(connection, &sms, &texts.limits).map(Some)
+        self.write(connection, kind, order, dedupe_key, words, |sms| sms, true, now)
     }
 
     /// Puts the words `words` picks into the order's text of `kind` while it waits and was never
@@ -137,11 +135,12 @@ impl NotifyCustomer {
             Some(deadline) => sms.until(deadline),
             None => sms,
         };
-        self.write(connection, kind, order, dedupe_key, words, timed, now)
+        self.write(connection, kind, order, dedupe_key, words, timed, false, now)
     }
 
     /// The one way a customer's text is written: in `words`, its row made by `timed` (held, or not
-    /// sent after a moment), unless this change sends no text.
+    /// sent after a moment), unless this change sends no text; over a limit per phone held until
+    /// there is room when `hold_over_limit`, else skipped.
     #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
@@ -151,11 +150,16 @@ impl NotifyCustomer {
         dedupe_key: Option<String>,
         words: impl FnOnce(&Texts) -> String,
         timed: impl FnOnce(OutboxMessage) -> OutboxMessage,
+        hold_over_limit: bool,
         now: PrimitiveDateTime,
     ) -> QueryResult<Option<Enqueued>> {
         let Some(texts) = &self.texts else { return Ok(None) };
-        let sms = OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now);
-        OutboxMessage::enqueue_sms(connection, &timed(sms), &texts.limits).map(Some)
+        let sms = timed(OutboxMessage::sms(kind, Some(&order.id), &order.phone, &words(texts), dedupe_key, now));
+        if hold_over_limit {
+            OutboxMessage::enqueue_sms_or_hold(connection, &sms, &texts.limits).map(Some)
+        } else {
+            OutboxMessage::enqueue_sms(connection, &sms, &texts.limits).map(Some)
+        }
     }
 }
 

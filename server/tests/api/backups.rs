@@ -16,17 +16,16 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
     let app = TestApp::builder().start().await;
     let folder = tempfile::tempdir().unwrap();
     let copy = folder.path().join("backups/laundry-2026-11-26.db");
+    // The `n`th order, its key its own: sent twice it would be one order.
+    let nth = |n: usize| {
+        an_order()
+            .name(&format!("Backup Customer {n}"))
+            .location("Kilimani")
+            .idempotency_key(&format!("backup-order-{n}"))
+    };
     let mut answered = Vec::new();
     for n in 0..15 {
-        answered.push(
-            an_order()
-                .name(&format!("Backup Customer {n}"))
-                .location("Kilimani")
-                .idempotency_key(&format!("backup-order-{n}"))
-                .place(&app)
-                .await
-                .reference,
-        );
+        answered.push(nth(n).place(&app).await.reference);
     }
 
     // The backup runs while more orders come in.
@@ -34,15 +33,7 @@ async fn a_backup_taken_while_orders_arrive_restores_every_order_answered_before
     let backing_up = tokio::task::spawn_blocking(move || backup(&url, &target));
     let mut during = Vec::new();
     for n in 15..40 {
-        during.push(
-            an_order()
-                .name(&format!("Backup Customer {n}"))
-                .location("Kilimani")
-                .idempotency_key(&format!("backup-order-{n}"))
-                .place(&app)
-                .await
-                .reference,
-        );
+        during.push(nth(n).place(&app).await.reference);
         if backing_up.is_finished() {
             break;
         }

@@ -41,16 +41,8 @@ async fn slots(app: &TestApp, date: &str) -> Value {
 async fn bookings_sent_at_once_store_exactly_the_windows_capacity(backend: Backend) {
     let app = TestApp::builder().on(backend).set("LAUNDRY_WINDOW_CAPACITY", "3").retries(quick_retries()).start().await;
     let pickup = format!("{}T20:00", day(1));
-    let orders: Vec<Value> = (1..=12)
-        .map(|n| {
-            an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", n))
-                .location("Kileleshwa, Othaya Rd")
-                .with("pickup", pickup.clone())
-                .body()
-        })
-        .collect();
+    let orders: Vec<Value> =
+        (1..=12).map(|n| an_order().customer_number(n).with("pickup", pickup.clone()).body()).collect();
 
     let answers = futures::future::join_all(orders.iter().map(|order| app.post_json("/api/orders", order, &[]))).await;
 
@@ -110,16 +102,7 @@ async fn past_closed_far_and_unknown_windows_are_refused_with_their_message_and_
 
     for (n, (pickup, message)) in cases.into_iter().enumerate() {
         let response = app
-            .post_json(
-                "/api/orders",
-                &an_order()
-                    .name("Wanjiku Kamau")
-                    .phone(&format!("0712 000 {:03}", n as u32))
-                    .location("Kileleshwa, Othaya Rd")
-                    .with("pickup", pickup.clone())
-                    .body(),
-                &[],
-            )
+            .post_json("/api/orders", &an_order().customer_number(n as u32).with("pickup", pickup.clone()).body(), &[])
             .await;
         assert_eq!(pickup_error(response).await, message, "{pickup}");
     }
@@ -141,16 +124,7 @@ async fn slots_answer_each_window_with_the_places_left_after_bookings_and_cancel
     let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "3").retries(quick_retries()).start().await;
     let date = day(2).to_string();
     let placed: Value = app
-        .post_json(
-            "/api/orders",
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 1))
-                .location("Kileleshwa, Othaya Rd")
-                .with("pickup", format!("{date}T20:00"))
-                .body(),
-            &[],
-        )
+        .post_json("/api/orders", &an_order().customer_number(1).with("pickup", format!("{date}T20:00")).body(), &[])
         .await
         .json()
         .await
@@ -271,30 +245,14 @@ async fn a_plain_form_post_books_its_window_and_the_confirmation_shows_it_waitin
 #[actix_web::test]
 async fn only_the_browser_that_placed_an_order_through_the_api_is_shown_the_link_to_its_page() {
     let app = TestApp::builder().retries(quick_retries()).start().await;
-    let first = app
-        .post_json(
-            "/api/orders",
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 1))
-                .location("Kileleshwa, Othaya Rd")
-                .body(),
-            &[],
-        )
-        .await;
+    let first = app.post_json("/api/orders", &an_order().customer_number(1).body(), &[]).await;
     let earlier = crate::helpers::set_cookie(&first, "laundry_placed").unwrap();
     let first: Value = first.json().await.unwrap();
     let second = app
         .client
         .post(format!("{}/api/orders", app.address))
         .header("cookie", format!("laundry_placed={earlier}"))
-        .json(
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 2))
-                .location("Kileleshwa, Othaya Rd")
-                .body(),
-        )
+        .json(&an_order().customer_number(2).body())
         .send()
         .await
         .unwrap();
@@ -318,18 +276,9 @@ async fn a_plain_form_post_into_a_full_window_comes_back_with_the_message_beside
     let app = TestApp::builder().set("LAUNDRY_WINDOW_CAPACITY", "1").retries(quick_retries()).start().await;
     let pickup = format!("{}T19:00", day(2));
     assert_eq!(
-        app.post_json(
-            "/api/orders",
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 1))
-                .location("Kileleshwa, Othaya Rd")
-                .with("pickup", pickup.clone())
-                .body(),
-            &[]
-        )
-        .await
-        .status(),
+        app.post_json("/api/orders", &an_order().customer_number(1).with("pickup", pickup.clone()).body(), &[])
+            .await
+            .status(),
         201
     );
     let fields = [
@@ -367,18 +316,9 @@ async fn the_order_form_is_kept_in_memory_until_a_booking_changes_its_windows() 
     assert_eq!(app.get("/order").await.text().await.unwrap(), first);
     assert_eq!(app.renders(), renders, "the second request rendered again");
     assert_eq!(
-        app.post_json(
-            "/api/orders",
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 1))
-                .location("Kileleshwa, Othaya Rd")
-                .with("pickup", chosen.clone())
-                .body(),
-            &[]
-        )
-        .await
-        .status(),
+        app.post_json("/api/orders", &an_order().customer_number(1).with("pickup", chosen.clone()).body(), &[])
+            .await
+            .status(),
         201
     );
     let after = app.get("/order").await.text().await.unwrap();
@@ -505,33 +445,15 @@ async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
     let session = app.sign_in("owner@example.com", "Tumbo-Ngoma-47-Kazi").await;
     let pickup = format!("{}T19:00", day(2));
     let first: Value = app
-        .post_json(
-            "/api/orders",
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 1))
-                .location("Kileleshwa, Othaya Rd")
-                .with("pickup", pickup.clone())
-                .body(),
-            &[],
-        )
+        .post_json("/api/orders", &an_order().customer_number(1).with("pickup", pickup.clone()).body(), &[])
         .await
         .json()
         .await
         .unwrap();
     assert!(
         pickup_error(
-            app.post_json(
-                "/api/orders",
-                &an_order()
-                    .name("Wanjiku Kamau")
-                    .phone(&format!("0712 000 {:03}", 2))
-                    .location("Kileleshwa, Othaya Rd")
-                    .with("pickup", pickup.clone())
-                    .body(),
-                &[]
-            )
-            .await
+            app.post_json("/api/orders", &an_order().customer_number(2).with("pickup", pickup.clone()).body(), &[])
+                .await
         )
         .await
         .contains("full")
@@ -546,18 +468,8 @@ async fn a_status_set_on_the_dashboard_moves_the_orders_stops_with_it() {
     .await;
     assert_eq!(cancel.status(), 200);
 
-    let second = app
-        .post_json(
-            "/api/orders",
-            &an_order()
-                .name("Wanjiku Kamau")
-                .phone(&format!("0712 000 {:03}", 3))
-                .location("Kileleshwa, Othaya Rd")
-                .with("pickup", pickup.clone())
-                .body(),
-            &[],
-        )
-        .await;
+    let second =
+        app.post_json("/api/orders", &an_order().customer_number(3).with("pickup", pickup.clone()).body(), &[]).await;
     assert_eq!(second.status(), 201, "the cancelled order's place is free again");
     let second: Value = second.json().await.unwrap();
     let picked = crate::helpers::staff::post(

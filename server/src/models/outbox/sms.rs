@@ -177,29 +177,27 @@ fn over_limit(
     // the phone's other lock in another order.
     crate::db::lock_until_commit(connection, &format!("texts to {phone}"))?;
     let since = sms.created_at - time::Duration::HOUR;
-    let recent = || {
-        outbox::table
-            .filter(outbox::channel.eq(Channel::Sms))
-            .filter(outbox::to_phone.eq(phone))
-            .filter(outbox::created_at.gt(since))
-            .filter(outbox::status.eq_any(COUNTED))
-    };
+    // The texts of its phone in the hour before it, oldest first, with their kinds (replies count
+    // against a cap of their own too).
+    let all: Vec<(PrimitiveDateTime, MessageKind)> = outbox::table
+        .filter(outbox::channel.eq(Channel::Sms))
+        .filter(outbox::to_phone.eq(phone))
+        .filter(outbox::created_at.gt(since))
+        .filter(outbox::status.eq_any(COUNTED))
+        .select((outbox::created_at, outbox::kind))
+        .order(outbox::created_at.asc())
+        .load(connection)?;
     let (replies_cap, all_cap) = limits.room_for(sms.kind);
-    let all: Vec<PrimitiveDateTime> =
-        recent().select(outbox::created_at).order(outbox::created_at.asc()).load(connection)?;
-    if let Some(room_at) = room_at(&all, all_cap) {
+    let written = |reply_only: bool| -> Vec<PrimitiveDateTime> {
+        all.iter().filter(|(_, kind)| !reply_only || kind.is_reply()).map(|(at, _)| *at).collect()
+    };
+    if let Some(room_at) = room_at(&written(false), all_cap) {
         let why =
             format!("{OVER_LIMIT} of {all_cap} texts an hour to one phone (LAUNDRY_SMS_SERVICE_PER_PHONE_PER_HOUR)");
         return Ok(Some(Over { why, room_at }));
     }
     let Some(replies_cap) = replies_cap else { return Ok(None) };
-    let reply_kinds: Vec<MessageKind> = MessageKind::SMS.into_iter().filter(|kind| kind.is_reply()).collect();
-    let replies: Vec<PrimitiveDateTime> = recent()
-        .filter(outbox::kind.eq_any(reply_kinds))
-        .select(outbox::created_at)
-        .order(outbox::created_at.asc())
-        .load(connection)?;
-    Ok(room_at(&replies, replies_cap).map(|room_at| Over {
+    Ok(room_at(&written(true), replies_cap).map(|room_at| Over {
         why: format!("{OVER_LIMIT} of {replies_cap} replies an hour to one phone (LAUNDRY_SMS_PER_PHONE_PER_HOUR)"),
         room_at,
     }))

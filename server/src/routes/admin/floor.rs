@@ -261,16 +261,16 @@ pub async fn resolve_claim(
             tracing::info!(claim = %claim.id, outcome = claim.outcome.map(TextEnum::as_str), staff = %staff.email, told = ?told, "a claim was resolved");
             state.wake_outbox();
             let done = match told {
-                Some(Enqueued::Written | Enqueued::AlreadyThere) => "done=resolved".to_owned(),
+                Some(Enqueued::Written | Enqueued::AlreadyThere) => vec![("done", "resolved".to_owned())],
                 Some(Enqueued::Held(at)) => {
-                    let (_, at) = crate::clock::nairobi_date_time(at);
-                    format!("done=resolved-held&at={}", at.replace(':', "%3A"))
+                    vec![("done", "resolved-held".to_owned()), ("at", crate::clock::nairobi_date_time(at).1)]
                 }
                 Some(Enqueued::OptedOut | Enqueued::SwitchedOff | Enqueued::OverLimit) | None => {
-                    "done=resolved-untexted".to_owned()
+                    vec![("done", "resolved-untexted".to_owned())]
                 }
             };
-            Ok(see_other(&format!("/admin/garments?{done}#claims")))
+            let query = serde_urlencoded::to_string(done).unwrap_or_default();
+            Ok(see_other(&format!("/admin/garments?{query}#claims")))
         }
         Err(ClaimRefusal::NotFound) => Err(ApiError::NotFound("There is no such claim.".to_owned())),
         Err(refusal) => {

@@ -112,6 +112,13 @@ impl OrderBuilder {
         self.with("phone", phone)
     }
 
+    /// The phone of the `n`th of many customers (`0712 000 NNN`, `n` below 1000): orders that must
+    /// not share a phone's limits.
+    pub fn customer_number(self, n: u32) -> Self {
+        assert!(n < 1000, "customer numbers go to 999");
+        self.phone(&format!("0712 000 {n:03}"))
+    }
+
     /// The customer's e-mail (the order's e-mails go to it).
     pub fn email(self, email: &str) -> Self {
         self.with("email", email)
