@@ -5,9 +5,7 @@
 //! late the same way and listed; a stop done in time, or a window not over, is left alone.
 
 use crate::helpers::orders::{Placed, an_order};
-use crate::helpers::{Backend, SignedIn, TestApp, quick_retries, set_status, stopped_clock};
-use diesel::prelude::*;
-use laundry::db::schema::stops;
+use crate::helpers::{Backend, SignedIn, TestApp, book_stop, quick_retries, set_status, stopped_clock};
 use laundry::domain::{MessageKind, OrderStatus, StaffRole, StopKind, StopState};
 use laundry::lifecycle::late::{REASON, mark_late_stops};
 use laundry::models::outbox::OutboxMessage;
@@ -17,22 +15,8 @@ use serde_json::Value;
 use time::macros::{date, datetime};
 
 const OWNER: &str = "owner@example.com";
-
-/// Books the `kind` stop of order `id` on `day`, 19:00-20:00, planned.
-fn book(app: &TestApp, id: &str, kind: StopKind, day: time::Date) {
-    app.with_db(|c| {
-        let moved = diesel::update(stops::table.filter(stops::order_id.eq(id)).filter(stops::kind.eq(kind)))
-            .set((
-                stops::day.eq(day),
-                stops::window_start.eq(19 * 60),
-                stops::window_end.eq(20 * 60),
-                stops::state.eq(StopState::Planned),
-            ))
-            .execute(c)
-            .unwrap();
-        assert_eq!(moved, 1);
-    });
-}
+/// 19:00-20:00, the window of the stops these tests book.
+const EVENING: (i32, i32) = (19 * 60, 20 * 60);
 
 fn stop(app: &TestApp, id: &str, kind: StopKind) -> Stop {
     app.with_db(|c| Stop::of_order(c, id, kind).unwrap().unwrap())
@@ -69,8 +53,8 @@ async fn a_pickup_left_unrecorded_past_its_window_is_late_once_and_has_no_delive
         an_order().phone("0712345678").location("Kilimani").place(&app).await;
     let Placed { key: kept, .. } = an_order().phone("0722000111").location("Kilimani").place(&app).await;
     for id in [&late, &kept] {
-        book(&app, id, StopKind::Pickup, date!(2026 - 11 - 02));
-        book(&app, id, StopKind::Delivery, date!(2026 - 11 - 05));
+        book_stop(&app, id, StopKind::Pickup, date!(2026 - 11 - 02), EVENING);
+        book_stop(&app, id, StopKind::Delivery, date!(2026 - 11 - 05), EVENING);
     }
     // During the window nothing is late; the valet collects one order in it.
     clock.set(datetime!(2026-11-02 19:59 +3));
@@ -144,8 +128,8 @@ async fn a_collected_order_whose_delivery_window_passed_is_late_and_listed(backe
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
     clock.set(datetime!(2026-11-02 10:00 +3));
     let Placed { key: id, reference, .. } = an_order().phone("0712345678").location("Kilimani").place(&app).await;
-    book(&app, &id, StopKind::Pickup, date!(2026 - 11 - 02));
-    book(&app, &id, StopKind::Delivery, date!(2026 - 11 - 05));
+    book_stop(&app, &id, StopKind::Pickup, date!(2026 - 11 - 02), EVENING);
+    book_stop(&app, &id, StopKind::Delivery, date!(2026 - 11 - 05), EVENING);
     clock.set(datetime!(2026-11-02 19:30 +3));
     let nobody = NotifyCustomer::nobody();
     app.with_db(|c| set_status(c, &id, OrderStatus::PickedUp, OWNER, &nobody, app.now()).unwrap());

@@ -60,7 +60,7 @@ async fn a_paid_estimate_weighed_heavier_asks_for_the_difference_and_counts_each
 
     // Weighed at 5 kg instead of 3: KSh 750.
     let (me, session) = valet(&app, "otieno@example.com").await;
-    let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1);
+    let pickup = put_in_run(&app, &placed.id, StopKind::Pickup, &me, 1);
     let path = format!("/valet/stops/{pickup}/picked-up");
     assert_eq!(valet_post(&app, &session, &path, &[("bags", "1"), ("kg", "5")]).await.status(), 303);
 
@@ -118,8 +118,8 @@ async fn a_part_till_payment_before_delivery_leaves_the_valet_only_the_rest(back
     let reference = place(&app, PHONE, "pay-delivery").await;
     let placed = order(&app, &reference);
     let (me, session) = valet(&app, "otieno@example.com").await;
-    let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1);
-    let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2);
+    let pickup = put_in_run(&app, &placed.id, StopKind::Pickup, &me, 1);
+    let delivery = put_in_run(&app, &placed.id, StopKind::Delivery, &me, 2);
     valet_post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "3")]).await;
 
     // KSh 300 of the KSh 450 to the till, with the order ID as the account: counted, not flagged.
@@ -299,8 +299,8 @@ async fn the_cash_up_of_a_day_counts_the_cash_of_three_deliveries(backend: Backe
         let reference = place(&app, phone, "pay-delivery").await;
         let placed = order(&app, &reference);
         let position = i32::try_from(n).unwrap() * 2 + 1;
-        let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, position);
-        let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, position + 1);
+        let pickup = put_in_run(&app, &placed.id, StopKind::Pickup, &me, position);
+        let delivery = put_in_run(&app, &placed.id, StopKind::Delivery, &me, position + 1);
         valet_post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "3")]).await;
         if n == 2 {
             // Part paid to the till first: the valet collects the rest.

@@ -5,20 +5,16 @@
 //! money owed back), take the cancellation back, and move a delivery.
 
 use crate::helpers::mpesa::PHONE;
-use crate::helpers::orders;
+use crate::helpers::orders::{self, put_in_run_at};
 use crate::helpers::sms::{place, texting_app, texts};
 use crate::helpers::staff::{OWNER, owner, post};
 use crate::helpers::{Backend, SignedIn, TestApp, money, valet_post};
-use diesel::prelude::*;
-use laundry::db::schema::stops;
-use laundry::domain::schedule::nairobi_day;
 use laundry::domain::{MessageKind, OrderStatus, StopKind, StopState};
 use laundry::fakes::FakeAt;
 use laundry::models::order::Order;
 use laundry::models::stop::Stop;
 use serde_json::{Value, json};
 use std::time::Duration;
-use time::OffsetDateTime;
 
 fn stop_of(app: &TestApp, order_key: &str, kind: StopKind) -> Stop {
     app.with_db(|c| Stop::of_order(c, order_key, kind).unwrap().unwrap())
@@ -33,24 +29,6 @@ async fn api_get(app: &TestApp, session: &SignedIn, path: &str) -> Value {
     let response = app.staff_request(reqwest::Method::GET, path, session, false).send().await.unwrap();
     assert_eq!(response.status(), 200);
     response.json().await.unwrap()
-}
-
-/// Puts the order's stop of `kind` in `valet`'s run today at `position`, 19:00-20:00; its id.
-fn in_run_today(app: &TestApp, order_key: &str, kind: StopKind, valet: &str, position: i32) -> String {
-    let today = nairobi_day(OffsetDateTime::now_utc());
-    app.with_db(|c| {
-        diesel::update(stops::table.filter(stops::order_id.eq(order_key)).filter(stops::kind.eq(kind)))
-            .set((
-                stops::day.eq(today),
-                stops::window_start.eq(19 * 60),
-                stops::window_end.eq(20 * 60),
-                stops::valet_id.eq(valet),
-                stops::run_position.eq(position),
-            ))
-            .execute(c)
-            .unwrap();
-        Stop::of_order(c, order_key, kind).unwrap().unwrap().id
-    })
 }
 
 /// The first `<option value="…">` after `name="{field}"` on a page that is not `but`: a window the
@@ -69,9 +47,9 @@ async fn a_missed_pickup_texts_the_customer_who_chooses_a_new_window_and_it_neve
     let id = place(&app, "0712 345 678").await;
     let placed = orders::stored(&app, &id);
     let link = format!("/t/{}", placed.link_token.clone().unwrap());
-    let pickup = in_run_today(&app, &placed.id, StopKind::Pickup, &staff_id, 1);
+    let pickup = put_in_run_at(&app, &placed.id, StopKind::Pickup, &staff_id, 1, 19 * 60);
     // Its delivery lands in today's run too (an order whose pickup never happened).
-    let delivery = in_run_today(&app, &placed.id, StopKind::Delivery, &staff_id, 2);
+    let delivery = put_in_run_at(&app, &placed.id, StopKind::Delivery, &staff_id, 2, 19 * 60);
 
     // The valet page shows the pickup and not the delivery of laundry the shop does not have, and
     // its forms are refused.
@@ -212,7 +190,7 @@ async fn a_missed_delivery_is_booked_again_by_the_customer_and_staff_move_a_deli
     let link = format!("/t/{}", placed.link_token.clone().unwrap());
     let status = format!("/api/admin/orders/{id}/status");
     assert_eq!(post(&app, &session, &status, json!({"status": "ready", "rack": "A1"})).await.status(), 200);
-    let delivery = in_run_today(&app, &placed.id, StopKind::Delivery, &staff_id, 1);
+    let delivery = put_in_run_at(&app, &placed.id, StopKind::Delivery, &staff_id, 1, 19 * 60);
 
     let marked =
         valet_post(&app, &session, &format!("/valet/stops/{delivery}/not-home"), &[("reason", "Not home")]).await;

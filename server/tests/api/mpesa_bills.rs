@@ -91,7 +91,7 @@ async fn a_paid_estimate_whose_bill_rises_at_pickup_is_asked_for_the_difference_
     assert!(is_paid(&app, &reference));
 
     let (me, session) = valet(&app, "otieno@example.com").await;
-    let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1);
+    let pickup = put_in_run(&app, &placed.id, StopKind::Pickup, &me, 1);
     let path = format!("/valet/stops/{pickup}/picked-up");
     let weighed = valet_post(&app, &session, &path, &[("bags", "1"), ("kg", "5")]).await;
     assert_eq!(weighed.status(), 303);
@@ -201,7 +201,7 @@ async fn picked_up_with_the_bills_prompt(app: &TestApp) -> (laundry::models::ord
         crate::helpers::mpesa::failure_callback(estimate.checkout_request_id.as_deref().unwrap(), 1032, "Cancelled");
     assert_eq!(post_prompt_callback(app, &cancelled).await.status(), 200);
     let (me, session) = valet(app, "otieno@example.com").await;
-    let pickup = put_in_run(app, &placed, StopKind::Pickup, &me, 1);
+    let pickup = put_in_run(app, &placed.id, StopKind::Pickup, &me, 1);
     let path = format!("/valet/stops/{pickup}/picked-up");
     assert_eq!(valet_post(app, &session, &path, &[("bags", "1"), ("kg", "5")]).await.status(), 303);
     let bill =

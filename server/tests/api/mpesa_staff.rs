@@ -351,9 +351,9 @@ async fn a_valet_sends_the_prompt_at_the_door_and_sees_it_paid(backend: Backend)
         an_order().phone("0712345678").service("wash-fold", 3).location("Kilimani").place(&app).await;
     let Placed { order: elsewhere, .. } =
         an_order().phone("0712345679").service("wash-fold", 3).location("Kilimani").place(&app).await;
-    let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1);
-    let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2);
-    let not_mine = put_in_run(&app, &elsewhere, StopKind::Delivery, &other, 1);
+    let pickup = put_in_run(&app, &placed.id, StopKind::Pickup, &me, 1);
+    let delivery = put_in_run(&app, &placed.id, StopKind::Delivery, &me, 2);
+    let not_mine = put_in_run(&app, &elsewhere.id, StopKind::Delivery, &other, 1);
     valet_post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "3")]).await;
     assert!(valet_page(&app, &session).await.contains(&format!("/valet/stops/{delivery}/prompt")));
 

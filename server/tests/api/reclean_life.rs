@@ -15,8 +15,8 @@ on_both_backends! {
         let order = delivered(&app).await;
         let reclean = reclean_of(&app, &ask_for(&app, &order, &["shirt"], "Still creased").await);
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let pickup = put_in_run(&app, &reclean, StopKind::Pickup, &me, 1);
-        let delivery = put_in_run(&app, &reclean, StopKind::Delivery, &me, 2);
+        let pickup = put_in_run(&app, &reclean.id, StopKind::Pickup, &me, 1);
+        let delivery = put_in_run(&app, &reclean.id, StopKind::Delivery, &me, 2);
         let picked = valet_post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("piece.shirt", "2")]).await;
         assert_eq!(picked.status(), 303, "{}", picked.text().await.unwrap());
 
@@ -35,8 +35,8 @@ on_both_backends! {
         let order = delivered(&app).await;
         let reclean = reclean_of(&app, &ask_for(&app, &order, &["graduation-gown"], "Hem came loose").await);
         let (me, session) = valet(&app, "otieno@example.com").await;
-        let pickup = put_in_run(&app, &reclean, StopKind::Pickup, &me, 1);
-        let delivery = put_in_run(&app, &reclean, StopKind::Delivery, &me, 2);
+        let pickup = put_in_run(&app, &reclean.id, StopKind::Pickup, &me, 1);
+        let delivery = put_in_run(&app, &reclean.id, StopKind::Delivery, &me, 2);
         valet_post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("piece.graduation-gown", "1")]).await;
 
         let done = valet_post(&app, &session, &format!("/valet/stops/{delivery}/delivered"), &[("paid", "cash"), ("cash", "0")]).await;

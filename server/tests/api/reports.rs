@@ -4,7 +4,8 @@
 //! day, the orders and kilos, what is owed after delivery by age, the Reports tab and the ledger's
 //! CSV export all give the exact figures.
 
-use crate::helpers::{Backend, TestApp, quick_retries, set_status, stopped_clock, use_texted_credit};
+use crate::helpers::orders::an_order;
+use crate::helpers::{Backend, TestApp, book_stop, quick_retries, set_status, stopped_clock, use_texted_credit};
 use laundry::domain::{Method, OrderStatus, StaffRole};
 use laundry::lifecycle::payment::{StaffPayment, record_payment};
 use laundry::models::reports::{DayMoney, DayOrders, money_by_day, orders_by_day, owing_after_delivery};
@@ -21,19 +22,9 @@ fn utc(at: OffsetDateTime) -> PrimitiveDateTime {
 async fn the_reports_give_the_exact_figures_of_a_known_history(backend: Backend) {
     let clock = stopped_clock();
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
-    let place = |kg: u32| {
-        let app = &app;
-        async move {
-            let body = serde_json::json!({
-                "customerName": "Amina Wanjiru", "phone": "0712345678", "location": "Kilimani",
-                "serviceType": "wash-fold", "quantity": kg, "paymentMethod": "pay-delivery",
-            });
-            let key = uuid::Uuid::new_v4().to_string();
-            let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-            assert_eq!(response.status(), 201);
-            let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-            crate::helpers::mpesa::order(app, &reference).id
-        }
+    let place = |kg: i32| {
+        let order = an_order().location("Kilimani").service("wash-fold", kg);
+        async { order.place(&app).await.key }
     };
     let nobody = NotifyCustomer::nobody();
     let pay = |id: &str, payment: StaffPayment, at: OffsetDateTime| {
@@ -177,25 +168,6 @@ async fn share(app: &crate::helpers::TestApp, session: &crate::helpers::SignedIn
         .unwrap()
 }
 
-/// Moves the `kind` stop of order `id` to `day` and the window `start`-`end` (minutes), planned:
-/// the booking as staff would have confirmed it.
-fn book(app: &crate::helpers::TestApp, id: &str, kind: &str, day: time::Date, (start, end): (i32, i32)) {
-    use diesel::prelude::*;
-    use laundry::db::schema::stops;
-    app.with_db(|c| {
-        let moved = diesel::update(stops::table.filter(stops::order_id.eq(id)).filter(stops::kind.eq(kind)))
-            .set((
-                stops::day.eq(day),
-                stops::window_start.eq(start),
-                stops::window_end.eq(end),
-                stops::state.eq("planned"),
-            ))
-            .execute(c)
-            .unwrap();
-        assert_eq!(moved, 1, "order {id} has a {kind}");
-    });
-}
-
 /// The key of the `kind` stop of order `id`.
 fn stop_of(app: &crate::helpers::TestApp, id: &str, kind: &str) -> String {
     use diesel::prelude::*;
@@ -215,19 +187,14 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
 
     let clock = stopped_clock();
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
-    let place = |name: &'static str, phone: &'static str, kg: &'static str, pieces: serde_json::Value| {
-        let app = &app;
-        async move {
-            let body = serde_json::json!({
-                "customerName": name, "phone": phone, "location": "Kilimani",
-                "serviceType": if kg.is_empty() { "" } else { "wash-fold" }, "quantity": kg,
-                "paymentMethod": "pay-delivery", "pieces": pieces,
-            });
-            let key = uuid::Uuid::new_v4().to_string();
-            let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-            assert_eq!(response.status(), 201, "{name}'s order is placed");
-            let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-            (crate::helpers::mpesa::order(app, &reference).id, reference)
+    let place = |name: &str, phone: &str, kg: i32, pieces: serde_json::Value| {
+        let order = an_order().name(name).phone(phone).location("Kilimani").pieces(pieces);
+        // No kilograms: pieces only.
+        let order =
+            if kg == 0 { order.with("serviceType", "").with("quantity", "") } else { order.service("wash-fold", kg) };
+        async {
+            let placed = order.place(&app).await;
+            (placed.key, placed.reference)
         }
     };
     let nobody = NotifyCustomer::nobody();
@@ -239,10 +206,10 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
 
     // Week 1 (Monday 2 November): Amina and Brian order; pieces of shirts and a gown.
     at(datetime!(2026-11-02 09:00 +3));
-    let (a, a_ref) = place("Amina Wanjiru", "0712345678", "3", serde_json::json!({ "shirt": 2 })).await;
-    let (b, _) = place("Brian Otieno", "0722000111", "", serde_json::json!({ "shirt": 1, "graduation-gown": 1 })).await;
-    book(&app, &a, "pickup", date!(2026 - 11 - 02), (840, 960)); // 14:00-16:00
-    book(&app, &b, "pickup", date!(2026 - 11 - 02), (840, 960));
+    let (a, a_ref) = place("Amina Wanjiru", "0712345678", 3, serde_json::json!({ "shirt": 2 })).await;
+    let (b, _) = place("Brian Otieno", "0722000111", 0, serde_json::json!({ "shirt": 1, "graduation-gown": 1 })).await;
+    book_stop(&app, &a, StopKind::Pickup, date!(2026 - 11 - 02), (840, 960)); // 14:00-16:00
+    book_stop(&app, &b, StopKind::Pickup, date!(2026 - 11 - 02), (840, 960));
     // Amina's is picked up in her window; Brian's an hour after his closed.
     let now = at(datetime!(2026-11-02 15:00 +3));
     app.with_db(|c| set_status(c, &a, OrderStatus::PickedUp, OWNER, &nobody, now).unwrap());
@@ -251,8 +218,8 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     for id in [&a, &b] {
         app.with_db(|c| set_status(c, id, OrderStatus::Ready, OWNER, &nobody, now).unwrap());
     }
-    book(&app, &a, "delivery", date!(2026 - 11 - 04), (1080, 1200)); // 18:00-20:00
-    book(&app, &b, "delivery", date!(2026 - 11 - 04), (1080, 1200));
+    book_stop(&app, &a, StopKind::Delivery, date!(2026 - 11 - 04), (1080, 1200)); // 18:00-20:00
+    book_stop(&app, &b, StopKind::Delivery, date!(2026 - 11 - 04), (1080, 1200));
     // Brian's comes back on the 4th, in its window, and he pays by code; nobody is at Amina's door.
     let now = at(datetime!(2026-11-04 19:00 +3));
     app.with_db(|c| set_status(c, &b, OrderStatus::Delivered, OWNER, &nobody, now).unwrap());
@@ -267,7 +234,7 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
     // Moved to the 5th (the miss is cleared from the stop, not from the report), delivered in it;
     // she pays her bill in cash, and the next day KSh 100 of it is taken off for a stain and given
     // back.
-    book(&app, &a, "delivery", date!(2026 - 11 - 05), (1080, 1200));
+    book_stop(&app, &a, StopKind::Delivery, date!(2026 - 11 - 05), (1080, 1200));
     let now = at(datetime!(2026-11-05 19:30 +3));
     app.with_db(|c| set_status(c, &a, OrderStatus::Delivered, OWNER, &nobody, now).unwrap());
     let bill = crate::helpers::money(&app, &a_ref).0.charged;
@@ -297,8 +264,8 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
 
     // Week 2: Amina again (returning); Carol's first order is cancelled (not a customer).
     at(datetime!(2026-11-10 09:00 +3));
-    place("Amina Wanjiru", "0712345678", "2", serde_json::json!({})).await;
-    let (d, _) = place("Carol Njeri", "0733000222", "", serde_json::json!({ "shirt": 5 })).await;
+    place("Amina Wanjiru", "0712345678", 2, serde_json::json!({})).await;
+    let (d, _) = place("Carol Njeri", "0733000222", 0, serde_json::json!({ "shirt": 5 })).await;
     let now = at(datetime!(2026-11-10 10:00 +3));
     app.with_db(|c| set_status(c, &d, OrderStatus::Cancelled, OWNER, &nobody, now).unwrap());
     at(datetime!(2026-11-20 10:00 +3));
@@ -457,18 +424,11 @@ async fn the_service_customer_and_cash_reports_give_the_exact_figures(backend: B
 async fn store_credit_is_reported_apart_from_the_money_that_moved(backend: Backend) {
     let clock = stopped_clock();
     let app = TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).start().await;
-    let place = |phone: &'static str, kg: u32| {
-        let app = &app;
-        async move {
-            let body = serde_json::json!({
-                "customerName": "Amina Wanjiru", "phone": phone, "location": "Kilimani",
-                "serviceType": "wash-fold", "quantity": kg, "paymentMethod": "pay-delivery",
-            });
-            let key = uuid::Uuid::new_v4().to_string();
-            let response = app.post_json("/api/orders", &body, &[("Idempotency-Key", &key)]).await;
-            assert_eq!(response.status(), 201);
-            let reference = response.json::<serde_json::Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-            (crate::helpers::mpesa::order(app, &reference).id, reference)
+    let place = |phone: &str, kg: i32| {
+        let order = an_order().phone(phone).location("Kilimani").service("wash-fold", kg);
+        async {
+            let placed = order.place(&app).await;
+            (placed.key, placed.reference)
         }
     };
     let nobody = NotifyCustomer::nobody();

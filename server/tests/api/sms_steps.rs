@@ -3,7 +3,7 @@
 //! none for a change refused or made twice, and all of them through a mock Africa's Talking. A
 //! customer stops texts to their number from the order's page; staff switch a kind of text off.
 
-use crate::helpers::orders::{an_order, stored};
+use crate::helpers::orders::{an_order, put_in_run_at, stored};
 use crate::helpers::sms::{place, texting_app, texts, until_texts};
 use crate::helpers::staff::{OWNER, owner, post};
 use crate::helpers::valet_post;
@@ -33,24 +33,6 @@ fn only_text(app: &TestApp, kind: MessageKind) -> String {
     rows[0].sms_text().unwrap()
 }
 
-/// Puts the order's stop of `kind` first in `valet`'s run today, 19:00-20:00; its id.
-fn first_in_run(app: &TestApp, order_key: &str, kind: StopKind, valet: &str) -> String {
-    let today = app.today();
-    app.with_db(|c| {
-        diesel::update(stops::table.filter(stops::order_id.eq(order_key)).filter(stops::kind.eq(kind)))
-            .set((
-                stops::day.eq(today),
-                stops::window_start.eq(19 * 60),
-                stops::window_end.eq(20 * 60),
-                stops::valet_id.eq(valet),
-                stops::run_position.eq(1),
-            ))
-            .execute(c)
-            .unwrap();
-        Stop::of_order(c, order_key, kind).unwrap().unwrap().id
-    })
-}
-
 /// The ETA the order's page shows for the stop, from the one ETA function.
 fn eta_of(app: &TestApp, stop_id: &str) -> String {
     let minutes_per_stop = app.state.settings().schedule.minutes_per_stop;
@@ -78,7 +60,7 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     assert!(text.ends_with(&link), "{text}");
 
     // On my way: the pickup's ETA as the order's page shows it; pressed twice, one text.
-    let stop = first_in_run(&app, &placed.id, StopKind::Pickup, &staff_id);
+    let stop = put_in_run_at(&app, &placed.id, StopKind::Pickup, &staff_id, 1, 19 * 60);
     let on_my_way = format!("/valet/stops/{stop}/on-my-way");
     assert_eq!(valet_post(&app, &session, &on_my_way, &[]).await.status(), 303);
     assert_eq!(valet_post(&app, &session, &on_my_way, &[]).await.status(), 303);
@@ -103,7 +85,7 @@ async fn each_step_texts_the_customer_once_with_its_details_and_all_reach_the_pr
     assert!(text.contains(&format!("order {id} is clean and ready. Delivery {}.", delivery.slot().label())), "{text}");
 
     // Out for delivery: the delivery's ETA and what is left to pay.
-    let stop = first_in_run(&app, &placed.id, StopKind::Delivery, &staff_id);
+    let stop = put_in_run_at(&app, &placed.id, StopKind::Delivery, &staff_id, 1, 19 * 60);
     assert_eq!(valet_post(&app, &session, &format!("/valet/stops/{stop}/on-my-way"), &[]).await.status(), 303);
     let text = only_text(&app, MessageKind::SmsOutForDelivery);
     assert!(text.contains(&format!("order {id} is out for delivery, expected {}.", eta_of(&app, &stop))), "{text}");

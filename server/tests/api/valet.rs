@@ -4,7 +4,7 @@
 //! its payment, and the refusals (bad input, a used M-PESA code, another valet's stop, no CSRF).
 //! Stops are put into runs directly in the database: the day board is not part of this page.
 
-use crate::helpers::orders::{Placed, an_order};
+use crate::helpers::orders::{Placed, an_order, put_in_run_at};
 use crate::helpers::valet_post as post;
 use crate::helpers::{SignedIn, TestApp, money, payments, set_cookie};
 use crate::on_both_backends;
@@ -43,25 +43,6 @@ async fn sign_in_to_valet_page(app: &TestApp, email: &str) -> SignedIn {
 fn window_start_away_from_now(app: &TestApp) -> i32 {
     let now = i32::from(nairobi_minute(app.clock.now()));
     if (now + 30 - (19 * 60 + 15)).abs() < 15 { 21 * 60 } else { 19 * 60 }
-}
-
-/// Puts the order's stop of `kind` into `valet`'s run today at `position`, in the window starting at
-/// `start`; returns the stop's id.
-fn put_in_run(app: &TestApp, order: &Placed, kind: StopKind, valet: &str, position: i32, start: i32) -> String {
-    let today = app.today();
-    app.with_db(|c| {
-        diesel::update(stops::table.filter(stops::order_id.eq(&order.key)).filter(stops::kind.eq(kind)))
-            .set((
-                stops::day.eq(today),
-                stops::window_start.eq(start),
-                stops::window_end.eq(start + 60),
-                stops::valet_id.eq(valet),
-                stops::run_position.eq(position),
-            ))
-            .execute(c)
-            .unwrap();
-        Stop::of_order(c, &order.key, kind).unwrap().unwrap().id
-    })
 }
 
 async fn page(app: &TestApp, session: &SignedIn, path: &str) -> String {
@@ -105,9 +86,9 @@ on_both_backends! {
         let later = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let sooner = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let elsewhere = an_order().phone("0733000222").service("wash-fold", 5).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        put_in_run(&app, &later, StopKind::Pickup, &first, 2, 1140);
-        put_in_run(&app, &sooner, StopKind::Pickup, &first, 1, 1140);
-        put_in_run(&app, &elsewhere, StopKind::Pickup, &second, 1, 1140);
+        put_in_run_at(&app, &later.key, StopKind::Pickup, &first, 2, 1140);
+        put_in_run_at(&app, &sooner.key, StopKind::Pickup, &first, 1, 1140);
+        put_in_run_at(&app, &elsewhere.key, StopKind::Pickup, &second, 1, 1140);
 
         let html = page(&app, &first_session, "/valet").await;
 
@@ -132,8 +113,8 @@ on_both_backends! {
         let (second, _) = valet(&app, "wanjiku@example.com").await;
         let mine = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let theirs = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        put_in_run(&app, &mine, StopKind::Pickup, &first, 1, 1140);
-        put_in_run(&app, &theirs, StopKind::Pickup, &second, 1, 1140);
+        put_in_run_at(&app, &mine.key, StopKind::Pickup, &first, 1, 1140);
+        put_in_run_at(&app, &theirs.key, StopKind::Pickup, &second, 1, 1140);
         app.create_staff_as("desk@example.com", PASSWORD, StaffRole::Staff);
         let desk = sign_in_to_valet_page(&app, "desk@example.com").await;
 
@@ -148,7 +129,7 @@ on_both_backends! {
     async fn the_valet_page_has_no_script_and_its_actions_are_plain_form_posts(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
 
         let response = app.get_with("/valet", &[("cookie", &session.cookie)]).await;
 
@@ -170,7 +151,7 @@ on_both_backends! {
         for position in 1..=10 {
             let placed = an_order().phone(&format!("07120000{position:02}")).service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
             let kind = if position % 2 == 0 { StopKind::Delivery } else { StopKind::Pickup };
-            put_in_run(&app, &placed, kind, &me, position, 1140);
+            put_in_run_at(&app, &placed.key, kind, &me, position, 1140);
         }
         let size = |encoding: &'static str| {
             let request = app.client.get(format!("{}/valet", app.address)).header("cookie", &session.cookie);
@@ -192,8 +173,8 @@ on_both_backends! {
         let first = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let next = an_order().phone("0722000111").service("wash-fold", 4).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
         let start = window_start_away_from_now(&app);
-        let first_stop = put_in_run(&app, &first, StopKind::Pickup, &me, 1, start);
-        let next_stop = put_in_run(&app, &next, StopKind::Pickup, &me, 2, start);
+        let first_stop = put_in_run_at(&app, &first.key, StopKind::Pickup, &me, 1, start);
+        let next_stop = put_in_run_at(&app, &next.key, StopKind::Pickup, &me, 2, start);
         let before = eta_of(&app, &next_stop);
 
         let response = post(&app, &session, &format!("/valet/stops/{first_stop}/on-my-way"), &[]).await;
@@ -219,7 +200,7 @@ on_both_backends! {
     async fn weighing_at_pickup_reprices_the_bill_keeps_the_history_and_tracking_shows_the_new_total(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
         assert_eq!(order(&app, &placed).total_amount, 450);
 
         let response = post(&app, &session, &format!("/valet/stops/{id}/picked-up"), &[("bags", "2"), ("kg", "5")]).await;
@@ -254,7 +235,7 @@ on_both_backends! {
     async fn a_scale_reading_is_billed_by_the_whole_kg_rounded_up_with_several_items_added(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
         let before = page(&app, &session, "/valet").await;
         assert!(before.contains("Billed by the whole kg, rounded up: 4.6 kg is billed as 5 kg."), "the rule is shown");
         assert!(before.contains(r#"name="addItem.3""#), "three added items can be entered");
@@ -281,7 +262,7 @@ on_both_backends! {
     async fn a_weighing_is_corrected_until_the_order_moves_on_and_refused_after(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
         let path = format!("/valet/stops/{id}/picked-up");
         let heavy = post(&app, &session, &path, &[("bags", "2"), ("kg", "50")]).await;
         let html = page(&app, &session, heavy.headers()["location"].to_str().unwrap()).await;
@@ -311,7 +292,7 @@ on_both_backends! {
     async fn bad_kg_or_bags_are_refused_with_the_message_and_nothing_changes(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
         let path = format!("/valet/stops/{id}/picked-up");
 
         let no_bags = post(&app, &session, &path, &[("bags", "0"), ("kg", "5")]).await;
@@ -337,8 +318,8 @@ on_both_backends! {
     async fn delivered_with_cash_records_the_payment_and_the_status(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
-        let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2, 1140);
+        let pickup = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
+        let delivery = put_in_run_at(&app, &placed.key, StopKind::Delivery, &me, 2, 1140);
         post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "4")]).await;
         let path = format!("/valet/stops/{delivery}/delivered");
 
@@ -367,8 +348,8 @@ on_both_backends! {
     async fn delivered_with_less_cash_than_owed_leaves_the_rest_to_pay(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let pickup = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
-        let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 2, 1140);
+        let pickup = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
+        let delivery = put_in_run_at(&app, &placed.key, StopKind::Delivery, &me, 2, 1140);
         post(&app, &session, &format!("/valet/stops/{pickup}/picked-up"), &[("bags", "1"), ("kg", "4")]).await;
 
         let part = post(&app, &session, &format!("/valet/stops/{delivery}/delivered"), &[("paid", "cash"), ("cash", "450")]).await;
@@ -391,7 +372,7 @@ on_both_backends! {
                 .unwrap()
         });
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let delivery = put_in_run(&app, &placed, StopKind::Delivery, &me, 1, 1140);
+        let delivery = put_in_run_at(&app, &placed.key, StopKind::Delivery, &me, 1, 1140);
         app.with_db(|c| {
             crate::helpers::set_status(c, &placed.key, OrderStatus::Ready, "desk@example.com", &laundry::notify::NotifyCustomer::nobody(), app.now())
                 .unwrap()
@@ -413,7 +394,7 @@ on_both_backends! {
         let (_, session) = valet(&app, "otieno@example.com").await;
         let (other, _) = valet(&app, "wanjiku@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &other, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &other, 1, 1140);
 
         let set_off = post(&app, &session, &format!("/valet/stops/{id}/on-my-way"), &[]).await;
         let weighed = post(&app, &session, &format!("/valet/stops/{id}/picked-up"), &[("bags", "1"), ("kg", "5")]).await;
@@ -428,7 +409,7 @@ on_both_backends! {
     async fn a_form_without_its_csrf_token_is_refused(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
-        let id = put_in_run(&app, &placed, StopKind::Pickup, &me, 1, 1140);
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
 
         let response = app
             .client

@@ -311,6 +311,26 @@ pub fn set_status(
     laundry::lifecycle::status::set_by_staff(connection, order_id, status, reason, notify.texts.is_some(), &context)
 }
 
+/// Books the `kind` stop of the order with key `order_id` on `day` in `window` (minutes after
+/// midnight, Nairobi), planned: for a history on days a test chooses.
+pub fn book_stop(app: &TestApp, order_id: &str, kind: laundry::domain::StopKind, day: time::Date, window: (i32, i32)) {
+    use diesel::prelude::*;
+    use laundry::db::schema::stops;
+    let (start, end) = window;
+    app.with_db(|c| {
+        let moved = diesel::update(stops::table.filter(stops::order_id.eq(order_id)).filter(stops::kind.eq(kind)))
+            .set((
+                stops::day.eq(day),
+                stops::window_start.eq(start),
+                stops::window_end.eq(end),
+                stops::state.eq(laundry::domain::StopState::Planned),
+            ))
+            .execute(c)
+            .unwrap();
+        assert_eq!(moved, 1, "order {order_id} has a {kind:?} stop");
+    });
+}
+
 /// Orders `ids` (each its own key and order ID) of 3 kg wash & fold (KSh 450) from `phone`, paid
 /// `payment_method`, written straight into the database without a ledger entry: for the property
 /// tests that write the entries themselves.

@@ -62,15 +62,39 @@ pub fn stored_with_pickup(app: &TestApp, id: &str) -> (Order, Stop) {
     })
 }
 
-/// Puts the order's stop of `kind` into `valet`'s run today; its id.
-pub fn put_in_run(app: &TestApp, order: &Order, kind: StopKind, valet: &str, position: i32) -> String {
+/// Puts the stop of `kind` of the order with key `order_key` into `valet`'s run today at
+/// `position`, in the window it has; the stop's id.
+pub fn put_in_run(app: &TestApp, order_key: &str, kind: StopKind, valet: &str, position: i32) -> String {
+    in_run(app, order_key, kind, valet, position, None)
+}
+
+/// [`put_in_run`], in the hour from `window_start` (minutes after midnight, Nairobi).
+pub fn put_in_run_at(
+    app: &TestApp,
+    order_key: &str,
+    kind: StopKind,
+    valet: &str,
+    position: i32,
+    window_start: i32,
+) -> String {
+    in_run(app, order_key, kind, valet, position, Some(window_start))
+}
+
+fn in_run(app: &TestApp, order_key: &str, kind: StopKind, valet: &str, position: i32, start: Option<i32>) -> String {
     let today = app.today();
     app.with_db(|c| {
-        diesel::update(stops::table.filter(stops::order_id.eq(&order.id)).filter(stops::kind.eq(kind)))
+        let stop = stops::table.filter(stops::order_id.eq(order_key)).filter(stops::kind.eq(kind));
+        diesel::update(stop)
             .set((stops::day.eq(today), stops::valet_id.eq(valet), stops::run_position.eq(position)))
             .execute(c)
             .unwrap();
-        Stop::of_order(c, &order.id, kind).unwrap().unwrap().id
+        if let Some(start) = start {
+            diesel::update(stop)
+                .set((stops::window_start.eq(start), stops::window_end.eq(start + 60)))
+                .execute(c)
+                .unwrap();
+        }
+        Stop::of_order(c, order_key, kind).unwrap().unwrap().id
     })
 }
 

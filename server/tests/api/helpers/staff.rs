@@ -35,6 +35,17 @@ pub async fn post(app: &TestApp, session: &SignedIn, path: &str, body: Value) ->
     app.staff_request(Method::POST, path, session, true).json(&body).send().await.unwrap()
 }
 
+/// Staff set each of `statuses` on the order `reference`, one after the other, as the dashboard's
+/// status change does: a cancellation with a reason, ready on rack A1, a return to the shop.
+pub async fn move_through(app: &TestApp, session: &SignedIn, reference: &str, statuses: &[&str]) {
+    let path = format!("/api/admin/orders/{reference}/status");
+    for status in statuses {
+        let body = serde_json::json!({ "status": status, "reason": "Cancelled in a test", "rack": "A1", "returnStop": "shop" });
+        let response = post(app, session, &path, body).await;
+        assert_eq!(response.status(), 200, "set {status}");
+    }
+}
+
 /// The owner, signed in, and their staff id (to put stops in a run of theirs).
 pub async fn owner(app: &TestApp) -> (SignedIn, String) {
     app.create_staff(OWNER, OWNER_PASSWORD);

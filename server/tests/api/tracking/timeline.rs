@@ -2,34 +2,13 @@
 //! history's, in the API and on the page, and reads clearly; skipped steps and a move backwards
 //! read truthfully.
 
-use crate::helpers::orders::{Placed, an_order};
-use crate::helpers::{Backend, SignedIn, TestApp};
+use crate::helpers::orders::an_order;
+use crate::helpers::staff::{move_through, staff};
+use crate::helpers::{Backend, TestApp};
 use laundry::domain::{OrderReference, OrderStatus};
 use laundry::models::order::Order;
-use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::Value;
 use time::PrimitiveDateTime;
-
-async fn staff(app: &TestApp) -> SignedIn {
-    app.create_staff("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi");
-    app.sign_in("wanjiku@example.com", "Tumbo-Ngoma-47-Kazi").await
-}
-
-/// Places an order and moves it through `statuses` with the staff API, one after the other.
-async fn order_moved_through(app: &TestApp, session: &SignedIn, statuses: &[&str]) -> Placed {
-    let placed = an_order().phone("0712345678").service("wash-fold", 5).location("Kilimani").place(app).await;
-    for status in statuses {
-        let path = format!("/api/admin/orders/{}/status", placed.reference);
-        let response = app
-            .staff_request(Method::POST, &path, session, true)
-            .json(&json!({ "status": status, "reason": "Cancelled in a test", "rack": "A1", "returnStop": "shop" }))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "set {status}");
-    }
-    placed
-}
 
 /// The order's status history as stored, oldest first.
 fn history(app: &TestApp, order_id: &str) -> Vec<(OrderStatus, PrimitiveDateTime)> {
@@ -94,7 +73,8 @@ async fn every_status_gives_a_timeline_that_agrees_with_the_history(backend: Bac
         ("cancelled", &["picked-up", "cancelled"]),
     ];
     for (status, path) in paths {
-        let placed = order_moved_through(&app, &session, path).await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 5).place(&app).await;
+        move_through(&app, &session, &placed.reference, path).await;
         let history = history(&app, &placed.reference);
         let at = |status| last_time(&history, status);
 
@@ -167,8 +147,9 @@ async fn every_status_gives_a_timeline_that_agrees_with_the_history(backend: Bac
 async fn a_move_backwards_shows_the_state_it_was_set_back_to(backend: Backend) {
     let app = TestApp::builder().on(backend).set("LAUNDRY_TRACKING_PER_10_MINUTES", "1000").start().await;
     let session = staff(&app).await;
-    let placed =
-        order_moved_through(&app, &session, &["picked-up", "in-progress", "ready", "delivered", "in-progress"]).await;
+    let placed = an_order().phone("0712345678").service("wash-fold", 5).place(&app).await;
+    move_through(&app, &session, &placed.reference, &["picked-up", "in-progress", "ready", "delivered", "in-progress"])
+        .await;
     let history = history(&app, &placed.reference);
     let back_in_progress = last_time(&history, OrderStatus::InProgress);
     let picked_up = last_time(&history, OrderStatus::PickedUp);
@@ -189,7 +170,8 @@ async fn a_move_backwards_shows_the_state_it_was_set_back_to(backend: Backend) {
 async fn skipped_steps_read_as_done_by_the_time_of_the_next_step(backend: Backend) {
     let app = TestApp::builder().on(backend).set("LAUNDRY_TRACKING_PER_10_MINUTES", "1000").start().await;
     let session = staff(&app).await;
-    let placed = order_moved_through(&app, &session, &["ready"]).await;
+    let placed = an_order().phone("0712345678").service("wash-fold", 5).place(&app).await;
+    move_through(&app, &session, &placed.reference, &["ready"]).await;
     let ready = last_time(&history(&app, &placed.reference), OrderStatus::Ready);
 
     let (order, html) = tracked(&app, &placed.reference).await;
