@@ -5,9 +5,11 @@
 // every 30 seconds while the tab is shown the list is polled as it is (same filter and page, open
 // panels stay open), so that new orders appear. An order's ID opens its detail in a dialog. Without
 // JavaScript the tabs, filters and pages are plain links and GET forms to /admin.
-import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { AdminAlert } from "../components/admin/AdminAlert";
+import { AdminHead } from "../components/admin/AdminHead";
 import { AwaitingPanel } from "../components/admin/AwaitingPanel";
+import { DashboardTabs, OWNER_TABS, TABS } from "../components/admin/DashboardTabs";
 import { InboxPanel } from "../components/admin/InboxPanel";
 import { MessagesPanel } from "../components/admin/MessagesPanel";
 import { MoneyPanel } from "../components/admin/MoneyPanel";
@@ -31,7 +33,7 @@ import { useDashboardData } from "../lib/admin/useDashboardData";
 import { useDayRun } from "../lib/admin/useDayRun";
 import { useInbox } from "../lib/admin/useInbox";
 import { useMoney } from "../lib/admin/useMoney";
-import { adminHref, type ListQuery, moneyHref, type RunPart, runHref } from "../lib/admin/urls";
+import { adminHref, type ListQuery, moneyHref, type RunPart, runHref, tabHref } from "../lib/admin/urls";
 import type { OrderChanged } from "../lib/admin/types";
 import type { DashboardProps } from "../lib/generated/DashboardProps";
 import type { SharedProps } from "../lib/types";
@@ -39,27 +41,6 @@ import type { PageMeta } from "../routes";
 
 /** Props of the dashboard, rendered per request for the signed-in staff member. */
 export type AdminProps = SharedProps & DashboardProps;
-
-const TABS: readonly { id: AdminTab; label: string }[] = [
-  { id: "orders", label: "Orders" },
-  { id: "messages", label: "Messages" },
-  { id: "inbox", label: "Texts" },
-  { id: "run", label: "Day's run" },
-  { id: "money", label: "Money" },
-];
-
-/** The owner's tabs (and staff's when the owner shares reports): the others, and the reports. */
-const OWNER_TABS: readonly { id: AdminTab; label: string }[] = [...TABS, { id: "reports", label: "Reports" }];
-
-/** A tab's own address: the day board and the money tab open on today, the lists on their first page. */
-function tabHref(tab: AdminTab): string {
-  if (tab === "run") return runHref(null);
-  if (tab === "money") return moneyHref(null);
-  return adminHref(tab, { status: null, page: 1 });
-}
-
-/** What each role is called in the header. */
-const ROLE_LABELS: Record<AdminProps["staff"]["role"], string> = { owner: "Owner", staff: "Staff", valet: "Valet" };
 
 /** Title and description for the document shell; the server keeps /admin out of search engines. */
 export function meta(props: AdminProps): PageMeta {
@@ -73,14 +54,12 @@ export function meta(props: AdminProps): PageMeta {
 export default function AdminPage(props: AdminProps) {
   const [tab, setTab] = useState<AdminTab>(props.tab);
   const tabs = props.reportsTab ? OWNER_TABS : TABS;
-  // Before hydration both tabs stay in the Tab order, so that the links work from the keyboard
-  // without JavaScript; once hydrated, the tablist's arrow keys take over (one Tab stop).
+  // Once hydrated, the tablist's arrow keys take over from its links, and "New booking" shows.
   const [hydrated, setHydrated] = useState(false);
   // The order whose detail is open, by its order ID.
   const [openOrder, setOpenOrder] = useState<string | null>(null);
   // The tab shown now, for a list that finishes loading later: only the shown tab's list moves the address bar.
   const shownTab = useRef(tab);
-  const tabElements = useRef<Partial<Record<AdminTab, HTMLAnchorElement | null>>>({});
   const panelElements = useRef<Partial<Record<AdminTab, HTMLDivElement | null>>>({});
   const {
     stats,
@@ -125,7 +104,7 @@ export default function AdminPage(props: AdminProps) {
     if (moveFocus) panelElements.current[list]?.focus();
   }
 
-  /** Loads the board of `date` and follows it in the address bar while its tab is shown. */
+  /** Loads a page of texts and follows it in the address bar while its tab is shown. */
   async function showTexts(query: ListQuery, moveFocus = false) {
     const page = await inbox.load(query);
     if (page) listLoaded("inbox", { status: page.filter.status, page: page.page }, moveFocus);
@@ -133,6 +112,7 @@ export default function AdminPage(props: AdminProps) {
     void refresh("inbox");
   }
 
+  /** Loads the board of `date` and follows it in the address bar while its tab is shown. */
   async function showDay(date: string, part: RunPart = {}) {
     const board = await dayRun.load(date, part);
     if (board && shownTab.current === "run")
@@ -151,11 +131,12 @@ export default function AdminPage(props: AdminProps) {
     if (shownTab.current === "money") void money.refresh();
   }
 
-  function showTab(next: AdminTab, focus: boolean) {
+  /** Shows a tab, the address bar following it; false when it is a page of its own. */
+  function showTab(next: AdminTab): boolean {
     // The reports are read on the server for their period: the tab is a page of its own.
     if (next === "reports" && !props.reports) {
       window.location.assign(tabHref("reports"));
-      return;
+      return false;
     }
     setTab(next);
     shownTab.current = next;
@@ -173,29 +154,7 @@ export default function AdminPage(props: AdminProps) {
       const list = next === "orders" ? orders : messages;
       window.history.replaceState(null, "", adminHref(next, { ...list.filter, page: list.page }));
     }
-    if (focus) tabElements.current[next]?.focus();
-  }
-
-  function onTabClick(event: MouseEvent<HTMLAnchorElement>, next: AdminTab) {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    showTab(next, false);
-  }
-
-  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
-    const index = tabs.findIndex((entry) => entry.id === tab);
-    const last = tabs.length - 1;
-    const targets: Record<string, number> = {
-      ArrowRight: index === last ? 0 : index + 1,
-      ArrowLeft: index === 0 ? last : index - 1,
-      Home: 0,
-      End: last,
-    };
-    const target = targets[event.key];
-    const next = target === undefined ? undefined : tabs[target];
-    if (!next) return;
-    event.preventDefault();
-    showTab(next.id, true);
+    return true;
   }
 
   const runStops = dayRun.board?.windows.reduce((sum, window) => sum + window.pickups + window.deliveries, 0);
@@ -224,27 +183,7 @@ export default function AdminPage(props: AdminProps) {
     : "";
   return (
     <>
-      <section className="admin-head">
-        <div className="container admin-head__inner">
-          <div>
-            <h1>Admin Dashboard</h1>
-            <p className="admin-head__lead">Manage orders and customer inquiries</p>
-            <p>
-              <a href="/admin/garments">Shop floor: scan a tag, racks, claims</a>
-            </p>
-          </div>
-          <form className="admin-head__account" method="post" action="/admin/logout">
-            <input type="hidden" name="csrf" value={props.csrf} />
-            <span className="admin-head__staff">
-              Signed in as <strong>{props.staff.email}</strong>{" "}
-              <span className="badge badge--secondary">{ROLE_LABELS[props.staff.role]}</span>
-            </span>
-            <button type="submit" className="button button--outline button--small">
-              Sign out
-            </button>
-          </form>
-        </div>
-      </section>
+      <AdminHead staff={props.staff} csrf={props.csrf} />
       <section className="section section--admin">
         <div className="container">
           {failure && <AdminAlert failure={failure} />}
@@ -274,35 +213,7 @@ export default function AdminPage(props: AdminProps) {
           <OutboxBlock outbox={outbox} csrf={props.csrf} onResent={messageResent} onSessionEnded={sessionEnded} />
           <TextSwitchesPanel csrf={props.csrf} onSessionEnded={sessionEnded} />
           <BackupNotice status={props.backups ?? null} />
-          <div className="tabs" role="tablist" aria-label="Dashboard" onKeyDown={onTabKey}>
-            {tabs.map((entry) => (
-              <a
-                key={entry.id}
-                ref={(element) => {
-                  tabElements.current[entry.id] = element;
-                }}
-                id={`tab-${entry.id}`}
-                className="tabs__tab"
-                href={tabHref(entry.id)}
-                role="tab"
-                aria-selected={tab === entry.id}
-                aria-controls={`panel-${entry.id}`}
-                tabIndex={hydrated && tab !== entry.id ? -1 : undefined}
-                onClick={(event) => onTabClick(event, entry.id)}
-              >
-                {entry.label}
-                {counts[entry.id] !== undefined && (
-                  <>
-                    {" "}
-                    <span className="tabs__count">
-                      {counts[entry.id]}
-                      {entry.id === "inbox" && <span className="visually-hidden"> unread</span>}
-                    </span>
-                  </>
-                )}
-              </a>
-            ))}
-          </div>
+          <DashboardTabs tabs={tabs} tab={tab} hydrated={hydrated} counts={counts} onShow={showTab} />
           <div className="admin-loading" role="status">
             {tabLoading && (
               <>
@@ -361,23 +272,19 @@ export default function AdminPage(props: AdminProps) {
               ) : entry.id === "reports" ? (
                 props.reports && <ReportsPanel reports={props.reports} csrf={props.csrf} />
               ) : entry.id === "inbox" ? (
-                <>
-                  {inbox.failure && <AdminAlert failure={inbox.failure} />}
-                  <p className="visually-hidden" aria-live="polite">
-                    {inbox.announcement}
-                  </p>
-                  <InboxPanel
-                    page={inbox.page}
-                    csrf={props.csrf}
-                    onQuery={(query, moveFocus) => void showTexts(query, moveFocus)}
-                    onChanged={(changed, what) => {
-                      inbox.changed(changed, what);
-                      void refresh("inbox");
-                    }}
-                    onOpenOrder={setOpenOrder}
-                    onSessionEnded={sessionEnded}
-                  />
-                </>
+                <InboxPanel
+                  page={inbox.page}
+                  failure={inbox.failure}
+                  announcement={inbox.announcement}
+                  csrf={props.csrf}
+                  onQuery={(query, moveFocus) => void showTexts(query, moveFocus)}
+                  onChanged={(changed, what) => {
+                    inbox.changed(changed, what);
+                    void refresh("inbox");
+                  }}
+                  onOpenOrder={setOpenOrder}
+                  onSessionEnded={sessionEnded}
+                />
               ) : entry.id === "orders" ? (
                 <>
                   <NewBooking

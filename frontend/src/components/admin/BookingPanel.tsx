@@ -7,7 +7,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { OrderFields } from "../OrderFields";
 import { OrderSummary } from "../OrderSummary";
-import { AdminError, type Failure, failureOf } from "../../lib/admin/api";
+import { AdminError } from "../../lib/admin/api";
 import {
   type BookingForm,
   type BookingPlaced,
@@ -24,6 +24,8 @@ import {
 } from "../../lib/admin/booking";
 import { anyPieceEntered, quote } from "../../lib/order";
 import { findOption, isRush, withRush } from "../../lib/pickup";
+import { LatestRequest } from "../../lib/admin/resource";
+import { useResource } from "../../lib/admin/useResource";
 import { formValues, newIdempotencyKey } from "../../lib/submit";
 import { useMessageInView } from "../../lib/useMessageInView";
 import type { Business, PriceItem } from "../../lib/types";
@@ -57,8 +59,15 @@ function setField(form: HTMLFormElement, name: string, value: string) {
 /** The panel, with its form once the services and windows have loaded. */
 export function BookingPanel(props: BookingPanelProps) {
   const { csrf, onSessionEnded } = props;
-  const [choices, setChoices] = useState<BookingForm | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  // The services and windows, loaded when the panel opens and again after a booking. The failure of
+  // a look-up or of the booking itself shows in the same place (`failed`).
+  const bookingForm = useResource<BookingForm | null>({
+    fetch: getBookingForm,
+    initial: null,
+    onSessionEnded,
+    key: "booking-form",
+  });
+  const { data: choices, failure, fail: failed } = bookingForm;
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);
@@ -77,38 +86,20 @@ export function BookingPanel(props: BookingPanelProps) {
   const placedElement = useMessageInView<HTMLParagraphElement>(placed);
   const alertElement = useMessageInView<HTMLDivElement>(alert);
   const lookupTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const lookupCall = useRef<AbortController | null>(null);
+  const [lookups] = useState(() => new LatestRequest());
   // What the last look-up put in the fields: a look-up of a corrected number replaces it.
   const lookupFilled = useRef<Record<string, string>>({});
 
-  /** A failure of a call: shown on top; a session that ended is told to the dashboard. */
-  function failed(error: unknown) {
-    const shown = failureOf(error);
-    if (shown.sessionEnded) onSessionEnded();
-    setFailure(shown);
-  }
-
   /** The windows again, with their places now (after a booking, or a window refused as full). */
-  async function loadChoices() {
-    try {
-      setChoices(await getBookingForm());
-    } catch (error) {
-      failed(error);
-    }
-  }
+  const loadChoices = () => bookingForm.load();
 
-  useEffect(() => {
-    const call = new AbortController();
-    getBookingForm(call.signal).then(setChoices, (error: unknown) => {
-      if (!call.signal.aborted) failed(error);
-    });
-    return () => {
-      call.abort();
+  useEffect(
+    () => () => {
       clearTimeout(lookupTimer.current);
-      lookupCall.current?.abort();
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the panel opens
-  }, []);
+      lookups.abort();
+    },
+    [lookups],
+  );
 
   const readForm = () => {
     if (form.current) setValues(formValues(form.current));
@@ -117,7 +108,7 @@ export function BookingPanel(props: BookingPanelProps) {
   /** After a pause in typing, a whole number is looked up and fills the fields still empty. */
   function phoneTyped(typed: string) {
     clearTimeout(lookupTimer.current);
-    lookupCall.current?.abort();
+    lookups.abort();
     const number = callerNumber(typed);
     if (number === null) {
       setCaller(null);
@@ -128,8 +119,7 @@ export function BookingPanel(props: BookingPanelProps) {
   }
 
   async function lookUp(number: string) {
-    const call = new AbortController();
-    lookupCall.current = call;
+    const call = lookups.start();
     setLooking(true);
     try {
       const found = await findCaller(number, call.signal);
@@ -147,7 +137,7 @@ export function BookingPanel(props: BookingPanelProps) {
     } catch (error) {
       if (!call.signal.aborted) failed(error);
     } finally {
-      if (lookupCall.current === call) setLooking(false);
+      if (lookups.end(call)) setLooking(false);
     }
   }
 
@@ -156,7 +146,7 @@ export function BookingPanel(props: BookingPanelProps) {
     if (sending) return;
     setSending(true);
     setAlert(null);
-    setFailure(null);
+    bookingForm.clearFailure();
     setPlaced(null);
     const sent = formValues(event.currentTarget);
     try {

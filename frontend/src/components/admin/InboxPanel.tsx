@@ -5,12 +5,16 @@ import type { ChangeEvent, FormEvent } from "react";
 import { useState } from "react";
 import type { InboxChanged } from "../../lib/generated/InboxChanged";
 import type { InboxPage } from "../../lib/generated/InboxPage";
+import type { Failure } from "../../lib/admin/api";
 import { adminHref, type ListQuery } from "../../lib/admin/urls";
+import { AdminAlert } from "./AdminAlert";
 import { InboxCard } from "./InboxCard";
 import { Pagination } from "./Pagination";
 
 interface InboxPanelProps {
   page: InboxPage | null;
+  failure: Failure | null;
+  announcement: string;
   csrf: string;
   onQuery: (query: ListQuery, moveFocus?: boolean) => void;
   onChanged: (changed: InboxChanged, what: string) => void;
@@ -19,7 +23,8 @@ interface InboxPanelProps {
 }
 
 /** The tab's content. */
-export function InboxPanel({ page, csrf, onQuery, onChanged, onOpenOrder, onSessionEnded }: InboxPanelProps) {
+export function InboxPanel(props: InboxPanelProps) {
+  const { page, csrf, onQuery, onChanged, onOpenOrder, onSessionEnded } = props;
   const [status, setStatus] = useState<string>(page?.filter.status ?? "");
   const applied = { status: page?.filter.status ?? null, page: page?.page ?? 1 };
 
@@ -35,6 +40,10 @@ export function InboxPanel({ page, csrf, onQuery, onChanged, onOpenOrder, onSess
 
   return (
     <>
+      {props.failure && <AdminAlert failure={props.failure} />}
+      <p className="visually-hidden" aria-live="polite">
+        {props.announcement}
+      </p>
       <h2 className="visually-hidden">Texts to the shop&apos;s number</h2>
       <p className="inbox-lead">
         Every text customers send to the shop&apos;s number. Only numbers with a recent order get an automatic reply, a

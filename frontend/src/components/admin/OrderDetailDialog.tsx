@@ -4,8 +4,9 @@
 // order changes in the table (a status or payment change, or a poll that brought a change), and
 // after a change of its money made in the dialog itself.
 import { type SyntheticEvent, useEffect, useRef, useState } from "react";
-import { type Failure, failureOf, getOrderDetail } from "../../lib/admin/api";
+import { getOrderDetail } from "../../lib/admin/api";
 import type { OrderChanged, OrderDetail } from "../../lib/admin/types";
+import { useResource } from "../../lib/admin/useResource";
 import { Icon } from "../Icon";
 import { AdminAlert } from "./AdminAlert";
 import { OrderDetailView } from "./OrderDetailView";
@@ -28,16 +29,15 @@ interface OrderDetailDialogProps {
 export function OrderDetailDialog(props: OrderDetailDialogProps) {
   const { id, version, csrf, onClose, onChanged, onSessionEnded, onOpen } = props;
   const dialog = useRef<HTMLDialogElement>(null);
-  const [detail, setDetail] = useState<OrderDetail | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
   // How many changes were saved in the dialog: each loads the detail again.
   const [saved, setSaved] = useState(0);
-  const headingId = `order-detail-${id}`;
-  // The latest callback, read when a load fails: a new function at each render must not load again.
-  const sessionEnded = useRef(onSessionEnded);
-  useEffect(() => {
-    sessionEnded.current = onSessionEnded;
+  const { data: detail, failure } = useResource<OrderDetail | null>({
+    fetch: (signal) => getOrderDetail(id, signal),
+    initial: null,
+    onSessionEnded,
+    key: `${id} ${version} ${saved}`,
   });
+  const headingId = `order-detail-${id}`;
 
   useEffect(() => {
     const element = dialog.current;
@@ -49,23 +49,6 @@ export function OrderDetailDialog(props: OrderDetailDialogProps) {
       if (opener?.isConnected) opener.focus();
     };
   }, []);
-
-  useEffect(() => {
-    const request = new AbortController();
-    getOrderDetail(id, request.signal).then(
-      (loaded) => {
-        setDetail(loaded);
-        setFailure(null);
-      },
-      (error: unknown) => {
-        if (request.signal.aborted) return;
-        const shown = failureOf(error);
-        if (shown.sessionEnded) sessionEnded.current();
-        setFailure(shown);
-      },
-    );
-    return () => request.abort();
-  }, [id, version, saved]);
 
   function changed(answer: OrderChanged) {
     setSaved((count) => count + 1);

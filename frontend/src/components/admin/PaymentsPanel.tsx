@@ -2,9 +2,10 @@
 // for (a till payment without the order ID, from a masked number), and money that reached an order
 // without paying it (another amount than the bill, an order paid already). Staff search them by
 // phone, code or amount, match one to its order, or mark a flagged one checked.
-import { type FormEvent, useEffect, useRef, useState } from "react";
-import { type Failure, failureOf, getPaymentsToCheck } from "../../lib/admin/api";
+import { type FormEvent, useState } from "react";
+import { getPaymentsToCheck } from "../../lib/admin/api";
 import type { PaymentChanged, PaymentsToCheck } from "../../lib/admin/types";
+import { useResource } from "../../lib/admin/useResource";
 import { AdminAlert } from "./AdminAlert";
 import { PaymentToCheckRow } from "./PaymentToCheckRow";
 
@@ -18,38 +19,24 @@ interface PaymentsPanelProps {
 
 /** The panel; a line saying so when nothing waits. */
 export function PaymentsPanel({ initial, csrf, onChanged, onSessionEnded }: PaymentsPanelProps) {
-  const [list, setList] = useState(initial);
+  const payments = useResource({
+    fetch: (signal, search: string) => getPaymentsToCheck(search, signal),
+    initial,
+    onSessionEnded,
+  });
+  const { data: list, failure } = payments;
   const [q, setQ] = useState(initial.q);
-  const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
-  const request = useRef<AbortController | null>(null);
-
-  useEffect(() => () => request.current?.abort(), []);
-
-  async function load(search: string) {
-    request.current?.abort();
-    const controller = new AbortController();
-    request.current = controller;
-    try {
-      setList(await getPaymentsToCheck(search, controller.signal));
-      setFailure(null);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const shown = failureOf(error);
-      if (shown.sessionEnded) onSessionEnded();
-      setFailure(shown);
-    }
-  }
 
   function onSearch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    void load(q);
+    void payments.load(q);
   }
 
   function changed(answer: PaymentChanged) {
     setAnnouncement(answer.message);
     onChanged(answer);
-    void load(list.q);
+    void payments.load(list.q);
   }
 
   return (

@@ -2,7 +2,8 @@
 // the runs are late, say) and on again. Loaded when the block is opened; each change is saved at
 // once and the list shows what the server stored, with who changed it last.
 import { useState } from "react";
-import { adminGet, adminPost, type Failure, failureOf } from "../../lib/admin/api";
+import { adminGet, adminPost } from "../../lib/admin/api";
+import { useResource } from "../../lib/admin/useResource";
 import { formatDateTime } from "../../lib/format";
 import type { MessageKind } from "../../lib/generated/MessageKind";
 import type { TextSwitch } from "../../lib/generated/TextSwitch";
@@ -18,35 +19,31 @@ interface TextSwitchesPanelProps {
 
 /** The block, closed until staff open it. */
 export function TextSwitchesPanel({ csrf, onSessionEnded }: TextSwitchesPanelProps) {
-  const [kinds, setKinds] = useState<readonly TextSwitch[] | null>(null);
+  // A switch's failure shows where the list's does.
+  const switches = useResource<readonly TextSwitch[] | null>({
+    fetch: async (signal) => (await adminGet<TextSwitches>(TEXTS_API, signal)).kinds,
+    initial: null,
+    onSessionEnded,
+  });
+  const { data: kinds, failure } = switches;
   const [saving, setSaving] = useState<MessageKind | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
 
-  const fail = (error: unknown) => {
-    const shown = failureOf(error);
-    setFailure(shown);
-    if (shown.sessionEnded) onSessionEnded();
-  };
-
-  const load = async () => {
-    setFailure(null);
-    try {
-      setKinds((await adminGet<TextSwitches>(TEXTS_API)).kinds);
-    } catch (error) {
-      fail(error);
-    }
+  /** Loads the list, the spinner instead of the last failure meanwhile. */
+  const load = () => {
+    switches.clearFailure();
+    return switches.load();
   };
 
   const flip = async (kind: TextSwitch, enabled: boolean) => {
     setSaving(kind.kind);
-    setFailure(null);
+    switches.clearFailure();
     try {
       const answer = await adminPost<TextSwitches>(TEXTS_API, { kind: kind.kind, enabled }, csrf);
-      setKinds(answer.kinds);
+      switches.setData(answer.kinds);
       setAnnouncement(`${kind.label} texts ${enabled ? "on" : "off"}.`);
     } catch (error) {
-      fail(error);
+      switches.fail(error);
     } finally {
       setSaving(null);
     }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { adminHref, listApiPath, moneyHref } from "./urls";
+import { adminHref, listApiPath, moneyHref, tabHref } from "./urls";
 
 test("dashboard addresses keep the tab, the filter and pages after the first", () => {
   assert.equal(adminHref("messages", { status: null, page: 1 }), "/admin?tab=messages");
@@ -15,4 +15,11 @@ test("dashboard addresses keep the tab, the filter and pages after the first", (
 test("the money tab's address names the day of its cash-up, or none for today", () => {
   assert.equal(moneyHref(null), "/admin?tab=money");
   assert.equal(moneyHref("2026-11-25"), "/admin?tab=money&date=2026-11-25");
+});
+
+test("a tab's own address opens the day board and the money on today, and a list on its first page", () => {
+  assert.equal(tabHref("run"), "/admin?tab=run");
+  assert.equal(tabHref("money"), "/admin?tab=money");
+  assert.equal(tabHref("inbox"), "/admin?tab=inbox");
+  assert.equal(tabHref("reports"), "/admin?tab=reports");
 });

@@ -44,3 +44,10 @@ export interface RunPart {
 export function moneyHref(date: string | null): string {
   return `/admin${queryString({ tab: "money", date })}`;
 }
+
+/** A tab's own address: the day board and the money tab open on today, the lists on their first page. */
+export function tabHref(tab: AdminTab): string {
+  if (tab === "run") return runHref(null);
+  if (tab === "money") return moneyHref(null);
+  return adminHref(tab, { status: null, page: 1 });
+}

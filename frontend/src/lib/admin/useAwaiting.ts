@@ -1,33 +1,33 @@
 // The "Awaiting confirmation" panel's data once hydrated: the list the server rendered, refreshed
 // by the dashboard's poll, and replaced by the answer of a confirmation or a move.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { getAwaiting } from "./api";
+import { LatestRequest } from "./resource";
 import type { AwaitingList, SlotConfirmed } from "./types";
 
 /** The list, the poll that refreshes it, and what a change answered. */
 export function useAwaiting(initial: AwaitingList) {
   const [list, setList] = useState(initial);
   const [announcement, setAnnouncement] = useState("");
-  const poll = useRef<AbortController | null>(null);
+  const [polls] = useState(() => new LatestRequest());
 
-  useEffect(() => () => poll.current?.abort(), []);
+  useEffect(() => () => polls.abort(), [polls]);
 
   /** The poll: the list as it is now. A failure keeps the list shown (the orders' poll reports it). */
   async function refresh(): Promise<void> {
-    if (poll.current) return;
-    const request = new AbortController();
-    poll.current = request;
+    const request = polls.startPoll();
+    if (!request) return;
     try {
       setList(await getAwaiting(request.signal));
     } finally {
-      poll.current = null;
+      polls.end(request);
     }
   }
 
   /** A confirmation or move was saved: its answer carries the list after it. */
   function changed(answer: SlotConfirmed, moved: boolean) {
     // A poll in flight may predate the change and would show the order again.
-    poll.current?.abort();
+    polls.abort();
     setList(answer.awaiting);
     setAnnouncement(
       moved

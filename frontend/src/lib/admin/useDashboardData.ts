@@ -7,6 +7,7 @@ import { statusLabel } from "../tracking";
 import { adminGet, type Failure, failureOf, SESSION_ENDED } from "./api";
 import { replaceItem } from "./display";
 import { keepsPaymentFilter } from "./money";
+import { LatestRequest } from "./resource";
 import type {
   AdminStats,
   AdminTab,
@@ -47,20 +48,19 @@ export function useDashboardData(
   const [loading, setLoading] = useState<Record<ListTab, boolean>>({ orders: false, messages: false });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [announcement, setAnnouncement] = useState("");
-  const requests = useRef<Partial<Record<ListTab, AbortController>>>({});
-  // The requests that are polls: a change staff make cancels a poll in flight, whose answer may
+  // Each list's request in flight. A change staff make cancels a poll in flight, whose answer may
   // predate the change and would put the old status back on screen.
-  const polls = useRef(new WeakSet<AbortController>());
+  const [requests] = useState<Record<ListTab, LatestRequest>>(() => ({
+    orders: new LatestRequest(),
+    messages: new LatestRequest(),
+  }));
   // The lists as shown now, for a poll that starts from a timer.
   const shown = useRef({ orders, messages });
   useEffect(() => {
     shown.current = { orders, messages };
   });
 
-  useEffect(() => {
-    const pending = requests.current;
-    return () => Object.values(pending).forEach((request) => request?.abort());
-  }, []);
+  useEffect(() => () => Object.values(requests).forEach((request) => request.abort()), [requests]);
 
   /**
    * Fetches a page of one list (with fresh stats and the outbox report); a newer request for the
@@ -74,11 +74,8 @@ export function useDashboardData(
     moveFocus: boolean,
     quiet = false,
   ) {
-    if (quiet && requests.current[list]) return;
-    requests.current[list]?.abort();
-    const request = new AbortController();
-    requests.current[list] = request;
-    if (quiet) polls.current.add(request);
+    const request = quiet ? requests[list].startPoll() : requests[list].start();
+    if (!request) return;
     if (!quiet) setLoading((current) => ({ ...current, [list]: true }));
     try {
       const [page, fresh, report] = await Promise.all([
@@ -95,10 +92,7 @@ export function useDashboardData(
       if (request.signal.aborted) return;
       setFailure(failureOf(error));
     } finally {
-      if (requests.current[list] === request) {
-        delete requests.current[list];
-        if (!quiet) setLoading((current) => ({ ...current, [list]: false }));
-      }
+      if (requests[list].end(request) && !quiet) setLoading((current) => ({ ...current, [list]: false }));
     }
   }
 
@@ -139,10 +133,7 @@ export function useDashboardData(
   const sessionEnded = () => setFailure({ text: SESSION_ENDED, sessionEnded: true });
 
   /** Cancels a poll of `list` in flight (its answer may be older than a change just made). */
-  function cancelPoll(list: ListTab) {
-    const inFlight = requests.current[list];
-    if (inFlight && polls.current.has(inFlight)) inFlight.abort();
-  }
+  const cancelPoll = (list: ListTab) => requests[list].abortPoll();
 
   function orderChanged({ order, stats: fresh }: OrderChanged) {
     cancelPoll("orders");
