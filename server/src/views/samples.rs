@@ -3,12 +3,12 @@
 //! (hand-written JSON went stale with every new field). Public pages need no samples: the benches
 //! render them as the cache does (`routes::PublicPage::page`).
 
-use super::admin::{
-    AdminTab, BackupStatus, ChannelReport, DashboardProps, MessagesFilter, MessagesPage, OrdersFilter, OrdersPage,
-    OutboxMessageView, OutboxReport, StaffView,
-};
+use super::admin::{AdminTab, DashboardProps, OrdersFilter, OrdersPage, StaffView};
 use super::awaiting::{AwaitingList, AwaitingPickup, SlotOption, WaitingItem, WaitingKind};
+use super::backups::BackupStatus;
+use super::messages::{MessagesFilter, MessagesPage};
 use super::orders::{AdminMessage, AdminOrder, OrderLineView, OrderView, StopWhen};
+use super::outbox::{ChannelReport, OutboxMessageView, OutboxReport};
 use super::pages::LoginProps;
 use super::payments::{MpesaPayment, PaymentsToCheck, PromptView};
 use crate::domain::catalogue::Unit;

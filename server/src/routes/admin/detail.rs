@@ -10,7 +10,7 @@ use crate::error::ApiError;
 use crate::models::mpesa::{MpesaPrompt, MpesaReceipt};
 use crate::models::order_detail::OrderRecord;
 use crate::state::AppState;
-use crate::views::admin::OrderDetail;
+use crate::views::order_detail::OrderDetail;
 use actix_web::{HttpResponse, web};
 
 /// GET /api/admin/orders/{orderId}: the order with this order ID; 404 for any other string (the

@@ -9,7 +9,7 @@ use crate::error::ApiError;
 use crate::models::contact_message::ContactMessage;
 use crate::models::stats::Stats;
 use crate::state::AppState;
-use crate::views::admin::{MessageChanged, MessagesPage};
+use crate::views::messages::{MessageChanged, MessagesPage};
 use crate::views::orders::AdminMessage;
 use actix_web::{HttpResponse, web};
 

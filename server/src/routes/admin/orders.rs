@@ -14,7 +14,8 @@ use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::notify::NotifyCustomer;
 use crate::state::AppState;
-use crate::views::admin::{OrderChanged, OrdersPage};
+use crate::views::admin::OrdersPage;
+use crate::views::order_detail::OrderChanged;
 use crate::views::orders::AdminOrder;
 use actix_web::{HttpResponse, web};
 

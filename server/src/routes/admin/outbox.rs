@@ -10,7 +10,7 @@ use crate::domain::{Channel, StaffRole};
 use crate::error::ApiError;
 use crate::models::outbox::{DayBudget, OutboxMessage};
 use crate::state::AppState;
-use crate::views::admin::{ChannelReport, MessageResent, OutboxMessageView, OutboxReport, TextBudgetView};
+use crate::views::outbox::{ChannelReport, MessageResent, OutboxMessageView, OutboxReport, TextBudgetView};
 use actix_web::{HttpResponse, web};
 
 /// Messages listed as needing a look.

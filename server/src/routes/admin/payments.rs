@@ -16,7 +16,7 @@ use crate::models::order::Order;
 use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::state::AppState;
-use crate::views::admin::OrderChanged;
+use crate::views::order_detail::OrderChanged;
 use crate::views::orders::AdminOrder;
 use crate::views::payments::{MpesaPayment, PaymentChanged, PaymentsToCheck, problem_text};
 use actix_web::{HttpResponse, web};
