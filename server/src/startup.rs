@@ -454,14 +454,7 @@ pub fn admin_api_routes() -> Vec<AdminRoute> {
 
 /// The valet page and its forms, under `/valet`.
 pub fn valet_routes() -> Vec<AdminRoute> {
-    vec![
-        at("", Method::GET, valet::show_run),
-        at("/stops/{id}/on-my-way", Method::POST, valet::set_off),
-        at("/stops/{id}/picked-up", Method::POST, valet::record_pickup),
-        at("/stops/{id}/delivered", Method::POST, valet::record_delivery),
-        at("/stops/{id}/prompt", Method::POST, valet::send_prompt),
-        at("/stops/{id}/not-home", Method::POST, valet::record_missed),
-    ]
+    vec![at("", Method::GET, valet::show_run), at("/stops/{id}/{action}", Method::POST, valet::act_on_stop)]
 }
 
 /// One guarded route: its path inside its scope, its method, and the route itself.

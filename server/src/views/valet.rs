@@ -318,6 +318,20 @@ impl ValetStop {
 }
 
 impl ValetAction {
+    /// Every form a stop may have.
+    pub const ALL: [ValetAction; 5] = [
+        ValetAction::OnMyWay,
+        ValetAction::PickedUp,
+        ValetAction::Delivered,
+        ValetAction::Prompt,
+        ValetAction::NotHome,
+    ];
+
+    /// The action whose form posts to `/valet/stops/{id}/{segment}`, if any.
+    pub fn from_segment(segment: &str) -> Option<ValetAction> {
+        ValetAction::ALL.into_iter().find(|action| action.segment() == segment)
+    }
+
     /// The path segment of its form: `/valet/stops/{id}/{segment}`.
     pub fn segment(self) -> &'static str {
         match self {

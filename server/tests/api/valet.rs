@@ -406,6 +406,17 @@ on_both_backends! {
         assert_eq!(order(&app, &placed).total_amount, 450);
     }
 
+    async fn a_form_of_no_action_is_not_found_and_changes_nothing(app: TestApp) {
+        let (me, session) = valet(&app, "otieno@example.com").await;
+        let placed = an_order().phone("0712345678").service("wash-fold", 3).place(&app).await;
+        let id = put_in_run_at(&app, &placed.key, StopKind::Pickup, &me, 1, 1140);
+
+        let response = post(&app, &session, &format!("/valet/stops/{id}/collected"), &[("bags", "1")]).await;
+
+        assert_eq!(response.status(), 404);
+        assert_eq!(stop(&app, &id).state, StopState::Planned);
+    }
+
     async fn a_form_without_its_csrf_token_is_refused(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).landmark("Opposite Yaya Centre").instructions("Gate code 4411").place(&app).await;
