@@ -9,6 +9,7 @@ pub mod hooks;
 pub mod order_page;
 pub mod orders;
 pub mod pages;
+pub mod photos;
 pub mod placing;
 pub mod same_site;
 pub mod seo;

@@ -1,12 +1,12 @@
 //! The dashboard page, rendered on the server with its first page of data (the pickups awaiting
 //! confirmation, and the open tab's list, day board or money), and its stat cards.
 
-use super::money::{load_balances, load_cash_up};
-use super::outbox::{Unconfigured, load_report, owners_budget};
-use super::payments::load_to_check;
 use super::query::{ListQuery, OrdersQuery, PAGE_SIZE, message_status, page_number};
-use super::run::{board_ask, run_day};
-use super::slots::load_awaiting;
+use super::read::awaiting::load_awaiting;
+use super::read::money::{load_balances, load_cash_up};
+use super::read::outbox::{Unconfigured, load_report, owners_budget};
+use super::read::payments::load_to_check;
+use super::read::run::{board_ask, run_day};
 use super::{load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::DbError;

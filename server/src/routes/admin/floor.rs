@@ -3,7 +3,8 @@
 //! open claims beside what was taken in, resolved through the ledger. Plain forms, answered with a
 //! 303 back to the page or the page again with what was wrong.
 
-use super::garments::{field, load, one, see_other};
+use super::form::{field, one, see_other};
+use super::read::garments::load;
 use crate::auth::CurrentStaff;
 use crate::db::{DbError, write_transaction};
 use crate::domain::garment::{MAX_STORY, parse_count, parse_tag, tag_label};

@@ -12,43 +12,27 @@ use crate::domain::garment::{GarmentInput, MAX_BAGS, parse_count, tag_label};
 use crate::error::ApiError;
 use crate::lifecycle::garments::{self, GarmentRefusal};
 use crate::models::garments::IntakeRecord;
-use crate::models::garments::photo::GarmentPhoto;
 use crate::models::order::Order;
 use crate::photos::upload::{UploadError, UploadForm};
 use crate::photos::{KeptPhoto, PhotoError};
 use crate::state::AppState;
 use crate::views::garments::{GarmentsPageProps, IntakeValues, TagsPageProps};
 use actix_multipart::Multipart;
-use actix_web::http::{StatusCode, header};
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
+
+use super::read::garments::load;
+
+use super::form::{field, one, see_other};
+
+use crate::routes::photos::serve_photo;
 
 /// The form fields of a plain post.
 type Fields = web::Form<Vec<(String, String)>>;
 
-/// 303 to `location`.
-pub(super) fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, location))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .finish()
-}
-
 /// The intake page's address, with what was saved.
 fn items_page(reference: &str, saved: &str) -> String {
     format!("/admin/orders/{reference}/items?saved={saved}")
-}
-
-/// The order with this order ID and everything traced of it.
-pub(super) async fn load(state: &AppState, reference: &str) -> Result<Option<IntakeRecord>, ApiError> {
-    let reference = order_id(reference)?;
-    state
-        .db()
-        .run(move |connection| {
-            let Some(order) = Order::find_by_reference(connection, &reference)? else { return Ok(None) };
-            Ok::<_, DbError>(Some(IntakeRecord::load(connection, order)?))
-        })
-        .await
-        .map_err(super::load_failed)
 }
 
 /// [`load`] for a page's address: an order ID that is not one is no order either.
@@ -120,13 +104,6 @@ async fn show_errors(
     let path = format!("/admin/orders/{}/items", record.order.reference);
     let (page, _) = state.pages().render(&path, &props).await;
     Ok(page.with_status(status).respond_private(request))
-}
-
-/// One message on `field`.
-pub(super) fn one(field: impl Into<std::borrow::Cow<'static, str>>, message: impl Into<String>) -> FieldErrors {
-    let mut errors = FieldErrors::default();
-    errors.add(field, message);
-    errors
 }
 
 /// The photo of the form's `photo` field kept, if one was sent; or the field's error and status.
@@ -371,11 +348,6 @@ pub async fn remove_item(
     }
 }
 
-/// The value of the form field `name`.
-pub(super) fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    fields.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str())
-}
-
 /// POST /admin/orders/{id}/bags: the bags counted at intake (`bags`).
 pub async fn set_bags(
     state: web::Data<AppState>,
@@ -468,39 +440,4 @@ pub async fn show_photo(
 ) -> Result<HttpResponse, ApiError> {
     let thumb = request.path().ends_with("/thumb");
     serve_photo(&state, &path, None, thumb).await
-}
-
-/// The photo `id` (of the order `order_id` only, when given): 404 for any other.
-pub async fn serve_photo(
-    state: &AppState,
-    id: &str,
-    order_id: Option<String>,
-    thumb: bool,
-) -> Result<HttpResponse, ApiError> {
-    let missing = || ApiError::NotFound("There is no such photo.".to_owned());
-    if !crate::photos::store::is_photo_id(id) {
-        return Err(missing());
-    }
-    let photo_id = id.to_owned();
-    let found = state
-        .db()
-        .run(move |connection| GarmentPhoto::find(connection, &photo_id).map_err(DbError::from))
-        .await
-        .map_err(super::load_failed)?;
-    let Some(photo) = found.filter(|photo| order_id.as_ref().is_none_or(|order| *order == photo.order_id)) else {
-        return Err(missing());
-    };
-    let bytes = state.photos().read(&photo.id, thumb).await.map_err(|error| {
-        tracing::error!(%error, "a photo could not be read");
-        ApiError::Storage {
-            message: "The photo could not be read. Please try again.",
-            source: DbError::Task(error.to_string()),
-        }
-    })?;
-    let bytes = bytes.ok_or_else(missing)?;
-    Ok(HttpResponse::Ok()
-        .content_type("image/jpeg")
-        .insert_header((header::CACHE_CONTROL, "private, max-age=31536000, immutable"))
-        .insert_header(("X-Content-Type-Options", "nosniff"))
-        .body(bytes))
 }

@@ -8,23 +8,25 @@ use super::query::{no_such_order, order_id};
 use super::{json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::{DbConnection, DbError, write_transaction};
-use crate::domain::{FieldErrors, Loose, Method, MpesaCode, OrderReference, StaffRole, shillings};
+use crate::domain::{FieldErrors, Loose, Method, MpesaCode, OrderReference, shillings};
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::lifecycle::money::{MAX_AMOUNT, MoneyRefusal};
 use crate::lifecycle::payment::StaffPayment;
-use crate::models::ledger::{Entry, Handover, NewHandover};
+use crate::models::ledger::{Handover, NewHandover};
 use crate::models::order::Order;
 use crate::models::order_list::ListedOrder;
 use crate::models::stats::Stats;
 use crate::routes::placing::key_header;
 use crate::state::AppState;
-use crate::views::money::{Balances, CashUp};
+use crate::views::money::CashUp;
 use crate::views::order_detail::OrderChanged;
 use crate::views::orders::AdminOrder;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use time::Date;
+
+use super::read::money::{load_balances, load_cash_up};
 
 /// `{"method": "cash"|"mpesa", "amount": 500, "mpesaCode": "QJK3L5X9TZ", "takenBy": "otieno@…"}`.
 #[derive(Debug, Deserialize)]
@@ -449,27 +451,4 @@ pub async fn show_balances(state: web::Data<AppState>, staff: CurrentStaff) -> R
     let role = staff.role;
     let balances = state.db().run(move |connection| load_balances(connection, role)).await.map_err(load_failed)?;
     Ok(private_json(&balances))
-}
-
-/// The cash-up of `day`: its takings, its cash entries by holder, and the handovers recorded.
-pub(super) fn load_cash_up(connection: &mut DbConnection, day: Date) -> Result<CashUp, DbError> {
-    let takings = Entry::takings_of_day(connection, day)?;
-    let cash = Entry::cash_of_day(connection, day)?;
-    let corrected: Vec<i64> = cash.iter().filter_map(|(entry, _)| entry.corrects).collect();
-    let taken_by = Entry::entered_by(connection, &corrected)?;
-    let handovers = Handover::of_day(connection, day)?;
-    Ok(CashUp::new(day, takings, &cash, &taken_by, &handovers))
-}
-
-/// The balances not settled: orders owing, refunds due, and the store credit held (naming the
-/// customer for the owner; staff read masked numbers).
-pub(super) fn load_balances(connection: &mut DbConnection, role: StaffRole) -> Result<Balances, DbError> {
-    let owing = Entry::owing_oldest(connection, Balances::LIMIT)?;
-    let owed_back = Entry::unsettled(connection, false, Balances::LIMIT)?;
-    let credit = Entry::credit_held(connection)?;
-    let ids: Vec<&str> = owing.iter().chain(&owed_back).map(|(id, _)| id.as_str()).collect();
-    let orders = Order::find_many(connection, &ids)?;
-    let owing_in_all = Entry::owing(connection, None)?;
-    let credit = (credit.as_slice(), role == StaffRole::Owner);
-    Ok(Balances::new(&owing, owing_in_all, &owed_back, credit, &orders))
 }

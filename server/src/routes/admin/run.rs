@@ -5,7 +5,7 @@ use super::{json_body, load_failed, private_json, today};
 use crate::auth::CurrentStaff;
 use crate::db::DbError;
 use crate::domain::FieldErrors;
-use crate::domain::schedule::{parse_day, parse_minute};
+use crate::domain::schedule::parse_day;
 use crate::error::ApiError;
 use crate::models::day_board::{BoardAsk, DayBoard, MAX_RUN_ITEMS, RunAssignment, RunError, RunProblem, save_run};
 use crate::state::AppState;
@@ -13,7 +13,8 @@ use crate::views::run::DayRun;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::Value;
-use time::Date;
+
+use super::read::run::{board_ask, run_day};
 
 /// `?date=YYYY-MM-DD&window=HH:MM&part=N`; today (Nairobi) when no date is given, and on a busy
 /// day the first window with stops and its first part.
@@ -22,35 +23,6 @@ pub struct RunQuery {
     date: Option<String>,
     window: Option<String>,
     part: Option<String>,
-}
-
-/// The window and part of a busy day asked for (`19:00`, `2`); blank: the first.
-pub(super) fn board_ask(window: Option<&str>, part: Option<&str>) -> Result<BoardAsk, ApiError> {
-    let window = match window.map(str::trim).filter(|w| !w.is_empty()) {
-        None => None,
-        Some(text) => Some(parse_minute(text).ok_or_else(|| {
-            ApiError::BadRequest(format!("A window is named by its start, like 19:00, not '{text}'."))
-        })?),
-    };
-    let part = match part.map(str::trim).filter(|p| !p.is_empty()) {
-        None => None,
-        Some(text) => Some(
-            text.parse::<u32>()
-                .ok()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| ApiError::BadRequest(format!("The part is a whole number from 1, not '{text}'.")))?,
-        ),
-    };
-    Ok(BoardAsk { window, part })
-}
-
-/// The day asked for: `YYYY-MM-DD`, or `today` (in Nairobi) when blank.
-pub(super) fn run_day(date: Option<&str>, today: Date) -> Result<Date, ApiError> {
-    match date.map(str::trim).filter(|d| !d.is_empty()) {
-        None => Ok(today),
-        Some(text) => parse_day(text)
-            .ok_or_else(|| ApiError::BadRequest(format!("The date must be like 2026-11-25, not '{text}'."))),
-    }
 }
 
 /// GET /api/admin/run?date=YYYY-MM-DD&window=HH:MM&part=N: that day's stops by window (on a

@@ -10,9 +10,11 @@ use crate::domain::schedule::parse_slot_value;
 use crate::error::ApiError;
 use crate::lifecycle::slots::{self as slot_confirmation, SlotAction, SlotChangeError};
 use crate::state::AppState;
-use crate::views::awaiting::{AwaitingList, SlotConfirmed};
+use crate::views::awaiting::SlotConfirmed;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
+
+use super::read::awaiting::load_awaiting;
 
 /// GET /api/admin/unconfirmed: pending orders whose pickup nobody has confirmed, oldest booking
 /// first, with the windows they can be moved to, and the orders that wait for staff.
@@ -24,18 +26,6 @@ pub async fn list_unconfirmed(state: web::Data<AppState>, _staff: CurrentStaff) 
         .await
         .map_err(load_failed)?;
     Ok(private_json(&list))
-}
-
-/// The awaiting list as of `now` (UTC).
-pub(super) fn load_awaiting(
-    connection: &mut crate::db::DbConnection,
-    schedule: &crate::domain::schedule::Schedule,
-    now: time::PrimitiveDateTime,
-) -> diesel::QueryResult<AwaitingList> {
-    let awaiting = slot_confirmation::awaiting(connection)?;
-    let waiting = crate::lifecycle::waiting::waiting(connection, now, schedule.ready_wait_days)?;
-    let slots = slot_confirmation::open_slots(connection, schedule, now.assume_utc())?;
-    Ok(AwaitingList::new(&awaiting, &waiting, &slots, now))
 }
 
 /// `{"action": "confirm"}`, `{"action": "move", "pickup": "2026-11-25T20:00"}` or

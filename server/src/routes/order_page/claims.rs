@@ -208,7 +208,7 @@ pub async fn show_photo(
         state.db().run(move |connection| Order::find_by_link_token(connection, &token).map_err(DbError::from)).await;
     let Ok(Some(order)) = order else { return not_found(&state, &request).await };
     let thumb = request.path().ends_with("/thumb");
-    match crate::routes::admin::garments::serve_photo(&state, &id, Some(order.id), thumb).await {
+    match crate::routes::photos::serve_photo(&state, &id, Some(order.id), thumb).await {
         Ok(response) => private(response),
         Err(_) => not_found(&state, &request).await,
     }
