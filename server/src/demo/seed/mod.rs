@@ -13,8 +13,8 @@ use crate::db::schema::outbox;
 use crate::domain::catalogue::price_item;
 use crate::domain::schedule::Schedule;
 use crate::domain::{
-    Collected, MpesaCode, OrderInput, OrderReference, OrderSource, OrderStatus, OutboxStatus, RecleanRequest,
-    StaffRole, StopKind, Weighing,
+    Collected, MpesaCode, OrderInput, OrderReference, OrderSource, OrderStatus, OutboxStatus, RecleanRequest, StopKind,
+    Weighing,
 };
 use crate::lifecycle::place::{PlacingTerms, StaffBooking};
 use crate::lifecycle::slots::SlotAction;
@@ -22,251 +22,20 @@ use crate::lifecycle::valet::Actor;
 use crate::lifecycle::{Context, payment::StaffPayment};
 use crate::models::day_board::{RunAssignment, save_run};
 use crate::models::order::Order;
-use crate::models::staff::Staff;
 use crate::models::stop::Stop;
 use crate::notify::NotifyCustomer;
 use crate::notify::texts::Texts;
 use anyhow::{Context as _, anyhow};
 use diesel::prelude::*;
 use serde_json::json;
-use time::{Date, Duration, PrimitiveDateTime, Time};
+use time::{Date, Duration, PrimitiveDateTime};
 
-/// A demo account.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Account {
-    /// Its sign-in.
-    pub email: &'static str,
-    /// Owner, staff or valet.
-    pub role: StaffRole,
-    /// Made at this start.
-    pub password: String,
-}
+mod accounts;
+mod week;
 
-impl Account {
-    /// "Owner", "Staff", "Valet".
-    pub fn role_name(&self) -> &'static str {
-        match self.role {
-            StaffRole::Owner => "Owner",
-            StaffRole::Staff => "Staff",
-            StaffRole::Valet => "Valet",
-        }
-    }
-
-    /// Where the account starts: `/admin`, or `/valet` for a valet.
-    pub fn home(&self) -> &'static str {
-        if self.role == StaffRole::Valet { "/valet" } else { "/admin" }
-    }
-}
-
-const OWNER: &str = "owner@example.com";
-const DESK: &str = "desk@example.com";
-const VALET: &str = "valet@example.com";
-
-/// The demo's customers: name, phone, location, landmark.
-const CUSTOMERS: [(&str, &str, &str, &str); 8] = [
-    ("Amina Wanjiru", "0712345678", "Kilimani, Argwings Kodhek Rd, House 12", "Opposite Yaya Centre"),
-    ("Brian Otieno", "0722111222", "Westlands, Waiyaki Way, Apt 4B", "Next to Sarit Centre"),
-    ("Cynthia Mwangi", "0733222333", "Lavington, James Gichuru Rd", "Blue gate"),
-    ("David Kamau", "0701333444", "Kileleshwa, Othaya Rd, Flat 7", ""),
-    ("Esther Achieng", "0711444555", "South B, Mukoma Rd", "Behind the Shell station"),
-    ("Felix Mutua", "0720555666", "Parklands, 3rd Avenue", ""),
-    ("Grace Njoroge", "0799666777", "Upper Hill, Ralph Bunche Rd", "Reception desk"),
-    ("Hassan Chebet", "0745777888", "Karen, Langata Rd", ""),
-];
-
-/// How a past order's week went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Story {
-    /// Picked up, cleaned and delivered; paid as said.
-    Delivered(Paid),
-    /// Picked up and cleaned; its delivery is on today's run.
-    Ready(Paid),
-    /// Picked up, in the wash.
-    InProgress,
-    /// Picked up, not yet started.
-    PickedUp,
-    /// The valet found nobody home at its pickup.
-    Missed,
-    /// Cancelled by staff before its pickup.
-    Cancelled,
-}
-
-/// How a past order was paid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Paid {
-    /// Cash at the door, the whole bill.
-    Cash,
-    /// KSh 300 cash at the door: the rest is still owed.
-    Part,
-    /// An M-PESA code at the door (the till).
-    CodeAtDoor,
-    /// To the till before delivery, entered by staff.
-    Before,
-    /// Not yet.
-    Unpaid,
-}
-
-/// One past order: placed `days_ago` days before today, by the `customer`-th customer.
-struct Planned {
-    days_ago: i64,
-    customer: usize,
-    service: &'static str,
-    kg: i32,
-    pieces: &'static [(&'static str, i32)],
-    pay_now: bool,
-    window: u16,
-    story: Story,
-}
-
-const WEEK: [Planned; 12] = [
-    Planned {
-        days_ago: 6,
-        customer: 0,
-        service: "wash-fold",
-        kg: 5,
-        pieces: &[],
-        pay_now: false,
-        window: 19,
-        story: Story::Delivered(Paid::Cash),
-    },
-    Planned {
-        days_ago: 6,
-        customer: 1,
-        service: "wash-fold",
-        kg: 4,
-        pieces: &[("shirt", 2)],
-        pay_now: false,
-        window: 20,
-        story: Story::Delivered(Paid::CodeAtDoor),
-    },
-    Planned {
-        days_ago: 5,
-        customer: 2,
-        service: "dry-cleaning",
-        kg: 2,
-        pieces: &[],
-        pay_now: true,
-        window: 19,
-        story: Story::Delivered(Paid::Before),
-    },
-    Planned {
-        days_ago: 5,
-        customer: 3,
-        service: "wash-fold",
-        kg: 6,
-        pieces: &[],
-        pay_now: false,
-        window: 21,
-        story: Story::Cancelled,
-    },
-    Planned {
-        days_ago: 4,
-        customer: 4,
-        service: "wash-fold",
-        kg: 3,
-        pieces: &[("dress", 1)],
-        pay_now: false,
-        window: 20,
-        story: Story::Delivered(Paid::Part),
-    },
-    Planned {
-        days_ago: 4,
-        customer: 5,
-        service: "wash-fold",
-        kg: 7,
-        pieces: &[],
-        pay_now: false,
-        window: 19,
-        story: Story::Delivered(Paid::Cash),
-    },
-    Planned {
-        days_ago: 3,
-        customer: 6,
-        service: "wash-fold",
-        kg: 4,
-        pieces: &[("trouser", 2)],
-        pay_now: false,
-        window: 19,
-        story: Story::Ready(Paid::Unpaid),
-    },
-    Planned {
-        days_ago: 3,
-        customer: 7,
-        service: "wash-fold",
-        kg: 5,
-        pieces: &[],
-        pay_now: true,
-        window: 20,
-        story: Story::Ready(Paid::Before),
-    },
-    Planned {
-        days_ago: 2,
-        customer: 0,
-        service: "wash-fold",
-        kg: 3,
-        pieces: &[],
-        pay_now: false,
-        window: 20,
-        story: Story::InProgress,
-    },
-    Planned {
-        days_ago: 2,
-        customer: 5,
-        service: "wash-fold",
-        kg: 4,
-        pieces: &[],
-        pay_now: false,
-        window: 21,
-        story: Story::Missed,
-    },
-    Planned {
-        days_ago: 1,
-        customer: 3,
-        service: "wash-fold",
-        kg: 6,
-        pieces: &[("jacket", 1)],
-        pay_now: false,
-        window: 19,
-        story: Story::PickedUp,
-    },
-    Planned {
-        days_ago: 1,
-        customer: 6,
-        service: "dry-cleaning",
-        kg: 2,
-        pieces: &[],
-        pay_now: false,
-        window: 20,
-        story: Story::InProgress,
-    },
-];
-
-/// The moment `minutes` after midnight of `day` in Nairobi, as stored (UTC).
-fn at(day: Date, minutes: i64) -> PrimitiveDateTime {
-    PrimitiveDateTime::new(day, Time::MIDNIGHT) + Duration::minutes(minutes) - Duration::hours(3)
-}
-
-/// A password of 16 letters and digits.
-fn password() -> String {
-    uuid::Uuid::new_v4().simple().to_string()[..16].to_owned()
-}
-
-/// The three accounts, with passwords made now, and the valet's account id.
-pub fn accounts(connection: &mut DbConnection, now: PrimitiveDateTime) -> anyhow::Result<(Vec<Account>, String)> {
-    let mut made = Vec::new();
-    let mut valet_id = String::new();
-    for (email, role) in [(OWNER, StaffRole::Owner), (DESK, StaffRole::Staff), (VALET, StaffRole::Valet)] {
-        let password = password();
-        let hash = crate::password::hash_password(&password).map_err(|error| anyhow!("hashing a password: {error}"))?;
-        let staff = Staff::create(connection, email, &hash, role, now)
-            .map_err(|error| anyhow!("creating {email}: {error:?}"))?;
-        if role == StaffRole::Valet {
-            valet_id = staff.id;
-        }
-        made.push(Account { email, role, password });
-    }
-    Ok((made, valet_id))
-}
+pub use accounts::{Account, accounts};
+use accounts::{DESK, VALET};
+use week::{CUSTOMERS, Paid, Planned, Story, WEEK, at};
 
 /// What the week is written with.
 pub struct Shop<'a> {
