@@ -15,6 +15,7 @@ use time::{Date, PrimitiveDateTime};
 
 mod cash;
 mod customers;
+pub mod exports;
 mod kept;
 mod money;
 mod orders;
