@@ -159,27 +159,16 @@ async fn first_order_discount_is_a_line_of_a_phone_numbers_first_order_only(back
         .retries(quick_retries())
         .start()
         .await;
-    let place = |phone: &'static str, key: &'static str| {
-        let app = &app;
-        async move {
-            let response = app
-                .post_json(
-                    "/api/orders",
-                    &an_order()
-                        .phone(phone)
-                        .pieces(json!({"graduation-gown": 1}))
-                        .with("piece.shirt", "2")
-                        .with("piece.vest", "")
-                        .with("totalAmount", 1)
-                        .with("pricePerKg", 1)
-                        .body(),
-                    &[("Idempotency-Key", key)],
-                )
-                .await;
-            assert_eq!(response.status(), 201);
-            let body: Value = response.json().await.unwrap();
-            stored(app, body["id"].as_str().unwrap())
-        }
+    let place = |phone: &str, key: &str| {
+        let order = an_order()
+            .phone(phone)
+            .pieces(json!({"graduation-gown": 1}))
+            .with("piece.shirt", "2")
+            .with("piece.vest", "")
+            .with("totalAmount", 1)
+            .with("pricePerKg", 1)
+            .idempotency_key(key);
+        async { stored(&app, &order.place(&app).await.reference) }
     };
 
     let (first, first_lines) = place("0712345678", "first").await;

@@ -4,8 +4,8 @@
 //! booking's source; the stats count re-cleans per month of Nairobi's calendar.
 
 use crate::helpers::TestApp;
-use crate::helpers::orders::{order_id, order_with, stored};
-use crate::helpers::staff::{STAFF, get, post, staff};
+use crate::helpers::orders::{an_order, order_id, order_with, stored};
+use crate::helpers::staff::{STAFF, get, move_through, post, staff};
 use crate::on_both_backends;
 use diesel::prelude::*;
 use laundry::clock::NAIROBI;
@@ -15,24 +15,6 @@ use laundry::lifecycle::place::{Placed, PlacingTerms, StaffBooking};
 use laundry::models::order::Order;
 use serde_json::{Value, json};
 use time::{Date, Duration, PrimitiveDateTime};
-
-/// Places an order of 3 kg Wash & Fold, two shirts and a jacket, and has staff deliver it; its
-/// order ID.
-async fn delivered_order(app: &TestApp, session: &crate::helpers::SignedIn, phone: &str) -> String {
-    let placed = order_with(
-        app,
-        json!({
-            "customerName": "Achieng Odhiambo", "phone": phone, "serviceType": "wash-fold", "quantity": 3,
-            "paymentMethod": "pay-delivery", "pieces": { "shirt": 2, "jacket": 1 }
-        }),
-    )
-    .await;
-    let id = order_id(&placed).to_owned();
-    let delivered =
-        post(app, session, &format!("/api/admin/orders/{id}/status"), json!({ "status": "delivered" })).await;
-    assert_eq!(delivered.status(), 200);
-    id
-}
 
 /// The positions and labels of the order's lines, in order.
 fn lines(app: &TestApp, reference: &str) -> Vec<(i32, String)> {
@@ -84,7 +66,9 @@ fn taken_by_staff(app: &TestApp, by: &str, source: OrderSource, phone: &str) -> 
 on_both_backends! {
     async fn a_reclean_and_the_order_it_cleans_again_each_show_the_other_in_their_details(app: TestApp) {
         let session = staff(&app).await;
-        let original = delivered_order(&app, &session, "0712345678").await;
+        let placed = an_order().name("Achieng Odhiambo").location("Kilimani").pieces(json!({ "shirt": 2, "jacket": 1 })).place(&app).await;
+        move_through(&app, &session, &placed.reference, &["delivered"]).await;
+        let original = placed.reference;
         let all = lines(&app, &original);
         let (shirts, suit) = (all[1].clone(), all[2].clone());
         assert_eq!((shirts.1.as_str(), suit.1.as_str()), ("Shirt", "Jacket"), "{all:?}");
@@ -117,7 +101,9 @@ on_both_backends! {
 
     async fn the_orders_list_marks_a_reclean_with_its_original_and_keeps_it_after_a_change(app: TestApp) {
         let session = staff(&app).await;
-        let original = delivered_order(&app, &session, "0712345678").await;
+        let placed = an_order().name("Achieng Odhiambo").location("Kilimani").pieces(json!({ "shirt": 2, "jacket": 1 })).place(&app).await;
+        move_through(&app, &session, &placed.reference, &["delivered"]).await;
+        let original = placed.reference;
         let kg = lines(&app, &original)[0].0;
         let reclean = reclean(&app, &original, &[kg], "Still smells of smoke.");
         let taken = taken_by_staff(&app, STAFF, OrderSource::Whatsapp, "0722000111");
@@ -151,7 +137,9 @@ on_both_backends! {
 
     async fn the_stats_count_recleans_in_each_of_the_last_six_months_of_nairobi(app: TestApp) {
         let session = staff(&app).await;
-        let original = delivered_order(&app, &session, "0712345678").await;
+        let placed = an_order().name("Achieng Odhiambo").location("Kilimani").pieces(json!({ "shirt": 2, "jacket": 1 })).place(&app).await;
+        move_through(&app, &session, &placed.reference, &["delivered"]).await;
+        let original = placed.reference;
         let all = lines(&app, &original);
         let asked: Vec<String> = all.iter().map(|(position, _)| reclean(&app, &original, &[*position], "Not clean.")).collect();
         assert_eq!(asked.len(), 3);
