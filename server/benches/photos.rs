@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{ms, order_body, percentile, quick, rss_kb, serve_with, sign_in, wait_until_up};
+use common::{ms, order_body, percentile, quick, rss_kb, serve_with, sign_in, status_kb, wait_until_up};
 use image::ImageEncoder;
 use std::path::Path;
 use std::sync::Arc;
@@ -71,7 +71,17 @@ fn main() {
         }
         let one = percentile(&mut times, 50.0);
 
+        // The server at rest before the burst: the warm-up's freed pages go back to the system
+        // within a second of being freed (jemalloc's decay, `memory.rs`), so wait two.
+        tokio::time::sleep(Duration::from_secs(2)).await;
         let before = rss_kb(pid);
+        println!(
+            "server at rest after {} photos: RSS {:.1} MB (heap and stacks {:.1} MB, mapped files such as the binary {:.1} MB)",
+            if quick() { 4 } else { 10 },
+            before as f64 / 1024.0,
+            status_kb(pid, "RssAnon") as f64 / 1024.0,
+            status_kb(pid, "RssFile") as f64 / 1024.0
+        );
         let peak = Arc::new(AtomicU64::new(before));
         let done = Arc::new(AtomicBool::new(false));
         let sampler = {

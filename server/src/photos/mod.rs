@@ -98,17 +98,20 @@ impl Photos {
         let path = upload.path().to_owned();
         let declared = upload.declared.clone();
         let store = Arc::clone(&self.store);
+        // Read and prepared in the photo arena: what they free goes back to the system at once.
         tokio::task::spawn_blocking(move || {
-            let bytes = std::fs::read(&path)?;
-            let Prepared { photo, thumb, width, height } = prepare::prepare(&bytes, declared.as_deref())?;
-            drop(bytes);
-            let id = new_photo_id();
-            store.put(&thumb_key(&id), &thumb)?;
-            if let Err(error) = store.put(&photo_key(&id), &photo) {
-                let _ = store.delete(&thumb_key(&id));
-                return Err(error.into());
-            }
-            Ok(KeptPhoto { id, width, height, bytes: photo.len() })
+            crate::memory::in_photo_arena(|| {
+                let bytes = std::fs::read(&path)?;
+                let Prepared { photo, thumb, width, height } = prepare::prepare(&bytes, declared.as_deref())?;
+                drop(bytes);
+                let id = new_photo_id();
+                store.put(&thumb_key(&id), &thumb)?;
+                if let Err(error) = store.put(&photo_key(&id), &photo) {
+                    let _ = store.delete(&thumb_key(&id));
+                    return Err(error.into());
+                }
+                Ok(KeptPhoto { id, width, height, bytes: photo.len() })
+            })
         })
         .await
         .map_err(|error| std::io::Error::other(error.to_string()))?
