@@ -67,6 +67,22 @@ async fn the_demo_shows_a_week_of_orders_its_texts_and_a_prompt_paid_from_the_ph
     let missed: i64 =
         app.with_db(|c| stops::table.filter(stops::state.eq(StopState::Missed)).count().get_result(c).unwrap());
     assert_eq!(missed, 1);
+    // Each valet's run of each day is in window order.
+    let runs: Vec<(time::Date, Option<String>, Option<i32>, i32)> = app.with_db(|c| {
+        stops::table
+            .filter(stops::run_position.is_not_null())
+            .order((stops::day, stops::valet_id, stops::run_position))
+            .select((stops::day, stops::valet_id, stops::run_position, stops::window_start))
+            .load(c)
+            .unwrap()
+    });
+    assert!(runs.len() >= 4, "{runs:?}");
+    for pair in runs.windows(2) {
+        let ((day, valet, _, window), (next_day, next_valet, _, next_window)) = (&pair[0], &pair[1]);
+        if (day, valet) == (next_day, next_valet) {
+            assert!(window <= next_window, "a run out of window order: {pair:?}");
+        }
+    }
     let delivered: Vec<String> = app.with_db(|c| {
         orders::table.filter(orders::status.eq(OrderStatus::Delivered)).select(orders::reference).load(c).unwrap()
     });

@@ -327,29 +327,30 @@ impl Shop<'_> {
     }
 }
 
-/// The stop goes on the valet's run of `day`, last.
+/// The stop goes on the valet's run of `day`, which stays in window order: the earliest window
+/// first, stops of one window in the order they were put on the run.
 fn assign(connection: &mut DbConnection, day: Date, stop_id: &str, valet_id: &str) -> anyhow::Result<()> {
     use crate::db::schema::stops;
-    let placed: i64 = stops::table
+    let mut run: Vec<(String, i32, Option<i32>)> = stops::table
         .filter(stops::day.eq(day))
         .filter(stops::valet_id.eq(valet_id))
         .filter(stops::state.ne(crate::domain::StopState::Cancelled))
-        .count()
-        .get_result(connection)?;
-    let mut items: Vec<RunAssignment> = stops::table
-        .filter(stops::day.eq(day))
-        .filter(stops::valet_id.eq(valet_id))
-        .filter(stops::state.ne(crate::domain::StopState::Cancelled))
-        .select((stops::id, stops::run_position))
-        .load::<(String, Option<i32>)>(connection)?
+        .select((stops::id, stops::window_start, stops::run_position))
+        .load(connection)?;
+    if !run.iter().any(|(id, _, _)| id == stop_id) {
+        let window: i32 = stops::table.find(stop_id).select(stops::window_start).first(connection)?;
+        run.push((stop_id.to_owned(), window, None));
+    }
+    run.sort_by_key(|&(_, window, position)| (window, position.unwrap_or(i32::MAX)));
+    let items: Vec<RunAssignment> = run
         .into_iter()
-        .map(|(stop_id, position)| RunAssignment { stop_id, valet_id: Some(valet_id.to_owned()), position })
+        .zip(1..)
+        .map(|((stop_id, _, _), position)| RunAssignment {
+            stop_id,
+            valet_id: Some(valet_id.to_owned()),
+            position: Some(position),
+        })
         .collect();
-    items.push(RunAssignment {
-        stop_id: stop_id.to_owned(),
-        valet_id: Some(valet_id.to_owned()),
-        position: Some(placed as i32 + 1),
-    });
     save_run(connection, day, &items).map_err(|error| anyhow!("planning the run of {day}: {error}"))?;
     Ok(())
 }
