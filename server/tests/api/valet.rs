@@ -406,6 +406,21 @@ on_both_backends! {
         assert_eq!(order(&app, &placed).total_amount, 450);
     }
 
+    async fn a_run_whose_saved_positions_skip_is_numbered_from_one_as_shown(app: TestApp) {
+        let (me, session) = valet(&app, "otieno@example.com").await;
+        let first = an_order().phone("0712345678").place(&app).await;
+        let second = an_order().phone("0722000111").place(&app).await;
+        // Stops 1, 2 and 4 to 6 left the run (moved, withdrawn): positions 3 and 7 are what is left.
+        put_in_run_at(&app, &first.key, StopKind::Pickup, &me, 3, 1140);
+        put_in_run_at(&app, &second.key, StopKind::Pickup, &me, 7, 1200);
+
+        let html = page(&app, &session, "/valet").await;
+
+        assert!(html.contains("1. Pickup 19:00-20:00"), "{html}");
+        assert!(html.contains("2. Pickup 20:00-21:00"), "{html}");
+        assert!(!html.contains("3. Pickup") && !html.contains("7. Pickup"), "the saved positions are not shown");
+    }
+
     async fn a_form_of_no_action_is_not_found_and_changes_nothing(app: TestApp) {
         let (me, session) = valet(&app, "otieno@example.com").await;
         let placed = an_order().phone("0712345678").service("wash-fold", 3).place(&app).await;
