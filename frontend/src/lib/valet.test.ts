@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lineText, sentBack, stateText } from "./valet";
+import { handOverText, lineText, sentBack, stateText } from "./valet";
 
 test("bill lines read as kg, pieces or their label", () => {
   const line = { item: "x", unitPrice: 150, amount: 750 };
@@ -36,4 +36,10 @@ test("a form sent back belongs to one stop and one action", () => {
   assert.equal(sentBack(error, "a", "picked-up").errors.kg, "Wrong");
   assert.deepEqual(sentBack(error, "b", "picked-up").errors, {});
   assert.deepEqual(sentBack(error, "a", "delivered").values, {});
+});
+
+test("the count to hand over says item and bag for one, items and bags for more", () => {
+  assert.equal(handOverText(2, 1), "Hand over 2 items in 1 bag");
+  assert.equal(handOverText(1, 2), "Hand over 1 item in 2 bags");
+  assert.equal(handOverText(3, null), "Hand over 3 items");
 });

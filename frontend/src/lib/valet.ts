@@ -41,3 +41,12 @@ export function sentBack(formError: StopFormError | null, stopId: string, action
   if (formError?.stopId !== stopId || formError.action !== action) return { errors: {}, message: null, values: {} };
   return { errors: formError.errors, message: formError.message, values: formError.values };
 }
+
+/** "1 bag", "2 bags": our own rule (the render engine has no real `Intl`). */
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/** The count to hand over at the door: "Hand over 2 items in 1 bag", or without bags when none
+ * were counted at intake. */
+export function handOverText(items: number, bags: number | null): string {
+  return `Hand over ${plural(items, "item")}${bags !== null ? ` in ${plural(bags, "bag")}` : ""}`;
+}

@@ -4,11 +4,8 @@
 import { describedBy, Field } from "../Field";
 import { formatKsh } from "../../lib/format";
 import type { ValetStop } from "../../lib/generated/ValetStop";
-import type { SentBack } from "../../lib/valet";
+import { handOverText, type SentBack } from "../../lib/valet";
 import { type FormContext, StopForm } from "./StopForm";
-
-/** "1 bag", "2 bags": our own rule (the render engine has no real `Intl`). */
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 /** The count handed over, when the order's items were taken in with tags: a short count opens a
  * claim for the shop to answer. */
@@ -18,7 +15,7 @@ function CountFields({ stop, sent }: { stop: ValetStop; sent: SentBack }) {
   const bags = stop.handOverBags;
   return (
     <fieldset className="stop__count">
-      <legend>{`Hand over ${plural(stop.items, "item")}${bags !== null ? ` in ${plural(bags, "bag")}` : ""}: count them with the customer`}</legend>
+      <legend>{`${handOverText(stop.items, bags)}: count them with the customer`}</legend>
       <Field id={id("count-items")} label="Items counted" error={sent.errors.countItems}>
         <input
           id={id("count-items")}
