@@ -152,6 +152,30 @@ async fn a_collected_order_whose_delivery_window_passed_is_late_and_listed(backe
     let item = waiting.iter().find(|item| item["orderId"] == reference.as_str()).expect("the late delivery waits");
     assert_eq!(item["kind"], "missed-delivery");
     assert_eq!(item["what"], "Delivery late, Thu 5 Nov, 19:00-20:00: not delivered, 6 days ago");
+
+    // The customer's page says the delivery did not come, and shows its passed window as nothing to come.
+    let token = crate::helpers::mpesa::order(&app, &reference).link_token.unwrap();
+    let html = app.get(&format!("/t/{token}")).await.text().await.unwrap();
+    assert!(
+        html.contains(
+            "Sorry, we did not deliver your laundry on Thu 5 Nov. We will text you a new time, or choose one here."
+        ),
+        "{html}"
+    );
+    assert!(!html.contains("You are next") && !html.contains("Expected"), "no passed window shown as to come");
+    assert!(html.contains("<dt>Delivery</dt><dd>Thu 5 Nov, 19:00-20:00 · Missed: please choose a new time</dd>"));
+
+    // Staff book it again; that window passes too, with nothing recorded: late again, texted again.
+    let path = format!("/api/admin/orders/{reference}/slot");
+    let body = serde_json::json!({ "action": "move-delivery", "delivery": "2026-11-13T19:00" });
+    let moved = app.staff_request(reqwest::Method::POST, &path, &owner, true).json(&body).send().await.unwrap();
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+    assert_eq!(stop(&app, &id, StopKind::Delivery).state, StopState::Planned);
+    clock.set(datetime!(2026-11-14 09:00 +3));
+    assert_eq!(look(&app), 1);
+    let delivery = stop(&app, &id, StopKind::Delivery);
+    assert_eq!((delivery.state, delivery.missed_reason.as_deref()), (StopState::Missed, Some(REASON)));
+    assert_eq!(missed_texts(&app, &id).len(), 2, "one text for each window that passed");
 }
 
 crate::on_each_backend!(
