@@ -178,7 +178,25 @@ async fn a_collected_order_whose_delivery_window_passed_is_late_and_listed(backe
     assert_eq!(missed_texts(&app, &id).len(), 2, "one text for each window that passed");
 }
 
+async fn the_scheduler_marks_a_passed_window_late_as_a_production_server_does(backend: Backend) {
+    let clock = stopped_clock();
+    let app =
+        TestApp::builder().on(backend).retries(quick_retries()).clock(clock.clone()).marking_late_stops().start().await;
+    clock.set(datetime!(2026-11-02 10:00 +3));
+    let Placed { key: id, .. } = an_order().phone("0712345678").place(&app).await;
+    book_stop(&app, &id, StopKind::Pickup, date!(2026 - 11 - 02), EVENING);
+    book_stop(&app, &id, StopKind::Delivery, date!(2026 - 11 - 05), EVENING);
+
+    clock.set(datetime!(2026-11-03 09:00 +3));
+    app.run_jobs().await;
+
+    let pickup = stop(&app, &id, StopKind::Pickup);
+    assert_eq!((pickup.state, pickup.missed_reason.as_deref()), (StopState::Missed, Some(REASON)));
+    assert_eq!(missed_texts(&app, &id).len(), 1);
+}
+
 crate::on_each_backend!(
     a_pickup_left_unrecorded_past_its_window_is_late_once_and_has_no_delivery,
-    a_collected_order_whose_delivery_window_passed_is_late_and_listed
+    a_collected_order_whose_delivery_window_passed_is_late_and_listed,
+    the_scheduler_marks_a_passed_window_late_as_a_production_server_does
 );

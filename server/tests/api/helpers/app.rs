@@ -36,7 +36,14 @@ pub struct AppBuilder {
     clock: Option<Clock>,
     frontend: Option<PathBuf>,
     render_timeout_ms: u64,
+    modes: Modes,
+}
+
+/// What the server does besides answering: the demo's shop, the scheduler's look for late stops.
+#[derive(Debug, Clone, Copy, Default)]
+struct Modes {
     demo: bool,
+    marks_late_stops: bool,
 }
 
 /// Where the app's database comes from.
@@ -59,7 +66,7 @@ impl TestApp {
             clock: None,
             frontend: None,
             render_timeout_ms: SHARED_RENDER_TIMEOUT_MS,
-            demo: false,
+            modes: Modes::default(),
         }
     }
 
@@ -122,8 +129,15 @@ impl AppBuilder {
     /// Demo mode (`laundry serve --demo`): the demo's shop and its stand-in providers, quick
     /// retries unless the test gave a policy; the accounts are `TestApp::demo_accounts`.
     pub fn demo(mut self) -> Self {
-        self.demo = true;
+        self.modes.demo = true;
         self.retries = self.retries.or(Some(quick_retries()));
+        self
+    }
+
+    /// The scheduler looks for late stops as a production server's does (off otherwise: moving a
+    /// test's clock past a window then changes nothing the test did not ask for).
+    pub fn marking_late_stops(mut self) -> Self {
+        self.modes.marks_late_stops = true;
         self
     }
 
@@ -138,7 +152,7 @@ impl AppBuilder {
         };
         let frontend = self.frontend.unwrap_or_else(built_frontend);
         let clock = self.clock.unwrap_or_else(quiet_clock);
-        launch(&frontend, self.render_timeout_ms, database, &self.env, self.retries, clock, self.demo).await
+        launch(&frontend, self.render_timeout_ms, database, &self.env, self.retries, clock, self.modes).await
     }
 }
 
@@ -292,7 +306,7 @@ async fn launch(
     env: &[(&'static str, String)],
     retries: Option<laundry::outbox::RetryPolicy>,
     clock: Clock,
-    demo: bool,
+    modes: Modes,
 ) -> TestApp {
     // The built frontend with the usual time limit renders in the engines every app shares; the
     // tests of failing bundles and tight limits get engines of their own.
@@ -325,12 +339,12 @@ async fn launch(
         clock: clock.clone(),
         job_poll: std::time::Duration::from_millis(50),
         // The late stops' look is run by the tests that test it (`late_stops.rs`).
-        marks_late_stops: false,
+        marks_late_stops: modes.marks_late_stops,
         render_program: Some(env!("CARGO_BIN_EXE_laundry").into()),
         compress_pages_at_once: false,
         // Public pages are rendered when a test asks for one.
         warm_pages: false,
-        demo,
+        demo: modes.demo,
         ..settings
     };
     let application = if shares_renderer {
